@@ -1,0 +1,40 @@
+// Three projects:
+// - unit: pure logic, no infrastructure (`*.test.ts` beside the code, and `test/` at the root);
+// - integration: `*.int.test.ts`, against the real local stack, isolated by random names;
+// - disruptive: `*.disruptive.test.ts`, which stop and restart stack components, so
+//   scripts/test.mjs runs them alone, after the others.
+const swc = ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }];
+
+const common = {
+  transform: { '^.+\\.ts$': swc },
+  // Workspace packages are imported by name; tests run against their TypeScript sources.
+  moduleNameMapper: { '^@marketplace/([a-z-]+)$': '<rootDir>/shared/$1/src' },
+  testEnvironment: 'node',
+  modulePathIgnorePatterns: ['<rootDir>/.*/dist/', '<rootDir>/.stack/'],
+};
+const ignored = ['/node_modules/', '/dist/', '/.stack/'];
+
+module.exports = {
+  projects: [
+    {
+      ...common,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/**/*.test.ts'],
+      testPathIgnorePatterns: [...ignored, '\\.int\\.test\\.ts$', '\\.disruptive\\.test\\.ts$'],
+    },
+    {
+      ...common,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/**/*.int.test.ts'],
+      testPathIgnorePatterns: ignored,
+      setupFilesAfterEnv: ['<rootDir>/test/setup/integration.ts'],
+    },
+    {
+      ...common,
+      displayName: 'disruptive',
+      testMatch: ['<rootDir>/**/*.disruptive.test.ts'],
+      testPathIgnorePatterns: ignored,
+      setupFilesAfterEnv: ['<rootDir>/test/setup/integration.ts'],
+    },
+  ],
+};

@@ -1,0 +1,62 @@
+#!/usr/bin/env node
+// `npm test`: starts the local stack when it is not running, builds (services run from dist in
+// the process-level tests), runs unit and integration tests, then the disruptive tests alone
+// (they stop and restart stack components), and ends with one line: `N passed, N failed`.
+//
+//   npm test                      everything
+//   npm test -- --unit            unit tests only, no stack
+//   npm test -- shared/events     only tests whose path matches (passed on to jest)
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const unitOnly = args.includes('--unit');
+const jestArgs = args.filter((a) => a !== '--unit');
+const results = join(root, '.test-results');
+mkdirSync(results, { recursive: true });
+
+function run(command, commandArgs, what) {
+  const result = spawnSync(command, commandArgs, { cwd: root, stdio: 'inherit' });
+  if (result.error) throw result.error;
+  return result.status ?? 1;
+}
+
+function jest(projects, outputName, extra = []) {
+  const output = join(results, `${outputName}.json`);
+  rmSync(output, { force: true });
+  const status = run(process.execPath, [join(root, 'node_modules/jest/bin/jest.js'), ...jestArgs, ...extra, '--json', `--outputFile=${output}`, '--passWithNoTests', '--selectProjects', ...projects]);
+  if (!existsSync(output)) return { passed: 0, failed: 0, status: status || 1 };
+  const report = JSON.parse(readFileSync(output, 'utf8'));
+  // A suite that failed to run (syntax error, failing beforeAll) has no failed test: count it.
+  const brokenSuites = report.testResults.filter((s) => s.status === 'failed' && s.assertionResults.every((a) => a.status !== 'failed')).length;
+  return { passed: report.numPassedTests, failed: report.numFailedTests + brokenSuites, status };
+}
+
+const totals = { passed: 0, failed: 0 };
+let exitCode = 0;
+const add = (r) => {
+  totals.passed += r.passed;
+  totals.failed += r.failed;
+  if (r.status !== 0) exitCode = 1;
+};
+
+if (unitOnly) {
+  add(jest(['unit'], 'unit'));
+} else {
+  if (run('bash', [join(root, 'scripts/stack/stack.sh'), 'up']) !== 0) {
+    console.error('test: the local stack did not come up; see the line above');
+    process.exit(1);
+  }
+  if (run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-b']) !== 0) {
+    console.error('test: the build failed');
+    process.exit(1);
+  }
+  add(jest(['unit', 'integration'], 'main'));
+  add(jest(['disruptive'], 'disruptive', ['--runInBand']));
+}
+
+console.log(`${totals.passed} passed, ${totals.failed} failed`);
+process.exit(exitCode || (totals.failed > 0 ? 1 : 0));

@@ -1,0 +1,7 @@
+import type { ConsumerSpec, ServiceContext } from '@marketplace/runtime';
+import type { settings } from '../config';
+
+/** Kafka consumers of this service; each runs in the consumer group `catalog.<name>`. */
+export function consumers(_context: ServiceContext<typeof settings>): ConsumerSpec[] {
+  return [];
+}

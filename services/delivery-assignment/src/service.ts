@@ -1,0 +1,18 @@
+import type { ServiceDefinition } from '@marketplace/runtime';
+import { settings } from './config';
+import { consumers } from './consumers';
+import { registerRoutes } from './http/routes';
+
+/** Delivery assignment: what it owns, the topics it uses and its indexes, in one place. */
+export const deliveryAssignmentService: ServiceDefinition<typeof settings> = {
+  name: 'delivery-assignment',
+  defaultPort: 4104,
+  settings,
+  topics: [],
+  indexes: {},
+  outboxCollections: [],
+  setup(context) {
+    registerRoutes(context);
+    return { consumers: consumers(context) };
+  },
+};

@@ -1,0 +1,58 @@
+import { ConfigError, bool, hostPortList, int, loadConfig, oneOf, optionalStr, port, str, url } from './index';
+
+const spec = {
+  port: port('PORT', { default: 4000 }),
+  brokers: hostPortList('KAFKA_BROKERS'),
+  mongo: url('MONGO_URL', { protocols: ['mongodb'] }),
+  level: oneOf('LOG_LEVEL', ['info', 'debug'] as const, { default: 'info' }),
+  tracing: optionalStr('OTEL_EXPORTER_OTLP_ENDPOINT'),
+};
+
+describe('loadConfig', () => {
+  it('parses and applies defaults', () => {
+    const config = loadConfig(spec, { KAFKA_BROKERS: 'a:1, b:2', MONGO_URL: 'mongodb://x:1/' });
+    expect(config).toEqual({ port: 4000, brokers: ['a:1', 'b:2'], mongo: 'mongodb://x:1/', level: 'info', tracing: undefined });
+  });
+
+  it('names every missing or malformed variable in one line, without echoing values', () => {
+    let caught: unknown;
+    try {
+      loadConfig(spec, { PORT: '99999', MONGO_URL: 'http://secret-host/', LOG_LEVEL: 'loud' });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    const message = (caught as Error).message;
+    expect(message).not.toContain('\n');
+    expect(message).toContain('PORT must be an integer between 1 and 65535');
+    expect(message).toContain('KAFKA_BROKERS is required');
+    expect(message).toContain('MONGO_URL must use one of the schemes mongodb');
+    expect(message).toContain('LOG_LEVEL must be one of info, debug');
+    expect(message).not.toContain('secret-host');
+  });
+
+  it('treats an empty or blank value as unset', () => {
+    expect(() => loadConfig({ s: str('S') }, { S: '   ' })).toThrow('S is required');
+  });
+
+  it.each([
+    ['12', 12],
+    ['-3', -3],
+  ])('reads integer %s', (raw, value) => {
+    expect(loadConfig({ n: int('N') }, { N: raw }).n).toBe(value);
+  });
+
+  it.each(['1.5', '1e3', '0x10', 'ten'])('rejects non-integer %s', (raw) => {
+    expect(() => loadConfig({ n: int('N') }, { N: raw })).toThrow('N must be an integer');
+  });
+
+  it('reads booleans strictly', () => {
+    expect(loadConfig({ b: bool('B') }, { B: 'TRUE' }).b).toBe(true);
+    expect(loadConfig({ b: bool('B') }, { B: '0' }).b).toBe(false);
+    expect(() => loadConfig({ b: bool('B') }, { B: 'maybe' })).toThrow('B must be true or false');
+  });
+
+  it('rejects a broker list entry without a port', () => {
+    expect(() => loadConfig({ k: hostPortList('K') }, { K: 'a:1,b' })).toThrow('K must be a comma-separated list');
+  });
+});

@@ -1,0 +1,122 @@
+/**
+ * Typed configuration read once from the environment. Every problem is collected and reported in
+ * one line that names the variables (values are never echoed: they may be secrets).
+ */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration: ${problems.join('; ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export interface Setting<T> {
+  readonly variable: string;
+  /** Returns the parsed value, or throws a message (without the variable name) on bad input. */
+  parse(raw: string | undefined): T;
+}
+
+type Values<S> = { [K in keyof S]: S[K] extends Setting<infer T> ? T : never };
+
+export function loadConfig<S extends Record<string, Setting<unknown>>>(
+  spec: S,
+  source: Record<string, string | undefined> = process.env,
+): Readonly<Values<S>> {
+  const problems: string[] = [];
+  const values: Record<string, unknown> = {};
+  for (const [key, setting] of Object.entries(spec)) {
+    const raw = source[setting.variable];
+    try {
+      values[key] = setting.parse(raw === undefined || raw.trim() === '' ? undefined : raw.trim());
+    } catch (error) {
+      problems.push(`${setting.variable} ${(error as Error).message}`);
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return Object.freeze(values) as Values<S>;
+}
+
+interface Options<T> {
+  /** Used when the variable is unset or empty. Without it the variable is required. */
+  default?: T;
+}
+
+function setting<T>(variable: string, opts: Options<T>, convert: (raw: string) => T): Setting<T> {
+  return {
+    variable,
+    parse(raw) {
+      if (raw === undefined) {
+        if (opts.default !== undefined) return opts.default;
+        throw new Error('is required');
+      }
+      return convert(raw);
+    },
+  };
+}
+
+export function str(variable: string, opts: Options<string> & { pattern?: RegExp; minLength?: number } = {}) {
+  return setting(variable, opts, (raw) => {
+    if (opts.minLength !== undefined && raw.length < opts.minLength) throw new Error(`must be at least ${opts.minLength} characters`);
+    if (opts.pattern && !opts.pattern.test(raw)) throw new Error(`must match ${opts.pattern}`);
+    return raw;
+  });
+}
+
+/** Optional string: undefined when unset. */
+export function optionalStr(variable: string): Setting<string | undefined> {
+  return { variable, parse: (raw) => raw };
+}
+
+export function int(variable: string, opts: Options<number> & { min?: number; max?: number } = {}) {
+  const { min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER } = opts;
+  return setting(variable, opts, (raw) => {
+    const value = Number(raw);
+    if (!/^-?\d+$/.test(raw) || !Number.isSafeInteger(value) || value < min || value > max) {
+      throw new Error(`must be an integer between ${min} and ${max}`);
+    }
+    return value;
+  });
+}
+
+export function port(variable: string, opts: Options<number> = {}) {
+  return int(variable, { ...opts, min: 1, max: 65535 });
+}
+
+export function bool(variable: string, opts: Options<boolean> = {}) {
+  return setting(variable, opts, (raw) => {
+    if (/^(true|1|yes)$/i.test(raw)) return true;
+    if (/^(false|0|no)$/i.test(raw)) return false;
+    throw new Error('must be true or false');
+  });
+}
+
+export function oneOf<const T extends string>(variable: string, choices: readonly T[], opts: Options<T> = {}) {
+  return setting(variable, opts, (raw) => {
+    if (!(choices as readonly string[]).includes(raw)) throw new Error(`must be one of ${choices.join(', ')}`);
+    return raw as T;
+  });
+}
+
+export function url(variable: string, opts: Options<string> & { protocols: readonly string[] }) {
+  return setting(variable, opts, (raw) => {
+    let parsed: URL;
+    try {
+      parsed = new URL(raw);
+    } catch {
+      throw new Error('must be an absolute URL');
+    }
+    if (!opts.protocols.includes(parsed.protocol.replace(/:$/, ''))) {
+      throw new Error(`must use one of the schemes ${opts.protocols.join(', ')}`);
+    }
+    return raw;
+  });
+}
+
+/** Comma-separated `host:port` list, as Kafka bootstrap servers are given. */
+export function hostPortList(variable: string, opts: Options<string[]> = {}) {
+  return setting(variable, opts, (raw) => {
+    const items = raw.split(',').map((s) => s.trim()).filter(Boolean);
+    const bad = items.find((item) => !/^[A-Za-z0-9.\-_\[\]:]+:\d{1,5}$/.test(item));
+    if (items.length === 0 || bad !== undefined) throw new Error('must be a comma-separated list of host:port');
+    return items;
+  });
+}

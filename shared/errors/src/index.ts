@@ -1,0 +1,74 @@
+/**
+ * Application errors shared by every layer. A use case throws one of these; only the HTTP layer
+ * turns `kind` into a status code and only the Kafka consumer layer turns `retriable` into
+ * "retry later" or "dead-letter". `code` is a stable, dotted string clients can switch on.
+ */
+export type ErrorKind =
+  | 'validation'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'unprocessable'
+  | 'rate_limited'
+  | 'unavailable'
+  | 'internal';
+
+/** Field path (for example `lines[2].quantity`) mapped to human-readable messages. */
+export type FieldErrors = Record<string, string[]>;
+
+export interface AppErrorOptions {
+  /** Extra, safe-to-show members merged into the error body (for example `status_detail`). */
+  details?: Record<string, unknown>;
+  fieldErrors?: FieldErrors;
+  /** Seconds a client should wait before retrying (rate limits, unavailability). */
+  retryAfterSeconds?: number;
+  cause?: unknown;
+}
+
+export class AppError extends Error {
+  readonly kind: ErrorKind;
+  readonly code: string;
+  readonly retriable: boolean;
+  readonly details?: Record<string, unknown>;
+  readonly fieldErrors?: FieldErrors;
+  readonly retryAfterSeconds?: number;
+
+  constructor(kind: ErrorKind, code: string, message: string, options: AppErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'AppError';
+    this.kind = kind;
+    this.code = code;
+    this.retriable = kind === 'unavailable' || kind === 'rate_limited';
+    this.details = options.details;
+    this.fieldErrors = options.fieldErrors;
+    this.retryAfterSeconds = options.retryAfterSeconds;
+  }
+}
+
+export const validationError = (code: string, message: string, fieldErrors?: FieldErrors) =>
+  new AppError('validation', code, message, { fieldErrors });
+export const notFound = (code = 'resource.not_found', message = 'The resource does not exist.') =>
+  new AppError('not_found', code, message);
+export const conflict = (code: string, message: string, details?: Record<string, unknown>) =>
+  new AppError('conflict', code, message, { details });
+export const unavailable = (code: string, message: string, cause?: unknown) =>
+  new AppError('unavailable', code, message, { cause });
+
+export function isAppError(value: unknown): value is AppError {
+  return value instanceof AppError;
+}
+
+/**
+ * Whether retrying the failed operation later can help. AppErrors say so themselves; for driver
+ * errors we trust their own markers (kafkajs `retriable`, MongoDB `hasErrorLabel`, network codes).
+ */
+export function isRetriable(error: unknown): boolean {
+  if (error instanceof AppError) return error.retriable;
+  if (typeof error !== 'object' || error === null) return false;
+  const e = error as { retriable?: unknown; code?: unknown; hasErrorLabel?: (l: string) => boolean; name?: unknown };
+  if (e.retriable === true) return true;
+  if (typeof e.hasErrorLabel === 'function' && (e.hasErrorLabel('RetryableWriteError') || e.hasErrorLabel('ResetPool'))) return true;
+  if (typeof e.name === 'string' && /^Mongo(NetworkError|ServerSelectionError|NetworkTimeoutError|NotConnectedError|TopologyClosedError)$/.test(e.name)) return true;
+  return typeof e.code === 'string' && ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN'].includes(e.code);
+}

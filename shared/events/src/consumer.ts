@@ -1,0 +1,198 @@
+import type { Consumer, EachMessagePayload, IHeaders, Kafka, Producer } from 'kafkajs';
+import { context } from '@opentelemetry/api';
+import { AppError, isRetriable } from '@marketplace/errors';
+import type { Logger } from '@marketplace/logging';
+import type { TopicCatalog } from './catalog';
+import { DLT_HEADER, HEADER, extractTraceContext, headerText } from './headers';
+import type { EventSchemas } from './registry';
+import type { SchemaValidator } from './validation';
+
+export interface ConsumedEvent<T = unknown> {
+  topic: string;
+  partition: number;
+  offset: string;
+  key: string | null;
+  eventId: string;
+  type: string;
+  occurredAt: string | undefined;
+  data: T;
+  headers: IHeaders;
+  log: Logger;
+}
+
+export type EventHandler = (event: ConsumedEvent) => Promise<void>;
+
+/** Remembers which event ids a consumer group has handled (MongoDB in services). */
+export interface ProcessedEvents {
+  has(eventId: string): Promise<boolean>;
+  add(eventId: string): Promise<void>;
+}
+
+export interface ConsumerOptions {
+  groupId: string;
+  topics: string[];
+  handler: EventHandler;
+  processed: ProcessedEvents;
+  /** Attempts for an error that is neither marked retriable nor permanent (a bug, say). */
+  unknownErrorAttempts?: number;
+  /** Backoff between attempts of a retriable failure, doubled up to the maximum. */
+  retryBackoffMs?: { initial: number; max: number };
+  fromBeginning?: boolean;
+}
+
+/** Why a message went to the dead-letter topic. */
+class DeadLetter extends Error {
+  constructor(readonly reason: string, readonly code: string) {
+    super(reason);
+  }
+}
+
+/**
+ * The one consumer loop every service uses. For each message, in order within its partition:
+ * skip it if its event id was already handled; decode it through the registry and validate it
+ * against the topic's schema; run the handler in the producer's trace context; remember the event
+ * id; then commit the offset. Nothing is committed before it is handled. A retriable failure is
+ * retried with backoff without committing (the partition waits, order is kept); a message that can
+ * never be handled (no event id, undecodable, invalid, permanent handler error) goes to
+ * `<topic>.dlt` with the reason in its headers, and the consumer moves on.
+ */
+export class EventConsumer {
+  private readonly consumer: Consumer;
+  private stopping = false;
+  private readonly log: Logger;
+
+  constructor(
+    kafka: Kafka,
+    private readonly catalog: TopicCatalog,
+    private readonly schemas: EventSchemas,
+    private readonly validator: SchemaValidator,
+    private readonly deadLetters: Producer,
+    private readonly options: ConsumerOptions,
+    logger: Logger,
+  ) {
+    this.consumer = kafka.consumer({ groupId: options.groupId, allowAutoTopicCreation: false, sessionTimeout: 30_000, heartbeatInterval: 3000 });
+    this.log = logger.child({ consumerGroup: options.groupId });
+  }
+
+  async start(): Promise<void> {
+    await this.consumer.connect();
+    for (const topic of this.options.topics) await this.consumer.subscribe({ topic, fromBeginning: this.options.fromBeginning ?? true });
+    await this.consumer.run({ autoCommit: false, eachMessage: (payload) => this.handleMessage(payload) });
+  }
+
+  /** Finishes the message in hand (or abandons its retry wait, uncommitted) and leaves the group. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await this.consumer.disconnect();
+  }
+
+  /** Resolves once the consumer has joined its group and been given partitions. */
+  onceJoined(timeoutMs = 30_000): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms waiting for group ${this.options.groupId} to join`)), timeoutMs);
+      const remove = this.consumer.on(this.consumer.events.GROUP_JOIN, () => {
+        clearTimeout(timer);
+        remove();
+        resolve();
+      });
+    });
+  }
+
+  private async handleMessage({ topic, partition, message }: EachMessagePayload): Promise<void> {
+    const eventId = headerText(message.headers, HEADER.eventId);
+    const type = headerText(message.headers, HEADER.eventType) ?? 'unknown';
+    const log = this.log.child({ topic, partition, offset: message.offset, eventId, eventType: type });
+    try {
+      if (!eventId) throw new DeadLetter('the message has no event-id header', 'event.missing_id');
+      if (await this.withRetries(log, () => this.options.processed.has(eventId))) {
+        log.debug('duplicate event skipped');
+      } else {
+        const data = await this.decode(topic, message.value, log);
+        const event: ConsumedEvent = {
+          topic,
+          partition,
+          offset: message.offset,
+          key: message.key?.toString('utf8') ?? null,
+          eventId,
+          type,
+          occurredAt: headerText(message.headers, HEADER.occurredAt),
+          data,
+          headers: message.headers ?? {},
+          log,
+        };
+        await context.with(extractTraceContext(message.headers), () => this.withRetries(log, () => this.options.handler(event)));
+        await this.withRetries(log, () => this.options.processed.add(eventId));
+      }
+    } catch (error) {
+      if (this.stopping && !(error instanceof DeadLetter) && !(error instanceof AppError && !error.retriable)) throw error;
+      const dead = error instanceof DeadLetter ? error : new DeadLetter(`handler failed: ${(error as Error).message}`, (error as AppError).code ?? 'handler.failed');
+      await this.withRetries(log, () => this.sendToDeadLetter(topic, partition, message, dead));
+      log.warn({ reason: dead.reason, errorCode: dead.code }, 'event sent to the dead-letter topic');
+      if (eventId) await this.withRetries(log, () => this.options.processed.add(eventId)).catch(() => undefined);
+    }
+    await this.consumer.commitOffsets([{ topic, partition, offset: (BigInt(message.offset) + 1n).toString() }]);
+  }
+
+  private async decode(topic: string, value: Buffer | null, log: Logger): Promise<unknown> {
+    if (!value || value.length < 5 || value[0] !== 0) throw new DeadLetter('the value is not in the schema-registry wire format', 'event.not_wire_format');
+    let data: unknown;
+    try {
+      data = await this.schemas.decode(value);
+    } catch (error) {
+      const { name, status, paths } = error as { name?: string; status?: number; paths?: unknown[] };
+      if (name === 'ConfluentSchemaRegistryValidationError') {
+        // The library validated the value against the schema it was written with.
+        throw new DeadLetter(`the value does not match its writer's schema at ${JSON.stringify(paths ?? [])}`, 'event.schema_violation');
+      }
+      if (isRetriable(error) || name === 'FetchError' || (status !== undefined && status >= 500)) throw error; // registry unreachable: retry
+      throw new DeadLetter(`the value could not be decoded: ${(error as Error).message}`, 'event.undecodable');
+    }
+    const problems = this.validator.problems(topic, data);
+    if (problems.length > 0) throw new DeadLetter(`the value does not match the schema of ${topic}: ${problems.join('; ')}`, 'event.schema_violation');
+    log.trace({ topic }, 'event decoded');
+    return data;
+  }
+
+  /** Retries retriable failures with backoff for as long as the consumer runs; an unknown error a
+   * few times; a permanent error (AppError that is not retriable, or DeadLetter) not at all. */
+  private async withRetries<T>(log: Logger, operation: () => Promise<T>): Promise<T> {
+    const { initial, max } = this.options.retryBackoffMs ?? { initial: 200, max: 30_000 };
+    const unknownAttempts = this.options.unknownErrorAttempts ?? 3;
+    let delay = initial;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await operation();
+      } catch (error) {
+        const permanent = error instanceof DeadLetter || (error instanceof AppError && !error.retriable);
+        const retriable = !permanent && (isRetriable(error) || attempt < unknownAttempts);
+        if (!retriable || this.stopping) throw error;
+        log.warn({ err: error, attempt, retryInMs: delay }, 'event handling failed; retrying');
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        delay = Math.min(delay * 2, max);
+      }
+    }
+  }
+
+  private async sendToDeadLetter(topic: string, partition: number, message: EachMessagePayload['message'], dead: DeadLetter) {
+    await this.deadLetters.send({
+      topic: this.catalog.deadLetterTopicOf(topic),
+      acks: -1,
+      messages: [
+        {
+          key: message.key,
+          value: message.value,
+          headers: {
+            ...(message.headers ?? {}),
+            [DLT_HEADER.reason]: dead.reason.slice(0, 2000),
+            [DLT_HEADER.errorCode]: dead.code,
+            [DLT_HEADER.sourceTopic]: topic,
+            [DLT_HEADER.sourcePartition]: String(partition),
+            [DLT_HEADER.sourceOffset]: message.offset,
+            [DLT_HEADER.consumerGroup]: this.options.groupId,
+            [DLT_HEADER.failedAt]: new Date().toISOString(),
+          },
+        },
+      ],
+    });
+  }
+}

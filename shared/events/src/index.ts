@@ -1,0 +1,8 @@
+export { createKafka, type KafkaSettings } from './kafka';
+export { loadTopicCatalog, createTopicCatalog, defaultSchemasDir, type TopicCatalog, type TopicSpec } from './catalog';
+export { SchemaValidator, createAjv } from './validation';
+export { EventSchemas } from './registry';
+export { EventPublisher, type OutgoingEvent, type PublishedEvent } from './producer';
+export { EventConsumer, type ConsumedEvent, type ConsumerOptions, type EventHandler, type ProcessedEvents } from './consumer';
+export { ensureTopics, pingKafka } from './admin';
+export { HEADER, DLT_HEADER, headerText, injectTraceContext, extractTraceContext } from './headers';

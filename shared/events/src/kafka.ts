@@ -1,0 +1,28 @@
+import { Kafka, logLevel, type LogEntry } from 'kafkajs';
+import type { Logger } from '@marketplace/logging';
+
+export interface KafkaSettings {
+  brokers: string[];
+  clientId: string;
+  logger: Logger;
+}
+
+/** A kafkajs client whose own log lines go through our logger (JSON, redacted). */
+export function createKafka({ brokers, clientId, logger }: KafkaSettings): Kafka {
+  const log = logger.child({ component: 'kafkajs' });
+  return new Kafka({
+    clientId,
+    brokers,
+    connectionTimeout: 3000,
+    requestTimeout: 30000,
+    retry: { initialRetryTime: 300, retries: 8, maxRetryTime: 10_000 },
+    logLevel: logLevel.WARN,
+    logCreator: () => (entry: LogEntry) => {
+      const { message, ...extra } = entry.log;
+      const fields = { namespace: entry.namespace, ...extra };
+      if (entry.level === logLevel.ERROR) log.error(fields, message);
+      else if (entry.level === logLevel.WARN) log.warn(fields, message);
+      else log.debug(fields, message);
+    },
+  });
+}

@@ -1,0 +1,54 @@
+import { SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry';
+import { createAjv } from './validation';
+import type { TopicCatalog } from './catalog';
+
+/**
+ * Values are encoded in the Confluent wire format (magic byte, 4-byte schema id, JSON) through a
+ * Confluent-compatible registry; each topic's schema is registered under the subject
+ * `<topic>-value` (TopicNameStrategy), so any Confluent-aware consumer can read our topics.
+ */
+export class EventSchemas {
+  private readonly registry: SchemaRegistry;
+  private readonly ids = new Map<string, number>();
+
+  constructor(
+    private readonly url: string,
+    private readonly catalog: TopicCatalog,
+  ) {
+    this.registry = new SchemaRegistry(
+      { host: url, retry: { retries: 2, initialRetryTimeInSecs: 0.2, maxRetryTimeInSecs: 2 } },
+      // The library validates with ajv too (on encode against the registered schema, on decode
+      // against the writer's schema); give it the same formats as ours.
+      { [SchemaType.JSON]: { ajvInstance: createAjv() as never } },
+    );
+  }
+
+  static subjectOf(topic: string): string {
+    return `${topic}-value`;
+  }
+
+  /** Registers (or finds) the schema of each topic; safe to repeat, the registry dedupes. */
+  async register(topics: string[]): Promise<void> {
+    for (const topic of topics) {
+      if (this.ids.has(topic)) continue;
+      const schema = JSON.stringify(this.catalog.get(topic).schema);
+      const { id } = await this.registry.register({ type: SchemaType.JSON, schema }, { subject: EventSchemas.subjectOf(topic) });
+      this.ids.set(topic, id);
+    }
+  }
+
+  async encode(topic: string, value: unknown): Promise<Buffer> {
+    await this.register([topic]);
+    return this.registry.encode(this.ids.get(topic)!, value);
+  }
+
+  decode(buffer: Buffer): Promise<unknown> {
+    return this.registry.decode(buffer);
+  }
+
+  /** Readiness: the registry answers its subjects listing. */
+  async ping(timeoutMs = 2000): Promise<void> {
+    const res = await fetch(`${this.url.replace(/\/$/, '')}/subjects`, { signal: AbortSignal.timeout(timeoutMs) });
+    if (!res.ok) throw new Error(`schema registry answered ${res.status}`);
+  }
+}

@@ -1,0 +1,149 @@
+import { Writable } from 'node:stream';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { AppError, validationError } from '@marketplace/errors';
+import { createLogger } from '@marketplace/logging';
+import { createHttpApp, type HttpAppOptions } from './index';
+
+const logLines: string[] = [];
+const logger = createLogger({
+  service: 'test',
+  destination: new Writable({ write: (chunk, _e, done) => (logLines.push(String(chunk)), done()) }),
+});
+
+let server: Server;
+let base: string;
+let dependencyUp = true;
+
+const database = { name: 'db', check: async () => { if (!dependencyUp) throw new Error('down'); } };
+const hanging = { name: 'slow', check: () => new Promise(() => {}) };
+
+async function start(options: Partial<HttpAppOptions> = {}) {
+  const http = createHttpApp({ service: 'test', logger, readinessChecks: [database], jsonLimit: '1kb', ...options });
+  http.router.post('/things', (ctx) => {
+    const body = ctx.request.body as { name?: unknown };
+    if (typeof body?.name !== 'string') throw validationError('thing.invalid', 'The thing is invalid.', { name: ['is required'] });
+    ctx.status = 201;
+    ctx.body = { name: body.name };
+  });
+  http.router.get('/boom', () => {
+    throw new Error('database password is hunter2');
+  });
+  http.router.get('/busy', () => {
+    throw new AppError('rate_limited', 'rate_limited', 'Too many requests.', { retryAfterSeconds: 1.2 });
+  });
+  server = await http.listen(0, '127.0.0.1');
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return http;
+}
+
+afterEach(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+const post = (path: string, body: string, type = 'application/json') =>
+  fetch(base + path, { method: 'POST', headers: { 'content-type': type }, body });
+
+describe('createHttpApp', () => {
+  it('answers /healthz and /metrics', async () => {
+    await start();
+    expect(await (await fetch(`${base}/healthz`)).json()).toEqual({ status: 'ok', service: 'test' });
+    const metrics = await (await fetch(`${base}/metrics`)).text();
+    expect(metrics).toContain('process_cpu_user_seconds_total');
+    expect(metrics).toContain('http_request_duration_seconds_bucket');
+  });
+
+  it('reports readiness from its checks and turns unready when a dependency fails', async () => {
+    await start();
+    dependencyUp = true;
+    let res = await fetch(`${base}/readyz`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ status: 'ready', checks: { db: 'up' } });
+    dependencyUp = false;
+    res = await fetch(`${base}/readyz`);
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({ status: 'unready', checks: { db: 'down' } });
+    dependencyUp = true;
+  });
+
+  it('bounds a readiness check that never answers', async () => {
+    await start({ readinessChecks: [database, hanging], readinessTimeoutMs: 100 });
+    const res = await fetch(`${base}/readyz`);
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({ checks: { db: 'up', slow: 'down' } });
+  });
+
+  it('turns unready once the service stops accepting', async () => {
+    const http = await start();
+    http.stopAccepting();
+    const res = await fetch(`${base}/readyz`);
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({ status: 'stopping' });
+  });
+
+  it('maps validation errors to problem+json with field errors', async () => {
+    await start();
+    const res = await post('/things', '{}');
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toContain('application/problem+json');
+    expect(await res.json()).toEqual({
+      type: 'about:blank',
+      title: 'Bad Request',
+      status: 400,
+      detail: 'The thing is invalid.',
+      code: 'thing.invalid',
+      instance: '/things',
+      errors: { name: ['is required'] },
+    });
+  });
+
+  it('rejects malformed and oversized JSON with clear codes', async () => {
+    await start();
+    const malformed = await post('/things', '{"name":');
+    expect(malformed.status).toBe(400);
+    expect(await malformed.json()).toMatchObject({ code: 'request.malformed' });
+    const big = await post('/things', JSON.stringify({ name: 'x'.repeat(5000) }));
+    expect(big.status).toBe(413);
+    expect(await big.json()).toMatchObject({ status: 413, code: 'request.too_large' });
+  });
+
+  it('hides unexpected errors behind a generic 500 and logs them', async () => {
+    await start();
+    const res = await fetch(`${base}/boom`);
+    expect(res.status).toBe(500);
+    const text = await res.text();
+    expect(text).not.toContain('hunter2');
+    expect(text).not.toMatch(/at .*\.ts/);
+    expect(JSON.parse(text)).toMatchObject({ status: 500, code: 'internal' });
+    expect(logLines.some((l) => l.includes('unhandled error'))).toBe(true);
+  });
+
+  it('answers unknown routes with a problem+json 404 and wrong methods with 405', async () => {
+    await start();
+    const missing = await fetch(`${base}/nope`);
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toMatchObject({ status: 404, code: 'resource.not_found' });
+    const wrong = await fetch(`${base}/things`, { method: 'DELETE' });
+    expect(wrong.status).toBe(405);
+  });
+
+  it('rounds Retry-After up to whole seconds', async () => {
+    await start();
+    const res = await fetch(`${base}/busy`);
+    expect(res.status).toBe(429);
+    expect(res.headers.get('retry-after')).toBe('2');
+  });
+
+  it('keeps a well-formed request id and replaces a hostile one', async () => {
+    await start();
+    const kept = await fetch(`${base}/healthz`, { headers: { 'x-request-id': 'abc-123' } });
+    expect(kept.headers.get('x-request-id')).toBe('abc-123');
+    const replaced = await fetch(`${base}/healthz`, { headers: { 'x-request-id': 'a b<script>' } });
+    expect(replaced.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('uses the provider error envelope when asked', async () => {
+    await start({ errorFormat: 'envelope' });
+    const res = await post('/things', '{}');
+    expect(res.headers.get('content-type')).toContain('application/json');
+    expect(await res.json()).toEqual({ code: 'thing.invalid', message: 'The thing is invalid.', retryable: false, fieldErrors: { name: ['is required'] } });
+  });
+});

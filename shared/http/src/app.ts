@@ -1,0 +1,140 @@
+import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
+import Koa from 'koa';
+import Router from '@koa/router';
+import { koaBody } from 'koa-body';
+import { AppError } from '@marketplace/errors';
+import type { Logger } from '@marketplace/logging';
+import { type ErrorFormat, formatError, statusOf, toAppError } from './error-format';
+import { createMetrics, type Metrics } from './metrics';
+import { type ReadinessCheck, runReadinessChecks } from './readiness';
+
+export interface HttpAppOptions {
+  service: string;
+  logger: Logger;
+  readinessChecks?: ReadinessCheck[];
+  errorFormat?: ErrorFormat;
+  /** Largest JSON body accepted; larger bodies get 413. */
+  jsonLimit?: string;
+  readinessTimeoutMs?: number;
+  metrics?: Metrics;
+}
+
+/** What handlers find on `ctx.state`. */
+export interface RequestState {
+  requestId: string;
+  log: Logger;
+}
+
+export type AppContext = Koa.ParameterizedContext<RequestState>;
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const PROBE_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+
+/**
+ * A Koa app with what every service needs: request id, access log, metrics, JSON bodies with a
+ * size limit, errors mapped to the service's documented shape (never a stack trace), and the
+ * /healthz, /readyz and /metrics endpoints. Services add their routes to `router`.
+ */
+export function createHttpApp(options: HttpAppOptions) {
+  const { service, logger, errorFormat = 'problem', readinessTimeoutMs = 2000 } = options;
+  const metrics = options.metrics ?? createMetrics(service);
+  const checks = options.readinessChecks ?? [];
+  const app = new Koa<RequestState>();
+  app.proxy = true;
+  app.silent = true; // errors are logged by our own middleware, once
+  const router = new Router<RequestState>();
+  let accepting = true;
+
+  app.use(async (ctx, next) => {
+    const started = process.hrtime.bigint();
+    const incoming = ctx.get('x-request-id');
+    ctx.state.requestId = REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    ctx.state.log = logger.child({ requestId: ctx.state.requestId });
+    ctx.set('X-Request-Id', ctx.state.requestId);
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) throw toAppError({ status: 404 });
+    } catch (error) {
+      respondWithError(ctx, error);
+    } finally {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const route = (ctx as unknown as { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
+      metrics.httpDuration.observe({ method: ctx.method, route, status: String(ctx.status) }, seconds);
+      // The path only: query strings can carry OAuth codes and state.
+      const entry = { method: ctx.method, path: ctx.path, route, status: ctx.status, durationMs: Math.round(seconds * 1e4) / 10 };
+      if (PROBE_PATHS.has(ctx.path)) ctx.state.log.debug(entry, 'request');
+      else ctx.state.log.info(entry, 'request');
+    }
+  });
+
+  function respondWithError(ctx: AppContext, thrown: unknown) {
+    const error = toAppError(thrown);
+    const status = statusOf(error);
+    if (status >= 500 && error.kind === 'internal') ctx.state.log.error({ err: thrown }, 'unhandled error');
+    else if (status >= 500) ctx.state.log.warn({ err: thrown }, 'dependency unavailable');
+    const response = formatError(error, errorFormat, ctx.path);
+    metrics.httpErrors.inc({ status: String(response.status), code: error.code });
+    ctx.status = response.status;
+    ctx.set(response.headers);
+    ctx.body = response.body;
+    ctx.type = response.contentType;
+  }
+
+  router.get('/healthz', (ctx) => {
+    ctx.body = { status: 'ok', service };
+  });
+  router.get('/readyz', async (ctx) => {
+    const report = await runReadinessChecks(checks, readinessTimeoutMs);
+    const ready = report.ready && accepting;
+    ctx.status = ready ? 200 : 503;
+    ctx.body = { status: ready ? 'ready' : accepting ? 'unready' : 'stopping', service, checks: report.checks };
+  });
+  router.get('/metrics', async (ctx) => {
+    ctx.type = metrics.registry.contentType;
+    ctx.body = await metrics.registry.metrics();
+  });
+
+  app.use(
+    koaBody({
+      json: true,
+      jsonLimit: options.jsonLimit ?? '256kb',
+      text: false,
+      urlencoded: false,
+      multipart: false,
+      jsonStrict: true,
+      onError: (error) => {
+        throw error;
+      },
+    }),
+  );
+
+  let mounted = false;
+  /** Call after the service has added its routes (listen does it too). */
+  function mount() {
+    if (mounted) return;
+    mounted = true;
+    app.use(router.routes());
+    app.use(router.allowedMethods({ throw: true }));
+  }
+
+  async function listen(port: number, host: string): Promise<Server> {
+    mount();
+    return new Promise((resolve, reject) => {
+      const server = app.listen(port, host);
+      server.keepAliveTimeout = 65_000;
+      server.once('listening', () => resolve(server));
+      server.once('error', reject);
+    });
+  }
+
+  /** Readiness turns false at once; the caller then closes the server and waits for requests. */
+  function stopAccepting() {
+    accepting = false;
+  }
+
+  return { app, router, metrics, listen, mount, stopAccepting, respondWithError };
+}
+
+export type HttpApp = ReturnType<typeof createHttpApp>;
+export { AppError };

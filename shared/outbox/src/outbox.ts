@@ -1,0 +1,64 @@
+import { randomUUID } from 'node:crypto';
+import type { Document, UpdateFilter } from 'mongodb';
+import type { OutgoingEvent } from '@marketplace/events';
+
+/**
+ * The transactional outbox, kept inside the document it concerns.
+ *
+ * MongoDB (and FerretDB) make a single-document write atomic, and we use no multi-document
+ * transactions. So the events a state change implies are written *into the same document, in the
+ * same write* as the change: an `_outbox` array of fully formed events (id, topic, key, type,
+ * data), plus `_outboxSince`, the time the oldest of them was staged. Either both the change and
+ * its events are stored, or neither is: no phantom event for a change that failed, no change whose
+ * event can be lost.
+ *
+ * Publishing happens afterwards (see OutboxRelay): right after the write, and again by a periodic
+ * sweep for documents whose `_outboxSince` is older than a grace period, which is how events
+ * survive a crash between the write and the publish. An event leaves `_outbox` only after Kafka
+ * acknowledged it; a crash between the acknowledgement and the removal publishes it again with
+ * the same event id, which consumers drop (they dedupe by event id). Delivery is at least once,
+ * exactly once in effect.
+ */
+export const OUTBOX = '_outbox';
+export const OUTBOX_SINCE = '_outboxSince';
+
+export interface StagedEvent {
+  eventId: string;
+  topic: string;
+  key: string;
+  type: string;
+  data: unknown;
+  occurredAt: string;
+}
+
+export interface OutboxFields {
+  [OUTBOX]?: StagedEvent[];
+  [OUTBOX_SINCE]?: Date;
+}
+
+/** Fixes each event's id and time now, so every later publish of it is the same event. */
+export function stage(events: OutgoingEvent[], now = new Date()): StagedEvent[] {
+  return events.map((event) => ({
+    eventId: event.eventId ?? randomUUID(),
+    topic: event.topic,
+    key: event.key,
+    type: event.type,
+    data: event.data,
+    occurredAt: event.occurredAt ?? now.toISOString(),
+  }));
+}
+
+/** A new document carrying its first events: pass the result to insertOne. */
+export function withOutbox<T extends Document>(doc: T, events: OutgoingEvent[], now = new Date()): T & OutboxFields {
+  return { ...doc, [OUTBOX]: stage(events, now), [OUTBOX_SINCE]: now };
+}
+
+/** Adds events to an update (updateOne, findOneAndUpdate, upsert), in the same atomic write. */
+export function updateWithOutbox<T extends Document>(update: UpdateFilter<T>, events: OutgoingEvent[], now = new Date()): UpdateFilter<T> {
+  const u = update as Record<string, Record<string, unknown> | undefined>;
+  return {
+    ...update,
+    $push: { ...(u.$push ?? {}), [OUTBOX]: { $each: stage(events, now) } },
+    $min: { ...(u.$min ?? {}), [OUTBOX_SINCE]: now },
+  } as unknown as UpdateFilter<T>;
+}

@@ -1,0 +1,106 @@
+import type { Db } from 'mongodb';
+import type { OutgoingEvent, PublishedEvent } from '@marketplace/events';
+import type { Logger } from '@marketplace/logging';
+import { OUTBOX, OUTBOX_SINCE, type OutboxFields, type StagedEvent } from './outbox';
+
+export interface Publisher {
+  publish(events: OutgoingEvent[]): Promise<PublishedEvent[]>;
+}
+
+export interface RelayOptions {
+  db: Db;
+  publisher: Publisher;
+  /** Collections whose documents carry an outbox. */
+  collections: string[];
+  logger: Logger;
+  /** How often the sweep looks for events left behind. */
+  sweepIntervalMs?: number;
+  /** Events younger than this are left to the fast path of the write that staged them. */
+  graceMs?: number;
+  batchSize?: number;
+}
+
+type OutboxDoc = OutboxFields & { _id: unknown };
+
+/**
+ * Moves staged events from documents to Kafka. `flush` is the fast path, called by the use case
+ * right after its write; the sweep catches whatever a crash, a Kafka outage or a failed flush left
+ * behind. Events of one document are published in the order they were staged.
+ */
+export class OutboxRelay {
+  private timer: NodeJS.Timeout | undefined;
+  private sweeping: Promise<unknown> | undefined;
+  private readonly log: Logger;
+
+  constructor(private readonly options: RelayOptions) {
+    this.log = options.logger.child({ component: 'outbox' });
+  }
+
+  /** Index that makes the sweep's query cheap: only documents with pending events are in it. */
+  static indexes(collections: string[]) {
+    return Object.fromEntries(collections.map((c) => [c, [{ key: { [OUTBOX_SINCE]: 1 }, name: 'outbox_pending', sparse: true }]]));
+  }
+
+  /** Publishes the pending events of one document. Never throws: the sweep will retry. */
+  async flush(collection: string, id: unknown): Promise<void> {
+    try {
+      const doc = await this.options.db.collection<OutboxDoc>(collection).findOne({ _id: id } as never, { projection: { [OUTBOX]: 1 } });
+      if (doc) await this.publishDocument(collection, doc);
+    } catch (error) {
+      this.log.warn({ err: error, collection }, 'outbox flush failed; the sweep will retry');
+    }
+  }
+
+  start(): void {
+    const interval = this.options.sweepIntervalMs ?? 1000;
+    const tick = () => {
+      this.sweeping = this.sweep()
+        .catch((error) => this.log.warn({ err: error }, 'outbox sweep failed'))
+        .finally(() => {
+          if (this.timer) this.timer = setTimeout(tick, interval);
+        });
+    };
+    this.timer = setTimeout(tick, interval);
+  }
+
+  async stop(): Promise<void> {
+    const timer = this.timer;
+    this.timer = undefined;
+    clearTimeout(timer);
+    await this.sweeping;
+  }
+
+  /** One pass over every outbox collection; returns how many events were published. */
+  async sweep(): Promise<number> {
+    const cutoff = new Date(Date.now() - (this.options.graceMs ?? 2000));
+    let published = 0;
+    for (const collection of this.options.collections) {
+      const docs = await this.options.db
+        .collection<OutboxDoc>(collection)
+        .find({ [OUTBOX_SINCE]: { $lte: cutoff } } as never, { projection: { [OUTBOX]: 1 } })
+        .sort({ [OUTBOX_SINCE]: 1 })
+        .limit(this.options.batchSize ?? 100)
+        .toArray();
+      for (const doc of docs) published += await this.publishDocument(collection, doc);
+    }
+    if (published > 0) this.log.info({ published }, 'outbox sweep published events left behind');
+    return published;
+  }
+
+  private async publishDocument(collection: string, doc: OutboxDoc): Promise<number> {
+    const events = doc[OUTBOX] ?? [];
+    const coll = this.options.db.collection<OutboxDoc>(collection);
+    if (events.length > 0) {
+      await this.options.publisher.publish(events.map(toOutgoing));
+      // Remove exactly what was published; events staged meanwhile stay for the next flush.
+      await coll.updateOne({ _id: doc._id } as never, { $pullAll: { [OUTBOX]: events } } as never);
+    }
+    // Clear the pending marker only if nothing was staged in between (checked in the same write).
+    await coll.updateOne({ _id: doc._id, [OUTBOX]: { $size: 0 } } as never, { $unset: { [OUTBOX_SINCE]: '' } } as never);
+    return events.length;
+  }
+}
+
+function toOutgoing(event: StagedEvent): OutgoingEvent {
+  return { topic: event.topic, key: event.key, type: event.type, data: event.data, eventId: event.eventId, occurredAt: event.occurredAt };
+}

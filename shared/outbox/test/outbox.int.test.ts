@@ -1,0 +1,143 @@
+import { randomUUID } from 'node:crypto';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { MongoClient, type Db } from 'mongodb';
+import type { Producer } from 'kafkajs';
+import { EventConsumer, EventPublisher, EventSchemas, HEADER, SchemaValidator, createKafka, ensureTopics, headerText, type ConsumedEvent, type OutgoingEvent } from '@marketplace/events';
+import { OUTBOX, OUTBOX_SINCE, OutboxRelay, updateWithOutbox, withOutbox } from '@marketplace/outbox';
+import { processedEvents } from '@marketplace/store';
+import { quietLogger, readTopic, stackEnv, testCatalog, uniqueName, waitFor, type RawTopicReader } from '@marketplace/testing';
+
+const env = stackEnv();
+const logger = quietLogger();
+const { catalog, topic } = testCatalog('outbox');
+const kafka = createKafka({ brokers: env.KAFKA_BROKERS.split(','), clientId: 'outbox-it', logger });
+const schemas = new EventSchemas(env.SCHEMA_REGISTRY_URL, catalog);
+const validator = new SchemaValidator([[topic, catalog.get(topic).schema]]);
+const publisher = new EventPublisher(kafka, catalog, schemas, validator, 'outbox-it');
+const mongo = new MongoClient(env.MONGO_URL);
+const database = uniqueName('outbox_it').replace(/-/g, '_');
+let db: Db;
+let relay: OutboxRelay;
+let consumer: EventConsumer;
+let dlt: Producer;
+let onTopic: RawTopicReader;
+const handled: ConsumedEvent[] = [];
+
+const orderEvent = (orderId: string, eventId = randomUUID()): OutgoingEvent => ({ topic, key: orderId, type: 'test.order.created', eventId, data: { orderId, status: 1, totalMinor: 4200, note: null } });
+const copiesOnTopic = (eventId: string) => onTopic.messages.filter((m) => headerText(m.headers, HEADER.eventId) === eventId).length;
+const handledCount = (eventId: string) => handled.filter((e) => e.eventId === eventId).length;
+const orders = () => db.collection<{ _id: string; status: number; [OUTBOX]?: unknown[]; [OUTBOX_SINCE]?: Date }>('orders');
+
+/** Runs the crashing writer in its own process and waits for it to die. */
+function crashWriter(crashAt: 'before-publish' | 'after-publish', orderId: string, eventId: string): Promise<NodeJS.Signals | null> {
+  const child = spawn(process.execPath, [join(__dirname, 'fixtures', 'crashing-writer.js')], {
+    env: { ...process.env, ...env, DATABASE: database, TOPIC: topic, ORDER_ID: orderId, EVENT_ID: eventId, CRASH_AT: crashAt },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  return new Promise((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
+}
+
+beforeAll(async () => {
+  await mongo.connect();
+  db = mongo.db(database);
+  await ensureTopics(kafka, catalog, [topic]);
+  await publisher.connect();
+  relay = new OutboxRelay({ db, publisher, collections: ['orders'], logger, graceMs: 0 });
+  dlt = kafka.producer();
+  await dlt.connect();
+  const groupId = uniqueName('outbox-it');
+  consumer = new EventConsumer(kafka, catalog, schemas, validator, dlt, { groupId, topics: [topic], processed: processedEvents(db, groupId), handler: async (e) => void handled.push(e) }, logger);
+  const joined = consumer.onceJoined();
+  await consumer.start();
+  await joined;
+  onTopic = await readTopic(kafka, topic);
+});
+
+afterAll(async () => {
+  await consumer?.stop();
+  await onTopic?.stop();
+  await Promise.all([publisher.disconnect(), dlt?.disconnect()]);
+  await db.dropDatabase().catch(() => undefined);
+  await mongo.close();
+});
+
+describe('outbox: a state change and its event are never split by a crash', () => {
+  it('publishes the event of a write whose process died before publishing', async () => {
+    const orderId = randomUUID();
+    const eventId = randomUUID();
+    expect(await crashWriter('before-publish', orderId, eventId)).toBe('SIGKILL');
+
+    const stored = await orders().findOne({ _id: orderId });
+    expect(stored).toMatchObject({ status: 1, [OUTBOX]: [expect.objectContaining({ eventId })] });
+    expect(copiesOnTopic(eventId)).toBe(0);
+
+    expect(await relay.sweep()).toBeGreaterThanOrEqual(1);
+    await waitFor('the recovered event to be handled', () => handledCount(eventId) === 1);
+    const after = await orders().findOne({ _id: orderId });
+    expect(after![OUTBOX]).toEqual([]);
+    expect(after![OUTBOX_SINCE]).toBeUndefined();
+  });
+
+  it('republishes after a crash between publish and removal, and consumers handle it once', async () => {
+    const orderId = randomUUID();
+    const eventId = randomUUID();
+    expect(await crashWriter('after-publish', orderId, eventId)).toBe('SIGKILL');
+    await waitFor('the first copy on the topic', () => copiesOnTopic(eventId) === 1);
+    expect((await orders().findOne({ _id: orderId }))![OUTBOX]).toHaveLength(1); // not yet removed
+
+    await relay.sweep();
+    await waitFor('the second copy on the topic', () => copiesOnTopic(eventId) === 2);
+    const marker = orderEvent(orderId); // same key, so same partition, behind both copies
+    await publisher.publish([marker]);
+    await waitFor('the marker event', () => handledCount(marker.eventId!) === 1);
+    expect(handledCount(eventId)).toBe(1);
+    expect((await orders().findOne({ _id: orderId }))![OUTBOX]).toEqual([]);
+  });
+
+  it('publishes nothing for a write that failed (no phantom event)', async () => {
+    const orderId = randomUUID();
+    await orders().insertOne(withOutbox({ _id: orderId, status: 1 }, []));
+    const phantom = orderEvent(orderId);
+    await expect(orders().insertOne(withOutbox({ _id: orderId, status: 2 }, [phantom]))).rejects.toMatchObject({ code: 11000 });
+    await relay.sweep();
+    const marker = orderEvent(orderId);
+    await publisher.publish([marker]);
+    await waitFor('the marker event', () => handledCount(marker.eventId!) === 1);
+    expect(copiesOnTopic(phantom.eventId!)).toBe(0);
+  });
+
+  it('keeps an event staged while an earlier one was being published', async () => {
+    const orderId = randomUUID();
+    const first = orderEvent(orderId);
+    const second = orderEvent(orderId);
+    await orders().insertOne(withOutbox({ _id: orderId, status: 1 }, [first]));
+    // A second state change lands while the first event is in flight.
+    const racing = new OutboxRelay({
+      db,
+      collections: ['orders'],
+      logger,
+      publisher: {
+        publish: async (events) => {
+          await orders().updateOne({ _id: orderId }, updateWithOutbox({ $set: { status: 2 } }, [second]));
+          return publisher.publish(events);
+        },
+      },
+    });
+    await racing.flush('orders', orderId);
+    const between = await orders().findOne({ _id: orderId });
+    expect(between![OUTBOX]).toEqual([expect.objectContaining({ eventId: second.eventId })]);
+    expect(between![OUTBOX_SINCE]).toBeInstanceOf(Date);
+
+    await relay.flush('orders', orderId);
+    await waitFor('both events handled', () => handledCount(first.eventId!) === 1 && handledCount(second.eventId!) === 1);
+    expect((await orders().findOne({ _id: orderId }))![OUTBOX_SINCE]).toBeUndefined();
+  });
+
+  it('finds pending events through the sparse index only when some are pending', async () => {
+    const indexes = OutboxRelay.indexes(['orders']);
+    await db.collection('orders').createIndexes(indexes.orders!);
+    expect((await db.collection('orders').indexes()).map((i) => i.name)).toContain('outbox_pending');
+    expect(await orders().countDocuments({ [OUTBOX_SINCE]: { $exists: true } })).toBe(0);
+  });
+});

@@ -1,0 +1,106 @@
+import type { Kafka, Producer } from 'kafkajs';
+import type { Redis } from 'ioredis';
+import {
+  EventConsumer,
+  EventPublisher,
+  EventSchemas,
+  SchemaValidator,
+  createKafka,
+  ensureTopics,
+  pingKafka,
+  type TopicCatalog,
+} from '@marketplace/events';
+import type { ReadinessCheck } from '@marketplace/http';
+import type { Logger } from '@marketplace/logging';
+import { connectRedis } from '@marketplace/redis';
+import { connectMongo, ensureIndexes, PROCESSED_EVENTS, processedEvents, type IndexPlan, type MongoStore } from '@marketplace/store';
+import type { EventHandler } from '@marketplace/events';
+import type { PlatformConfig } from './platform-config';
+
+export interface ConsumerSpec {
+  /** Appended to the service name to form the consumer group (`<service>.<name>`). */
+  name: string;
+  topics: string[];
+  handler: EventHandler;
+}
+
+/** Live connections of one service process. */
+export interface Dependencies {
+  mongo: MongoStore;
+  redis: Redis;
+  kafka: Kafka;
+  schemas: EventSchemas;
+  publisher: EventPublisher;
+  deadLetters: Producer;
+  readinessChecks: ReadinessCheck[];
+  createConsumer(spec: ConsumerSpec): EventConsumer;
+  close(): Promise<void>;
+}
+
+export interface ConnectOptions {
+  service: string;
+  config: PlatformConfig;
+  catalog: TopicCatalog;
+  logger: Logger;
+  topics: string[];
+  indexes: IndexPlan;
+}
+
+/** Retries `attempt` until it succeeds or the start-up deadline passes, saying what it waits for. */
+async function untilDeadline<T>(what: string, deadline: number, logger: Logger, attempt: () => Promise<T>): Promise<T> {
+  for (let delay = 250; ; delay = Math.min(delay * 2, 4000)) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (Date.now() + delay > deadline) throw new Error(`could not reach ${what} before the start-up timeout: ${(error as Error).message}`);
+      logger.warn({ err: error, retryInMs: delay }, `waiting for ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+}
+
+export async function connectDependencies({ service, config, catalog, logger, topics, indexes }: ConnectOptions): Promise<Dependencies> {
+  const deadline = Date.now() + config.startupTimeoutMs;
+  const opened: (() => Promise<unknown>)[] = [];
+  const close = async () => {
+    for (const closeOne of opened.reverse()) await closeOne().catch((error) => logger.warn({ err: error }, 'error while closing'));
+  };
+  try {
+    const mongo = await untilDeadline('MongoDB', deadline, logger, () => connectMongo({ url: config.mongoUrl, database: config.mongoDatabase, logger }));
+    opened.push(() => mongo.close());
+    await untilDeadline('MongoDB indexes', deadline, logger, () =>
+      ensureIndexes(mongo.db, { ...indexes, [PROCESSED_EVENTS]: [{ key: { group: 1, processedAt: 1 }, name: 'group_processedAt' }] }),
+    );
+
+    const redis = await untilDeadline('Redis', deadline, logger, () => connectRedis({ url: config.redisUrl, logger }));
+    opened.push(() => redis.quit());
+
+    const kafka = createKafka({ brokers: config.kafkaBrokers, clientId: service, logger });
+    await untilDeadline('Kafka topics', deadline, logger, () => ensureTopics(kafka, catalog, topics));
+    const schemas = new EventSchemas(config.schemaRegistryUrl, catalog);
+    await untilDeadline('the schema registry', deadline, logger, () => schemas.register(topics));
+
+    const validator = new SchemaValidator([...catalog.topics].map(([name, spec]) => [name, spec.schema]));
+    const publisher = new EventPublisher(kafka, catalog, schemas, validator, service);
+    await untilDeadline('Kafka (producer)', deadline, logger, () => publisher.connect());
+    opened.push(() => publisher.disconnect());
+    const deadLetters = kafka.producer({ allowAutoTopicCreation: false });
+    await untilDeadline('Kafka (dead-letter producer)', deadline, logger, () => deadLetters.connect());
+    opened.push(() => deadLetters.disconnect());
+
+    const readinessChecks: ReadinessCheck[] = [
+      { name: 'mongodb', check: () => mongo.ping() },
+      { name: 'redis', check: () => redis.ping() },
+      { name: 'kafka', check: () => pingKafka(kafka) },
+      { name: 'schemaRegistry', check: () => schemas.ping() },
+    ];
+    const createConsumer = (spec: ConsumerSpec) => {
+      const groupId = `${service}.${spec.name}`;
+      return new EventConsumer(kafka, catalog, schemas, validator, deadLetters, { groupId, topics: spec.topics, handler: spec.handler, processed: processedEvents(mongo.db, groupId) }, logger);
+    };
+    return { mongo, redis, kafka, schemas, publisher, deadLetters, readinessChecks, createConsumer, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}

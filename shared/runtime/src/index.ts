@@ -1,0 +1,3 @@
+export { runService, startService, readConfig, type ServiceDefinition, type ServiceContext, type ServiceParts, type RunningService } from './service';
+export { platformSettings, type PlatformConfig } from './platform-config';
+export type { ConsumerSpec } from './dependencies';

@@ -1,0 +1,24 @@
+import { hostPortList, int, loadConfig, oneOf, optionalStr, port, str, url, type Setting } from '@marketplace/config';
+
+/** Settings every service reads; a service adds its own beside them. */
+export function platformSettings(service: string, defaultPort: number) {
+  return {
+    port: port('PORT', { default: defaultPort }),
+    host: str('HOST', { default: '127.0.0.1' }),
+    kafkaBrokers: hostPortList('KAFKA_BROKERS'),
+    schemaRegistryUrl: url('SCHEMA_REGISTRY_URL', { protocols: ['http', 'https'] }),
+    mongoUrl: url('MONGO_URL', { protocols: ['mongodb', 'mongodb+srv'] }),
+    mongoDatabase: str('MONGO_DATABASE', { default: `marketplace_${service.replace(/-/g, '_')}`, pattern: /^[A-Za-z0-9_]{1,60}$/ }),
+    redisUrl: url('REDIS_URL', { protocols: ['redis', 'rediss'] }),
+    logLevel: oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, { default: 'info' }),
+    otlpEndpoint: optionalStr('OTEL_EXPORTER_OTLP_ENDPOINT'),
+    /** Longest time a graceful stop may take before the process exits anyway. */
+    shutdownTimeoutMs: int('SHUTDOWN_TIMEOUT_MS', { default: 15_000, min: 100, max: 300_000 }),
+    /** How long start-up keeps trying to reach Kafka, MongoDB, Redis and the registry. */
+    startupTimeoutMs: int('STARTUP_TIMEOUT_MS', { default: 60_000, min: 1000, max: 600_000 }),
+  };
+}
+
+export type PlatformConfig = ReturnType<typeof loadConfig<ReturnType<typeof platformSettings>>>;
+
+export type ServiceSettings = Record<string, Setting<unknown>>;

@@ -1,0 +1,137 @@
+import type { Server } from 'node:http';
+import type Router from '@koa/router';
+import type { Db } from 'mongodb';
+import type { Redis } from 'ioredis';
+import { ConfigError, loadConfig, type Setting } from '@marketplace/config';
+import { loadTopicCatalog, type EventConsumer, type EventPublisher, type TopicCatalog } from '@marketplace/events';
+import { createHttpApp, withTimeout, type ErrorFormat, type RequestState } from '@marketplace/http';
+import { createLogger, type Logger } from '@marketplace/logging';
+import { OutboxRelay } from '@marketplace/outbox';
+import type { IndexPlan } from '@marketplace/store';
+import { activeTracing } from '@marketplace/tracing';
+import { connectDependencies, type ConsumerSpec } from './dependencies';
+import { platformSettings, type PlatformConfig } from './platform-config';
+
+type Values<S> = { [K in keyof S]: S[K] extends Setting<infer T> ? T : never };
+
+/** What a service's `setup` receives: its configuration and live connections. */
+export interface ServiceContext<S> {
+  config: PlatformConfig & Values<S>;
+  logger: Logger;
+  db: Db;
+  redis: Redis;
+  publisher: EventPublisher;
+  outbox: OutboxRelay;
+  catalog: TopicCatalog;
+  router: Router<RequestState>;
+}
+
+/** What `setup` hands back: the Kafka consumers to run and anything to stop on shutdown. */
+export interface ServiceParts {
+  consumers?: ConsumerSpec[];
+  onStop?: () => Promise<void>;
+}
+
+export interface ServiceDefinition<S extends Record<string, Setting<unknown>>> {
+  name: string;
+  defaultPort: number;
+  /** Service-specific settings, read and validated with the platform ones. */
+  settings?: S;
+  errorFormat?: ErrorFormat;
+  /** Topics the service publishes or consumes: created at start, schemas registered. */
+  topics?: string[];
+  indexes?: IndexPlan;
+  /** Collections whose documents carry an outbox (see @marketplace/outbox). */
+  outboxCollections?: string[];
+  setup(context: ServiceContext<S>): Promise<ServiceParts> | ServiceParts;
+}
+
+export interface RunningService {
+  server: Server;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Reads configuration; on a bad value prints one line naming the variable and exits. */
+export function readConfig<S extends Record<string, Setting<unknown>>>(definition: ServiceDefinition<S>, env = process.env) {
+  try {
+    return loadConfig({ ...platformSettings(definition.name, definition.defaultPort), ...(definition.settings ?? ({} as S)) }, env) as PlatformConfig & Values<S>;
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${definition.name}: ${error.message}\n`);
+    process.exit(78); // EX_CONFIG
+  }
+}
+
+/**
+ * Starts a service: configuration, logger, connections (waiting for each dependency up to the
+ * start-up timeout), topics, schemas and indexes, HTTP, consumers and the outbox relay. SIGTERM and
+ * SIGINT stop it gracefully: readiness turns false, the HTTP server drains, consumers finish the
+ * message in hand, then connections close. Exit code 0 on a clean stop.
+ */
+export async function startService<S extends Record<string, Setting<unknown>>>(definition: ServiceDefinition<S>): Promise<RunningService> {
+  const config = readConfig(definition);
+  const logger = createLogger({ service: definition.name, level: config.logLevel });
+  const catalog = loadTopicCatalog();
+  const outboxCollections = definition.outboxCollections ?? [];
+  const deps = await connectDependencies({
+    service: definition.name,
+    config,
+    catalog,
+    logger,
+    topics: definition.topics ?? [],
+    indexes: { ...(definition.indexes ?? {}), ...OutboxRelay.indexes(outboxCollections) },
+  });
+
+  const http = createHttpApp({ service: definition.name, logger, readinessChecks: deps.readinessChecks, errorFormat: definition.errorFormat });
+  const outbox = new OutboxRelay({ db: deps.mongo.db, publisher: deps.publisher, collections: outboxCollections, logger });
+  const parts = await definition.setup({ config, logger, db: deps.mongo.db, redis: deps.redis, publisher: deps.publisher, outbox, catalog, router: http.router });
+
+  const consumers: EventConsumer[] = (parts.consumers ?? []).map((spec) => deps.createConsumer(spec));
+  for (const consumer of consumers) await consumer.start();
+  if (outboxCollections.length > 0) outbox.start();
+  const server = await http.listen(config.port, config.host);
+  const url = `http://${config.host}:${config.port}`;
+  logger.info({ url }, `${definition.name} ready`);
+
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      logger.info('stopping');
+      http.stopAccepting();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await withTimeout(closed, Math.max(1000, config.shutdownTimeoutMs - 2000), 'in-flight HTTP requests').catch(() => server.closeAllConnections());
+      for (const consumer of consumers) await consumer.stop().catch((error) => logger.warn({ err: error }, 'consumer stop failed'));
+      await outbox.stop();
+      await parts.onStop?.();
+      await deps.close();
+      await activeTracing()?.shutdown();
+      logger.info('stopped');
+    })());
+  return { server, url, stop };
+}
+
+/** The entry point of a service process. */
+export function runService<S extends Record<string, Setting<unknown>>>(definition: ServiceDefinition<S>): void {
+  const fail = (message: string, error: unknown) => {
+    process.stderr.write(`${definition.name}: ${message}: ${(error as Error)?.message ?? String(error)}\n`);
+    process.exit(1);
+  };
+  startService(definition).then(
+    (running) => {
+      const onSignal = (signal: NodeJS.Signals) => {
+        const config = readConfig(definition);
+        const timer = setTimeout(() => fail('graceful stop timed out', new Error(`${config.shutdownTimeoutMs} ms after ${signal}`)), config.shutdownTimeoutMs);
+        timer.unref();
+        running.stop().then(
+          () => process.exit(0),
+          (error) => fail('error while stopping', error),
+        );
+      };
+      process.once('SIGTERM', onSignal);
+      process.once('SIGINT', onSignal);
+    },
+    (error) => fail('failed to start', error),
+  );
+}

@@ -1,0 +1,56 @@
+import { MongoClient, type Db, type IndexDescription } from 'mongodb';
+import type { Logger } from '@marketplace/logging';
+
+export interface MongoSettings {
+  url: string;
+  /** The service's own database; no service reads another's. */
+  database: string;
+  logger: Logger;
+}
+
+export interface MongoStore {
+  client: MongoClient;
+  db: Db;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Connects to MongoDB (FerretDB locally). Short server-selection and socket timeouts make a dead
+ * database fail requests and readiness quickly instead of queueing them for 30 seconds.
+ */
+export async function connectMongo({ url, database, logger }: MongoSettings): Promise<MongoStore> {
+  const client = new MongoClient(url, {
+    serverSelectionTimeoutMS: 3000,
+    connectTimeoutMS: 3000,
+    socketTimeoutMS: 20_000,
+    maxPoolSize: 20,
+    retryWrites: false, // FerretDB v1 does not support retryable writes
+    appName: database,
+  });
+  await client.connect();
+  const db = client.db(database);
+  logger.info({ database }, 'connected to MongoDB');
+  return {
+    client,
+    db,
+    ping: async () => {
+      await db.command({ ping: 1 });
+    },
+    close: () => client.close(),
+  };
+}
+
+/** Indexes each collection needs, created at start (creation is idempotent). */
+export type IndexPlan = Record<string, IndexDescription[]>;
+
+export async function ensureIndexes(db: Db, plan: IndexPlan): Promise<void> {
+  for (const [collection, indexes] of Object.entries(plan)) {
+    if (indexes.length > 0) await db.collection(collection).createIndexes(indexes);
+  }
+}
+
+/** MongoDB's duplicate-key error (a unique index rejected the write). */
+export function isDuplicateKeyError(error: unknown): boolean {
+  return (error as { code?: unknown })?.code === 11000;
+}

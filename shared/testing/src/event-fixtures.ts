@@ -1,0 +1,27 @@
+import { createTopicCatalog, type TopicCatalog } from '@marketplace/events';
+import { uniqueName } from './wait';
+
+/** A small schema used by the infrastructure tests: an order-ish event with a uuid and money. */
+export const testEventSchema = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  title: 'Test order event',
+  type: 'object',
+  additionalProperties: false,
+  required: ['orderId', 'status', 'totalMinor'],
+  properties: {
+    orderId: { type: 'string', format: 'uuid' },
+    status: { type: 'integer', minimum: 1, maximum: 8 },
+    totalMinor: { type: 'integer', minimum: 0 },
+    note: { type: ['string', 'null'], maxLength: 200 },
+  },
+};
+
+/** A catalog with one uniquely named topic (and its dead-letter topic), isolated per test file. */
+export function testCatalog(prefix = 'it'): { catalog: TopicCatalog; topic: string } {
+  const topic = uniqueName(`${prefix}.orders`);
+  const catalog = createTopicCatalog(
+    new Map([[topic, { name: topic, partitions: 3, retentionMs: 3_600_000, schema: testEventSchema, eventTypes: ['test.order.created', 'test.order.cancelled'], key: 'orderId', description: 'test' }]]),
+    { suffix: '.dlt', partitions: 1, retentionMs: 3_600_000 },
+  );
+  return { catalog, topic };
+}

@@ -1,0 +1,54 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { stackEnv, repoRoot } from './stack';
+import { waitFor } from './wait';
+
+export interface ServiceProcess {
+  name: string;
+  url: string;
+  child: ChildProcess;
+  output(): string;
+  /** Sends SIGTERM and resolves with the exit code (or rejects after the timeout). */
+  stop(timeoutMs?: number): Promise<number | null>;
+}
+
+/**
+ * Starts a built service (`services/<name>/dist/main.js`) as its own process against the local
+ * stack, on the given port, and waits until /readyz answers 200.
+ */
+export async function startServiceProcess(name: string, port: number, env: Record<string, string> = {}, readyTimeoutMs = 45_000): Promise<ServiceProcess> {
+  const main = join(repoRoot, 'services', name, 'dist', 'main.js');
+  if (!existsSync(main)) throw new Error(`${main} does not exist: run npm run build first`);
+  const child = spawn(process.execPath, [main], {
+    env: { PATH: process.env.PATH, ...stackEnv(), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += String(chunk)));
+  child.stderr!.on('data', (chunk) => (output += String(chunk)));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = `http://127.0.0.1:${port}`;
+  const service: ServiceProcess = {
+    name,
+    url,
+    child,
+    output: () => output,
+    async stop(timeoutMs = 20_000) {
+      if (child.exitCode !== null) return child.exitCode;
+      child.kill('SIGTERM');
+      return waitFor(`${name} to exit after SIGTERM`, async () => (child.exitCode !== null || child.signalCode !== null ? { code: await exited } : undefined), timeoutMs).then((r) => r.code);
+    },
+  };
+  try {
+    await waitFor(`${name} to answer /readyz with 200`, async () => {
+      if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}: ${output.slice(-2000)}`);
+      const res = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(3000) });
+      return res.status === 200;
+    }, readyTimeoutMs, 250);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
+  return service;
+}
