@@ -50,8 +50,9 @@ if (unitOnly) {
     console.error('test: the local stack did not come up; see the line above');
     process.exit(1);
   }
-  if (run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-b']) !== 0) {
-    console.error('test: the build failed');
+  const tsc = join(root, 'node_modules/typescript/bin/tsc');
+  if (run(process.execPath, [tsc, '-b']) !== 0 || run(process.execPath, [tsc, '-p', 'tsconfig.tests.json']) !== 0) {
+    console.error('test: the build or the type check of the tests failed');
     process.exit(1);
   }
   add(jest(['unit', 'integration'], 'main'));

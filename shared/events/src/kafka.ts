@@ -19,6 +19,9 @@ export function createKafka({ brokers, clientId, logger }: KafkaSettings): Kafka
     logLevel: logLevel.WARN,
     logCreator: () => (entry: LogEntry) => {
       const { message, ...extra } = entry.log;
+      // Our producers bound their retries on purpose (a publish must fail rather than hang; the
+      // outbox retries it and consumers dedupe), which kafkajs warns about at every start.
+      if (message.startsWith('Limiting retries for the idempotent producer')) return;
       const fields = { namespace: entry.namespace, ...extra };
       if (entry.level === logLevel.ERROR) log.error(fields, message);
       else if (entry.level === logLevel.WARN) log.warn(fields, message);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Kafka, Producer } from 'kafkajs';
+import { Partitioners, type Kafka, type Producer } from 'kafkajs';
 import { AppError } from '@marketplace/errors';
 import type { TopicCatalog } from './catalog';
 import { HEADER, injectTraceContext } from './headers';
@@ -37,7 +37,8 @@ export class EventPublisher {
     private readonly validator: SchemaValidator,
     private readonly producerName: string,
   ) {
-    this.producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+    // The default (murmur2) partitioner places a key where Java clients would.
+    this.producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner });
   }
 
   async connect(): Promise<void> {

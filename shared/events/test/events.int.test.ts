@@ -88,7 +88,7 @@ describe('events through the schema registry and real Kafka', () => {
     await reader.stop();
     expect(message.value![0]).toBe(0); // magic byte
     const schemaId = message.value!.readInt32BE(1);
-    const registered = await (await fetch(`${env.SCHEMA_REGISTRY_URL}/schemas/ids/${schemaId}`)).json();
+    const registered = (await (await fetch(`${env.SCHEMA_REGISTRY_URL}/schemas/ids/${schemaId}`)).json()) as { schema: string };
     expect(JSON.parse(registered.schema)).toEqual(catalog.get(topic).schema);
     expect(JSON.parse(message.value!.subarray(5).toString('utf8'))).toEqual(data);
   });
@@ -125,7 +125,7 @@ describe('events through the schema registry and real Kafka', () => {
     const notWire = randomUUID();
     const invalid = randomUUID();
     const noId = randomUUID();
-    const schemaId = (await fetch(`${env.SCHEMA_REGISTRY_URL}/subjects/${topic}-value/versions/latest`).then((r) => r.json())).id as number;
+    const { id: schemaId } = (await fetch(`${env.SCHEMA_REGISTRY_URL}/subjects/${topic}-value/versions/latest`).then((r) => r.json())) as { id: number };
     const wire = (value: unknown) => {
       const header = Buffer.alloc(5);
       header.writeInt32BE(schemaId, 1);
@@ -155,7 +155,7 @@ describe('events through the schema registry and real Kafka', () => {
     expect(headerText(violation.headers, HEADER.eventId)).toBe(invalid);
     expect(headerText(byCode['event.not_wire_format']!.headers, HEADER.eventId)).toBe(notWire);
     expect(byCode['event.not_wire_format']!.value!.toString()).toBe('{"orderId":"plain json"}');
-    expect(handled.some((e) => [notWire, invalid, noId].includes(e.eventId))).toBe(false);
+    expect(handled.some((e) => ([notWire, invalid, noId] as string[]).includes(e.eventId))).toBe(false);
   });
 
   it('retries a retriable handler failure without dead-lettering, and dead-letters a permanent one', async () => {

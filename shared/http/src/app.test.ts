@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { AppError, validationError } from '@marketplace/errors';
 import { createLogger } from '@marketplace/logging';
-import { createHttpApp, type HttpAppOptions } from './index';
+import { createHttpApp, requestBody, type HttpAppOptions } from './index';
 
 const logLines: string[] = [];
 const logger = createLogger({
@@ -21,7 +21,7 @@ const hanging = { name: 'slow', check: () => new Promise(() => {}) };
 async function start(options: Partial<HttpAppOptions> = {}) {
   const http = createHttpApp({ service: 'test', logger, readinessChecks: [database], jsonLimit: '1kb', ...options });
   http.router.post('/things', (ctx) => {
-    const body = ctx.request.body as { name?: unknown };
+    const body = requestBody(ctx) as { name?: unknown } | undefined;
     if (typeof body?.name !== 'string') throw validationError('thing.invalid', 'The thing is invalid.', { name: ['is required'] });
     ctx.status = 201;
     ctx.body = { name: body.name };

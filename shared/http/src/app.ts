@@ -28,6 +28,11 @@ export interface RequestState {
 
 export type AppContext = Koa.ParameterizedContext<RequestState>;
 
+/** The parsed JSON body (undefined when there was none); validate it before use. */
+export function requestBody(ctx: Koa.Context | AppContext): unknown {
+  return (ctx.request as { body?: unknown }).body;
+}
+
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const PROBE_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 

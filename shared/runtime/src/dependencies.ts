@@ -1,4 +1,4 @@
-import type { Kafka, Producer } from 'kafkajs';
+import { Partitioners, type Kafka, type Producer } from 'kafkajs';
 import type { Redis } from 'ioredis';
 import {
   EventConsumer,
@@ -84,7 +84,7 @@ export async function connectDependencies({ service, config, catalog, logger, to
     const publisher = new EventPublisher(kafka, catalog, schemas, validator, service);
     await untilDeadline('Kafka (producer)', deadline, logger, () => publisher.connect());
     opened.push(() => publisher.disconnect());
-    const deadLetters = kafka.producer({ allowAutoTopicCreation: false });
+    const deadLetters = kafka.producer({ allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner });
     await untilDeadline('Kafka (dead-letter producer)', deadline, logger, () => deadLetters.connect());
     opened.push(() => deadLetters.disconnect());
 

@@ -1,0 +1,91 @@
+#!/usr/bin/env node
+// `npm start`: brings up the local stack, builds, starts the six services as separate processes,
+// waits until every one is ready and prints where each listens. Ctrl-C stops them cleanly (the
+// stack keeps running; `npm run stack:down` stops it).
+//
+// Each service's JSON log goes to .stack/logs/<service>.log; warnings and errors are also shown
+// here, prefixed with the service name. `npm start -- --logs` shows every line.
+import { spawn, spawnSync } from 'node:child_process';
+import { createWriteStream, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { isReady, readStackEnv, root, runFile, services, stackDir } from './services.mjs';
+
+const READY_TIMEOUT_MS = Number(process.env.START_READY_TIMEOUT_MS ?? 120_000);
+const STOP_TIMEOUT_MS = 20_000;
+const showAll = process.argv.includes('--logs');
+
+function step(what, command, args) {
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) {
+    console.error(`start: ${what} failed`);
+    process.exit(1);
+  }
+}
+
+step('the local stack', 'bash', ['scripts/stack/stack.sh', 'up']);
+step('the build', process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-b']);
+
+const logDir = join(stackDir, 'logs');
+mkdirSync(logDir, { recursive: true });
+const stackEnv = readStackEnv();
+const running = services().map((service) => {
+  const log = createWriteStream(join(logDir, `${service.name}.log`), { flags: 'a' });
+  const child = spawn(process.execPath, [join(root, 'services', service.name, 'dist', 'main.js')], {
+    cwd: root,
+    env: { ...stackEnv, ...process.env, PORT: String(service.port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  for (const stream of [child.stdout, child.stderr]) {
+    createInterface({ input: stream }).on('line', (line) => {
+      log.write(`${line}\n`);
+      if (showAll || !/"level":"(info|debug|trace)"/.test(line)) console.log(`[${service.name}] ${line}`);
+    });
+  }
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  return { ...service, child, exited, log };
+});
+writeFileSync(runFile, JSON.stringify({ services: running.map(({ name, url, port, child }) => ({ name, url, port, pid: child.pid })) }, null, 2));
+
+let stopping = false;
+async function stopAll(exitCode) {
+  if (stopping) return;
+  stopping = true;
+  console.log('\nstopping services...');
+  for (const s of running) if (s.child.exitCode === null) s.child.kill('SIGTERM');
+  const timer = setTimeout(() => {
+    for (const s of running) if (s.child.exitCode === null) s.child.kill('SIGKILL');
+  }, STOP_TIMEOUT_MS);
+  const results = await Promise.all(running.map((s) => s.exited));
+  clearTimeout(timer);
+  rmSync(runFile, { force: true });
+  results.forEach((r, i) => console.log(`  ${running[i].name}: ${r.signal ? `killed (${r.signal})` : `exited ${r.code}`}`));
+  console.log('the local stack is still running: npm run stack:down stops it');
+  process.exit(exitCode);
+}
+process.on('SIGINT', () => stopAll(0));
+process.on('SIGTERM', () => stopAll(0));
+for (const s of running) {
+  s.exited.then(({ code, signal }) => {
+    if (stopping) return;
+    console.error(`start: ${s.name} exited (${signal ?? code}); see .stack/logs/${s.name}.log`);
+    stopAll(1);
+  });
+}
+
+const deadline = Date.now() + READY_TIMEOUT_MS;
+const pending = new Set(running.map((s) => s.name));
+while (pending.size > 0 && !stopping) {
+  for (const s of running) if (pending.has(s.name) && (await isReady(s.url))) pending.delete(s.name);
+  if (pending.size === 0) break;
+  if (Date.now() > deadline) {
+    console.error(`start: not ready within ${READY_TIMEOUT_MS / 1000}s: ${[...pending].join(', ')}; see .stack/logs/<service>.log`);
+    await stopAll(1);
+  }
+  await new Promise((resolve) => setTimeout(resolve, 250));
+}
+if (!stopping) {
+  console.log('\nall six services are ready:');
+  for (const s of running) console.log(`  ${s.name.padEnd(20)} ${s.url}`);
+  console.log('\nlogs: .stack/logs/<service>.log   status: npm run status   stop: Ctrl-C');
+}
