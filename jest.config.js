@@ -3,10 +3,11 @@
 // - integration: `*.int.test.ts`, against the real local stack, isolated by random names;
 // - disruptive: `*.disruptive.test.ts`, which stop and restart stack components, so
 //   scripts/test.mjs runs them alone, after the others.
-const swc = ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }];
+// Transpile only: types are checked by `tsc` (npm run typecheck, and before npm test runs).
+const tsJest = ['ts-jest', { isolatedModules: true, tsconfig: { target: 'ES2022', module: 'commonjs', esModuleInterop: true, sourceMap: true } }];
 
 const common = {
-  transform: { '^.+\\.ts$': swc },
+  transform: { '^.+\\.ts$': tsJest },
   // Workspace packages are imported by name; tests run against their TypeScript sources.
   moduleNameMapper: { '^@marketplace/([a-z-]+)$': '<rootDir>/shared/$1/src' },
   testEnvironment: 'node',
