@@ -59,6 +59,8 @@ class DeadLetter extends Error {
 export class EventConsumer {
   private readonly consumer: Consumer;
   private stopping = false;
+  /** Ends the current retry wait early, so a stop does not sit out a backoff. */
+  private wake: (() => void) | undefined;
   private readonly log: Logger;
 
   constructor(
@@ -70,7 +72,8 @@ export class EventConsumer {
     private readonly options: ConsumerOptions,
     logger: Logger,
   ) {
-    this.consumer = kafka.consumer({ groupId: options.groupId, allowAutoTopicCreation: false, sessionTimeout: 30_000, heartbeatInterval: 3000 });
+    // A short fetch wait keeps a graceful stop short: disconnect waits for the fetch in flight.
+    this.consumer = kafka.consumer({ groupId: options.groupId, allowAutoTopicCreation: false, sessionTimeout: 30_000, heartbeatInterval: 3000, maxWaitTimeInMs: 1000 });
     this.log = logger.child({ consumerGroup: options.groupId });
   }
 
@@ -83,6 +86,7 @@ export class EventConsumer {
   /** Finishes the message in hand (or abandons its retry wait, uncommitted) and leaves the group. */
   async stop(): Promise<void> {
     this.stopping = true;
+    this.wake?.();
     await this.consumer.disconnect();
   }
 
@@ -124,7 +128,11 @@ export class EventConsumer {
         await this.withRetries(log, () => this.options.processed.add(eventId));
       }
     } catch (error) {
-      if (this.stopping && !(error instanceof DeadLetter) && !(error instanceof AppError && !error.retriable)) throw error;
+      if (this.stopping && !(error instanceof DeadLetter) && !(error instanceof AppError && !error.retriable)) {
+        // Not handled and not committed: the next consumer of this partition gets it again.
+        log.info('consumer stopping; message left uncommitted');
+        return;
+      }
       const dead = error instanceof DeadLetter ? error : new DeadLetter(`handler failed: ${(error as Error).message}`, (error as AppError).code ?? 'handler.failed');
       await this.withRetries(log, () => this.sendToDeadLetter(topic, partition, message, dead));
       log.warn({ reason: dead.reason, errorCode: dead.code }, 'event sent to the dead-letter topic');
@@ -167,7 +175,15 @@ export class EventConsumer {
         const retriable = !permanent && (isRetriable(error) || attempt < unknownAttempts);
         if (!retriable || this.stopping) throw error;
         log.warn({ err: error, attempt, retryInMs: delay }, 'event handling failed; retrying');
-        await new Promise((resolve) => setTimeout(resolve, delay));
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, delay);
+          this.wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        this.wake = undefined;
+        if (this.stopping) throw error;
         delay = Math.min(delay * 2, max);
       }
     }

@@ -6,26 +6,17 @@ import { AppError } from '@marketplace/errors';
 import {
   DLT_HEADER,
   EventConsumer,
-  EventPublisher,
-  EventSchemas,
   HEADER,
-  SchemaValidator,
-  createKafka,
   ensureTopics,
   headerText,
   type ConsumedEvent,
 } from '@marketplace/events';
 import { processedEvents } from '@marketplace/store';
-import { quietLogger, readTopic, stackEnv, testCatalog, uniqueName, waitFor, type RawTopicReader } from '@marketplace/testing';
+import { quietLogger, readTopic, testEvents, uniqueName, waitFor, type RawTopicReader } from '@marketplace/testing';
 import { startTracing } from '@marketplace/tracing';
 
-const env = stackEnv();
 const logger = quietLogger();
-const { catalog, topic } = testCatalog('events');
-const kafka = createKafka({ brokers: env.KAFKA_BROKERS.split(','), clientId: 'events-it', logger });
-const schemas = new EventSchemas(env.SCHEMA_REGISTRY_URL, catalog);
-const validator = new SchemaValidator([[topic, catalog.get(topic).schema]]);
-const publisher = new EventPublisher(kafka, catalog, schemas, validator, 'events-it');
+const { env, catalog, topic, kafka, schemas, validator, publisher } = testEvents('events', logger);
 const mongo = new MongoClient(env.MONGO_URL);
 const db = mongo.db(uniqueName('events_it').replace(/[-.]/g, '_'));
 let raw: Producer;
@@ -172,5 +163,46 @@ describe('events through the schema registry and real Kafka', () => {
     expect(headerText(dead.headers, DLT_HEADER.errorCode)).toBe('order.unknown_branch');
     expect(handledOrder(rejected.orderId)).toHaveLength(0);
     expect(deadLetters.messages.some((m) => m.key?.toString() === flaky.orderId)).toBe(false);
+  });
+});
+
+describe('stopping a consumer', () => {
+  it('cuts a retry wait short, leaves the message uncommitted, and a restarted consumer handles it', async () => {
+    const groupId = uniqueName('events-stop');
+    const stuck = order();
+    const attempts: string[] = [];
+    const make = (healthy: boolean) =>
+      new EventConsumer(
+        kafka,
+        catalog,
+        schemas,
+        validator,
+        dlt,
+        {
+          groupId,
+          topics: [topic],
+          processed: processedEvents(db, groupId),
+          retryBackoffMs: { initial: 10_000, max: 10_000 },
+          handler: async (event) => {
+            if ((event.data as { orderId: string }).orderId !== stuck.orderId) return;
+            attempts.push(healthy ? 'healthy' : 'failing');
+            if (!healthy) throw new AppError('unavailable', 'db.down', 'database unavailable');
+          },
+        },
+        logger,
+      );
+    const failing = make(false);
+    await failing.start();
+    await publisher.publish([{ topic, key: stuck.orderId, type: 'test.order.created', data: stuck }]);
+    await waitFor('the first, failing attempt', () => attempts.length === 1, 30_000);
+    const stopping = Date.now();
+    await failing.stop();
+    expect(Date.now() - stopping).toBeLessThan(5000); // not the 10 s backoff
+
+    const healthy = make(true);
+    await healthy.start();
+    await waitFor('the restarted consumer to handle the uncommitted message', () => attempts.includes('healthy'), 30_000);
+    await healthy.stop();
+    expect(deadLetters.messages.some((m) => m.key?.toString() === stuck.orderId)).toBe(false);
   });
 });

@@ -13,7 +13,7 @@ import {
 import type { ReadinessCheck } from '@marketplace/http';
 import type { Logger } from '@marketplace/logging';
 import { connectRedis } from '@marketplace/redis';
-import { connectMongo, ensureIndexes, PROCESSED_EVENTS, processedEvents, type IndexPlan, type MongoStore } from '@marketplace/store';
+import { connectMongo, ensureIndexes, PROCESSED_EVENTS, PROCESSED_EVENTS_INDEXES, processedEvents, type IndexPlan, type MongoStore } from '@marketplace/store';
 import type { EventHandler } from '@marketplace/events';
 import type { PlatformConfig } from './platform-config';
 
@@ -69,7 +69,7 @@ export async function connectDependencies({ service, config, catalog, logger, to
     const mongo = await untilDeadline('MongoDB', deadline, logger, () => connectMongo({ url: config.mongoUrl, database: config.mongoDatabase, logger }));
     opened.push(() => mongo.close());
     await untilDeadline('MongoDB indexes', deadline, logger, () =>
-      ensureIndexes(mongo.db, { ...indexes, [PROCESSED_EVENTS]: [{ key: { group: 1, processedAt: 1 }, name: 'group_processedAt' }] }),
+      ensureIndexes(mongo.db, { ...indexes, [PROCESSED_EVENTS]: PROCESSED_EVENTS_INDEXES }),
     );
 
     const redis = await untilDeadline('Redis', deadline, logger, () => connectRedis({ url: config.redisUrl, logger }));

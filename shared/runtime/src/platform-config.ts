@@ -14,6 +14,8 @@ export function platformSettings(service: string, defaultPort: number) {
     otlpEndpoint: optionalStr('OTEL_EXPORTER_OTLP_ENDPOINT'),
     /** Longest time a graceful stop may take before the process exits anyway. */
     shutdownTimeoutMs: int('SHUTDOWN_TIMEOUT_MS', { default: 15_000, min: 100, max: 300_000 }),
+    /** How long handled event ids are remembered for deduplication (twice the default topic retention). */
+    processedEventsRetentionHours: int('PROCESSED_EVENTS_RETENTION_HOURS', { default: 336, min: 1, max: 24 * 365 }),
     /** How long start-up keeps trying to reach Kafka, MongoDB, Redis and the registry. */
     startupTimeoutMs: int('STARTUP_TIMEOUT_MS', { default: 60_000, min: 1000, max: 600_000 }),
   };

@@ -7,7 +7,7 @@ import { loadTopicCatalog, type EventConsumer, type EventPublisher, type TopicCa
 import { createHttpApp, withTimeout, type ErrorFormat, type RequestState } from '@marketplace/http';
 import { createLogger, type Logger } from '@marketplace/logging';
 import { OutboxRelay } from '@marketplace/outbox';
-import type { IndexPlan } from '@marketplace/store';
+import { pruneProcessedEvents, type IndexPlan } from '@marketplace/store';
 import { activeTracing } from '@marketplace/tracing';
 import { connectDependencies, type ConsumerSpec } from './dependencies';
 import { platformSettings, type PlatformConfig } from './platform-config';
@@ -49,8 +49,11 @@ export interface ServiceDefinition<S extends Record<string, Setting<unknown>>> {
 export interface RunningService {
   server: Server;
   url: string;
+  shutdownTimeoutMs: number;
   stop(): Promise<void>;
 }
+
+const HOUR = 3_600_000;
 
 /** Reads configuration; on a bad value prints one line naming the variable and exits. */
 export function readConfig<S extends Record<string, Setting<unknown>>>(definition: ServiceDefinition<S>, env = process.env) {
@@ -90,6 +93,12 @@ export async function startService<S extends Record<string, Setting<unknown>>>(d
   const consumers: EventConsumer[] = (parts.consumers ?? []).map((spec) => deps.createConsumer(spec));
   for (const consumer of consumers) await consumer.start();
   if (outboxCollections.length > 0) outbox.start();
+  const prune = () =>
+    pruneProcessedEvents(deps.mongo.db, new Date(Date.now() - config.processedEventsRetentionHours * HOUR)).catch((error) =>
+      logger.warn({ err: error }, 'pruning processed event ids failed'),
+    );
+  const pruning = setInterval(prune, HOUR);
+  pruning.unref();
   const server = await http.listen(config.port, config.host);
   const url = `http://${config.host}:${config.port}`;
   logger.info({ url }, `${definition.name} ready`);
@@ -98,6 +107,7 @@ export async function startService<S extends Record<string, Setting<unknown>>>(d
   const stop = () =>
     (stopping ??= (async () => {
       logger.info('stopping');
+      clearInterval(pruning);
       http.stopAccepting();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
@@ -109,7 +119,7 @@ export async function startService<S extends Record<string, Setting<unknown>>>(d
       await activeTracing()?.shutdown();
       logger.info('stopped');
     })());
-  return { server, url, stop };
+  return { server, url, shutdownTimeoutMs: config.shutdownTimeoutMs, stop };
 }
 
 /** The entry point of a service process. */
@@ -121,8 +131,8 @@ export function runService<S extends Record<string, Setting<unknown>>>(definitio
   startService(definition).then(
     (running) => {
       const onSignal = (signal: NodeJS.Signals) => {
-        const config = readConfig(definition);
-        const timer = setTimeout(() => fail('graceful stop timed out', new Error(`${config.shutdownTimeoutMs} ms after ${signal}`)), config.shutdownTimeoutMs);
+        const limit = running.shutdownTimeoutMs;
+        const timer = setTimeout(() => fail('graceful stop timed out', new Error(`${limit} ms after ${signal}`)), limit);
         timer.unref();
         running.stop().then(
           () => process.exit(0),

@@ -1,2 +1,2 @@
 export { connectMongo, ensureIndexes, isDuplicateKeyError, type MongoSettings, type MongoStore, type IndexPlan } from './mongo';
-export { processedEvents, PROCESSED_EVENTS } from './processed-events';
+export { processedEvents, pruneProcessedEvents, PROCESSED_EVENTS, PROCESSED_EVENTS_INDEXES } from './processed-events';

@@ -29,3 +29,16 @@ export function processedEvents(db: Db, group: string) {
     },
   };
 }
+
+/** Indexes of the processed-events collection (the primary key does the dedupe). */
+export const PROCESSED_EVENTS_INDEXES = [{ key: { processedAt: 1 }, name: 'processedAt' }];
+
+/**
+ * Forgets event ids handled before `olderThan`. FerretDB has no TTL indexes, so the runtime calls
+ * this periodically; keep ids well beyond the longest topic retention, since a redelivery can
+ * only come from a message still on its topic.
+ */
+export async function pruneProcessedEvents(db: Db, olderThan: Date): Promise<number> {
+  const result = await db.collection<ProcessedEventDoc>(PROCESSED_EVENTS).deleteMany({ processedAt: { $lt: olderThan } });
+  return result.deletedCount;
+}

@@ -1,4 +1,4 @@
-import { connectMongo, ensureIndexes, isDuplicateKeyError, processedEvents, type MongoStore } from '@marketplace/store';
+import { connectMongo, ensureIndexes, isDuplicateKeyError, processedEvents, pruneProcessedEvents, type MongoStore } from '@marketplace/store';
 import { quietLogger, stackEnv, uniqueName } from '@marketplace/testing';
 
 let store: MongoStore;
@@ -48,6 +48,15 @@ describe('MongoDB wire protocol (FerretDB locally)', () => {
     await a.add('e-1'); // a second add is harmless
     expect(await a.has('e-1')).toBe(true);
     expect(await b.has('e-1')).toBe(false);
+  });
+
+  it('forgets processed event ids older than the retention', async () => {
+    const group = processedEvents(store.db, 'group-prune');
+    await group.add('old');
+    await store.db.collection('processed_events').updateOne({ _id: 'group-prune:old' } as never, { $set: { processedAt: new Date('2020-01-01') } });
+    await group.add('recent');
+    expect(await pruneProcessedEvents(store.db, new Date(Date.now() - 3_600_000))).toBe(1);
+    expect([await group.has('old'), await group.has('recent')]).toEqual([false, true]);
   });
 
   it('answers ping', async () => {

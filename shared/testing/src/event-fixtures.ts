@@ -1,4 +1,6 @@
-import { createTopicCatalog, type TopicCatalog } from '@marketplace/events';
+import { EventPublisher, EventSchemas, SchemaValidator, createKafka, createTopicCatalog, type TopicCatalog } from '@marketplace/events';
+import type { Logger } from '@marketplace/logging';
+import { stackEnv } from './stack';
 import { uniqueName } from './wait';
 
 /** A small schema used by the infrastructure tests: an order-ish event with a uuid and money. */
@@ -24,4 +26,15 @@ export function testCatalog(prefix = 'it'): { catalog: TopicCatalog; topic: stri
     { suffix: '.dlt', partitions: 1, retentionMs: 3_600_000 },
   );
   return { catalog, topic };
+}
+
+/** Everything an events test needs around one fresh topic: Kafka client, registry serde, publisher. */
+export function testEvents(prefix: string, logger: Logger) {
+  const env = stackEnv();
+  const { catalog, topic } = testCatalog(prefix);
+  const kafka = createKafka({ brokers: env.KAFKA_BROKERS.split(','), clientId: `${prefix}-it`, logger });
+  const schemas = new EventSchemas(env.SCHEMA_REGISTRY_URL, catalog);
+  const validator = new SchemaValidator([[topic, catalog.get(topic).schema]]);
+  const publisher = new EventPublisher(kafka, catalog, schemas, validator, `${prefix}-it`);
+  return { env, catalog, topic, kafka, schemas, validator, publisher };
 }
