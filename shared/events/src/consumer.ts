@@ -38,7 +38,11 @@ export interface ConsumerOptions {
   /** Backoff between attempts of a retriable failure, doubled up to the maximum. */
   retryBackoffMs?: { initial: number; max: number };
   fromBeginning?: boolean;
+  /** Told the outcome of every message (for metrics). */
+  onOutcome?: (outcome: ConsumeOutcome, topic: string) => void;
 }
+
+export type ConsumeOutcome = 'handled' | 'duplicate' | 'dead_lettered';
 
 /** Why a message went to the dead-letter topic. */
 class DeadLetter extends Error {
@@ -110,6 +114,7 @@ export class EventConsumer {
       if (!eventId) throw new DeadLetter('the message has no event-id header', 'event.missing_id');
       if (await this.withRetries(log, () => this.options.processed.has(eventId))) {
         log.debug('duplicate event skipped');
+        this.options.onOutcome?.('duplicate', topic);
       } else {
         const data = await this.decode(topic, message.value, log);
         const event: ConsumedEvent = {
@@ -126,6 +131,7 @@ export class EventConsumer {
         };
         await context.with(extractTraceContext(message.headers), () => this.withRetries(log, () => this.options.handler(event)));
         await this.withRetries(log, () => this.options.processed.add(eventId));
+        this.options.onOutcome?.('handled', topic);
       }
     } catch (error) {
       if (this.stopping && !(error instanceof DeadLetter) && !(error instanceof AppError && !error.retriable)) {
@@ -136,6 +142,7 @@ export class EventConsumer {
       const dead = error instanceof DeadLetter ? error : new DeadLetter(`handler failed: ${(error as Error).message}`, (error as AppError).code ?? 'handler.failed');
       await this.withRetries(log, () => this.sendToDeadLetter(topic, partition, message, dead));
       log.warn({ reason: dead.reason, errorCode: dead.code }, 'event sent to the dead-letter topic');
+      this.options.onOutcome?.('dead_lettered', topic);
       if (eventId) await this.withRetries(log, () => this.options.processed.add(eventId)).catch(() => undefined);
     }
     await this.consumer.commitOffsets([{ topic, partition, offset: (BigInt(message.offset) + 1n).toString() }]);

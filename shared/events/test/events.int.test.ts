@@ -25,6 +25,7 @@ let consumer: EventConsumer;
 let deadLetters: RawTopicReader;
 const handled: ConsumedEvent[] = [];
 const failures = new Map<string, { error: Error; times: number }>();
+const outcomes: string[] = [];
 
 /** The handler under test: records events; fails as told for some order ids. */
 async function handler(event: ConsumedEvent) {
@@ -49,7 +50,7 @@ beforeAll(async () => {
   dlt = kafka.producer();
   await Promise.all([raw.connect(), dlt.connect()]);
   const groupId = uniqueName('events-it');
-  consumer = new EventConsumer(kafka, catalog, schemas, validator, dlt, { groupId, topics: [topic], handler, processed: processedEvents(db, groupId), retryBackoffMs: { initial: 50, max: 200 } }, logger);
+  consumer = new EventConsumer(kafka, catalog, schemas, validator, dlt, { groupId, topics: [topic], handler, processed: processedEvents(db, groupId), retryBackoffMs: { initial: 50, max: 200 }, onOutcome: (outcome) => void outcomes.push(outcome) }, logger);
   const joined = consumer.onceJoined();
   await consumer.start();
   await joined;
@@ -109,6 +110,7 @@ describe('events through the schema registry and real Kafka', () => {
     await publisher.publish([{ topic, key: data.orderId, type: 'test.order.created', data: marker }]); // same partition, after both
     await waitFor('the marker event after the duplicates', () => handledOrder(marker.orderId)[0]);
     expect(handledOrder(data.orderId)).toHaveLength(1);
+    expect(outcomes).toContain('duplicate');
   });
 
   it('sends malformed messages to the dead-letter topic with the reason, and goes on', async () => {
@@ -147,6 +149,7 @@ describe('events through the schema registry and real Kafka', () => {
     expect(headerText(byCode['event.not_wire_format']!.headers, HEADER.eventId)).toBe(notWire);
     expect(byCode['event.not_wire_format']!.value!.toString()).toBe('{"orderId":"plain json"}');
     expect(handled.some((e) => ([notWire, invalid, noId] as string[]).includes(e.eventId))).toBe(false);
+    expect(outcomes.filter((o) => o === 'dead_lettered').length).toBeGreaterThanOrEqual(3);
   });
 
   it('retries a retriable handler failure without dead-lettering, and dead-letters a permanent one', async () => {

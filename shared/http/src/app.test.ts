@@ -26,6 +26,9 @@ async function start(options: Partial<HttpAppOptions> = {}) {
     ctx.status = 201;
     ctx.body = { name: body.name };
   });
+  http.router.get('/callbacks/:callbackToken/events', (ctx) => {
+    ctx.body = { ok: true };
+  });
   http.router.get('/boom', () => {
     throw new Error('database password is hunter2');
   });
@@ -123,6 +126,23 @@ describe('createHttpApp', () => {
     expect(await missing.json()).toMatchObject({ status: 404, code: 'resource.not_found' });
     const wrong = await fetch(`${base}/things`, { method: 'DELETE' });
     expect(wrong.status).toBe(405);
+  });
+
+  it('refuses a body that is not JSON with 415', async () => {
+    await start();
+    const res = await post('/things', 'name=x', 'application/x-www-form-urlencoded');
+    expect(res.status).toBe(415);
+    expect(await res.json()).toMatchObject({ status: 415, code: 'request.unsupported_media_type' });
+    expect((await post('/things', '{"name":"x"}', 'application/json; charset=utf-8')).status).toBe(201);
+  });
+
+  it('keeps secrets in route parameters and query strings out of the access log', async () => {
+    await start();
+    logLines.length = 0;
+    await fetch(`${base}/callbacks/tok-very-secret/events?code=oauth-code&state=s1`);
+    const entry = logLines.map((l) => JSON.parse(l)).find((l) => l.msg === 'request');
+    expect(entry).toMatchObject({ path: '/callbacks/[redacted]/events', route: '/callbacks/:callbackToken/events', status: 200 });
+    expect(logLines.join('')).not.toMatch(/tok-very-secret|oauth-code/);
   });
 
   it('rounds Retry-After up to whole seconds', async () => {

@@ -4,7 +4,7 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import { koaBody } from 'koa-body';
 import { AppError } from '@marketplace/errors';
-import type { Logger } from '@marketplace/logging';
+import { isRedactedKey, REDACTED, type Logger } from '@marketplace/logging';
 import { type ErrorFormat, formatError, statusOf, toAppError } from './error-format';
 import { createMetrics, type Metrics } from './metrics';
 import { type ReadinessCheck, runReadinessChecks } from './readiness';
@@ -35,6 +35,25 @@ export function requestBody(ctx: Koa.Context | AppContext): unknown {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const PROBE_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+function hasBody(ctx: Koa.Context): boolean {
+  const length = ctx.get('content-length');
+  return (length !== '' && length !== '0') || ctx.get('transfer-encoding') !== '';
+}
+
+/**
+ * The path for the access log: never the query string (OAuth codes and state travel there), and
+ * route parameters with a sensitive name (a callback `:token`, say) replaced, by the central list.
+ */
+function loggablePath(ctx: Koa.Context): string {
+  const params = (ctx as unknown as { params?: Record<string, string> }).params ?? {};
+  let path = ctx.path;
+  for (const [name, value] of Object.entries(params)) {
+    if (value && isRedactedKey(name)) path = path.split(value).join(REDACTED);
+  }
+  return path;
+}
 
 /**
  * A Koa app with what every service needs: request id, access log, metrics, JSON bodies with a
@@ -66,8 +85,7 @@ export function createHttpApp(options: HttpAppOptions) {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const route = (ctx as unknown as { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
       metrics.httpDuration.observe({ method: ctx.method, route, status: String(ctx.status) }, seconds);
-      // The path only: query strings can carry OAuth codes and state.
-      const entry = { method: ctx.method, path: ctx.path, route, status: ctx.status, durationMs: Math.round(seconds * 1e4) / 10 };
+      const entry = { method: ctx.method, path: loggablePath(ctx), route, status: ctx.status, durationMs: Math.round(seconds * 1e4) / 10 };
       if (PROBE_PATHS.has(ctx.path)) ctx.state.log.debug(entry, 'request');
       else ctx.state.log.info(entry, 'request');
     }
@@ -98,6 +116,14 @@ export function createHttpApp(options: HttpAppOptions) {
   router.get('/metrics', async (ctx) => {
     ctx.type = metrics.registry.contentType;
     ctx.body = await metrics.registry.metrics();
+  });
+
+  // Bodies are JSON or nothing: anything else is refused before it is parsed (415).
+  app.use(async (ctx, next) => {
+    if (BODY_METHODS.has(ctx.method) && hasBody(ctx) && !ctx.is('application/json', 'application/*+json')) {
+      throw toAppError({ status: 415 });
+    }
+    await next();
   });
 
   app.use(

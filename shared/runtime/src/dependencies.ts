@@ -38,6 +38,8 @@ export interface Dependencies {
 }
 
 export interface ConnectOptions {
+  /** Counts consumer outcomes by topic and group (Prometheus). */
+  onOutcome?: (outcome: string, topic: string, group: string) => void;
   service: string;
   config: PlatformConfig;
   catalog: TopicCatalog;
@@ -59,7 +61,7 @@ async function untilDeadline<T>(what: string, deadline: number, logger: Logger, 
   }
 }
 
-export async function connectDependencies({ service, config, catalog, logger, topics, indexes }: ConnectOptions): Promise<Dependencies> {
+export async function connectDependencies({ service, config, catalog, logger, topics, indexes, onOutcome }: ConnectOptions): Promise<Dependencies> {
   const deadline = Date.now() + config.startupTimeoutMs;
   const opened: (() => Promise<unknown>)[] = [];
   const close = async () => {
@@ -96,7 +98,13 @@ export async function connectDependencies({ service, config, catalog, logger, to
     ];
     const createConsumer = (spec: ConsumerSpec) => {
       const groupId = `${service}.${spec.name}`;
-      return new EventConsumer(kafka, catalog, schemas, validator, deadLetters, { groupId, topics: spec.topics, handler: spec.handler, processed: processedEvents(mongo.db, groupId) }, logger);
+      return new EventConsumer(kafka, catalog, schemas, validator, deadLetters, {
+          groupId,
+          topics: spec.topics,
+          handler: spec.handler,
+          processed: processedEvents(mongo.db, groupId),
+          onOutcome: (outcome, topic) => onOutcome?.(outcome, topic, groupId),
+        }, logger);
     };
     return { mongo, redis, kafka, schemas, publisher, deadLetters, readinessChecks, createConsumer, close };
   } catch (error) {

@@ -4,7 +4,8 @@ import type { Db } from 'mongodb';
 import type { Redis } from 'ioredis';
 import { ConfigError, loadConfig, type Setting } from '@marketplace/config';
 import { loadTopicCatalog, type EventConsumer, type EventPublisher, type TopicCatalog } from '@marketplace/events';
-import { createHttpApp, withTimeout, type ErrorFormat, type RequestState } from '@marketplace/http';
+import { Counter } from 'prom-client';
+import { createHttpApp, createMetrics, withTimeout, type ErrorFormat, type RequestState } from '@marketplace/http';
 import { createLogger, type Logger } from '@marketplace/logging';
 import { OutboxRelay } from '@marketplace/outbox';
 import { pruneProcessedEvents, type IndexPlan } from '@marketplace/store';
@@ -77,7 +78,15 @@ export async function startService<S extends Record<string, Setting<unknown>>>(d
   const logger = createLogger({ service: definition.name, level: config.logLevel });
   const catalog = loadTopicCatalog();
   const outboxCollections = definition.outboxCollections ?? [];
+  const metrics = createMetrics(definition.name);
+  const consumed = new Counter({
+    name: 'events_consumed_total',
+    help: 'Kafka messages taken by consumers, by topic, consumer group and outcome (handled, duplicate, dead_lettered).',
+    labelNames: ['topic', 'group', 'outcome'],
+    registers: [metrics.registry],
+  });
   const deps = await connectDependencies({
+    onOutcome: (outcome, topic, group) => consumed.inc({ topic, group, outcome }),
     service: definition.name,
     config,
     catalog,
@@ -86,7 +95,7 @@ export async function startService<S extends Record<string, Setting<unknown>>>(d
     indexes: { ...(definition.indexes ?? {}), ...OutboxRelay.indexes(outboxCollections) },
   });
 
-  const http = createHttpApp({ service: definition.name, logger, readinessChecks: deps.readinessChecks, errorFormat: definition.errorFormat });
+  const http = createHttpApp({ service: definition.name, logger, metrics, readinessChecks: deps.readinessChecks, errorFormat: definition.errorFormat });
   const outbox = new OutboxRelay({ db: deps.mongo.db, publisher: deps.publisher, collections: outboxCollections, logger });
   const parts = await definition.setup({ config, logger, db: deps.mongo.db, redis: deps.redis, publisher: deps.publisher, outbox, catalog, router: http.router });
 

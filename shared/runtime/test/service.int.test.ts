@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { withOutbox } from '@marketplace/outbox';
+import { startService, type RunningService, type ServiceDefinition } from '@marketplace/runtime';
+import { stackEnv, testEventSchema, uniqueName, waitFor } from '@marketplace/testing';
+
+// One service started in this process with the real runtime: topics from a topics.json, a route
+// that writes a state change with its event, a consumer of that event, and a slow route to watch a
+// graceful stop let it finish.
+const topic = uniqueName('runtime.orders');
+const handled: string[] = [];
+let running: RunningService;
+
+const definition: ServiceDefinition<Record<string, never>> = {
+  name: 'runtime-it',
+  defaultPort: 4450,
+  topics: [topic],
+  outboxCollections: ['orders'],
+  setup({ router, db, outbox }) {
+    router.post('/orders', async (ctx) => {
+      const orderId = randomUUID();
+      await db.collection('orders').insertOne(withOutbox({ _id: orderId as never, status: 1 }, [{ topic, key: orderId, type: 'test.order.created', data: { orderId, status: 1, totalMinor: 990, note: null } }]));
+      void outbox.flush('orders', orderId); // never throws; the sweep covers a failure
+      ctx.status = 201;
+      ctx.body = { orderId };
+    });
+    router.get('/slow', async (ctx) => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      ctx.body = { done: true };
+    });
+    return { consumers: [{ name: 'orders', topics: [topic], handler: async (event) => void handled.push((event.data as { orderId: string }).orderId) }] };
+  },
+};
+
+beforeAll(async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'schemas-'));
+  writeFileSync(join(dir, 'order.schema.json'), JSON.stringify(testEventSchema));
+  writeFileSync(
+    join(dir, 'topics.json'),
+    JSON.stringify({
+      defaults: { partitions: 2, retentionMs: 3_600_000 },
+      deadLetter: { suffix: '.dlt', partitions: 1, retentionMs: 3_600_000 },
+      topics: { [topic]: { schema: 'order.schema.json', key: 'orderId', eventTypes: ['test.order.created'], description: 'test' } },
+    }),
+  );
+  Object.assign(process.env, stackEnv(), { SCHEMAS_DIR: dir, PORT: '4450', LOG_LEVEL: 'warn', MONGO_DATABASE: uniqueName('runtime_it').replace(/-/g, '_') });
+  running = await startService(definition);
+});
+
+afterAll(() => running?.stop());
+
+describe('a service on the shared runtime', () => {
+  it('creates its topics, publishes through the outbox and consumes, counting outcomes', async () => {
+    const res = await fetch(`${running.url}/orders`, { method: 'POST' });
+    expect(res.status).toBe(201);
+    const { orderId } = (await res.json()) as { orderId: string };
+    await waitFor('the consumer to handle the published event', () => handled.includes(orderId));
+    const metrics = await (await fetch(`${running.url}/metrics`)).text();
+    expect(metrics).toMatch(new RegExp(`events_consumed_total\\{topic="${topic.replace(/\./g, '\\.')}",group="runtime-it\\.orders",outcome="handled",service="runtime-it"\\} [1-9]`));
+  });
+
+  it('finishes a request in flight when stopped, then refuses new connections', async () => {
+    const slow = fetch(`${running.url}/slow`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const stopped = running.stop();
+    const response = await slow;
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ done: true });
+    await stopped;
+    await expect(fetch(`${running.url}/healthz`)).rejects.toThrow();
+  });
+});
