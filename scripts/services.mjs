@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const stackDir = join(root, '.stack');
-export const runFile = join(stackDir, 'services.json');
+// Where `npm start` records what it launched; tests point it elsewhere.
+export const runFile = process.env.SERVICES_RUN_FILE ?? join(stackDir, 'services.json');
 
 const DEFAULT_PORTS = {
   'gateway-auth': 4101,

@@ -1,5 +1,14 @@
 import { hostPortList, int, loadConfig, oneOf, optionalStr, port, str, url, type Setting } from '@marketplace/config';
 
+const DATABASE_NAME = /^[A-Za-z0-9_]{1,60}$/;
+
+/** `MONGO_DATABASE_PREFIX` (default `marketplace`) names every service's database at once:
+ * `<prefix>_<service>`; `MONGO_DATABASE` names one service's database outright. */
+function databasePrefix(): string {
+  const prefix = process.env.MONGO_DATABASE_PREFIX?.trim() || 'marketplace';
+  return DATABASE_NAME.test(prefix) ? prefix : 'invalid-MONGO_DATABASE_PREFIX';
+}
+
 /** Settings every service reads; a service adds its own beside them. */
 export function platformSettings(service: string, defaultPort: number) {
   return {
@@ -8,7 +17,7 @@ export function platformSettings(service: string, defaultPort: number) {
     kafkaBrokers: hostPortList('KAFKA_BROKERS'),
     schemaRegistryUrl: url('SCHEMA_REGISTRY_URL', { protocols: ['http', 'https'] }),
     mongoUrl: url('MONGO_URL', { protocols: ['mongodb', 'mongodb+srv'] }),
-    mongoDatabase: str('MONGO_DATABASE', { default: `marketplace_${service.replace(/-/g, '_')}`, pattern: /^[A-Za-z0-9_]{1,60}$/ }),
+    mongoDatabase: str('MONGO_DATABASE', { default: `${databasePrefix()}_${service.replace(/-/g, '_')}`, pattern: DATABASE_NAME }),
     redisUrl: url('REDIS_URL', { protocols: ['redis', 'rediss'] }),
     logLevel: oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, { default: 'info' }),
     otlpEndpoint: optionalStr('OTEL_EXPORTER_OTLP_ENDPOINT'),
