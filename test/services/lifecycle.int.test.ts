@@ -56,4 +56,18 @@ describe('configuration errors', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe('catalog: invalid configuration: PORT must be an integer between 1 and 65535; KAFKA_BROKERS is required; REDIS_URL must use one of the schemes redis, rediss\n');
   });
+
+  it('end a service that cannot reach a dependency within the start-up timeout, with one fatal JSON line', () => {
+    const env = stackEnv();
+    const result = spawnSync(process.execPath, [join(repoRoot, 'services/catalog/dist/main.js')], {
+      env: { PATH: process.env.PATH, ...env, MONGO_URL: 'mongodb://127.0.0.1:9/', STARTUP_TIMEOUT_MS: '2000', PORT: '4499' },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(result.status).toBe(1);
+    const lines = `${result.stdout}${result.stderr}`.trim().split('\n').map((line) => JSON.parse(line) as { level: string; msg: string; err?: { message: string } });
+    const fatal = lines.filter((l) => l.level === 'fatal');
+    expect(fatal).toHaveLength(1);
+    expect(fatal[0]).toMatchObject({ msg: 'failed to start', err: { message: expect.stringContaining('could not reach MongoDB before the start-up timeout') } });
+  });
 });

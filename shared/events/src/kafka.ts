@@ -23,8 +23,11 @@ export function createKafka({ brokers, clientId, logger }: KafkaSettings): Kafka
       // outbox retries it and consumers dedupe), which kafkajs warns about at every start.
       if (message.startsWith('Limiting retries for the idempotent producer')) return;
       const fields = { namespace: entry.namespace, ...extra };
-      if (entry.level === logLevel.ERROR) log.error(fields, message);
-      else if (entry.level === logLevel.WARN) log.warn(fields, message);
+      // A broker's error response (a coordinator still loading, a leader moving) is retried by
+      // kafkajs itself; if retries run out, the failing call rejects and its caller logs that.
+      const retriedByClient = entry.namespace === 'Connection' && message.startsWith('Response ');
+      if (entry.level === logLevel.ERROR && !retriedByClient) log.error(fields, message);
+      else if (entry.level === logLevel.ERROR || entry.level === logLevel.WARN) log.warn(fields, message);
       else log.debug(fields, message);
     },
   });
