@@ -1,9 +1,9 @@
 import type { Consumer, EachMessagePayload, IHeaders, Kafka, Producer } from 'kafkajs';
 import { context } from '@opentelemetry/api';
-import { AppError, isRetriable } from '@marketplace/errors';
 import type { Logger } from '@marketplace/logging';
 import type { TopicCatalog } from './catalog';
-import { DLT_HEADER, HEADER, extractTraceContext, headerText } from './headers';
+import { DeadLetter, deadLetterMessage, decodeFailure, isPermanent, isWireFormat, nextBackoff, shouldRetry, toDeadLetter } from './failure';
+import { HEADER, extractTraceContext, headerText } from './headers';
 import type { EventSchemas } from './registry';
 import type { SchemaValidator } from './validation';
 
@@ -43,13 +43,6 @@ export interface ConsumerOptions {
 }
 
 export type ConsumeOutcome = 'handled' | 'duplicate' | 'dead_lettered';
-
-/** Why a message went to the dead-letter topic. */
-class DeadLetter extends Error {
-  constructor(readonly reason: string, readonly code: string) {
-    super(reason);
-  }
-}
 
 /**
  * The one consumer loop every service uses. For each message, in order within its partition:
@@ -116,7 +109,7 @@ export class EventConsumer {
         log.debug('duplicate event skipped');
         this.options.onOutcome?.('duplicate', topic);
       } else {
-        const data = await this.decode(topic, message.value, log);
+        const data = await this.decode(topic, message.value);
         const event: ConsumedEvent = {
           topic,
           partition,
@@ -134,13 +127,14 @@ export class EventConsumer {
         this.options.onOutcome?.('handled', topic);
       }
     } catch (error) {
-      if (this.stopping && !(error instanceof DeadLetter) && !(error instanceof AppError && !error.retriable)) {
+      if (this.stopping && !isPermanent(error)) {
         // Not handled and not committed: the next consumer of this partition gets it again.
         log.info('consumer stopping; message left uncommitted');
         return;
       }
-      const dead = error instanceof DeadLetter ? error : new DeadLetter(`handler failed: ${(error as Error).message}`, (error as AppError).code ?? 'handler.failed');
-      await this.withRetries(log, () => this.sendToDeadLetter(topic, partition, message, dead));
+      const dead = toDeadLetter(error);
+      const letter = deadLetterMessage({ topic, partition, groupId: this.options.groupId, message }, dead);
+      await this.withRetries(log, () => this.deadLetters.send({ topic: this.catalog.deadLetterTopicOf(topic), acks: -1, messages: [letter] }));
       log.warn({ reason: dead.reason, errorCode: dead.code }, 'event sent to the dead-letter topic');
       this.options.onOutcome?.('dead_lettered', topic);
       if (eventId) await this.withRetries(log, () => this.options.processed.add(eventId)).catch(() => undefined);
@@ -148,23 +142,17 @@ export class EventConsumer {
     await this.consumer.commitOffsets([{ topic, partition, offset: (BigInt(message.offset) + 1n).toString() }]);
   }
 
-  private async decode(topic: string, value: Buffer | null, log: Logger): Promise<unknown> {
-    if (!value || value.length < 5 || value[0] !== 0) throw new DeadLetter('the value is not in the schema-registry wire format', 'event.not_wire_format');
+  private async decode(topic: string, value: Buffer | null): Promise<unknown> {
+    if (!isWireFormat(value)) throw new DeadLetter('the value is not in the schema-registry wire format', 'event.not_wire_format');
     let data: unknown;
     try {
       data = await this.schemas.decode(value);
     } catch (error) {
-      const { name, status, paths } = error as { name?: string; status?: number; paths?: unknown[] };
-      if (name === 'ConfluentSchemaRegistryValidationError') {
-        // The library validated the value against the schema it was written with.
-        throw new DeadLetter(`the value does not match its writer's schema at ${JSON.stringify(paths ?? [])}`, 'event.schema_violation');
-      }
-      if (isRetriable(error) || name === 'FetchError' || (status !== undefined && status >= 500)) throw error; // registry unreachable: retry
-      throw new DeadLetter(`the value could not be decoded: ${(error as Error).message}`, 'event.undecodable');
+      const failure = decodeFailure(error);
+      throw failure === 'retry' ? error : failure;
     }
     const problems = this.validator.problems(topic, data);
     if (problems.length > 0) throw new DeadLetter(`the value does not match the schema of ${topic}: ${problems.join('; ')}`, 'event.schema_violation');
-    log.trace({ topic }, 'event decoded');
     return data;
   }
 
@@ -178,9 +166,7 @@ export class EventConsumer {
       try {
         return await operation();
       } catch (error) {
-        const permanent = error instanceof DeadLetter || (error instanceof AppError && !error.retriable);
-        const retriable = !permanent && (isRetriable(error) || attempt < unknownAttempts);
-        if (!retriable || this.stopping) throw error;
+        if (!shouldRetry(error, attempt, unknownAttempts) || this.stopping) throw error;
         log.warn({ err: error, attempt, retryInMs: delay }, 'event handling failed; retrying');
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, delay);
@@ -191,31 +177,8 @@ export class EventConsumer {
         });
         this.wake = undefined;
         if (this.stopping) throw error;
-        delay = Math.min(delay * 2, max);
+        delay = nextBackoff(delay, max);
       }
     }
-  }
-
-  private async sendToDeadLetter(topic: string, partition: number, message: EachMessagePayload['message'], dead: DeadLetter) {
-    await this.deadLetters.send({
-      topic: this.catalog.deadLetterTopicOf(topic),
-      acks: -1,
-      messages: [
-        {
-          key: message.key,
-          value: message.value,
-          headers: {
-            ...(message.headers ?? {}),
-            [DLT_HEADER.reason]: dead.reason.slice(0, 2000),
-            [DLT_HEADER.errorCode]: dead.code,
-            [DLT_HEADER.sourceTopic]: topic,
-            [DLT_HEADER.sourcePartition]: String(partition),
-            [DLT_HEADER.sourceOffset]: message.offset,
-            [DLT_HEADER.consumerGroup]: this.options.groupId,
-            [DLT_HEADER.failedAt]: new Date().toISOString(),
-          },
-        },
-      ],
-    });
   }
 }

@@ -1,3 +1,4 @@
-export { runService, startService, readConfig, type ServiceDefinition, type ServiceContext, type ServiceParts, type RunningService } from './service';
+export { runService } from './process';
+export { startService, readConfig, type ServiceDefinition, type ServiceContext, type ServiceParts, type RunningService } from './service';
 export { platformSettings, type PlatformConfig } from './platform-config';
 export type { ConsumerSpec } from './dependencies';

@@ -1,0 +1,26 @@
+import { OUTBOX, OUTBOX_SINCE, stage, updateWithOutbox, withOutbox } from './outbox';
+
+const now = new Date('2026-05-01T12:00:00.000Z');
+const event = { topic: 'orders', key: 'o-1', type: 'orders.created', data: { orderId: 'o-1' } };
+
+describe('outbox staging', () => {
+  it('fixes an id and a time for each event, keeping ones already given', () => {
+    const [fresh, given] = stage([event, { ...event, eventId: 'e-given', occurredAt: '2026-04-30T00:00:00.000Z' }], now);
+    expect(fresh).toEqual({ ...event, eventId: expect.stringMatching(/^[0-9a-f-]{36}$/), occurredAt: '2026-05-01T12:00:00.000Z' });
+    expect(given).toMatchObject({ eventId: 'e-given', occurredAt: '2026-04-30T00:00:00.000Z' });
+  });
+
+  it('puts the events and the pending marker into a new document', () => {
+    const doc = withOutbox({ _id: 'o-1', status: 1 }, [event], now);
+    expect(doc).toEqual({ _id: 'o-1', status: 1, [OUTBOX]: [expect.objectContaining({ type: 'orders.created' })], [OUTBOX_SINCE]: now });
+  });
+
+  it('adds the events to an update without losing its own $push or $min', () => {
+    const update = updateWithOutbox({ $set: { status: 8 }, $push: { history: 'cancelled' }, $min: { firstSeen: now } }, [event], now);
+    expect(update).toEqual({
+      $set: { status: 8 },
+      $push: { history: 'cancelled', [OUTBOX]: { $each: [expect.objectContaining({ topic: 'orders' })] } },
+      $min: { firstSeen: now, [OUTBOX_SINCE]: now },
+    });
+  });
+});
