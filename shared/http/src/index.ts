@@ -2,3 +2,4 @@ export { createHttpApp, requestBody, type HttpApp, type HttpAppOptions, type App
 export { formatError, toAppError, statusOf, HttpLayerError, type ErrorFormat, type ErrorResponse } from './error-format';
 export { createMetrics, type Metrics } from './metrics';
 export { runReadinessChecks, withTimeout, type ReadinessCheck, type ReadinessReport } from './readiness';
+export { bodyValidator, fieldErrorsOf, fieldPath } from './body-validation';

@@ -1,0 +1,68 @@
+import { AppError } from '@marketplace/errors';
+import { bodyValidator, fieldPath } from './body-validation';
+
+const order = bodyValidator<{ branchId: string; lines: { quantity: number; modifierSelections: { modifierOptionId: string }[] }[] }>({
+  type: 'object',
+  additionalProperties: false,
+  required: ['branchId', 'lines'],
+  properties: {
+    branchId: { type: 'string', format: 'uuid' },
+    lines: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        required: ['quantity', 'modifierSelections'],
+        properties: {
+          quantity: { type: 'integer', minimum: 1 },
+          modifierSelections: { type: 'array', items: { type: 'object', required: ['modifierOptionId'], properties: { modifierOptionId: { type: 'string', format: 'uuid' } } } },
+        },
+      },
+    },
+  },
+});
+
+function errorsOf(body: unknown) {
+  try {
+    order(body);
+  } catch (error) {
+    expect(error).toBeInstanceOf(AppError);
+    return (error as AppError).fieldErrors;
+  }
+  throw new Error('expected a validation error');
+}
+
+describe('bodyValidator', () => {
+  it('returns a valid body as it is', () => {
+    const body = { branchId: '3b241101-e2bb-4255-8caf-4136c566a962', lines: [{ quantity: 2, modifierSelections: [] }] };
+    expect(order(body)).toBe(body);
+  });
+
+  it('names each offending field with the path a client writes', () => {
+    expect(
+      errorsOf({
+        branchId: 'x',
+        coupon: 'FREE',
+        lines: [{ quantity: 1, modifierSelections: [] }, { quantity: 1, modifierSelections: [] }, { quantity: 0, modifierSelections: [{ modifierOptionId: 'nope' }, {}] }],
+      }),
+    ).toEqual({
+      branchId: ['must match format "uuid"'],
+      coupon: ['is not allowed'],
+      'lines[2].quantity': ['must be >= 1'],
+      'lines[2].modifierSelections[0].modifierOptionId': ['must match format "uuid"'],
+      'lines[2].modifierSelections[1].modifierOptionId': ['is required'],
+    });
+  });
+
+  it('reports a body that is not an object at the body itself', () => {
+    expect(errorsOf([1, 2])).toEqual({ '(body)': ['must be object'] });
+    expect(errorsOf(undefined)).toEqual({ '(body)': ['must be object'] });
+  });
+});
+
+describe('fieldPath', () => {
+  it('joins names with dots and indexes with brackets', () => {
+    expect(fieldPath(['a', '0', 'b', '12'])).toBe('a[0].b[12]');
+    expect(fieldPath([])).toBe('');
+  });
+});
