@@ -9,14 +9,7 @@ export const stackDir = join(root, '.stack');
 // Where `npm start` records what it launched; tests point it elsewhere.
 export const runFile = process.env.SERVICES_RUN_FILE ?? join(stackDir, 'services.json');
 
-const DEFAULT_PORTS = {
-  'gateway-auth': 4101,
-  catalog: 4102,
-  'ordering-pricing': 4103,
-  'delivery-assignment': 4104,
-  'provider-delivery': 4105,
-  'webhook-sender': 4106,
-};
+const DEFAULT_PORTS = JSON.parse(readFileSync(join(root, 'scripts', 'services.json'), 'utf8')).services;
 
 export function services(env = process.env) {
   return Object.entries(DEFAULT_PORTS).map(([name, defaultPort]) => {

@@ -13,14 +13,7 @@ const read = (path: string): string => readFileSync(join(ROOT, path), 'utf8');
 // ---- the expected topology ---------------------------------------------------------------
 
 /** The six services and their native default ports. */
-const APP_SERVICES: Record<string, number> = {
-  'gateway-auth': 4101,
-  catalog: 4102,
-  'ordering-pricing': 4103,
-  'delivery-assignment': 4104,
-  'provider-delivery': 4105,
-  'webhook-sender': 4106,
-};
+const APP_SERVICES = (JSON.parse(read('scripts/services.json')) as { services: Record<string, number> }).services;
 const APP_NAMES = Object.keys(APP_SERVICES);
 
 const INFRA: Record<string, { image: RegExp; healthcheck: RegExp }> = {

@@ -1,9 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from '@marketplace/testing';
+
 /** The six services and the ports `npm start` gives them (tests add an offset). */
-export const SERVICES = [
-  ['gateway-auth', 4101],
-  ['catalog', 4102],
-  ['ordering-pricing', 4103],
-  ['delivery-assignment', 4104],
-  ['provider-delivery', 4105],
-  ['webhook-sender', 4106],
-] as const;
+export const SERVICES = Object.entries(
+  (JSON.parse(readFileSync(join(repoRoot, 'scripts', 'services.json'), 'utf8')) as { services: Record<string, number> }).services,
+);
