@@ -18,6 +18,9 @@ import type { OutgoingEvent } from '@marketplace/events';
  * acknowledged it; a crash between the acknowledgement and the removal publishes it again with
  * the same event id, which consumers drop (they dedupe by event id). Delivery is at least once,
  * exactly once in effect.
+ *
+ * Delete a document only once its `_outbox` is empty (or mark it deleted instead): events still in
+ * a deleted document are never published.
  */
 export const OUTBOX = '_outbox';
 export const OUTBOX_SINCE = '_outboxSince';

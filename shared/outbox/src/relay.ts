@@ -18,6 +18,8 @@ export interface RelayOptions {
   /** Events younger than this are left to the fast path of the write that staged them. */
   graceMs?: number;
   batchSize?: number;
+  /** Longest time `flush` keeps its caller waiting. */
+  flushTimeoutMs?: number;
 }
 
 type OutboxDoc = OutboxFields & { _id: unknown };
@@ -41,14 +43,23 @@ export class OutboxRelay {
     return Object.fromEntries(collections.map((c) => [c, [{ key: { [OUTBOX_SINCE]: 1 }, name: 'outbox_pending', sparse: true }]]));
   }
 
-  /** Publishes the pending events of one document. Never throws: the sweep will retry. */
+  /**
+   * Publishes the pending events of one document. Never throws, and waits at most
+   * `flushTimeoutMs`: past that (Kafka slow or away) the publish goes on in the background and the
+   * sweep covers a failure. Await it before answering a request, so the events are out when the
+   * caller hears back and the caller's next write to the document comes after this one's cleanup.
+   */
   async flush(collection: string, id: unknown): Promise<void> {
-    try {
+    const attempt = (async () => {
       const doc = await this.options.db.collection<OutboxDoc>(collection).findOne({ _id: id } as never, { projection: { [OUTBOX]: 1 } });
       if (doc) await this.publishDocument(collection, doc);
-    } catch (error) {
-      this.log.warn({ err: error, collection }, 'outbox flush failed; the sweep will retry');
-    }
+    })().catch((error) => this.log.warn({ err: error, collection }, 'outbox flush failed; the sweep will retry'));
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, this.options.flushTimeoutMs ?? 3000);
+    });
+    await Promise.race([attempt, timeout]);
+    clearTimeout(timer);
   }
 
   start(): void {

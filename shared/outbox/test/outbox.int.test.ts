@@ -129,6 +129,27 @@ describe('outbox: a state change and its event are never split by a crash', () =
     expect((await orders().findOne({ _id: orderId }))![OUTBOX_SINCE]).toBeUndefined();
   });
 
+  it('keeps a caller waiting no longer than the flush timeout when Kafka is slow', async () => {
+    const orderId = randomUUID();
+    const event = orderEvent(orderId);
+    await orders().insertOne(withOutbox({ _id: orderId, status: 1 }, [event]));
+    let release: () => void = () => undefined;
+    const stalled = new OutboxRelay({
+      db,
+      collections: ['orders'],
+      logger,
+      flushTimeoutMs: 200,
+      publisher: { publish: (events) => new Promise((resolve) => (release = () => resolve(publisher.publish(events)))) },
+    });
+    const started = Date.now();
+    await stalled.flush('orders', orderId);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect((await orders().findOne({ _id: orderId }))![OUTBOX]).toHaveLength(1); // still pending
+    release(); // the publish finishes in the background
+    await waitFor('the late publish to be handled', () => handledCount(event.eventId!) === 1);
+    await waitFor('the late cleanup', async () => ((await orders().findOne({ _id: orderId }))![OUTBOX] ?? []).length === 0);
+  });
+
   it('finds pending events through the sparse index only when some are pending', async () => {
     const indexes = OutboxRelay.indexes(['orders']);
     await db.collection('orders').createIndexes(indexes.orders!);

@@ -22,7 +22,7 @@ const definition: ServiceDefinition<Record<string, never>> = {
     router.post('/orders', async (ctx) => {
       const orderId = randomUUID();
       await db.collection('orders').insertOne(withOutbox({ _id: orderId as never, status: 1 }, [{ topic, key: orderId, type: 'test.order.created', data: { orderId, status: 1, totalMinor: 990, note: null } }]));
-      void outbox.flush('orders', orderId); // never throws; the sweep covers a failure
+      await outbox.flush('orders', orderId); // never throws, bounded wait; the sweep covers a failure
       ctx.status = 201;
       ctx.body = { orderId };
     });
