@@ -97,18 +97,31 @@ export async function startService<S extends Record<string, Setting<unknown>>>(d
 
   const http = createHttpApp({ service: definition.name, logger, metrics, readinessChecks: deps.readinessChecks, errorFormat: definition.errorFormat });
   const outbox = new OutboxRelay({ db: deps.mongo.db, publisher: deps.publisher, collections: outboxCollections, logger });
-  const parts = await definition.setup({ config, logger, db: deps.mongo.db, redis: deps.redis, publisher: deps.publisher, outbox, catalog, router: http.router });
-
-  const consumers: EventConsumer[] = (parts.consumers ?? []).map((spec) => deps.createConsumer(spec));
-  for (const consumer of consumers) await consumer.start();
+  const consumers: EventConsumer[] = [];
+  let parts: ServiceParts;
+  let server: Server;
+  try {
+    parts = await definition.setup({ config, logger, db: deps.mongo.db, redis: deps.redis, publisher: deps.publisher, outbox, catalog, router: http.router });
+    for (const spec of parts.consumers ?? []) {
+      const consumer = deps.createConsumer(spec);
+      consumers.push(consumer);
+      await consumer.start();
+    }
+    server = await http.listen(config.port, config.host);
+  } catch (error) {
+    for (const consumer of consumers) await consumer.stop().catch(() => undefined);
+    await deps.close();
+    throw error;
+  }
   if (outboxCollections.length > 0) outbox.start();
   const prune = () =>
     pruneProcessedEvents(deps.mongo.db, new Date(Date.now() - config.processedEventsRetentionHours * HOUR)).catch((error) =>
       logger.warn({ err: error }, 'pruning processed event ids failed'),
     );
+  const firstPrune = setTimeout(prune, 60_000); // soon after start, then hourly
   const pruning = setInterval(prune, HOUR);
+  firstPrune.unref();
   pruning.unref();
-  const server = await http.listen(config.port, config.host);
   const url = `http://${config.host}:${config.port}`;
   logger.info({ url }, `${definition.name} ready`);
 
@@ -116,6 +129,7 @@ export async function startService<S extends Record<string, Setting<unknown>>>(d
   const stop = () =>
     (stopping ??= (async () => {
       logger.info('stopping');
+      clearTimeout(firstPrune);
       clearInterval(pruning);
       http.stopAccepting();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
