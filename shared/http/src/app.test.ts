@@ -29,6 +29,9 @@ async function start(options: Partial<HttpAppOptions> = {}) {
   http.router.get('/callbacks/:callbackToken/events', (ctx) => {
     ctx.body = { ok: true };
   });
+  http.router.get('/ip', (ctx) => {
+    ctx.body = { ip: ctx.ip };
+  });
   http.router.get('/boom', () => {
     throw new Error('database password is hunter2');
   });
@@ -158,6 +161,16 @@ describe('createHttpApp', () => {
     expect(kept.headers.get('x-request-id')).toBe('abc-123');
     const replaced = await fetch(`${base}/healthz`, { headers: { 'x-request-id': 'a b<script>' } });
     expect(replaced.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('ignores X-Forwarded-For unless told to trust a proxy', async () => {
+    await start();
+    const direct = (await (await fetch(`${base}/ip`, { headers: { 'x-forwarded-for': '203.0.113.9' } })).json()) as { ip: string };
+    expect(direct.ip).toMatch(/127\.0\.0\.1$/);
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await start({ trustProxy: true });
+    const proxied = (await (await fetch(`${base}/ip`, { headers: { 'x-forwarded-for': '203.0.113.9' } })).json()) as { ip: string };
+    expect(proxied.ip).toBe('203.0.113.9');
   });
 
   it('uses the provider error envelope when asked', async () => {

@@ -18,6 +18,9 @@ export interface HttpAppOptions {
   jsonLimit?: string;
   readinessTimeoutMs?: number;
   metrics?: Metrics;
+  /** Believe X-Forwarded-For/-Proto (only behind a proxy that sets them); off by default, since a
+   * client could otherwise choose its own IP address, and so its rate-limit bucket. */
+  trustProxy?: boolean;
 }
 
 /** What handlers find on `ctx.state`. */
@@ -65,7 +68,7 @@ export function createHttpApp(options: HttpAppOptions) {
   const metrics = options.metrics ?? createMetrics(service);
   const checks = options.readinessChecks ?? [];
   const app = new Koa<RequestState>();
-  app.proxy = true;
+  app.proxy = options.trustProxy ?? false;
   app.silent = true; // errors are logged by our own middleware, once
   const router = new Router<RequestState>();
   let accepting = true;

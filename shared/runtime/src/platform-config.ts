@@ -1,4 +1,4 @@
-import { hostPortList, int, loadConfig, oneOf, optionalStr, port, str, url, type Setting } from '@marketplace/config';
+import { bool, hostPortList, int, loadConfig, oneOf, optionalStr, port, str, url, type Setting } from '@marketplace/config';
 
 const DATABASE_NAME = /^[A-Za-z0-9_]{1,60}$/;
 
@@ -19,6 +19,8 @@ export function platformSettings(service: string, defaultPort: number) {
     mongoUrl: url('MONGO_URL', { protocols: ['mongodb', 'mongodb+srv'] }),
     mongoDatabase: str('MONGO_DATABASE', { default: `${databasePrefix()}_${service.replace(/-/g, '_')}`, pattern: DATABASE_NAME }),
     redisUrl: url('REDIS_URL', { protocols: ['redis', 'rediss'] }),
+    /** Behind a load balancer that sets X-Forwarded-For: take the client address from it. */
+    trustProxy: bool('TRUST_PROXY', { default: false }),
     logLevel: oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, { default: 'info' }),
     otlpEndpoint: optionalStr('OTEL_EXPORTER_OTLP_ENDPOINT'),
     /** Longest time a graceful stop may take before the process exits anyway. */

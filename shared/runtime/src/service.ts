@@ -95,7 +95,7 @@ export async function startService<S extends Record<string, Setting<unknown>>>(d
     indexes: { ...(definition.indexes ?? {}), ...OutboxRelay.indexes(outboxCollections) },
   });
 
-  const http = createHttpApp({ service: definition.name, logger, metrics, readinessChecks: deps.readinessChecks, errorFormat: definition.errorFormat });
+  const http = createHttpApp({ service: definition.name, logger, metrics, trustProxy: config.trustProxy, readinessChecks: deps.readinessChecks, errorFormat: definition.errorFormat });
   const outbox = new OutboxRelay({ db: deps.mongo.db, publisher: deps.publisher, collections: outboxCollections, logger });
   const consumers: EventConsumer[] = [];
   let parts: ServiceParts;
