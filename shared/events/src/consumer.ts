@@ -20,6 +20,9 @@ export interface ConsumedEvent<T = unknown> {
   log: Logger;
 }
 
+/** Event ids are UUIDs when we publish; others' ids are accepted within these bounds. */
+const EVENT_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
 export type EventHandler = (event: ConsumedEvent) => Promise<void>;
 
 /** Remembers which event ids a consumer group has handled (MongoDB in services). */
@@ -105,6 +108,7 @@ export class EventConsumer {
     const log = this.log.child({ topic, partition, offset: message.offset, eventId, eventType: type });
     try {
       if (!eventId) throw new DeadLetter('the message has no event-id header', 'event.missing_id');
+      if (!EVENT_ID.test(eventId)) throw new DeadLetter('the event-id header is not 1 to 128 letters, digits or ._:-', 'event.invalid_id');
       if (await this.withRetries(log, () => this.options.processed.has(eventId))) {
         log.debug('duplicate event skipped');
         this.options.onOutcome?.('duplicate', topic);

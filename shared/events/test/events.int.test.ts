@@ -130,18 +130,19 @@ describe('events through the schema registry and real Kafka', () => {
         { key, value: Buffer.from('{"orderId":"plain json"}'), headers: { [HEADER.eventId]: notWire, [HEADER.eventType]: 'test.order.created' } },
         { key, value: wire({ orderId: 'nope', status: 99, totalMinor: 1 }), headers: { [HEADER.eventId]: invalid, [HEADER.eventType]: 'test.order.created' } },
         { key, value: wire(order()), headers: { [HEADER.eventType]: 'test.order.created' } },
+        { key, value: wire(order()), headers: { [HEADER.eventId]: 'x'.repeat(10_000), [HEADER.eventType]: 'test.order.created' } },
       ],
     });
     const after = order({ orderId: key });
     await publisher.publish([{ topic, key, type: 'test.order.created', data: after }]);
 
     await waitFor('the valid event after the malformed ones', () => handledOrder(key)[0]);
-    const dead = await waitFor('three dead letters', () => {
+    const dead = await waitFor('four dead letters', () => {
       const mine = deadLetters.messages.filter((m) => m.key?.toString() === key);
-      return mine.length === 3 ? mine : undefined;
+      return mine.length === 4 ? mine : undefined;
     });
     const byCode = Object.fromEntries(dead.map((m) => [headerText(m.headers, DLT_HEADER.errorCode), m]));
-    expect(Object.keys(byCode).sort()).toEqual(['event.missing_id', 'event.not_wire_format', 'event.schema_violation']);
+    expect(Object.keys(byCode).sort()).toEqual(['event.invalid_id', 'event.missing_id', 'event.not_wire_format', 'event.schema_violation']);
     const violation = byCode['event.schema_violation']!;
     expect(headerText(violation.headers, DLT_HEADER.reason)).toContain('/orderId');
     expect(headerText(violation.headers, DLT_HEADER.sourceTopic)).toBe(topic);
@@ -149,7 +150,7 @@ describe('events through the schema registry and real Kafka', () => {
     expect(headerText(byCode['event.not_wire_format']!.headers, HEADER.eventId)).toBe(notWire);
     expect(byCode['event.not_wire_format']!.value!.toString()).toBe('{"orderId":"plain json"}');
     expect(handled.some((e) => ([notWire, invalid, noId] as string[]).includes(e.eventId))).toBe(false);
-    expect(outcomes.filter((o) => o === 'dead_lettered').length).toBeGreaterThanOrEqual(3);
+    expect(outcomes.filter((o) => o === 'dead_lettered').length).toBeGreaterThanOrEqual(4);
   });
 
   it('retries a retriable handler failure without dead-lettering, and dead-letters a permanent one', async () => {
