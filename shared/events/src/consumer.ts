@@ -1,5 +1,5 @@
 import type { Consumer, EachMessagePayload, IHeaders, Kafka, Producer } from 'kafkajs';
-import { context } from '@opentelemetry/api';
+import { context, trace } from '@opentelemetry/api';
 import type { Logger } from '@marketplace/logging';
 import type { TopicCatalog } from './catalog';
 import { DeadLetter, deadLetterMessage, decodeFailure, isPermanent, isWireFormat, nextBackoff, shouldRetry, toDeadLetter } from './failure';
@@ -105,7 +105,8 @@ export class EventConsumer {
   private async handleMessage({ topic, partition, message }: EachMessagePayload): Promise<void> {
     const eventId = headerText(message.headers, HEADER.eventId);
     const type = headerText(message.headers, HEADER.eventType) ?? 'unknown';
-    const log = this.log.child({ topic, partition, offset: message.offset, eventId, eventType: type });
+    const traceContext = extractTraceContext(message.headers);
+    const log = this.log.child({ topic, partition, offset: message.offset, eventId, eventType: type, traceId: trace.getSpanContext(traceContext)?.traceId });
     try {
       if (!eventId) throw new DeadLetter('the message has no event-id header', 'event.missing_id');
       if (!EVENT_ID.test(eventId)) throw new DeadLetter('the event-id header is not 1 to 128 letters, digits or ._:-', 'event.invalid_id');
@@ -126,7 +127,7 @@ export class EventConsumer {
           headers: message.headers ?? {},
           log,
         };
-        await context.with(extractTraceContext(message.headers), () => this.withRetries(log, () => this.options.handler(event)));
+        await context.with(traceContext, () => this.withRetries(log, () => this.options.handler(event)));
         await this.withRetries(log, () => this.options.processed.add(eventId));
         this.options.onOutcome?.('handled', topic);
       }

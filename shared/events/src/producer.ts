@@ -15,6 +15,8 @@ export interface OutgoingEvent<T = unknown> {
   data: T;
   eventId?: string;
   occurredAt?: string;
+  /** W3C trace headers captured when the event was staged; the active context otherwise. */
+  trace?: Record<string, string>;
 }
 
 export interface PublishedEvent {
@@ -81,7 +83,11 @@ export class EventPublisher {
       [HEADER.occurredAt]: event.occurredAt ?? new Date().toISOString(),
       [HEADER.producer]: this.producerName,
     };
-    injectTraceContext(headers);
+    if (event.trace) {
+      for (const name of [HEADER.traceparent, HEADER.tracestate]) if (event.trace[name]) headers[name] = event.trace[name];
+    } else {
+      injectTraceContext(headers);
+    }
     return { key: event.key, value: await this.schemas.encode(event.topic, event.data), headers };
   }
 }

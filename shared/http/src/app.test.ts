@@ -3,7 +3,11 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { AppError, validationError } from '@marketplace/errors';
 import { createLogger } from '@marketplace/logging';
+import { context, trace } from '@opentelemetry/api';
+import { startTracing } from '@marketplace/tracing';
 import { createHttpApp, requestBody, type HttpAppOptions } from './index';
+
+startTracing({ serviceName: 'test' }); // no endpoint: context manager and W3C propagator only
 
 const logLines: string[] = [];
 const logger = createLogger({
@@ -28,6 +32,9 @@ async function start(options: Partial<HttpAppOptions> = {}) {
   });
   http.router.get('/callbacks/:callbackToken/events', (ctx) => {
     ctx.body = { ok: true };
+  });
+  http.router.get('/trace', (ctx) => {
+    ctx.body = { traceId: trace.getSpanContext(context.active())?.traceId };
   });
   http.router.get('/ip', (ctx) => {
     ctx.body = { ip: ctx.ip };
@@ -171,6 +178,19 @@ describe('createHttpApp', () => {
     await start({ trustProxy: true });
     const proxied = (await (await fetch(`${base}/ip`, { headers: { 'x-forwarded-for': '203.0.113.9' } })).json()) as { ip: string };
     expect(proxied.ip).toBe('203.0.113.9');
+  });
+
+  it("continues the caller's trace, or starts one, and logs its id with the request", async () => {
+    await start();
+    logLines.length = 0;
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const continued = (await (await fetch(`${base}/trace`, { headers: { traceparent: `00-${traceId}-00f067aa0ba902b7-01` } })).json()) as { traceId: string };
+    expect(continued.traceId).toBe(traceId);
+    const started = (await (await fetch(`${base}/trace`)).json()) as { traceId: string };
+    expect(started.traceId).toMatch(/^[0-9a-f]{32}$/);
+    expect(started.traceId).not.toBe(traceId);
+    const logged = logLines.map((l) => JSON.parse(l) as { msg: string; traceId?: string }).filter((l) => l.msg === 'request');
+    expect(logged.map((l) => l.traceId)).toEqual([traceId, started.traceId]);
   });
 
   it('uses the provider error envelope when asked', async () => {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
+import { context } from '@opentelemetry/api';
 import Koa from 'koa';
 import Router from '@koa/router';
 import { koaBody } from 'koa-body';
@@ -8,6 +9,7 @@ import { isRedactedKey, REDACTED, type Logger } from '@marketplace/logging';
 import { type ErrorFormat, formatError, statusOf, toAppError } from './error-format';
 import { createMetrics, type Metrics } from './metrics';
 import { type ReadinessCheck, runReadinessChecks } from './readiness';
+import { requestTraceContext, traceIdOf } from './trace-context';
 
 export interface HttpAppOptions {
   service: string;
@@ -77,10 +79,12 @@ export function createHttpApp(options: HttpAppOptions) {
     const started = process.hrtime.bigint();
     const incoming = ctx.get('x-request-id');
     ctx.state.requestId = REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    ctx.state.log = logger.child({ requestId: ctx.state.requestId });
+    const traceContext = requestTraceContext(ctx.headers);
+    ctx.state.log = logger.child({ requestId: ctx.state.requestId, traceId: traceIdOf(traceContext) });
     ctx.set('X-Request-Id', ctx.state.requestId);
     try {
-      await next();
+      // Everything downstream (use cases, published events) runs in the request's trace.
+      await context.with(traceContext, next);
       if (ctx.status === 404 && ctx.body === undefined) throw toAppError({ status: 404 });
     } catch (error) {
       respondWithError(ctx, error);

@@ -1,4 +1,8 @@
+import { context, trace, TraceFlags } from '@opentelemetry/api';
+import { startTracing } from '@marketplace/tracing';
 import { OUTBOX, OUTBOX_SINCE, stage, updateWithOutbox, withOutbox } from './outbox';
+
+startTracing({ serviceName: 'test' }); // no endpoint: context manager and W3C propagator only
 
 const now = new Date('2026-05-01T12:00:00.000Z');
 const event = { topic: 'orders', key: 'o-1', type: 'orders.created', data: { orderId: 'o-1' } };
@@ -8,6 +12,14 @@ describe('outbox staging', () => {
     const [fresh, given] = stage([event, { ...event, eventId: 'e-given', occurredAt: '2026-04-30T00:00:00.000Z' }], now);
     expect(fresh).toEqual({ ...event, eventId: expect.stringMatching(/^[0-9a-f-]{36}$/), occurredAt: '2026-05-01T12:00:00.000Z' });
     expect(given).toMatchObject({ eventId: 'e-given', occurredAt: '2026-04-30T00:00:00.000Z' });
+  });
+
+  it('keeps the trace of the change with each event, for a publish that happens later', () => {
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const inTrace = trace.setSpanContext(context.active(), { traceId, spanId: '00f067aa0ba902b7', traceFlags: TraceFlags.SAMPLED, isRemote: true });
+    const [staged] = context.with(inTrace, () => stage([event], now));
+    expect(staged!.trace).toEqual({ traceparent: `00-${traceId}-00f067aa0ba902b7-01` });
+    expect(stage([event], now)[0]).not.toHaveProperty('trace'); // no trace, no field (not null)
   });
 
   it('puts the events and the pending marker into a new document', () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Document, UpdateFilter } from 'mongodb';
-import type { OutgoingEvent } from '@marketplace/events';
+import { injectTraceContext, type OutgoingEvent } from '@marketplace/events';
 
 /**
  * The transactional outbox, kept inside the document it concerns.
@@ -32,6 +32,8 @@ export interface StagedEvent {
   type: string;
   data: unknown;
   occurredAt: string;
+  /** The W3C trace of the change, so that a later publish (by the sweep, say) continues it. */
+  trace?: Record<string, string>;
 }
 
 export interface OutboxFields {
@@ -41,6 +43,8 @@ export interface OutboxFields {
 
 /** Fixes each event's id and time now, so every later publish of it is the same event. */
 export function stage(events: OutgoingEvent[], now = new Date()): StagedEvent[] {
+  const trace: Record<string, string> = {};
+  injectTraceContext(trace);
   return events.map((event) => ({
     eventId: event.eventId ?? randomUUID(),
     topic: event.topic,
@@ -48,6 +52,7 @@ export function stage(events: OutgoingEvent[], now = new Date()): StagedEvent[] 
     type: event.type,
     data: event.data,
     occurredAt: event.occurredAt ?? now.toISOString(),
+    ...(Object.keys(trace).length > 0 ? { trace } : {}),
   }));
 }
 

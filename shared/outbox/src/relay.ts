@@ -113,5 +113,5 @@ export class OutboxRelay {
 }
 
 function toOutgoing(event: StagedEvent): OutgoingEvent {
-  return { topic: event.topic, key: event.key, type: event.type, data: event.data, eventId: event.eventId, occurredAt: event.occurredAt };
+  return { topic: event.topic, key: event.key, type: event.type, data: event.data, eventId: event.eventId, occurredAt: event.occurredAt, trace: event.trace };
 }

@@ -2,15 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ConsumedEvent } from '@marketplace/events';
 import { withOutbox } from '@marketplace/outbox';
 import { startService, type RunningService, type ServiceDefinition } from '@marketplace/runtime';
 import { stackEnv, testEventSchema, uniqueName, waitFor } from '@marketplace/testing';
+import { startTracing } from '@marketplace/tracing';
 
 // One service started in this process with the real runtime: topics from a topics.json, a route
 // that writes a state change with its event, a consumer of that event, and a slow route to watch a
 // graceful stop let it finish.
 const topic = uniqueName('runtime.orders');
 const handled: string[] = [];
+const traceparents = new Map<string, string | undefined>();
 let running: RunningService;
 
 const definition: ServiceDefinition<Record<string, never>> = {
@@ -30,11 +33,17 @@ const definition: ServiceDefinition<Record<string, never>> = {
       await new Promise((resolve) => setTimeout(resolve, 1500));
       ctx.body = { done: true };
     });
-    return { consumers: [{ name: 'orders', topics: [topic], handler: async (event) => void handled.push((event.data as { orderId: string }).orderId) }] };
+    const handler = async (event: ConsumedEvent) => {
+      const { orderId } = event.data as { orderId: string };
+      traceparents.set(orderId, event.headers.traceparent?.toString());
+      handled.push(orderId);
+    };
+    return { consumers: [{ name: 'orders', topics: [topic], handler }] };
   },
 };
 
 beforeAll(async () => {
+  startTracing({ serviceName: 'runtime-it' }); // as each service's src/tracing.ts does
   const dir = mkdtempSync(join(tmpdir(), 'schemas-'));
   writeFileSync(join(dir, 'order.schema.json'), JSON.stringify(testEventSchema));
   writeFileSync(
@@ -52,11 +61,13 @@ beforeAll(async () => {
 afterAll(() => running?.stop());
 
 describe('a service on the shared runtime', () => {
-  it('creates its topics, publishes through the outbox and consumes, counting outcomes', async () => {
-    const res = await fetch(`${running.url}/orders`, { method: 'POST' });
+  it('creates its topics, publishes through the outbox in the request\'s trace and consumes, counting outcomes', async () => {
+    const traceId = '0af7651916cd43dd8448eb211c80319c';
+    const res = await fetch(`${running.url}/orders`, { method: 'POST', headers: { traceparent: `00-${traceId}-b7ad6b7169203331-01` } });
     expect(res.status).toBe(201);
     const { orderId } = (await res.json()) as { orderId: string };
     await waitFor('the consumer to handle the published event', () => handled.includes(orderId));
+    expect(traceparents.get(orderId)).toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-0[01]$`)); // the request's trace, on to Kafka
     const metrics = await (await fetch(`${running.url}/metrics`)).text();
     expect(metrics).toMatch(new RegExp(`events_consumed_total\\{topic="${topic.replace(/\./g, '\\.')}",group="runtime-it\\.orders",outcome="handled",service="runtime-it"\\} [1-9]`));
   });
