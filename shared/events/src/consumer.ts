@@ -1,8 +1,8 @@
-import type { Consumer, EachMessagePayload, IHeaders, Kafka, Producer } from 'kafkajs';
+import { KafkaJSError, type Consumer, type EachMessagePayload, type IHeaders, type Kafka, type Producer } from 'kafkajs';
 import { context, trace } from '@opentelemetry/api';
 import type { Logger } from '@marketplace/logging';
 import type { TopicCatalog } from './catalog';
-import { DeadLetter, deadLetterMessage, decodeFailure, isPermanent, isWireFormat, nextBackoff, shouldRetry, toDeadLetter } from './failure';
+import { DeadLetter, STOPPING_MESSAGE, deadLetterMessage, decodeFailure, isPermanent, isWireFormat, nextBackoff, shouldRetry, toDeadLetter } from './failure';
 import { HEADER, extractTraceContext, headerText } from './headers';
 import type { EventSchemas } from './registry';
 import type { SchemaValidator } from './validation';
@@ -41,6 +41,8 @@ export interface ConsumerOptions {
   /** Backoff between attempts of a retriable failure, doubled up to the maximum. */
   retryBackoffMs?: { initial: number; max: number };
   fromBeginning?: boolean;
+  /** Partitions handled at the same time (each in order); 3 by default. */
+  partitionsConcurrently?: number;
   /** Told the outcome of every message (for metrics). */
   onOutcome?: (outcome: ConsumeOutcome, topic: string) => void;
 }
@@ -80,7 +82,17 @@ export class EventConsumer {
   async start(): Promise<void> {
     await this.consumer.connect();
     for (const topic of this.options.topics) await this.consumer.subscribe({ topic, fromBeginning: this.options.fromBeginning ?? true });
-    await this.consumer.run({ autoCommit: false, eachMessage: (payload) => this.handleMessage(payload) });
+    // kafkajs resolves a message's offset only once eachMessage has returned, and commits resolved
+    // offsets every second or 100 messages: nothing is committed before it is handled, and a crash
+    // redelivers at most that much, which the dedupe absorbs. Partitions run side by side; each
+    // keeps its order.
+    await this.consumer.run({
+      autoCommit: true,
+      autoCommitInterval: 1000,
+      autoCommitThreshold: 100,
+      partitionsConsumedConcurrently: this.options.partitionsConcurrently ?? 3,
+      eachMessage: (payload) => this.handleMessage(payload),
+    });
   }
 
   /** Finishes the message in hand (or abandons its retry wait, uncommitted) and leaves the group. */
@@ -133,9 +145,10 @@ export class EventConsumer {
       }
     } catch (error) {
       if (this.stopping && !isPermanent(error)) {
-        // Not handled and not committed: the next consumer of this partition gets it again.
+        // Not handled: throwing keeps its offset unresolved, so it is never committed and the next
+        // consumer of this partition gets it again (a KafkaJSError, which kafkajs does not log).
         log.info('consumer stopping; message left uncommitted');
-        return;
+        throw new KafkaJSError(STOPPING_MESSAGE, { retriable: false });
       }
       const dead = toDeadLetter(error);
       const letter = deadLetterMessage({ topic, partition, groupId: this.options.groupId, message }, dead);
@@ -144,7 +157,6 @@ export class EventConsumer {
       this.options.onOutcome?.('dead_lettered', topic);
       if (eventId) await this.withRetries(log, () => this.options.processed.add(eventId)).catch(() => undefined);
     }
-    await this.consumer.commitOffsets([{ topic, partition, offset: (BigInt(message.offset) + 1n).toString() }]);
   }
 
   private async decode(topic: string, value: Buffer | null): Promise<unknown> {

@@ -7,6 +7,9 @@ import { DLT_HEADER } from './headers';
  * or give up and send the message to the dead-letter topic.
  */
 
+/** Thrown to leave a message unhandled during a stop; kafka.ts logs kafkajs' report of it as info. */
+export const STOPPING_MESSAGE = 'consumer stopping; message left for the next consumer';
+
 /** A message that can never be handled, with the reason that goes into its dead-letter headers. */
 export class DeadLetter extends Error {
   constructor(

@@ -18,7 +18,7 @@ export function processedEvents(db: Db, group: string) {
   const collection = db.collection<ProcessedEventDoc>(PROCESSED_EVENTS);
   return {
     async has(eventId: string): Promise<boolean> {
-      return (await collection.countDocuments({ _id: `${group}:${eventId}` }, { limit: 1 })) > 0;
+      return (await collection.findOne({ _id: `${group}:${eventId}` }, { projection: { _id: 1 } })) !== null;
     },
     async add(eventId: string): Promise<void> {
       try {
