@@ -61,8 +61,8 @@ export type ConsumeOutcome = 'handled' | 'duplicate' | 'dead_lettered';
 export class EventConsumer {
   private readonly consumer: Consumer;
   private stopping = false;
-  /** Ends the current retry wait early, so a stop does not sit out a backoff. */
-  private wake: (() => void) | undefined;
+  /** Ends the retry waits in progress (one per partition at most), so a stop sits out no backoff. */
+  private readonly wakers = new Set<() => void>();
   private readonly log: Logger;
 
   constructor(
@@ -98,7 +98,7 @@ export class EventConsumer {
   /** Finishes the message in hand (or abandons its retry wait, uncommitted) and leaves the group. */
   async stop(): Promise<void> {
     this.stopping = true;
-    this.wake?.();
+    for (const wake of this.wakers) wake();
     await this.consumer.disconnect();
   }
 
@@ -140,8 +140,9 @@ export class EventConsumer {
           log,
         };
         await context.with(traceContext, () => this.withRetries(log, () => this.options.handler(event)));
-        await this.withRetries(log, () => this.options.processed.add(eventId));
         this.options.onOutcome?.('handled', topic);
+        // Handled: whatever happens to the bookkeeping now, this message is not a dead letter.
+        await this.remember(eventId, log);
       }
     } catch (error) {
       if (this.stopping && !isPermanent(error)) {
@@ -155,7 +156,16 @@ export class EventConsumer {
       await this.withRetries(log, () => this.deadLetters.send({ topic: this.catalog.deadLetterTopicOf(topic), acks: -1, messages: [letter] }));
       log.warn({ reason: dead.reason, errorCode: dead.code }, 'event sent to the dead-letter topic');
       this.options.onOutcome?.('dead_lettered', topic);
-      if (eventId) await this.withRetries(log, () => this.options.processed.add(eventId)).catch(() => undefined);
+      if (eventId && EVENT_ID.test(eventId)) await this.remember(eventId, log);
+    }
+  }
+
+  /** Records a handled (or dead-lettered) event id; a failure only costs a possible redelivery. */
+  private async remember(eventId: string, log: Logger): Promise<void> {
+    try {
+      await this.withRetries(log, () => this.options.processed.add(eventId));
+    } catch (error) {
+      log.warn({ err: error }, 'could not record the event id; a redelivery would be handled again');
     }
   }
 
@@ -186,13 +196,14 @@ export class EventConsumer {
         if (!shouldRetry(error, attempt, unknownAttempts) || this.stopping) throw error;
         log.warn({ err: error, attempt, retryInMs: delay }, 'event handling failed; retrying');
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, delay);
-          this.wake = () => {
+          const wake = () => {
             clearTimeout(timer);
+            this.wakers.delete(wake);
             resolve();
           };
+          const timer = setTimeout(wake, delay);
+          this.wakers.add(wake);
         });
-        this.wake = undefined;
         if (this.stopping) throw error;
         delay = nextBackoff(delay, max);
       }

@@ -171,10 +171,13 @@ describe('events through the schema registry and real Kafka', () => {
 });
 
 describe('stopping a consumer', () => {
-  it('cuts a retry wait short, leaves the message uncommitted, and a restarted consumer handles it', async () => {
+  it('cuts every retry wait short, leaves the messages uncommitted, and a restarted consumer handles them', async () => {
     const groupId = uniqueName('events-stop');
-    const stuck = order();
-    const attempts: string[] = [];
+    // Six keys: stuck messages on (almost surely) more than one partition, each in its own retry wait.
+    const stuck = Array.from({ length: 6 }, () => order());
+    const stuckIds = new Set<string>(stuck.map((o) => o.orderId));
+    const failingOn = new Set<number>();
+    const healed = new Set<string>();
     const make = (healthy: boolean) =>
       new EventConsumer(
         kafka,
@@ -188,25 +191,27 @@ describe('stopping a consumer', () => {
           processed: processedEvents(db, groupId),
           retryBackoffMs: { initial: 10_000, max: 10_000 },
           handler: async (event) => {
-            if ((event.data as { orderId: string }).orderId !== stuck.orderId) return;
-            attempts.push(healthy ? 'healthy' : 'failing');
-            if (!healthy) throw new AppError('unavailable', 'db.down', 'database unavailable');
+            const { orderId } = event.data as { orderId: string };
+            if (!stuckIds.has(orderId)) return;
+            if (healthy) return void healed.add(orderId);
+            failingOn.add(event.partition);
+            throw new AppError('unavailable', 'db.down', 'database unavailable');
           },
         },
         logger,
       );
     const failing = make(false);
     await failing.start();
-    await publisher.publish([{ topic, key: stuck.orderId, type: 'test.order.created', data: stuck }]);
-    await waitFor('the first, failing attempt', () => attempts.length === 1, 30_000);
+    await publisher.publish(stuck.map((o) => ({ topic, key: o.orderId, type: 'test.order.created', data: o })));
+    await waitFor('failing attempts on two partitions at once', () => failingOn.size >= 2, 30_000);
     const stopping = Date.now();
     await failing.stop();
-    expect(Date.now() - stopping).toBeLessThan(5000); // not the 10 s backoff
+    expect(Date.now() - stopping).toBeLessThan(5000); // none of them sat out its 10 s backoff
 
     const healthy = make(true);
     await healthy.start();
-    await waitFor('the restarted consumer to handle the uncommitted message', () => attempts.includes('healthy'), 30_000);
+    await waitFor('the restarted consumer to handle every uncommitted message', () => healed.size === stuck.length, 30_000);
     await healthy.stop();
-    expect(deadLetters.messages.some((m) => m.key?.toString() === stuck.orderId)).toBe(false);
+    expect(deadLetters.messages.some((m) => stuckIds.has(m.key?.toString() ?? ''))).toBe(false);
   });
 });

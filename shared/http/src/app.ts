@@ -48,16 +48,15 @@ function hasBody(ctx: Koa.Context): boolean {
 }
 
 /**
- * The path for the access log: never the query string (OAuth codes and state travel there), and
- * route parameters with a sensitive name (a callback `:token`, say) replaced, by the central list.
+ * The path for the access log: never the query string (OAuth codes and state travel there). For a
+ * matched route it is rebuilt from the route pattern, with parameters of a sensitive name (a
+ * callback `:token`, say) replaced by the central list, so no spelling of the value can slip by.
  */
 function loggablePath(ctx: Koa.Context): string {
+  const route = (ctx as unknown as { _matchedRoute?: string })._matchedRoute;
+  if (!route) return ctx.path;
   const params = (ctx as unknown as { params?: Record<string, string> }).params ?? {};
-  let path = ctx.path;
-  for (const [name, value] of Object.entries(params)) {
-    if (value && isRedactedKey(name)) path = path.split(value).join(REDACTED);
-  }
-  return path;
+  return route.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) => (isRedactedKey(name) ? REDACTED : encodeURIComponent(params[name] ?? '')));
 }
 
 /**
@@ -171,7 +170,7 @@ export function createHttpApp(options: HttpAppOptions) {
     accepting = false;
   }
 
-  return { app, router, metrics, listen, mount, stopAccepting, respondWithError };
+  return { app, router, metrics, listen, mount, stopAccepting };
 }
 
 export type HttpApp = ReturnType<typeof createHttpApp>;
