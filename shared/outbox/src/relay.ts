@@ -92,7 +92,15 @@ export class OutboxRelay {
         .sort({ [OUTBOX_SINCE]: 1 })
         .limit(this.options.batchSize ?? 100)
         .toArray();
-      for (const doc of docs) published += await this.publishDocument(collection, doc);
+      for (const doc of docs) {
+        // One document whose events cannot be published (an event its schema refuses, say) must
+        // not hold up the others: it stays pending, and is logged at every pass.
+        try {
+          published += await this.publishDocument(collection, doc);
+        } catch (error) {
+          this.log.error({ err: error, collection, documentId: String(doc._id) }, 'outbox events of a document could not be published');
+        }
+      }
     }
     if (published > 0) this.log.info({ published }, 'outbox sweep published events left behind');
     return published;

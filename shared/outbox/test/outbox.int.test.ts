@@ -150,6 +150,19 @@ describe('outbox: a state change and its event are never split by a crash', () =
     await waitFor('the late cleanup', async () => ((await orders().findOne({ _id: orderId }))![OUTBOX] ?? []).length === 0);
   });
 
+  it('goes on past a document whose event cannot be published, which stays pending', async () => {
+    const poisonedId = randomUUID();
+    const goodId = randomUUID();
+    const bad = { ...orderEvent(poisonedId), data: { orderId: 'not-a-uuid', status: 1, totalMinor: -5, note: null } };
+    const good = orderEvent(goodId);
+    await orders().insertOne(withOutbox({ _id: poisonedId, status: 1 }, [bad], new Date(Date.now() - 60_000)));
+    await orders().insertOne(withOutbox({ _id: goodId, status: 1 }, [good]));
+    await relay.sweep();
+    await waitFor('the good event to be handled', () => handledCount(good.eventId!) === 1);
+    expect((await orders().findOne({ _id: poisonedId }))![OUTBOX]).toHaveLength(1);
+    await orders().deleteOne({ _id: poisonedId }); // keep the next test's count clean
+  });
+
   it('finds pending events through the sparse index only when some are pending', async () => {
     const indexes = OutboxRelay.indexes(['orders']);
     await db.collection('orders').createIndexes(indexes.orders!);
