@@ -84,8 +84,11 @@ export class EventConsumer {
     for (const topic of this.options.topics) await this.consumer.subscribe({ topic, fromBeginning: this.options.fromBeginning ?? true });
     // kafkajs resolves a message's offset only once eachMessage has returned, and commits resolved
     // offsets every second or 100 messages: nothing is committed before it is handled, and a crash
-    // redelivers at most that much, which the dedupe absorbs. Partitions run side by side; each
-    // keeps its order.
+    // redelivers at most that much, which the dedupe absorbs. The partitions of one fetch run side
+    // by side, each in order; but kafkajs fetches again from a broker only once every batch of the
+    // last fetch is done, so a message retried in place holds up the partitions led by the same
+    // broker. In-place retries are for failures that would hit every message (a database away);
+    // per-message delays (a partner's endpoint failing) belong on retry topics.
     await this.consumer.run({
       autoCommit: true,
       autoCommitInterval: 1000,

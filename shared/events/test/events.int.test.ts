@@ -200,9 +200,11 @@ describe('stopping a consumer', () => {
         },
         logger,
       );
+    // Published before the consumer starts, so its first fetch brings every partition at once
+    // (kafkajs fetches per broker and waits for a fetch's batches to drain before the next).
+    await publisher.publish(stuck.map((o) => ({ topic, key: o.orderId, type: 'test.order.created', data: o })));
     const failing = make(false);
     await failing.start();
-    await publisher.publish(stuck.map((o) => ({ topic, key: o.orderId, type: 'test.order.created', data: o })));
     await waitFor('failing attempts on two partitions at once', () => failingOn.size >= 2, 30_000);
     const stopping = Date.now();
     await failing.stop();
