@@ -3,6 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureLocalEnv } from './stack/local-env.mjs';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const stackDir = join(root, '.stack');
@@ -24,15 +25,17 @@ export function runningServices() {
   return services();
 }
 
+/** The stack's addresses (.stack/stack.env) and the local settings and secrets (.stack/local.env). */
 export function readStackEnv() {
   const file = join(stackDir, 'stack.env');
-  if (!existsSync(file)) return {};
+  if (!existsSync(file)) return ensureLocalEnv();
   return Object.fromEntries(
     readFileSync(file, 'utf8')
       .split('\n')
       .map((line) => /^([A-Z0-9_]+)=(.*)$/.exec(line.trim()))
       .filter(Boolean)
-      .map((m) => [m[1], m[2]]),
+      .map((m) => [m[1], m[2]])
+      .concat(Object.entries(ensureLocalEnv())),
   );
 }
 

@@ -119,6 +119,8 @@ write_env() {
     printf 'REDIS_URL=%s\n' "$(redis_url)"
   } > "$tmp"
   mv -f "$tmp" "$STACK_ENV_FILE"
+  # Local settings and generated secrets for the services (written once, kept across restarts).
+  node "$(dirname "${BASH_SOURCE[0]}")/local-env.mjs"
 }
 
 cmd_up() {

@@ -29,7 +29,8 @@ const INFRA_NAMES = Object.keys(INFRA);
 
 const REQUIRED_ENV = ['KAFKA_BROKERS', 'SCHEMA_REGISTRY_URL', 'MONGO_URL', 'REDIS_URL', 'HOST', 'PORT'];
 /** Variables holding addresses to bind to, not hosts to connect to. */
-const BIND_ADDRESS_ENV = ['HOST', 'KAFKA_LISTENERS'];
+// Addresses a service binds to or advertises to browsers, not ones it connects to.
+const BIND_ADDRESS_ENV = ['HOST', 'KAFKA_LISTENERS', 'PUBLIC_BASE_URL'];
 /** Shared workspace packages that never run in production. */
 const DEV_ONLY_SHARED = ['testing'];
 

@@ -1,3 +1,4 @@
+import { guardGatewayRoutes, publicKeyFrom } from '@marketplace/identity';
 import type { ServiceDefinition } from '@marketplace/runtime';
 import { settings } from './config';
 import { consumers } from './consumers';
@@ -12,6 +13,8 @@ export const catalogService: ServiceDefinition<typeof settings> = {
   indexes: {},
   outboxCollections: [],
   setup(context) {
+    // Partner and tenant routes answer only requests whose identity the gateway signed.
+    context.useBeforeBody(guardGatewayRoutes(publicKeyFrom(context.config.identityPublicKey)));
     registerRoutes(context);
     return { consumers: consumers(context) };
   },

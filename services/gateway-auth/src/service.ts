@@ -1,7 +1,19 @@
 import type { ServiceDefinition } from '@marketplace/runtime';
+import { privateKeyFrom } from '@marketplace/identity';
+import { ApiKeyCache } from './adapters/api-key-cache';
+import { RateLimiter } from './adapters/rate-limiter';
+import { RedisLock } from './adapters/redis-lock';
+import { SecretBox } from './adapters/secret-box';
+import { gatewayCollections, gatewayIndexes } from './adapters/store/collections';
+import { UpstreamClient } from './adapters/upstream';
 import { settings } from './config';
 import { consumers } from './consumers';
 import { registerRoutes } from './http/routes';
+import { partnerEdge } from './http/partner/edge';
+import type { GatewayContext } from './usecases/context';
+import { pruneExpired } from './usecases/idempotent-request';
+
+const PRUNE_INTERVAL_MS = 10 * 60_000;
 
 /** Gateway and auth: what it owns, the topics it uses and its indexes, in one place. */
 export const gatewayAuthService: ServiceDefinition<typeof settings> = {
@@ -9,10 +21,47 @@ export const gatewayAuthService: ServiceDefinition<typeof settings> = {
   defaultPort: 4101,
   settings,
   topics: [],
-  indexes: {},
+  indexes: gatewayIndexes,
   outboxCollections: [],
   setup(context) {
-    registerRoutes(context);
-    return { consumers: consumers(context) };
+    const { config, redis, db, logger } = context;
+    const gateway: GatewayContext = {
+      store: gatewayCollections(db),
+      box: new SecretBox(config.encryptionKey),
+      keyCache: new ApiKeyCache(redis, config.redisKeyPrefix),
+      locks: new RedisLock(redis, config.redisKeyPrefix),
+      apiKeyHashSecret: config.apiKeyHashSecret,
+      tokenSecret: config.tokenSecret,
+      publicBaseUrl: config.publicBaseUrl,
+      allowLoopbackHttpUrls: config.allowLoopbackHttpUrls,
+      oauthStateTtlSeconds: config.oauthStateTtlSeconds,
+      oauthTimeoutMs: config.oauthTimeoutMs,
+      logger,
+      now: () => new Date(),
+    };
+    const client = new UpstreamClient(config.upstreamTimeoutMs);
+    const limiter = new RateLimiter(redis, config.redisKeyPrefix);
+    context.useBeforeBody(
+      partnerEdge(gateway, limiter, { perIp: config.rateLimitPerIp, perInstallation: config.rateLimitPerInstallation, windowSeconds: config.rateLimitWindowSeconds }),
+    );
+    registerRoutes(context, gateway, {
+      upstreams: { catalog: config.catalogUrl, ordering: config.orderingUrl, delivery: config.deliveryUrl },
+      client,
+      identityKey: privateKeyFrom(config.identityPrivateKey),
+      idempotency: {
+        retentionHours: config.idempotencyRetentionHours,
+        waitMs: config.idempotencyWaitMs,
+        lockTtlMs: config.upstreamTimeoutMs + 5_000,
+      },
+    });
+    const pruning = setInterval(() => pruneExpired(gateway).catch((error) => logger.warn({ err: error }, 'pruning expired records failed')), PRUNE_INTERVAL_MS);
+    pruning.unref();
+    return {
+      consumers: consumers(context),
+      onStop: async () => {
+        clearInterval(pruning);
+        client.close();
+      },
+    };
   },
 };

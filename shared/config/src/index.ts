@@ -120,3 +120,17 @@ export function hostPortList(variable: string, opts: Options<string[]> = {}) {
     return items;
   });
 }
+
+/**
+ * A secret key given as base64 (for example `openssl rand -base64 32`), returned as bytes. `bytes`
+ * demands an exact length (an AES-256 key), `minBytes` a least one (an HMAC key).
+ */
+export function base64Key(variable: string, opts: { bytes?: number; minBytes?: number } = {}): Setting<Buffer> {
+  return setting(variable, {}, (raw) => {
+    if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(raw)) throw new Error('must be base64');
+    const key = Buffer.from(raw, 'base64');
+    if (opts.bytes !== undefined && key.length !== opts.bytes) throw new Error(`must decode to exactly ${opts.bytes} bytes`);
+    if (opts.minBytes !== undefined && key.length < opts.minBytes) throw new Error(`must decode to at least ${opts.minBytes} bytes`);
+    return key;
+  });
+}

@@ -12,6 +12,10 @@ export type ErrorKind =
   | 'unprocessable'
   | 'rate_limited'
   | 'unavailable'
+  /** A server we called (a partner's OAuth server, an internal service) failed or answered badly. */
+  | 'bad_gateway'
+  /** A server we called did not answer in time. */
+  | 'gateway_timeout'
   | 'internal';
 
 /** Field path (for example `lines[2].quantity`) mapped to human-readable messages. */
@@ -39,7 +43,7 @@ export class AppError extends Error {
     this.name = 'AppError';
     this.kind = kind;
     this.code = code;
-    this.retriable = kind === 'unavailable' || kind === 'rate_limited';
+    this.retriable = kind === 'unavailable' || kind === 'rate_limited' || kind === 'bad_gateway' || kind === 'gateway_timeout';
     this.details = options.details;
     this.fieldErrors = options.fieldErrors;
     this.retryAfterSeconds = options.retryAfterSeconds;

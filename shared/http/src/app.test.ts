@@ -5,7 +5,7 @@ import { AppError, validationError } from '@marketplace/errors';
 import { createLogger } from '@marketplace/logging';
 import { context, trace } from '@opentelemetry/api';
 import { startTracing } from '@marketplace/tracing';
-import { createHttpApp, requestBody, type HttpAppOptions } from './index';
+import { createHttpApp, rawRequestBody, requestBody, type HttpApp, type HttpAppOptions } from './index';
 
 startTracing({ serviceName: 'test' }); // no endpoint: context manager and W3C propagator only
 
@@ -16,6 +16,7 @@ const logger = createLogger({
 });
 
 let server: Server;
+let http: HttpApp | undefined;
 let base: string;
 let dependencyUp = true;
 
@@ -23,7 +24,7 @@ const database = { name: 'db', check: async () => { if (!dependencyUp) throw new
 const hanging = { name: 'slow', check: () => new Promise(() => {}) };
 
 async function start(options: Partial<HttpAppOptions> = {}) {
-  const http = createHttpApp({ service: 'test', logger, readinessChecks: [database], jsonLimit: '1kb', ...options });
+  http = createHttpApp({ service: 'test', logger, readinessChecks: [database], jsonLimit: '1kb', ...options });
   http.router.post('/things', (ctx) => {
     const body = requestBody(ctx) as { name?: unknown } | undefined;
     if (typeof body?.name !== 'string') throw validationError('thing.invalid', 'The thing is invalid.', { name: ['is required'] });
@@ -144,6 +145,31 @@ describe('createHttpApp', () => {
     expect(res.status).toBe(415);
     expect(await res.json()).toMatchObject({ status: 415, code: 'request.unsupported_media_type' });
     expect((await post('/things', '{"name":"x"}', 'application/json; charset=utf-8')).status).toBe(201);
+    expect((await post('/things', '{"name":"x"}', 'text/plain')).status).toBe(415);
+  });
+
+  it('accepts every JSON media type the Partner API lists and keeps the raw text', async () => {
+    await start();
+    http!.router.post('/raw', (ctx) => {
+      ctx.body = { raw: rawRequestBody(ctx), parsed: requestBody(ctx) };
+    });
+    for (const type of ['application/json', 'text/json', 'application/merge-patch+json', 'application/vnd.partner+json; charset=utf-8']) {
+      const res = await post('/raw', '{ "b": 1,  "a": [2] }', type);
+      expect({ type, status: res.status }).toEqual({ type, status: 200 });
+      expect(await res.json()).toEqual({ raw: '{ "b": 1,  "a": [2] }', parsed: { b: 1, a: [2] } });
+    }
+  });
+
+  it('runs early middleware before the body is read', async () => {
+    await start();
+    http!.useBeforeBody(async (ctx, next) => {
+      if (ctx.get('x-stop') === 'yes') throw new AppError('unauthenticated', 'auth.unauthenticated', 'Missing or invalid credentials.');
+      await next();
+    });
+    // A malformed body would be a 400: the early step answers first.
+    const res = await fetch(`${base}/things`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-stop': 'yes' }, body: '{nope' });
+    expect(res.status).toBe(401);
+    expect((await post('/things', '{"name":"x"}', 'application/json')).status).toBe(201);
   });
 
   it('keeps secrets in route parameters and query strings out of the access log', async () => {

@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import { context } from '@opentelemetry/api';
 import Koa from 'koa';
+import compose from 'koa-compose';
 import Router from '@koa/router';
-import { koaBody } from 'koa-body';
+import coBody from 'co-body';
 import { AppError } from '@marketplace/errors';
 import { isRedactedKey, REDACTED, type Logger } from '@marketplace/logging';
 import { type ErrorFormat, formatError, statusOf, toAppError } from './error-format';
@@ -38,6 +39,14 @@ export function requestBody(ctx: Koa.Context | AppContext): unknown {
   return (ctx.request as { body?: unknown }).body;
 }
 
+/** The body's exact text as received (undefined when there was none), for proxying and hashing. */
+export function rawRequestBody(ctx: Koa.Context | AppContext): string | undefined {
+  return (ctx.request as { rawBody?: string }).rawBody;
+}
+
+/** The JSON media types the Partner API accepts: application/json, text/json, application/*+json. */
+export const JSON_MEDIA_TYPES = ['application/json', 'text/json', 'application/*+json'];
+
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const PROBE_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -66,6 +75,7 @@ function loggablePath(ctx: Koa.Context): string {
  */
 export function createHttpApp(options: HttpAppOptions) {
   const { service, logger, errorFormat = 'problem', readinessTimeoutMs = 2000 } = options;
+  const jsonLimit = options.jsonLimit ?? '256kb';
   const metrics = options.metrics ?? createMetrics(service);
   const checks = options.readinessChecks ?? [];
   const app = new Koa<RequestState>();
@@ -73,6 +83,7 @@ export function createHttpApp(options: HttpAppOptions) {
   app.silent = true; // errors are logged by our own middleware, once
   const router = new Router<RequestState>();
   let accepting = true;
+  const beforeBody: Koa.Middleware<RequestState>[] = [];
 
   app.use(async (ctx, next) => {
     const started = process.hrtime.bigint();
@@ -124,27 +135,21 @@ export function createHttpApp(options: HttpAppOptions) {
     ctx.body = await metrics.registry.metrics();
   });
 
-  // Bodies are JSON or nothing: anything else is refused before it is parsed (415).
+  // Services' own early steps (rate limits, authentication) run before any body is read.
+  let early: Koa.Middleware<RequestState> | undefined;
+  app.use((ctx, next) => (beforeBody.length === 0 ? next() : (early ??= compose(beforeBody))(ctx, next)));
+
+  // Bodies are JSON or nothing: anything else is refused before it is read (415). The raw text is
+  // kept beside the parsed value (a proxy forwards it untouched; idempotency hashes it).
   app.use(async (ctx, next) => {
-    if (BODY_METHODS.has(ctx.method) && hasBody(ctx) && !ctx.is('application/json', 'application/*+json')) {
-      throw toAppError({ status: 415 });
+    if (BODY_METHODS.has(ctx.method) && hasBody(ctx)) {
+      if (!ctx.is(JSON_MEDIA_TYPES)) throw toAppError({ status: 415 });
+      const { parsed, raw } = await coBody.json(ctx.req, { limit: jsonLimit, strict: true, returnRawBody: true });
+      (ctx.request as { body?: unknown }).body = parsed;
+      (ctx.request as { rawBody?: string }).rawBody = raw;
     }
     await next();
   });
-
-  app.use(
-    koaBody({
-      json: true,
-      jsonLimit: options.jsonLimit ?? '256kb',
-      text: false,
-      urlencoded: false,
-      multipart: false,
-      jsonStrict: true,
-      onError: (error) => {
-        throw error;
-      },
-    }),
-  );
 
   let mounted = false;
   /** Call after the service has added its routes (listen does it too). */
@@ -170,7 +175,13 @@ export function createHttpApp(options: HttpAppOptions) {
     accepting = false;
   }
 
-  return { app, router, metrics, listen, mount, stopAccepting };
+  /** Adds a middleware that runs after the request id and access log, before the body is read. */
+  function useBeforeBody(middleware: Koa.Middleware<RequestState>) {
+    beforeBody.push(middleware);
+    early = undefined;
+  }
+
+  return { app, router, metrics, listen, mount, stopAccepting, useBeforeBody };
 }
 
 export type HttpApp = ReturnType<typeof createHttpApp>;

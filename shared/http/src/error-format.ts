@@ -20,6 +20,8 @@ const STATUS_BY_KIND: Record<ErrorKind, number> = {
   unprocessable: 422,
   rate_limited: 429,
   unavailable: 503,
+  bad_gateway: 502,
+  gateway_timeout: 504,
   internal: 500,
 };
 
@@ -36,7 +38,9 @@ const TITLE_BY_STATUS: Record<number, string> = {
   422: 'Unprocessable Content',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
+  502: 'Bad Gateway',
   503: 'Service Unavailable',
+  504: 'Gateway Timeout',
 };
 
 /** An error raised by the HTTP layer itself (body parsing, routing) with its own exact status. */

@@ -1,4 +1,4 @@
-export { createHttpApp, requestBody, type HttpApp, type HttpAppOptions, type AppContext, type RequestState } from './app';
+export { createHttpApp, requestBody, rawRequestBody, JSON_MEDIA_TYPES, type HttpApp, type HttpAppOptions, type AppContext, type RequestState } from './app';
 export { formatError, toAppError, statusOf, HttpLayerError, type ErrorFormat, type ErrorResponse } from './error-format';
 export { createMetrics, type Metrics } from './metrics';
 export { runReadinessChecks, withTimeout, type ReadinessCheck, type ReadinessReport } from './readiness';

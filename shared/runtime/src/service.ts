@@ -5,7 +5,7 @@ import type { Redis } from 'ioredis';
 import { ConfigError, loadConfig, type Setting } from '@marketplace/config';
 import { loadTopicCatalog, type EventConsumer, type EventPublisher, type TopicCatalog } from '@marketplace/events';
 import { Counter } from 'prom-client';
-import { createHttpApp, createMetrics, withTimeout, type ErrorFormat, type RequestState } from '@marketplace/http';
+import { createHttpApp, createMetrics, withTimeout, type ErrorFormat, type HttpApp, type RequestState } from '@marketplace/http';
 import { createLogger, type Logger } from '@marketplace/logging';
 import { OutboxRelay } from '@marketplace/outbox';
 import { pruneProcessedEvents, type IndexPlan } from '@marketplace/store';
@@ -25,6 +25,8 @@ export interface ServiceContext<S> {
   outbox: OutboxRelay;
   catalog: TopicCatalog;
   router: Router<RequestState>;
+  /** Adds a middleware that runs before the request body is read (rate limits, authentication). */
+  useBeforeBody: HttpApp['useBeforeBody'];
 }
 
 /** What `setup` hands back: the Kafka consumers to run and anything to stop on shutdown. */
@@ -101,7 +103,7 @@ export async function startService<S extends Record<string, Setting<unknown>>>(d
   let parts: ServiceParts;
   let server: Server;
   try {
-    parts = await definition.setup({ config, logger, db: deps.mongo.db, redis: deps.redis, publisher: deps.publisher, outbox, catalog, router: http.router });
+    parts = await definition.setup({ config, logger, db: deps.mongo.db, redis: deps.redis, publisher: deps.publisher, outbox, catalog, router: http.router, useBeforeBody: http.useBeforeBody });
     for (const spec of parts.consumers ?? []) {
       const consumer = deps.createConsumer(spec);
       consumers.push(consumer);

@@ -1,6 +1,6 @@
-export { stackEnv, repoRoot } from './stack';
+export { localEnv, stackEnv, repoRoot } from './stack';
 export { uniqueName, waitFor, sleep } from './wait';
 export { captureLogger, quietLogger } from './loggers';
-export { startServiceProcess, type ServiceProcess } from './service-process';
+export { freePort, startServiceProcess, type ServiceProcess } from './service-process';
 export { testCatalog, testEventSchema, testEvents } from './event-fixtures';
 export { readTopic, type RawTopicReader } from './raw-topic';

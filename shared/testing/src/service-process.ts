@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { stackEnv, repoRoot } from './stack';
+import { localEnv, stackEnv, repoRoot } from './stack';
 import { waitFor } from './wait';
 
 export interface ServiceProcess {
@@ -21,7 +21,7 @@ export async function startServiceProcess(name: string, port: number, env: Recor
   const main = join(repoRoot, 'services', name, 'dist', 'main.js');
   if (!existsSync(main)) throw new Error(`${main} does not exist: run npm run build first`);
   const child = spawn(process.execPath, [main], {
-    env: { PATH: process.env.PATH, ...stackEnv(), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    env: { PATH: process.env.PATH, ...stackEnv(), ...localEnv(), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -51,4 +51,17 @@ export async function startServiceProcess(name: string, port: number, env: Recor
     throw error;
   }
   return service;
+}
+
+/** A TCP port nothing listens on right now (the OS picks it), for a service started by a test. */
+export async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
 }

@@ -1,7 +1,17 @@
 import type { ServiceContext } from '@marketplace/runtime';
 import type { settings } from '../config';
+import type { GatewayContext } from '../usecases/context';
+import { registerAdminRoutes } from './admin-routes';
+import { registerOAuthRoutes } from './oauth-routes';
+import { registerOpenApiRoutes } from './openapi-routes';
+import { registerPartnerRoutes, type PartnerRouting } from './partner/routes';
+import { registerTenantRoutes } from './tenant-routes';
 
 /** Routes of this service. /healthz, /readyz and /metrics come from the shared HTTP app. */
-export function registerRoutes(_context: ServiceContext<typeof settings>): void {
-  // Business endpoints arrive with their issues.
+export function registerRoutes(service: ServiceContext<typeof settings>, gateway: GatewayContext, routing: PartnerRouting): void {
+  registerPartnerRoutes(service.router, gateway, routing);
+  registerAdminRoutes(service.router, gateway);
+  registerTenantRoutes(service.router, gateway);
+  registerOAuthRoutes(service.router, gateway);
+  registerOpenApiRoutes(service.router);
 }

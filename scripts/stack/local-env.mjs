@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+// Writes .stack/local.env once: settings for running the services on this machine, with secrets
+// generated here (identity signing keys, the encryption key for secrets at rest, the API-key hash
+// key, the admin/tenant token key). They exist only in the ignored .stack/ folder and mean nothing
+// anywhere else; a deployment sets its own (see deploy/README.md). Called by `stack.sh up`; safe to
+// run concurrently (the first writer wins, the others read its file).
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const localEnvFile = join(root, '.stack', 'local.env');
+
+function generate() {
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  const secret = () => randomBytes(32).toString('base64');
+  return [
+    '# Local development settings and secrets, generated on this machine by scripts/stack/local-env.mjs.',
+    `INTERNAL_IDENTITY_PRIVATE_KEY=${privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64')}`,
+    `INTERNAL_IDENTITY_PUBLIC_KEY=${publicKey.export({ format: 'der', type: 'spki' }).toString('base64')}`,
+    `SECRETS_ENCRYPTION_KEY=${secret()}`,
+    `API_KEY_HASH_SECRET=${secret()}`,
+    `MARKETPLACE_TOKEN_SECRET=${secret()}`,
+    // Local partners (test receivers, a local OAuth server) listen on plain HTTP on loopback.
+    'ALLOW_LOOPBACK_HTTP_URLS=true',
+    '',
+  ].join('\n');
+}
+
+export function ensureLocalEnv() {
+  if (!existsSync(localEnvFile)) {
+    mkdirSync(dirname(localEnvFile), { recursive: true });
+    const tmp = `${localEnvFile}.${process.pid}.tmp`;
+    writeFileSync(tmp, generate(), { mode: 0o600 });
+    try {
+      linkSync(tmp, localEnvFile); // fails if another process got there first: keep theirs
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+    } finally {
+      rmSync(tmp, { force: true });
+    }
+  }
+  return Object.fromEntries(
+    readFileSync(localEnvFile, 'utf8')
+      .split('\n')
+      .map((line) => /^([A-Z0-9_]+)=(.*)$/.exec(line.trim()))
+      .filter(Boolean)
+      .map((m) => [m[1], m[2]]),
+  );
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  ensureLocalEnv();
+}

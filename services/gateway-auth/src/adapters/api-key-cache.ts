@@ -1,0 +1,49 @@
+import type { Redis } from '@marketplace/redis';
+
+/** What authentication needs about a key, without a database read on every request. */
+export interface CachedApiKey {
+  secretHash: string;
+  tenantId: string;
+  installationId: string;
+  appId: string;
+  scopes: string[];
+}
+
+const TTL_SECONDS = 300;
+/** Longer than any cached entry can live, so a revoked key can never be cached as active again. */
+const TOMBSTONE_SECONDS = 2 * TTL_SECONDS;
+const REVOKED = 'revoked';
+
+/**
+ * Cache of API keys in Redis, shared by every gateway instance. Revocation writes a tombstone
+ * (overwriting any entry) and a fill only ever writes where nothing is (SET NX): a fill racing a
+ * revocation either lands first and is overwritten, or finds the tombstone. So a revoked key stops
+ * working at once on every instance, and its record in MongoDB is the truth once the tombstone ages.
+ */
+export class ApiKeyCache {
+  constructor(private readonly redis: Redis, private readonly prefix: string) {}
+
+  private key(keyId: string) {
+    return `${this.prefix}key:${keyId}`;
+  }
+
+  /** The entry, `'revoked'`, or undefined when not cached. */
+  async get(keyId: string): Promise<CachedApiKey | typeof REVOKED | undefined> {
+    const value = await this.redis.get(this.key(keyId));
+    if (value === null) return undefined;
+    return value === REVOKED ? REVOKED : (JSON.parse(value) as CachedApiKey);
+  }
+
+  async fill(keyId: string, entry: CachedApiKey): Promise<void> {
+    await this.redis.set(this.key(keyId), JSON.stringify(entry), 'EX', TTL_SECONDS, 'NX');
+  }
+
+  async revoke(keyIds: string[]): Promise<void> {
+    if (keyIds.length === 0) return;
+    const pipeline = this.redis.pipeline();
+    for (const keyId of keyIds) pipeline.set(this.key(keyId), REVOKED, 'EX', TOMBSTONE_SECONDS);
+    const results = await pipeline.exec();
+    const failed = results?.find(([error]) => error);
+    if (failed) throw failed[0];
+  }
+}

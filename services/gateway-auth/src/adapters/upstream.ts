@@ -1,0 +1,87 @@
+import { Agent, request } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { context, propagation } from '@opentelemetry/api';
+import { AppError } from '@marketplace/errors';
+
+export interface UpstreamRequest {
+  method: string;
+  /** Path and query, as the partner sent them. */
+  pathAndQuery: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export interface UpstreamResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/** Response headers worth passing back to the partner (and storing for idempotent replays). */
+const PASSED_BACK = ['content-type', 'location', 'retry-after', 'cache-control', 'etag', 'last-modified', 'content-language', 'vary'];
+const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Forwards a request to an internal service over kept-alive connections, with a deadline. Failures
+ * become AppErrors the partner can act on (503 unavailable, 504 timeout, 502 bad response); the
+ * causes stay in the log.
+ */
+export class UpstreamClient {
+  private readonly agent = new Agent({ keepAlive: true, maxSockets: 256, maxFreeSockets: 64 });
+  private readonly httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 256, maxFreeSockets: 64 });
+
+  constructor(private readonly timeoutMs: number) {}
+
+  forward(baseUrl: string, req: UpstreamRequest): Promise<UpstreamResponse> {
+    const url = new URL(req.pathAndQuery, baseUrl);
+    const headers: Record<string, string> = { ...req.headers };
+    propagation.inject(context.active(), headers); // the trace continues in the internal service
+    if (req.body !== undefined) headers['content-length'] = String(Buffer.byteLength(req.body));
+    const secure = url.protocol === 'https:';
+    return new Promise((resolve, reject) => {
+      const outgoing = (secure ? httpsRequest : request)(url, { method: req.method, headers, agent: secure ? this.httpsAgent : this.agent, timeout: this.timeoutMs });
+      const deadline = setTimeout(() => outgoing.destroy(new UpstreamTimeout()), this.timeoutMs);
+      outgoing.on('response', (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > MAX_RESPONSE_BYTES) outgoing.destroy(new Error('upstream response too large'));
+          else chunks.push(chunk);
+        });
+        res.on('end', () => {
+          clearTimeout(deadline);
+          const passed: Record<string, string> = {};
+          for (const name of PASSED_BACK) {
+            const value = res.headers[name];
+            if (typeof value === 'string') passed[name] = value;
+          }
+          resolve({ status: res.statusCode ?? 502, headers: passed, body: Buffer.concat(chunks) });
+        });
+        res.on('error', () => undefined); // reported through the request's error
+      });
+      outgoing.on('timeout', () => outgoing.destroy(new UpstreamTimeout()));
+      outgoing.on('error', (error) => {
+        clearTimeout(deadline);
+        reject(toUpstreamError(error));
+      });
+      outgoing.end(req.body);
+    });
+  }
+
+  close(): void {
+    this.agent.destroy();
+    this.httpsAgent.destroy();
+  }
+}
+
+class UpstreamTimeout extends Error {}
+
+function toUpstreamError(error: Error): AppError {
+  if (error instanceof UpstreamTimeout) return new AppError('gateway_timeout', 'upstream.timeout', 'The service did not answer in time.', { cause: error });
+  const code = (error as { code?: string }).code;
+  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EHOSTUNREACH') {
+    return new AppError('unavailable', 'upstream.unavailable', 'The service is unavailable; try again shortly.', { cause: error, retryAfterSeconds: 1 });
+  }
+  return new AppError('bad_gateway', 'upstream.bad_response', 'The service failed to answer.', { cause: error });
+}

@@ -1,0 +1,45 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/**
+ * Partner API keys: `<KEY_ID>.<API_SECRET>`. The key id is public (it finds the record, appears in
+ * the tenant's view); the secret is stored only as an HMAC under a key from configuration and
+ * compared in constant time. The `mpk_` prefix lets secret scanners recognise a leaked key.
+ */
+const KEY_ID = /^mpk_[A-Za-z0-9_-]{22}$/;
+const SECRET = /^[A-Za-z0-9_-]{43}$/;
+
+export interface ApiKeyParts {
+  keyId: string;
+  secret: string;
+}
+
+export function mintApiKey(): ApiKeyParts & { apiKey: string } {
+  const keyId = `mpk_${randomBytes(16).toString('base64url')}`;
+  const secret = randomBytes(32).toString('base64url');
+  return { keyId, secret, apiKey: `${keyId}.${secret}` };
+}
+
+/** Parses `Authorization: ApiKey <KEY_ID>.<API_SECRET>`; undefined for anything else. */
+export function parseApiKeyHeader(header: string | undefined): ApiKeyParts | undefined {
+  if (!header) return undefined;
+  const match = /^ApiKey ([^.\s]+)\.(\S+)$/.exec(header);
+  if (!match) return undefined;
+  const [, keyId, secret] = match as unknown as [string, string, string];
+  return KEY_ID.test(keyId) && SECRET.test(secret) ? { keyId, secret } : undefined;
+}
+
+export function hashApiSecret(secret: string, hashKey: Buffer): string {
+  return createHmac('sha256', hashKey).update(secret).digest('base64url');
+}
+
+/** Constant-time comparison of a presented secret with a stored hash. */
+export function apiSecretMatches(secret: string, storedHash: string, hashKey: Buffer): boolean {
+  const presented = Buffer.from(hashApiSecret(secret, hashKey));
+  const stored = Buffer.from(storedHash);
+  return presented.length === stored.length && timingSafeEqual(presented, stored);
+}
+
+/** Webhook signing secrets: shown once, stored encrypted (the sender needs the plain value). */
+export function mintSigningSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64url')}`;
+}

@@ -1,0 +1,45 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/**
+ * Bearer tokens of the administrator and tenant APIs: compact JWS (JWT) with HS256 under a key
+ * from configuration, so the platform's own login system can issue them with any JWT library.
+ * Claims: `role` ("admin" or "tenant"), `tid` (the tenant, for role tenant), `iat`, `exp`.
+ */
+export type BearerClaims = { role: 'admin'; sub: string } | { role: 'tenant'; sub: string; tid: string };
+
+const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
+
+function mac(key: Buffer, data: string): string {
+  return createHmac('sha256', key).update(data).digest('base64url');
+}
+
+export function signBearerToken(key: Buffer, claims: BearerClaims, expiresAt: Date, now = new Date()): string {
+  const payload = Buffer.from(
+    JSON.stringify({ ...claims, iat: Math.floor(now.getTime() / 1000), exp: Math.floor(expiresAt.getTime() / 1000) }),
+  ).toString('base64url');
+  return `${HEADER}.${payload}.${mac(key, `${HEADER}.${payload}`)}`;
+}
+
+/** The claims of a valid, unexpired token; undefined otherwise (never says why). */
+export function verifyBearerToken(key: Buffer, token: string, now = new Date()): BearerClaims | undefined {
+  const parts = token.split('.');
+  if (parts.length !== 3) return undefined;
+  const [header, payload, signature] = parts as [string, string, string];
+  const expected = Buffer.from(mac(key, `${header}.${payload}`));
+  const given = Buffer.from(signature);
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
+  let head: { alg?: unknown };
+  let body: { role?: unknown; sub?: unknown; tid?: unknown; exp?: unknown };
+  try {
+    head = JSON.parse(Buffer.from(header, 'base64url').toString('utf8'));
+    body = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  if (head.alg !== 'HS256') return undefined;
+  if (typeof body.exp !== 'number' || body.exp * 1000 <= now.getTime()) return undefined;
+  if (typeof body.sub !== 'string') return undefined;
+  if (body.role === 'admin') return { role: 'admin', sub: body.sub };
+  if (body.role === 'tenant' && typeof body.tid === 'string') return { role: 'tenant', sub: body.sub, tid: body.tid };
+  return undefined;
+}

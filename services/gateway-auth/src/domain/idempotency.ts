@@ -1,0 +1,32 @@
+import { createHash } from 'node:crypto';
+
+/** The Idempotency-Key header rule: 1 to 128 characters, no leading or trailing whitespace. */
+export type KeyProblem = 'missing' | 'invalid';
+
+export function checkIdempotencyKey(value: string | undefined): KeyProblem | undefined {
+  if (value === undefined || value === '') return 'missing';
+  if (value.length > 128 || value.trim() !== value) return 'invalid';
+  // Header values cannot carry control characters; anything else printable is the partner's choice.
+  if (/[\u0000-\u001f\u007f]/.test(value)) return 'invalid';
+  return undefined;
+}
+
+/** JSON with object keys sorted, so that `{"a":1,"b":2}` and `{ "b": 2, "a": 1 }` are one payload. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.keys(value as object)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** What makes two requests "the same": method, path and parsed JSON body. */
+export function requestFingerprint(method: string, path: string, body: unknown): string {
+  return createHash('sha256')
+    .update(`${method.toUpperCase()} ${path}\n`)
+    .update(body === undefined ? '' : canonicalJson(body))
+    .digest('base64url');
+}

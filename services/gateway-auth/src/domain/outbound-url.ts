@@ -1,0 +1,50 @@
+import { isIP } from 'node:net';
+
+/**
+ * Rules for URLs the service will call (webhook receivers, a partner's OAuth endpoints), checked
+ * when an administrator enters them: absolute https, no credentials in the URL, no fragment, and
+ * no address literal in a private, loopback, link-local or otherwise internal range. Plain http
+ * to loopback is allowed only when the deployment says so (local and test setups). Names are
+ * resolved and checked again at connect time by the caller (DNS can change).
+ */
+export function outboundUrlProblem(raw: string, allowLoopbackHttp: boolean): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return 'must be an absolute URL';
+  }
+  if (url.username || url.password) return 'must not contain credentials';
+  if (url.hash) return 'must not contain a fragment';
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const loopback = isLoopbackHost(host);
+  if (url.protocol === 'http:') return allowLoopbackHttp && loopback ? undefined : 'must use https';
+  if (url.protocol !== 'https:') return 'must use https';
+  if (loopback) return allowLoopbackHttp ? undefined : 'must not point at this host';
+  if (isIP(host) && isInternalAddress(host)) return 'must not point at a private or internal address';
+  return undefined;
+}
+
+export function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/** Loopback, private, CGNAT, link-local (cloud metadata), multicast, unspecified and reserved ranges. */
+export function isInternalAddress(address: string): boolean {
+  if (isIP(address) === 4) {
+    const [a, b] = address.split('.').map(Number) as [number, number];
+    return (
+      a === 0 || a === 10 || a === 127 || a >= 224 ||
+      (a === 100 && b >= 64 && b <= 127) ||
+      (a === 169 && b === 254) ||
+      (a === 172 && b >= 16 && b <= 31) ||
+      (a === 192 && b === 168) ||
+      (a === 198 && (b === 18 || b === 19))
+    );
+  }
+  const v6 = address.toLowerCase();
+  if (v6 === '::' || v6 === '::1') return true;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(v6);
+  if (mapped) return isInternalAddress(mapped[1]!);
+  return /^(fc|fd|fe[89ab]|ff)/.test(v6);
+}

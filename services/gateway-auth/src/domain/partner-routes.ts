@@ -1,0 +1,47 @@
+import type { Scope } from './scopes';
+
+/** The internal service that owns a group of Partner API routes. */
+export type Owner = 'catalog' | 'ordering' | 'delivery';
+
+export interface PartnerRoute {
+  method: 'GET' | 'POST' | 'PATCH';
+  /** Path under /api/partner/v1, with `:name` parameters (all uuids). */
+  pattern: string;
+  owner: Owner;
+  /** Any one of these grants the call; ownership is then checked by the owner service. */
+  scopes: Scope[];
+}
+
+export const PARTNER_PREFIX = '/api/partner/v1';
+
+/** The spec's endpoint table, numbered as there. */
+export const PARTNER_ROUTES: PartnerRoute[] = [
+  { method: 'GET', pattern: '/catalog/branches', owner: 'catalog', scopes: ['Catalog.Read'] }, // 1
+  { method: 'GET', pattern: '/catalog/branches/:branchId/products', owner: 'catalog', scopes: ['Catalog.Read'] }, // 2
+  { method: 'GET', pattern: '/catalog/branches/:branchId/products/:productId', owner: 'catalog', scopes: ['Catalog.Read'] }, // 3
+  { method: 'POST', pattern: '/orders', owner: 'ordering', scopes: ['Orders.Create'] }, // 4
+  { method: 'GET', pattern: '/orders/:orderId', owner: 'ordering', scopes: ['Orders.Create', 'Orders.Read'] }, // 5
+  { method: 'POST', pattern: '/orders/:orderId/cancel', owner: 'ordering', scopes: ['Orders.Create'] }, // 6
+  { method: 'POST', pattern: '/deliveries/:orderId/accept', owner: 'delivery', scopes: ['Delivery.Accept'] }, // 7
+  { method: 'POST', pattern: '/deliveries/:orderId/reject', owner: 'delivery', scopes: ['Delivery.Reject'] }, // 8
+  { method: 'POST', pattern: '/deliveries/:orderId/cancel', owner: 'delivery', scopes: ['Delivery.Cancel'] }, // 9
+  { method: 'PATCH', pattern: '/deliveries/:orderId/status', owner: 'delivery', scopes: ['Delivery.UpdateStatus'] }, // 10
+  { method: 'PATCH', pattern: '/deliveries/:orderId/driver', owner: 'delivery', scopes: ['Delivery.UpdateDriver'] }, // 11
+  { method: 'PATCH', pattern: '/deliveries/:orderId/eta', owner: 'delivery', scopes: ['Delivery.UpdateEta'] }, // 12
+  { method: 'PATCH', pattern: '/deliveries/:orderId/tracking', owner: 'delivery', scopes: ['Delivery.UpdateTracking'] }, // 13
+];
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Path parameters are uuids: anything else cannot name a resource, so it is simply not found. */
+export function validPathParams(params: Record<string, string>): boolean {
+  return Object.values(params).every((value) => UUID.test(value));
+}
+
+/** Whether the granted scopes allow the route (any one of the route's scopes). */
+export function hasScope(route: PartnerRoute, granted: readonly string[]): boolean {
+  return route.scopes.some((scope) => granted.includes(scope));
+}
+
+/** POST and PATCH change state: they need an Idempotency-Key. */
+export const isMutation = (route: PartnerRoute) => route.method === 'POST' || route.method === 'PATCH';

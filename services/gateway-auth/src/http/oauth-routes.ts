@@ -1,0 +1,18 @@
+import type Router from '@koa/router';
+import type { RequestState } from '@marketplace/http';
+import { OAUTH_CALLBACK_PATH, type GatewayContext } from '../usecases/context';
+import { completeOAuthConnect } from '../usecases/complete-oauth-connect';
+
+const single = (value: unknown) => (typeof value === 'string' && value.length <= 4096 ? value : undefined);
+
+/**
+ * Where the partner's authorization server sends the restaurant's browser. The answer shows the
+ * new credentials once (JSON, never cached); errors are problem+json with their own codes.
+ */
+export function registerOAuthRoutes(router: Router<RequestState>, ctx: GatewayContext): void {
+  router.get(OAUTH_CALLBACK_PATH, async (c) => {
+    c.set('Cache-Control', 'no-store');
+    c.set('Referrer-Policy', 'no-referrer');
+    c.body = await completeOAuthConnect(ctx, { code: single(c.query.code), state: single(c.query.state), error: single(c.query.error) });
+  });
+}

@@ -1,0 +1,721 @@
+/**
+ * OpenAPI 3.1 description of the marketplace's own APIs, served at `GET /api/marketplace/openapi.json`:
+ * the administrator API (`/api/admin/v1`: tenants, apps, contract versions), the tenant API
+ * (`/api/tenant/v1`: the app directory and installations, with their credentials) and the OAuth2
+ * callback the restaurant's browser returns to. The routes implement this document.
+ */
+import { AUTH_TYPES, SCOPES, SUBSCRIBABLE_EVENTS } from '../../domain/scopes';
+import {
+  arrayOf,
+  bool,
+  dateTime,
+  jsonResponse,
+  nullableDateTime,
+  nullableRef,
+  nullableStr,
+  object,
+  problemResponse,
+  problemSchema,
+  ref,
+  str,
+  uuid,
+  type Json,
+} from './partner-api';
+
+// ---------------------------------------------------------------------------------------------
+// Small builders
+// ---------------------------------------------------------------------------------------------
+
+const response = (properties: Record<string, Json>, description?: string): Json => object(properties, { closed: true, description });
+const input = (properties: Record<string, Json>, optional: string[] = [], description?: string): Json =>
+  object(properties, { closed: true, optional, description });
+
+const SLUG_PATTERN = '^[a-z0-9][a-z0-9-]{1,62}$';
+const slug = (): Json => ({ type: 'string', pattern: SLUG_PATTERN, description: 'Lowercase letters, digits and hyphens; 2 to 63 characters, not starting with a hyphen.' });
+const name = (): Json => ({ type: 'string', minLength: 1, maxLength: 200 });
+const versionNumber = (description = 'Contract version number: 1, 2, 3, ... per app.'): Json => ({ type: 'integer', format: 'int32', minimum: 1, description });
+
+/** A URL the service calls (webhook receiver, a partner's OAuth endpoint). */
+const outboundUrl = (description: string): Json => ({
+  type: 'string',
+  format: 'uri',
+  pattern: '^https?://',
+  description:
+    `${description} An absolute https URL without credentials or fragment, not pointing at a private or internal ` +
+    'address; plain http to a loopback host only when the deployment allows it (local and test setups).',
+});
+
+const responseRef = (name: string): Json => ({ $ref: `#/components/responses/${name}` });
+const parameterRef = (name: string): Json => ({ $ref: `#/components/parameters/${name}` });
+const NO_STORE: Json = { 'Cache-Control': { $ref: '#/components/headers/CacheControlNoStore' } };
+
+function body(schemaName: string, description: string, required = true): Json {
+  return { required, description, content: { 'application/json': { schema: ref(schemaName) } } };
+}
+
+const conflict = (codes: string): Json => problemResponse(`Conflict. Codes: ${codes}.`);
+
+type Security = 'adminToken' | 'tenantToken' | 'none';
+
+interface OperationSpec {
+  tag: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  parameters?: Json[];
+  requestBody?: Json;
+  responses: Record<string, Json>;
+}
+
+/** An operation of the admin or tenant API: bearer token, 401 on every route. */
+function op(security: Security, spec: OperationSpec): Json {
+  return {
+    tags: [spec.tag],
+    operationId: spec.operationId,
+    summary: spec.summary,
+    ...(spec.description ? { description: spec.description } : {}),
+    security: security === 'none' ? [] : [{ [security]: [] }],
+    ...(spec.parameters ? { parameters: spec.parameters } : {}),
+    ...(spec.requestBody ? { requestBody: spec.requestBody } : {}),
+    responses: security === 'none' ? spec.responses : { ...spec.responses, '401': responseRef('Unauthorized') },
+  };
+}
+
+const admin = (spec: OperationSpec): Json => op('adminToken', spec);
+const tenant = (spec: OperationSpec): Json => op('tenantToken', spec);
+
+const BAD_REQUEST = responseRef('BadRequest');
+const NOT_FOUND = responseRef('NotFound');
+
+// ---------------------------------------------------------------------------------------------
+// info.description
+// ---------------------------------------------------------------------------------------------
+
+const DESCRIPTION = `
+The marketplace's own APIs: the **administrator API** (\`/api/admin/v1\`) registers tenants, apps and
+contract versions; the **tenant API** (\`/api/tenant/v1\`) is what a restaurant's store dashboard
+uses to install, connect and manage apps; the **OAuth2 callback** (\`/api/marketplace/oauth/callback\`)
+is where the restaurant's browser returns from a partner's authorization server. The partner-facing
+API is described separately at \`/api/partner/v1/openapi.json\`.
+
+## Authentication
+
+HTTP bearer tokens: compact JWS (JWT, HS256) signed with the deployment's token key, with the claims
+\`role\`, \`sub\`, \`iat\`, \`exp\` and, for tenants, \`tid\`.
+
+- \`adminToken\`: \`role\` = \`admin\`; every \`/api/admin/v1\` route. Issued by the platform's own
+  login system.
+- \`tenantToken\`: \`role\` = \`tenant\`, bound to one tenant (\`tid\`); every \`/api/tenant/v1\` route.
+  Issued by the platform's login system or by \`POST /api/admin/v1/tenants/{tenantId}/tokens\`.
+
+A missing, malformed or expired token, or a token of the wrong role, is **401**
+\`auth.unauthenticated\` (one generic message). A tenant sees only its own installations: another
+tenant's installation is a **404**, exactly like a nonexistent one. A path id that is not a uuid (or a
+contract version that is not a positive integer) names nothing: **404** as well.
+
+## Errors
+
+\`application/problem+json\` (RFC 7807) with \`status\`, \`title\`, \`detail\`, a stable \`code\` and
+optionally \`instance\`, \`type\` and, for validation failures, \`errors\` (field path → messages).
+
+| Status | Code | When |
+|---|---|---|
+| 400 | \`request.malformed\` | The body is not JSON. |
+| 400 | \`request.invalid\` | Validation failed; \`errors\` maps field paths (for example \`oauth2.tokenEndpoint\`) to messages. |
+| 400 | \`oauth.state_invalid\` | OAuth callback: unknown, expired or used state, or missing parameters. |
+| 400 | \`oauth.authorization_denied\` | OAuth callback: the partner's server returned an error such as \`access_denied\`. |
+| 401 | \`auth.unauthenticated\` | Missing, malformed or expired token, or wrong role. |
+| 404 | \`resource.not_found\` | The resource does not exist or belongs to another tenant. |
+| 405 | \`request.method_not_allowed\` | The path exists but not with this method. |
+| 409 | \`marketplace.tenant.slug_taken\` | A tenant with this slug exists. |
+| 409 | \`marketplace.app.slug_taken\` | An app with this slug exists. |
+| 409 | \`marketplace.contract_version.published\` | A published contract version is immutable. |
+| 409 | \`marketplace.installation.exists\` | The tenant already has this app installed. |
+| 409 | \`marketplace.installation.already_connected\` | Connect on a Connected installation (use reconnect). |
+| 409 | \`marketplace.installation.not_connected\` | The operation needs a connected installation. |
+| 409 | \`marketplace.installation.no_events\` | The app subscribes to no events: there is no webhook signing secret. |
+| 413 | \`request.too_large\` | The request body is too large. |
+| 415 | \`request.unsupported_media_type\` | The request body is not JSON. |
+| 502 | \`oauth.token_exchange_failed\` | The partner's token endpoint failed or answered badly. |
+| 504 | \`oauth.token_exchange_timeout\` | The partner's token endpoint did not answer in time. |
+
+## Lifecycle
+
+1. An administrator creates the app, adds a contract version (Draft) and publishes it. A published
+   version is immutable; changes go into a new version.
+2. The tenant installs the app, naming the exact published contract version it consents to
+   (install and consent are one step). Status \`Installed\`.
+3. The tenant connects the installation. **ApiKey** apps: the API key and (when the app subscribes
+   to events) the webhook signing secret are minted at once; status \`Connected\`. **OAuth2** apps:
+   status \`Connecting\` and an \`authorizationUrl\` to which the dashboard sends the restaurant's
+   browser; the partner redirects back to the callback, the service exchanges the code (PKCE S256)
+   at the partner's token endpoint, stores the tokens, mints the credentials and answers them to
+   the browser; status \`Connected\`. Authorization states expire after 10 minutes and work once.
+4. Reconnect mints new credentials and revokes the old ones (for OAuth2 when the callback
+   completes); rotation replaces one credential; disconnect revokes the API key and deletes the
+   signing secret and OAuth tokens; uninstall (DELETE) revokes everything and removes the
+   installation, after which the app may be installed again.
+
+## Credentials
+
+The API key (\`KEY_ID.SECRET\`) and the webhook signing secret are shown **once**, in the response
+that mints them, and can never be retrieved again; only the public key id (\`apiKeyId\`) appears
+later. Every response that carries credentials has \`Cache-Control: no-store\`.
+`.trim();
+
+// ---------------------------------------------------------------------------------------------
+// Paths
+// ---------------------------------------------------------------------------------------------
+
+const A = '/api/admin/v1';
+const T = '/api/tenant/v1';
+
+const adminPaths: Json = {
+  [`${A}/tenants`]: {
+    post: admin({
+      tag: 'Tenants',
+      operationId: 'createTenant',
+      summary: 'Create a tenant',
+      requestBody: body('TenantInput', 'The tenant to create.'),
+      responses: {
+        '201': jsonResponse('The tenant was created.', ref('Tenant')),
+        '400': BAD_REQUEST,
+        '409': conflict('`marketplace.tenant.slug_taken`'),
+      },
+    }),
+    get: admin({
+      tag: 'Tenants',
+      operationId: 'listTenants',
+      summary: 'List tenants',
+      parameters: [parameterRef('SlugFilter')],
+      responses: { '200': jsonResponse('The tenants (only the one with this slug when `slug` is given).', arrayOf(ref('Tenant'))) },
+    }),
+  },
+  [`${A}/tenants/{tenantId}`]: {
+    get: admin({
+      tag: 'Tenants',
+      operationId: 'getTenant',
+      summary: 'Get a tenant',
+      parameters: [parameterRef('TenantId')],
+      responses: { '200': jsonResponse('The tenant.', ref('Tenant')), '404': NOT_FOUND },
+    }),
+  },
+  [`${A}/tenants/{tenantId}/tokens`]: {
+    post: admin({
+      tag: 'Tenants',
+      operationId: 'issueTenantToken',
+      summary: 'Issue a tenant bearer token',
+      description: 'A `tenantToken` bound to this tenant, for its store dashboard.',
+      parameters: [parameterRef('TenantId')],
+      requestBody: body('TenantTokenRequest', 'Optional; without a body the token lives 30 days.', false),
+      responses: {
+        '201': jsonResponse('The token. Shown once.', ref('TenantToken'), NO_STORE),
+        '400': BAD_REQUEST,
+        '404': NOT_FOUND,
+      },
+    }),
+  },
+  [`${A}/apps`]: {
+    post: admin({
+      tag: 'Apps',
+      operationId: 'createApp',
+      summary: 'Create an app',
+      requestBody: body('AppInput', 'The app to create.'),
+      responses: {
+        '201': jsonResponse('The app was created.', ref('App')),
+        '400': BAD_REQUEST,
+        '409': conflict('`marketplace.app.slug_taken`'),
+      },
+    }),
+    get: admin({
+      tag: 'Apps',
+      operationId: 'listApps',
+      summary: 'List apps',
+      parameters: [parameterRef('SlugFilter')],
+      responses: { '200': jsonResponse('The apps (only the one with this slug when `slug` is given).', arrayOf(ref('App'))) },
+    }),
+  },
+  [`${A}/apps/{appId}`]: {
+    get: admin({
+      tag: 'Apps',
+      operationId: 'getApp',
+      summary: 'Get an app with its contract versions',
+      parameters: [parameterRef('AppId')],
+      responses: { '200': jsonResponse('The app and all its contract versions, Draft and Published.', ref('AppDetail')), '404': NOT_FOUND },
+    }),
+  },
+  [`${A}/apps/{appId}/versions`]: {
+    post: admin({
+      tag: 'Contract versions',
+      operationId: 'createContractVersion',
+      summary: 'Add a contract version',
+      description: 'Creates a Draft with the next version number of the app (starting at 1).',
+      parameters: [parameterRef('AppId')],
+      requestBody: body('ContractVersionInput', 'The contract.'),
+      responses: {
+        '201': jsonResponse('The Draft contract version.', ref('ContractVersion')),
+        '400': BAD_REQUEST,
+        '404': NOT_FOUND,
+      },
+    }),
+  },
+  [`${A}/apps/{appId}/versions/{version}`]: {
+    get: admin({
+      tag: 'Contract versions',
+      operationId: 'getContractVersion',
+      summary: 'Get a contract version',
+      parameters: [parameterRef('AppId'), parameterRef('Version')],
+      responses: { '200': jsonResponse('The contract version.', ref('ContractVersion')), '404': NOT_FOUND },
+    }),
+    put: admin({
+      tag: 'Contract versions',
+      operationId: 'replaceContractVersion',
+      summary: 'Replace a Draft contract version',
+      description: 'Replaces the whole contract of a Draft (the OAuth2 client secret included). A published version is immutable.',
+      parameters: [parameterRef('AppId'), parameterRef('Version')],
+      requestBody: body('ContractVersionInput', 'The contract.'),
+      responses: {
+        '200': jsonResponse('The updated Draft.', ref('ContractVersion')),
+        '400': BAD_REQUEST,
+        '404': NOT_FOUND,
+        '409': conflict('`marketplace.contract_version.published` (a published version is immutable)'),
+      },
+    }),
+  },
+  [`${A}/apps/{appId}/versions/{version}/publish`]: {
+    post: admin({
+      tag: 'Contract versions',
+      operationId: 'publishContractVersion',
+      summary: 'Publish a contract version',
+      description: 'Status becomes Published and `publishedAt` is set; from then on the version is immutable and tenants can install it. Publishing again returns it unchanged.',
+      parameters: [parameterRef('AppId'), parameterRef('Version')],
+      responses: { '200': jsonResponse('The published contract version.', ref('ContractVersion')), '404': NOT_FOUND },
+    }),
+  },
+};
+
+const INSTALLATION_NOT_FOUND = problemResponse(
+  "Not found (`resource.not_found`): no such installation, or another tenant's (indistinguishable).",
+);
+
+const tenantPaths: Json = {
+  [`${T}/apps`]: {
+    get: tenant({
+      tag: 'App directory',
+      operationId: 'listAvailableApps',
+      summary: 'List installable apps',
+      description: 'Apps with at least one published contract version, each with its published versions (ascending). Apps without a published version are not listed.',
+      responses: { '200': jsonResponse('The installable apps.', arrayOf(ref('AvailableApp'))) },
+    }),
+  },
+  [`${T}/installations`]: {
+    post: tenant({
+      tag: 'Installations',
+      operationId: 'installApp',
+      summary: 'Install an app (and consent to a contract version)',
+      description: 'Install and consent are one step: the request names the exact published contract version the tenant accepts. The installation starts in status Installed.',
+      requestBody: body('InstallationInput', 'The app and the published contract version.'),
+      responses: {
+        '201': jsonResponse('The installation.', ref('Installation')),
+        '400': BAD_REQUEST,
+        '404': problemResponse('Not found (`resource.not_found`): the app or the version is unknown or not published.'),
+        '409': conflict('`marketplace.installation.exists` (the tenant already has this app installed)'),
+      },
+    }),
+    get: tenant({
+      tag: 'Installations',
+      operationId: 'listInstallations',
+      summary: "List the tenant's installations",
+      responses: { '200': jsonResponse("The tenant's installations.", arrayOf(ref('Installation'))) },
+    }),
+  },
+  [`${T}/installations/{installationId}`]: {
+    get: tenant({
+      tag: 'Installations',
+      operationId: 'getInstallation',
+      summary: 'Get an installation',
+      parameters: [parameterRef('InstallationId')],
+      responses: { '200': jsonResponse('The installation.', ref('Installation')), '404': INSTALLATION_NOT_FOUND },
+    }),
+    delete: tenant({
+      tag: 'Installations',
+      operationId: 'uninstallApp',
+      summary: 'Uninstall an app',
+      description:
+        'Revokes everything (API key, webhook signing secret, OAuth tokens, pending authorizations). The installation is gone from the ' +
+        "tenant's lists and the app may be installed again. Allowed in every status.",
+      parameters: [parameterRef('InstallationId')],
+      responses: { '204': { description: 'Uninstalled.' }, '404': INSTALLATION_NOT_FOUND },
+    }),
+  },
+  [`${T}/installations/{installationId}/connect`]: {
+    post: tenant({
+      tag: 'Installations',
+      operationId: 'connectInstallation',
+      summary: 'Connect an installation',
+      description:
+        'Allowed when the installation is Installed, Connecting (an OAuth2 authorization that was not completed: a new ' +
+        '`authorizationUrl` is issued) or Disconnected; Connected is 409 `marketplace.installation.already_connected`.\n\n' +
+        '- **ApiKey** apps: mints the credentials; status Connected; `credentials` set, `authorizationUrl` null.\n' +
+        "- **OAuth2** apps: status Connecting; `credentials` null and `authorizationUrl` set: send the restaurant's browser there. " +
+        'The credentials are shown by the callback.\n\n' +
+        'Scopes are granted from the consented contract version when the connection completes.',
+      parameters: [parameterRef('InstallationId')],
+      responses: {
+        '200': jsonResponse('Connected (ApiKey) or authorization started (OAuth2).', ref('ConnectResult'), NO_STORE),
+        '404': INSTALLATION_NOT_FOUND,
+        '409': conflict('`marketplace.installation.already_connected`'),
+      },
+    }),
+  },
+  [`${T}/installations/{installationId}/reconnect`]: {
+    post: tenant({
+      tag: 'Installations',
+      operationId: 'reconnectInstallation',
+      summary: 'Reconnect an installation',
+      description:
+        'Allowed when Connected or Disconnected (Installed or Connecting: 409 `marketplace.installation.not_connected`; use connect). ' +
+        'Mints new credentials and revokes the old ones.\n\n' +
+        '- **ApiKey** apps: at once; status Connected; `credentials` set.\n' +
+        '- **OAuth2** apps: `authorizationUrl` set, `credentials` null; the installation keeps its status and current credentials ' +
+        'until the callback completes, which mints the new credentials and revokes the old ones.',
+      parameters: [parameterRef('InstallationId')],
+      responses: {
+        '200': jsonResponse('Reconnected (ApiKey) or authorization started (OAuth2).', ref('ConnectResult'), NO_STORE),
+        '404': INSTALLATION_NOT_FOUND,
+        '409': conflict('`marketplace.installation.not_connected`'),
+      },
+    }),
+  },
+  [`${T}/installations/{installationId}/api-key/rotate`]: {
+    post: tenant({
+      tag: 'Installations',
+      operationId: 'rotateApiKey',
+      summary: 'Rotate the API key',
+      description: 'Only when Connected. Mints a new API key and revokes the old one at once; the webhook signing secret is unchanged.',
+      parameters: [parameterRef('InstallationId')],
+      responses: {
+        '200': jsonResponse('The new API key. Shown once.', ref('ApiKeyRotationResult'), NO_STORE),
+        '404': INSTALLATION_NOT_FOUND,
+        '409': conflict('`marketplace.installation.not_connected`'),
+      },
+    }),
+  },
+  [`${T}/installations/{installationId}/webhook-secret/rotate`]: {
+    post: tenant({
+      tag: 'Installations',
+      operationId: 'rotateWebhookSecret',
+      summary: 'Rotate the webhook signing secret',
+      description: 'Only when Connected and the app subscribes to events. Replaces the signing secret at once; the API key is unchanged.',
+      parameters: [parameterRef('InstallationId')],
+      responses: {
+        '200': jsonResponse('The new webhook signing secret. Shown once.', ref('WebhookSecretRotationResult'), NO_STORE),
+        '404': INSTALLATION_NOT_FOUND,
+        '409': conflict('`marketplace.installation.not_connected`, `marketplace.installation.no_events` (nothing subscribed)'),
+      },
+    }),
+  },
+  [`${T}/installations/{installationId}/disconnect`]: {
+    post: tenant({
+      tag: 'Installations',
+      operationId: 'disconnectInstallation',
+      summary: 'Disconnect an installation',
+      description:
+        'Status Disconnected: the API key is revoked, the webhook signing secret and the OAuth tokens are deleted and a pending ' +
+        'authorization no longer works. Allowed in every status; disconnecting a Disconnected installation returns it unchanged. ' +
+        'Connect or reconnect again later.',
+      parameters: [parameterRef('InstallationId')],
+      responses: { '200': jsonResponse('The disconnected installation.', ref('Installation')), '404': INSTALLATION_NOT_FOUND },
+    }),
+  },
+};
+
+const oauthPaths: Json = {
+  '/api/marketplace/oauth/callback': {
+    get: op('none', {
+      tag: 'OAuth',
+      operationId: 'completeOAuthAuthorization',
+      summary: 'OAuth2 authorization callback',
+      description:
+        "The partner's authorization server redirects the restaurant's browser here (the redirect URI pre-registered by a " +
+        'platform administrator). No bearer token: the `state` identifies the pending connect or reconnect. States expire ' +
+        "after 10 minutes and work once. The service exchanges `code` at the partner's token endpoint, stores the tokens, " +
+        'mints the credentials (revoking the previous ones on a reconnect) and answers them once.',
+      parameters: [
+        { name: 'code', in: 'query', required: false, description: 'Authorization code (on success).', schema: { type: 'string' } },
+        { name: 'state', in: 'query', required: false, description: 'The state issued with the authorization URL.', schema: { type: 'string' } },
+        { name: 'error', in: 'query', required: false, description: "The partner's error code (on failure), for example `access_denied`.", schema: { type: 'string' } },
+        { name: 'error_description', in: 'query', required: false, description: "The partner's error text (on failure).", schema: { type: 'string' } },
+      ],
+      responses: {
+        '200': jsonResponse('Connected: the installation and its credentials. Shown once.', ref('OAuthCallbackResult'), NO_STORE),
+        '400': problemResponse(
+          'Codes: `oauth.state_invalid` (unknown, expired or used state, or missing parameters), `oauth.authorization_denied` ' +
+            "(the partner's server returned an error such as access_denied).",
+        ),
+        '502': problemResponse("`oauth.token_exchange_failed`: the partner's token endpoint failed or answered badly."),
+        '504': problemResponse("`oauth.token_exchange_timeout`: the partner's token endpoint did not answer in time."),
+      },
+    }),
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+// Schemas
+// ---------------------------------------------------------------------------------------------
+
+const appProperties: Record<string, Json> = {
+  id: uuid(),
+  slug: slug(),
+  name: name(),
+  description: nullableStr(),
+  createdAt: dateTime(),
+};
+
+const oauth2ResponseProperties: Record<string, Json> = {
+  authorizationEndpoint: outboundUrl("The partner's authorization endpoint."),
+  tokenEndpoint: outboundUrl("The partner's token endpoint."),
+  clientId: str("Client id issued by the partner's OAuth server."),
+  scopes: arrayOf(str(), 'Scopes sent in the authorization request.'),
+  tokenEndpointAuthMethod: ref('TokenEndpointAuthMethod'),
+};
+
+const schemas: Record<string, Json> = {
+  // Enumerations -------------------------------------------------------------------------------
+  ScopeCode: {
+    type: 'string',
+    enum: [...SCOPES],
+    description: 'Partner API scope. Delivery.Read and Payments.Read are accepted but grant nothing.',
+  },
+  EventType: {
+    type: 'string',
+    enum: [...SUBSCRIBABLE_EVENTS],
+    description: 'Subscribable event type. orders.updated and catalog.updated are reserved: accepted, never emitted. system.test cannot be subscribed to.',
+  },
+  AuthType: { type: 'string', enum: [...AUTH_TYPES], description: 'How the service authenticates to the partner at connect time.' },
+  TokenEndpointAuthMethod: { type: 'string', enum: ['client_secret_basic', 'client_secret_post'] },
+  ContractVersionStatus: { type: 'string', enum: ['Draft', 'Published'] },
+  InstallationStatus: { type: 'string', enum: ['Installed', 'Connecting', 'Connected', 'Disconnected'] },
+
+  // Tenants ------------------------------------------------------------------------------------
+  TenantInput: input({
+    slug: slug(),
+    name: name(),
+    currencyCode: { type: 'string', pattern: '^[A-Z]{3}$', description: 'ISO 4217 code, for example EUR.' },
+    defaultLanguage: { type: 'string', pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$', description: 'BCP 47 tag, for example en or en-GB.' },
+  }),
+  Tenant: response({
+    id: uuid(),
+    slug: slug(),
+    name: name(),
+    currencyCode: str(),
+    defaultLanguage: str(),
+    createdAt: dateTime(),
+  }),
+  TenantTokenRequest: input(
+    { expiresInSeconds: { type: 'integer', format: 'int32', minimum: 60, maximum: 31536000, default: 2592000, description: 'Lifetime; default 30 days.' } },
+    ['expiresInSeconds'],
+  ),
+  TenantToken: response({
+    token: str('Bearer token (`tenantToken`) bound to the tenant.'),
+    tokenType: { type: 'string', const: 'Bearer' },
+    expiresAt: dateTime(),
+  }),
+
+  // Apps and contract versions -----------------------------------------------------------------
+  AppInput: input({ slug: slug(), name: name(), description: nullableStr() }, ['description']),
+  App: response(appProperties),
+  AppDetail: response({ ...appProperties, versions: arrayOf(ref('ContractVersion'), 'All versions, ascending.') }),
+  OAuth2Input: input(
+    {
+      authorizationEndpoint: outboundUrl("The partner's authorization endpoint."),
+      tokenEndpoint: outboundUrl("The partner's token endpoint."),
+      clientId: { type: 'string', minLength: 1, description: "Client id issued by the partner's OAuth server." },
+      clientSecret: { type: 'string', minLength: 1, writeOnly: true, description: 'Stored encrypted; never returned.' },
+      scopes: { ...arrayOf(str(), 'Scopes sent in the authorization request.'), default: [] },
+      tokenEndpointAuthMethod: { ...ref('TokenEndpointAuthMethod'), default: 'client_secret_basic' },
+    },
+    ['scopes', 'tokenEndpointAuthMethod'],
+    "How the service authenticates to the partner's own OAuth2 server (authorization-code flow with PKCE).",
+  ),
+  ContractVersionInput: {
+    ...input(
+      {
+        authType: ref('AuthType'),
+        scopes: { type: 'array', items: ref('ScopeCode'), uniqueItems: true },
+        subscribedEvents: { type: 'array', items: ref('EventType'), uniqueItems: true },
+        webhookUrl: {
+          ...outboundUrl('Where webhooks are sent. Required when any event is subscribed.'),
+          type: ['string', 'null'],
+        },
+        oauth2: { ...nullableRef('OAuth2Input'), description: 'Required if and only if authType is OAuth2.' },
+      },
+      ['webhookUrl', 'oauth2'],
+    ),
+    allOf: [
+      {
+        if: { required: ['subscribedEvents'], properties: { subscribedEvents: { minItems: 1 } } },
+        then: { required: ['webhookUrl'], properties: { webhookUrl: { type: 'string' } } },
+      },
+      {
+        if: { required: ['authType'], properties: { authType: { const: 'OAuth2' } } },
+        then: { required: ['oauth2'], properties: { oauth2: { type: 'object' } } },
+        else: { properties: { oauth2: { type: 'null' } } },
+      },
+    ],
+  },
+  OAuth2Config: response({ ...oauth2ResponseProperties, clientSecretSet: bool('Whether a client secret is stored; the secret is never returned.') }),
+  ContractVersion: response({
+    appId: uuid(),
+    version: versionNumber(),
+    status: ref('ContractVersionStatus'),
+    authType: ref('AuthType'),
+    scopes: arrayOf(ref('ScopeCode')),
+    subscribedEvents: arrayOf(ref('EventType')),
+    webhookUrl: nullableStr(),
+    oauth2: nullableRef('OAuth2Config'),
+    createdAt: dateTime(),
+    updatedAt: dateTime(),
+    publishedAt: nullableDateTime(),
+  }),
+  ContractVersionSummary: response({
+    version: versionNumber(),
+    authType: ref('AuthType'),
+    scopes: arrayOf(ref('ScopeCode')),
+    subscribedEvents: arrayOf(ref('EventType')),
+    webhookUrl: nullableStr(),
+    publishedAt: dateTime(),
+  }),
+  AvailableApp: response({
+    id: uuid(),
+    slug: slug(),
+    name: name(),
+    description: nullableStr(),
+    versions: arrayOf(ref('ContractVersionSummary'), 'Published versions, ascending.'),
+  }),
+
+  // Installations ------------------------------------------------------------------------------
+  InstallationInput: input({
+    appId: uuid(),
+    contractVersion: versionNumber('The exact published contract version the tenant consents to.'),
+  }),
+  Installation: response({
+    id: uuid(),
+    tenantId: uuid(),
+    appId: uuid(),
+    appName: str(),
+    contractVersion: versionNumber('The consented contract version.'),
+    authType: ref('AuthType'),
+    status: ref('InstallationStatus'),
+    scopes: arrayOf(ref('ScopeCode'), 'Granted when the connection completes; empty before.'),
+    subscribedEvents: arrayOf(ref('EventType')),
+    webhookUrl: nullableStr(),
+    apiKeyId: nullableStr('The public key id of the active API key only; null when there is none.'),
+    webhookSecretSet: bool('Whether a webhook signing secret is active.'),
+    oauthConnected: bool('Whether OAuth2 tokens from the partner are stored.'),
+    installedAt: dateTime(),
+    connectedAt: nullableDateTime('When the current connection completed; null when not connected.'),
+    updatedAt: dateTime(),
+  }),
+  Credentials: response(
+    {
+      apiKey: nullableStr('`KEY_ID.SECRET` for `Authorization: ApiKey <KEY_ID>.<API_SECRET>`. Shown once, never retrievable.'),
+      webhookSigningSecret: nullableStr('Shown once, never retrievable; null when the app subscribes to no events.'),
+    },
+    'Secrets shown once; the response carries `Cache-Control: no-store`.',
+  ),
+  ConnectResult: response(
+    {
+      installation: ref('Installation'),
+      credentials: { ...nullableRef('Credentials'), description: 'ApiKey apps: the new credentials. OAuth2 apps: null (the callback shows them).' },
+      authorizationUrl: {
+        type: ['string', 'null'],
+        format: 'uri',
+        description: "OAuth2 apps: where to send the restaurant's browser. ApiKey apps: null.",
+      },
+    },
+    'ApiKey apps: `credentials` set and `authorizationUrl` null. OAuth2 apps: `credentials` null and `authorizationUrl` set.',
+  ),
+  ApiKeyRotationResult: response({
+    installation: ref('Installation'),
+    credentials: response({ apiKey: str('The new `KEY_ID.SECRET`. Shown once.'), webhookSigningSecret: { type: 'null' } }),
+  }),
+  WebhookSecretRotationResult: response({
+    installation: ref('Installation'),
+    credentials: response({ apiKey: { type: 'null' }, webhookSigningSecret: str('The new signing secret. Shown once.') }),
+  }),
+  OAuthCallbackResult: response({ installation: ref('Installation'), credentials: ref('Credentials') }),
+
+  // Errors -------------------------------------------------------------------------------------
+  Problem: problemSchema,
+};
+
+// ---------------------------------------------------------------------------------------------
+// The document
+// ---------------------------------------------------------------------------------------------
+
+const idParameter = (paramName: string): Json => ({ name: paramName, in: 'path', required: true, schema: uuid() });
+
+export const marketplaceApiDocument: Json = {
+  openapi: '3.1.0',
+  info: {
+    title: 'Marketplace administrator and tenant API',
+    version: '1.0.0',
+    summary: 'Tenants, apps, contract versions, installations and their credentials.',
+    description: DESCRIPTION,
+  },
+  servers: [{ url: '/', description: 'The deployment serving this document.' }],
+  tags: [
+    { name: 'Tenants', description: 'Administrator: tenants and their bearer tokens.' },
+    { name: 'Apps', description: 'Administrator: the app registry.' },
+    { name: 'Contract versions', description: 'Administrator: contract versions (Draft, then Published and immutable).' },
+    { name: 'App directory', description: 'Tenant: apps that can be installed.' },
+    { name: 'Installations', description: "Tenant: the tenant's installations and their credentials." },
+    { name: 'OAuth', description: "The restaurant's browser returning from a partner's OAuth2 server." },
+  ],
+  paths: { ...adminPaths, ...tenantPaths, ...oauthPaths },
+  components: {
+    securitySchemes: {
+      adminToken: {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'JWT',
+        description: 'Signed bearer token (JWS, HS256) with `role` = `admin`. Required on every /api/admin/v1 route.',
+      },
+      tenantToken: {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'JWT',
+        description: 'Signed bearer token (JWS, HS256) with `role` = `tenant`, bound to one tenant (`tid`). Required on every /api/tenant/v1 route.',
+      },
+    },
+    parameters: {
+      TenantId: idParameter('tenantId'),
+      AppId: idParameter('appId'),
+      InstallationId: idParameter('installationId'),
+      Version: { name: 'version', in: 'path', required: true, schema: versionNumber() },
+      SlugFilter: {
+        name: 'slug',
+        in: 'query',
+        required: false,
+        description: 'Only the entry with exactly this slug (an empty array when there is none).',
+        schema: { type: 'string' },
+      },
+    },
+    headers: {
+      CacheControlNoStore: {
+        description: 'The response carries secrets: never stored by caches.',
+        required: true,
+        schema: { type: 'string', const: 'no-store' },
+      },
+    },
+    responses: {
+      BadRequest: problemResponse(
+        'Bad request. Codes: `request.invalid` (validation failed; `errors` maps field paths to messages), `request.malformed` (the body is not JSON).',
+      ),
+      Unauthorized: problemResponse('`auth.unauthenticated`: the token is missing, malformed or expired, or has the wrong role.'),
+      NotFound: problemResponse('`resource.not_found`.'),
+    },
+    schemas,
+  },
+};

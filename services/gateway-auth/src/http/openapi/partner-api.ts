@@ -1,0 +1,993 @@
+/**
+ * OpenAPI 3.1 description of the Marketplace Partner API v1, served publicly by the gateway at
+ * `GET /api/partner/v1/openapi.json`. Source of truth: the Partner API v1 specification
+ * (`shared/spec/partner-api-v1.md`); the decisions the specification leaves open are stated in
+ * `info.description` and implemented by the gateway.
+ *
+ * The document is plain data. The small builders below only avoid repeating the same shapes; they
+ * are exported because the marketplace API document (`marketplace-api.ts`) reuses them and the
+ * Problem schema.
+ */
+
+/** A JSON object of the document (schema, operation, response, ...). */
+export type Json = Record<string, unknown>;
+
+// ---------------------------------------------------------------------------------------------
+// Schema builders
+// ---------------------------------------------------------------------------------------------
+
+/** `$ref` to a component schema. */
+export const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
+
+/** A component schema, or null (OpenAPI 3.1 has no `nullable`). */
+export const nullableRef = (name: string): Json => ({ oneOf: [ref(name), { type: 'null' }] });
+
+const withDescription = (schema: Json, description?: string): Json => (description ? { ...schema, description } : schema);
+
+export const str = (description?: string): Json => withDescription({ type: 'string' }, description);
+export const nullableStr = (description?: string): Json => withDescription({ type: ['string', 'null'] }, description);
+export const bool = (description?: string): Json => withDescription({ type: 'boolean' }, description);
+export const uuid = (description?: string): Json => withDescription({ type: 'string', format: 'uuid' }, description);
+export const nullableUuid = (description?: string): Json => withDescription({ type: ['string', 'null'], format: 'uuid' }, description);
+export const int32 = (description?: string): Json => withDescription({ type: 'integer', format: 'int32' }, description);
+export const double = (description?: string): Json => withDescription({ type: 'number', format: 'double' }, description);
+export const nullableDouble = (description?: string): Json => withDescription({ type: ['number', 'null'], format: 'double' }, description);
+export const dateTime = (description?: string): Json => withDescription({ type: 'string', format: 'date-time' }, description);
+export const nullableDateTime = (description?: string): Json =>
+  withDescription({ type: ['string', 'null'], format: 'date-time' }, description);
+export const arrayOf = (items: Json, description?: string): Json => withDescription({ type: 'array', items }, description);
+
+export interface ObjectOptions {
+  /** Properties that may be absent; every other property is listed in `required`. */
+  optional?: string[];
+  /** `additionalProperties: false` (response bodies: exactly these fields). */
+  closed?: boolean;
+  description?: string;
+}
+
+/** An object schema whose properties are all required unless named in `optional`. */
+export function object(properties: Record<string, Json>, options: ObjectOptions = {}): Json {
+  const optional = new Set(options.optional ?? []);
+  return {
+    type: 'object',
+    ...(options.description ? { description: options.description } : {}),
+    required: Object.keys(properties).filter((name) => !optional.has(name)),
+    properties,
+    ...(options.closed ? { additionalProperties: false } : {}),
+  };
+}
+
+/** A response schema: every field is always present (null when not applicable), nothing else. */
+const response = (properties: Record<string, Json>, description?: string): Json => object(properties, { closed: true, description });
+
+// ---------------------------------------------------------------------------------------------
+// Response builders
+// ---------------------------------------------------------------------------------------------
+
+/** RFC 7807 problem details with the stable `code`; shared by both documents. */
+export const problemSchema: Json = {
+  type: 'object',
+  description:
+    'RFC 7807 problem details. Clients switch on `code` (stable, dotted), not on `title` or `detail`. ' +
+    'Further members may be added.',
+  required: ['status', 'title', 'detail', 'code'],
+  properties: {
+    type: str('A URI reference identifying the problem type; `about:blank` when it is only the HTTP status.'),
+    title: str('Short summary of the HTTP status.'),
+    status: int32('The HTTP status code.'),
+    detail: str('Human-readable explanation. Never contains secrets or which part of a credential was wrong.'),
+    code: str('Stable, dotted error code, for example `request.invalid`.'),
+    instance: str('The request path the problem occurred on.'),
+    errors: {
+      type: 'object',
+      description:
+        'Validation failures only (`request.invalid`): field path, written the way clients write it ' +
+        '(for example `lines[2].modifierSelections[0].modifierOptionId`), mapped to messages.',
+      additionalProperties: { type: 'array', items: { type: 'string' } },
+    },
+    status_detail: {
+      type: 'object',
+      description: 'The order-not-cancellable conflict only: the current status of the order, by name.',
+      required: ['status'],
+      properties: { status: str('Current status name, for example `Accepted`.') },
+    },
+  },
+};
+
+const PROBLEM_JSON = 'application/problem+json';
+
+/** An error response whose body is a Problem; `description` lists the codes it can carry. */
+export function problemResponse(description: string, examples?: Record<string, Json>): Json {
+  const media: Json = { schema: ref('Problem') };
+  if (examples) media.examples = Object.fromEntries(Object.entries(examples).map(([name, value]) => [name, { value }]));
+  return { description, content: { [PROBLEM_JSON]: media } };
+}
+
+/** A JSON success response. */
+export function jsonResponse(description: string, schema: Json, headers?: Json): Json {
+  return { description, ...(headers ? { headers } : {}), content: { 'application/json': { schema } } };
+}
+
+const responseRef = (name: string): Json => ({ $ref: `#/components/responses/${name}` });
+const parameterRef = (name: string): Json => ({ $ref: `#/components/parameters/${name}` });
+const headerRef = (name: string): Json => ({ $ref: `#/components/headers/${name}` });
+
+// ---------------------------------------------------------------------------------------------
+// info.description: what the specification leaves open, as the gateway implements it
+// ---------------------------------------------------------------------------------------------
+
+const DESCRIPTION = `
+The Marketplace Partner API lets a partner backend read a restaurant's catalog, create, read and
+cancel orders (**order source** integrations) and act on delivery assignments (**delivery
+provider** integrations). The service also sends signed webhooks to the partner backend (see
+\`webhooks\`).
+
+All paths are under \`{base_url}\` and carry the version prefix \`/api/partner/v1\`. All request
+bodies are JSON; accepted media types are \`application/json\`, \`text/json\` and
+\`application/*+json\`. Every price, tax, discount, fee and total is computed by the service;
+catalog prices are display values, not locked prices.
+
+## Authentication
+
+Every request carries \`Authorization: ApiKey <KEY_ID>.<API_SECRET>\`. The whole
+\`KEY_ID.API_SECRET\` string is one secret: use it only from the partner backend. It is shown once
+when the restaurant connects the app (and again after a reconnect or rotation) and can never be
+retrieved.
+
+- **401** \`auth.unauthenticated\`: the credential is missing, malformed, unknown or revoked.
+  Authentication failures never say which part of the credential was wrong: every case gets the
+  same generic message.
+- **403** \`auth.insufficient_scope\`: the credential is valid but the installation lacks the
+  operation's scope.
+
+Scopes are fixed at connect time from the contract version the restaurant consented to; each is
+independent. Each operation names its scope in its description, in its \`security\` requirement
+and in the extension \`x-required-scopes\` (when it lists several, any one of them grants the
+call). A scope alone never grants access to an order: ownership is checked too, and every failure
+is the same generic 404.
+
+## Errors
+
+Errors are \`application/problem+json\` (RFC 7807) with \`status\`, \`title\`, \`detail\`, a stable
+string \`code\` and optionally \`instance\` and \`type\`. Clients inspect \`code\`, not only the
+status. Codes:
+
+| Status | Code | When |
+|---|---|---|
+| 400 | \`request.malformed\` | The body is not JSON. |
+| 400 | \`request.invalid\` | Validation failed; \`errors\` maps field paths such as \`lines[2].modifierSelections[0].modifierOptionId\` to messages. |
+| 400 | \`idempotency.key_missing\` | A POST or PATCH without an \`Idempotency-Key\` header. |
+| 400 | \`idempotency.key_invalid\` | The \`Idempotency-Key\` is longer than 128 characters or has leading or trailing whitespace. |
+| 401 | \`auth.unauthenticated\` | One generic message for missing, malformed, unknown or revoked credentials. |
+| 403 | \`auth.insufficient_scope\` | The installation lacks the required scope. |
+| 404 | \`resource.not_found\` | The resource does not exist or is not visible to the installation (indistinguishable). |
+| 405 | \`request.method_not_allowed\` | The path exists but not with this method. |
+| 409 | \`idempotency.key_reused\` | The same \`Idempotency-Key\` with a different request. |
+| 409 | \`idempotency.request_in_progress\` | The first request with this key is still running after the wait. |
+| 409 | \`tenancy.partner_api.external_order_id_conflict\` | \`externalOrderId\` already used by the installation under a different idempotency key. |
+| 409 | \`tenancy.order.price_mismatch\` | \`expectedTotal\` differs from the computed \`grandTotal\`; nothing was created. |
+| 409 | \`tenancy.partner_api.order_not_cancellable\` | Source cancel after the order left Pending; \`status_detail.status\` holds the current status name. |
+| 409 | \`delivery.transition_not_allowed\` | Invalid delivery status transition (for example cancel while Assigned, reject after accepting). |
+| 413 | \`request.too_large\` | The request body is too large. |
+| 415 | \`request.unsupported_media_type\` | The request body is not one of the accepted JSON media types. |
+| 429 | \`rate_limit.exceeded\` | A rate limit was exceeded (see below). |
+| 502 | \`upstream.bad_response\` | An internal service answered badly. |
+| 503 | \`upstream.unavailable\` | An internal service is unavailable. |
+| 504 | \`upstream.timeout\` | An internal service did not answer in time. |
+
+## Rate limits
+
+A sliding window of exactly 60 seconds, counted in Redis by one atomic script:
+
+- at most **120 requests per client IP** address in any 60 s: every request, counted before
+  authentication;
+- at most **60 requests per installation** in any 60 s: every authenticated request; all endpoints
+  (catalog reads included) share this budget.
+
+A refused request is not counted. A refused request gets **429** \`rate_limit.exceeded\` with
+\`Retry-After\` = the whole number of seconds until the oldest counted request leaves the window
+(at least 1).
+
+## Idempotency
+
+Every POST and PATCH requires the header \`Idempotency-Key\` (1 to 128 characters, no leading or
+trailing whitespace).
+
+- Keys are scoped per installation and kept **24 hours**.
+- Same key and same request (method, path and JSON body, compared after parsing, so whitespace
+  and key order do not matter): the stored response (status, body, \`Content-Type\`, \`Location\`)
+  is replayed, not re-executed, with the header \`Idempotent-Replayed: true\`.
+- Same key and a different request: **409** \`idempotency.key_reused\`.
+- Only 2xx responses are stored. An error response changed nothing, so the same key may be
+  retried; this is what keeps the key usable after a 409 \`tenancy.order.price_mismatch\` or a 400.
+- A concurrent request with the same key waits for the first and replays its result (exactly one
+  mutation); if the first is still running after the wait: **409**
+  \`idempotency.request_in_progress\`.
+
+\`externalOrderId\` is the partner's permanent order identifier; \`Idempotency-Key\` identifies one
+request attempt only.
+
+## Enumerations
+
+Enumerations are integers in REST responses and requests (never booleans). Where the
+specification lists only some values of an enumeration (order status, payment status, assignment
+status), the field is documented as an integer with the known values in its description: clients
+must tolerate other values.
+
+## Webhooks
+
+Apps that subscribe to events receive signed HTTPS POST requests at the webhook URL of their
+contract version (see \`webhooks\`). The signature is HMAC-SHA256, lowercase hex, keyed with the
+webhook signing secret (never the API secret), over the bytes of \`{timestamp}.{rawBody}\`. Delivery
+is at-least-once: deduplicate by the event id and answer 2xx quickly. Retries on 5xx, 408, 429 or
+a network timeout: base delay 2 minutes, multiplied by 3 per attempt, capped at 12 hours, jitter
+±20 % after the cap, at most 8 attempts. Any other 4xx is permanent.
+`.trim();
+
+// ---------------------------------------------------------------------------------------------
+// Operations
+// ---------------------------------------------------------------------------------------------
+
+type Tag = 'Catalog' | 'Orders' | 'Deliveries';
+
+interface OperationSpec {
+  tag: Tag;
+  operationId: string;
+  summary: string;
+  description: string;
+  /** Scopes of which any one grants the call. */
+  scopes: string[];
+  parameters?: Json[];
+  requestBody?: Json;
+  success: Record<string, Json>;
+  /** Error responses beyond 401, 403 and 429, which every operation has. */
+  errors: Record<string, Json>;
+}
+
+const MUTATING_SUCCESS_HEADERS: Json = { 'Idempotent-Replayed': headerRef('IdempotentReplayed') };
+
+function operation(spec: OperationSpec, mutating: boolean): Json {
+  const scopeText =
+    spec.scopes.length === 1
+      ? `**Required scope:** \`${spec.scopes[0]}\`.`
+      : `**Required scope:** ${spec.scopes.map((s) => `\`${s}\``).join(' or ')} (any one), plus ownership.`;
+  const parameters = [...(spec.parameters ?? []), ...(mutating ? [parameterRef('IdempotencyKey')] : [])];
+  return {
+    tags: [spec.tag],
+    operationId: spec.operationId,
+    summary: spec.summary,
+    description: `${spec.description}\n\n${scopeText}`,
+    'x-required-scopes': spec.scopes,
+    // OpenAPI 3.1 lets any scheme list role names: alternatives are separate requirement objects.
+    security: spec.scopes.map((scope) => ({ partnerApiKey: [scope] })),
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(spec.requestBody ? { requestBody: spec.requestBody } : {}),
+    // Integer-like keys keep ascending order in JavaScript objects.
+    responses: {
+      ...spec.success,
+      '401': responseRef('Unauthorized'),
+      '403': responseRef('Forbidden'),
+      '429': responseRef('TooManyRequests'),
+      ...spec.errors,
+    },
+  };
+}
+
+const get = (spec: OperationSpec): Json => ({ get: operation(spec, false) });
+const post = (spec: OperationSpec): Json => ({ post: operation(spec, true) });
+const patch = (spec: OperationSpec): Json => ({ patch: operation(spec, true) });
+
+/** A JSON request body, accepted as application/json and text/json (and application/*+json). */
+function jsonBody(schemaName: string, description: string): Json {
+  const schema = ref(schemaName);
+  return {
+    required: true,
+    description: `${description}\n\nAccepted media types: \`application/json\`, \`text/json\` and \`application/*+json\`.`,
+    content: { 'application/json': { schema }, 'text/json': { schema } },
+  };
+}
+
+const P = '/api/partner/v1';
+
+const conflict = (codes: string): Json => problemResponse(`Conflict. Codes: ${codes}.`);
+const IDEMPOTENCY_CONFLICTS = '`idempotency.key_reused`, `idempotency.request_in_progress`';
+const deliveryConflict = conflict(`\`delivery.transition_not_allowed\`, ${IDEMPOTENCY_CONFLICTS}`);
+const badRequestIdempotency = problemResponse('Bad request. Codes: `idempotency.key_missing`, `idempotency.key_invalid`.');
+const badRequestBody = problemResponse(
+  'Bad request. Codes: `request.invalid` (validation failed; `errors` maps field paths to messages), ' +
+    '`request.malformed` (the body is not JSON), `idempotency.key_missing`, `idempotency.key_invalid`.',
+);
+const notFoundAssignment = problemResponse(
+  'Not found (`resource.not_found`): the order does not exist or the caller does not hold its delivery assignment.',
+);
+
+const assignmentResult = jsonResponse('The assignment in its current state.', ref('DeliveryAssignmentResponse'), MUTATING_SUCCESS_HEADERS);
+
+function deliveryAction(action: 'accept' | 'reject' | 'cancel', scope: string, summary: string, description: string): Json {
+  return post({
+    tag: 'Deliveries',
+    operationId: `${action}Delivery`,
+    summary,
+    description,
+    scopes: [scope],
+    parameters: [parameterRef('OrderId')],
+    success: { '200': assignmentResult },
+    errors: { '400': badRequestIdempotency, '404': notFoundAssignment, '409': deliveryConflict },
+  });
+}
+
+function deliveryUpdate(field: string, scope: string, body: string, summary: string, description: string): Json {
+  return patch({
+    tag: 'Deliveries',
+    operationId: `updateDelivery${field}`,
+    summary,
+    description,
+    scopes: [scope],
+    parameters: [parameterRef('OrderId')],
+    requestBody: jsonBody(body, summary),
+    success: { '200': assignmentResult },
+    errors: { '400': badRequestBody, '404': notFoundAssignment, '409': deliveryConflict },
+  });
+}
+
+const paths: Json = {
+  [`${P}/catalog/branches`]: get({
+    tag: 'Catalog',
+    operationId: 'listBranches',
+    summary: 'List the branches',
+    description: 'Every active branch of the tenant that installed the app. A full snapshot: no pagination.',
+    scopes: ['Catalog.Read'],
+    success: { '200': jsonResponse('The active branches.', arrayOf(ref('Branch'))) },
+    errors: { '404': responseRef('NotFound') },
+  }),
+  [`${P}/catalog/branches/{branchId}/products`]: get({
+    tag: 'Catalog',
+    operationId: 'listProducts',
+    summary: "List a branch's products",
+    description:
+      "The branch's full effective catalog as categories with product summaries, without modifier detail. " +
+      'A full snapshot: no pagination, no change feed.',
+    scopes: ['Catalog.Read'],
+    parameters: [parameterRef('BranchId'), parameterRef('Language')],
+    success: { '200': jsonResponse('The catalog of the branch.', ref('ProductListResponse')) },
+    errors: { '404': responseRef('NotFound') },
+  }),
+  [`${P}/catalog/branches/{branchId}/products/{productId}`]: get({
+    tag: 'Catalog',
+    operationId: 'getProduct',
+    summary: 'Get a product with its modifiers',
+    description: 'One product of the branch with its variants and the complete, recursively nested modifier hierarchy.',
+    scopes: ['Catalog.Read'],
+    parameters: [parameterRef('BranchId'), parameterRef('ProductId'), parameterRef('Language')],
+    success: { '200': jsonResponse('The product.', ref('ProductDetailResponse')) },
+    errors: { '404': responseRef('NotFound') },
+  }),
+  [`${P}/orders`]: post({
+    tag: 'Orders',
+    operationId: 'createOrder',
+    summary: 'Create an order',
+    description:
+      'Creates an order in status Pending (1) and broadcasts `orders.created`. Every identifier is revalidated and ' +
+      'every price, tax, discount, fee and total is computed by the service; the only client value that may affect ' +
+      'the outcome is `expectedTotal`, a reconciliation guard.\n\n' +
+      '- `orderMode` must be 1 (Delivery) or 2 (Pickup); `paymentMethod` 1 (Cash) or 2 (CardOnDelivery); other values are rejected with 400.\n' +
+      '- Delivery requires `deliveryZoneId` and `deliveryAddress`; the zone must exist, belong to the branch, be active and contain the ' +
+      'coordinates. Pickup has neither.\n' +
+      '- `expectedTotal` different from the computed `grandTotal`: 409 `tenancy.order.price_mismatch`, nothing is created and both ' +
+      '`externalOrderId` and `Idempotency-Key` stay usable for a corrected retry.\n' +
+      '- An `externalOrderId` already used by the installation under a different `Idempotency-Key`: 409 ' +
+      '`tenancy.partner_api.external_order_id_conflict`.',
+    scopes: ['Orders.Create'],
+    requestBody: jsonBody('CreateOrderRequest', 'The order to create.'),
+    success: {
+      '201': jsonResponse('The order was created.', ref('CreateOrderResponse'), {
+        Location: {
+          description: 'The order: `/api/partner/v1/orders/{orderId}`.',
+          schema: { type: 'string', format: 'uri-reference' },
+        },
+        ...MUTATING_SUCCESS_HEADERS,
+      }),
+    },
+    errors: {
+      '400': problemResponse(
+        'Bad request. Codes: `request.invalid` (validation failed, with the `errors` map), `request.malformed` (the body is not JSON), ' +
+          '`idempotency.key_missing`, `idempotency.key_invalid`.',
+        {
+          validation: {
+            type: 'about:blank',
+            title: 'Bad Request',
+            status: 400,
+            detail: 'The request is invalid.',
+            code: 'request.invalid',
+            errors: { 'lines[2].modifierSelections[0].modifierOptionId': ['must match format "uuid"'] },
+          },
+        },
+      ),
+      '409': problemResponse(
+        'Conflict. Codes: `tenancy.order.price_mismatch`, `tenancy.partner_api.external_order_id_conflict`, ' +
+          `${IDEMPOTENCY_CONFLICTS}.`,
+        {
+          priceMismatch: {
+            type: 'about:blank',
+            title: 'Conflict',
+            status: 409,
+            detail: 'expectedTotal does not match the computed grandTotal.',
+            code: 'tenancy.order.price_mismatch',
+          },
+        },
+      ),
+    },
+  }),
+  [`${P}/orders/{orderId}`]: get({
+    tag: 'Orders',
+    operationId: 'getOrder',
+    summary: 'Get an order',
+    description:
+      'Source-owned read: scope `Orders.Create` and the caller created the order via POST /orders; the response includes ' +
+      '`paymentStatus`, `externalOrderId`, `subtotal`, `discountTotal`, `taxTotal`, `deliveryFee` and `serviceFee`.\n\n' +
+      "Delivery-assignment-owned read: scope `Orders.Read` and the caller holds the order's live delivery assignment; " +
+      'those seven fields are null.\n\n' +
+      'A scope alone never grants access: any failure (wrong installation, no ownership, nonexistent order) is the same ' +
+      'generic 404. Order status changes other than cancellation are observable only by polling this route.',
+    scopes: ['Orders.Create', 'Orders.Read'],
+    parameters: [parameterRef('OrderId')],
+    success: { '200': jsonResponse('The order.', ref('OrderResponse')) },
+    errors: { '404': responseRef('NotFound') },
+  }),
+  [`${P}/orders/{orderId}/cancel`]: post({
+    tag: 'Orders',
+    operationId: 'cancelOrder',
+    summary: 'Cancel an order (source)',
+    description:
+      'Only the creating installation may cancel, and only while the order is Pending; the order becomes Cancelled (8), ' +
+      '`orders.cancelled` is sent to the source installation and a live delivery assignment is terminated. Otherwise ' +
+      '409 `tenancy.partner_api.order_not_cancellable` with `status_detail.status` holding the current status name.',
+    scopes: ['Orders.Create'],
+    parameters: [parameterRef('OrderId')],
+    success: { '200': jsonResponse('The order was cancelled.', ref('OrderCancellationResponse'), MUTATING_SUCCESS_HEADERS) },
+    errors: {
+      '400': badRequestIdempotency,
+      '404': responseRef('NotFound'),
+      '409': problemResponse(`Conflict. Codes: \`tenancy.partner_api.order_not_cancellable\`, ${IDEMPOTENCY_CONFLICTS}.`, {
+        notCancellable: {
+          type: 'about:blank',
+          title: 'Conflict',
+          status: 409,
+          detail: 'The order can no longer be cancelled.',
+          code: 'tenancy.partner_api.order_not_cancellable',
+          status_detail: { status: 'Accepted' },
+        },
+      }),
+    },
+  }),
+  [`${P}/deliveries/{orderId}/accept`]: deliveryAction(
+    'accept',
+    'Delivery.Accept',
+    'Accept a delivery assignment',
+    'Assigned → Accepted (2); sets `respondedAtUtc`. The caller must hold the assignment.',
+  ),
+  [`${P}/deliveries/{orderId}/reject`]: deliveryAction(
+    'reject',
+    'Delivery.Reject',
+    'Reject a delivery assignment',
+    'Only while Assigned (after accepting: 409). No automatic reassignment; order status and payment are untouched.',
+  ),
+  [`${P}/deliveries/{orderId}/cancel`]: deliveryAction(
+    'cancel',
+    'Delivery.Cancel',
+    'Cancel an accepted delivery',
+    'Only while Accepted or InTransit (while Assigned: 409). No automatic reassignment; the order is untouched; ' +
+      '`delivery.cancelled` is not sent to the caller for its own cancel.',
+  ),
+  [`${P}/deliveries/{orderId}/status`]: deliveryUpdate(
+    'Status',
+    'Delivery.UpdateStatus',
+    'DeliveryStatusUpdateRequest',
+    'Move the delivery to InTransit or Delivered',
+    'Legal targets are 4 (InTransit, from Accepted) and 5 (Delivered, from InTransit); an invalid transition is 409 ' +
+      '`delivery.transition_not_allowed`.',
+  ),
+  [`${P}/deliveries/{orderId}/driver`]: deliveryUpdate(
+    'Driver',
+    'Delivery.UpdateDriver',
+    'DeliveryDriverUpdateRequest',
+    'Set the driver',
+    'Sets (or clears, with null) the driver name and phone.',
+  ),
+  [`${P}/deliveries/{orderId}/eta`]: deliveryUpdate(
+    'Eta',
+    'Delivery.UpdateEta',
+    'DeliveryEtaUpdateRequest',
+    'Set the estimated time of arrival',
+    'Sets (or clears, with null) the ETA.',
+  ),
+  [`${P}/deliveries/{orderId}/tracking`]: deliveryUpdate(
+    'Tracking',
+    'Delivery.UpdateTracking',
+    'DeliveryTrackingUpdateRequest',
+    'Set the tracking URL',
+    'Sets (or clears, with null) the tracking URL; when set it must be an absolute https:// URL.',
+  ),
+};
+
+// ---------------------------------------------------------------------------------------------
+// Schemas
+// ---------------------------------------------------------------------------------------------
+
+const variantSummaryProperties: Record<string, Json> = {
+  id: uuid(),
+  sku: nullableStr(),
+  name: str(),
+  price: double('Display price, not a locked price.'),
+  compareAtPrice: nullableDouble(),
+  isDefault: bool(),
+  availability: ref('Availability'),
+};
+
+const schemas: Record<string, Json> = {
+  // Enumerations -------------------------------------------------------------------------------
+  Availability: {
+    type: 'integer',
+    format: 'int32',
+    enum: [0, 1, 2],
+    'x-enum-varnames': ['Available', 'SoldOut', 'Unavailable'],
+    description: '0 Available, 1 SoldOut at this branch, 2 Unavailable at this branch. An integer, never a boolean.',
+  },
+  OrderMode: {
+    type: 'integer',
+    format: 'int32',
+    enum: [1, 2],
+    'x-enum-varnames': ['Delivery', 'Pickup'],
+    description: '1 Delivery, 2 Pickup. (DineIn exists in the service but is rejected on order creation and is not part of this contract.)',
+  },
+  PaymentMethod: {
+    type: 'integer',
+    format: 'int32',
+    enum: [1, 2],
+    'x-enum-varnames': ['Cash', 'CardOnDelivery'],
+    description: '1 Cash, 2 CardOnDelivery. (CardOnline exists in the service but is rejected on order creation and is not part of this contract.)',
+  },
+  OrderStatus: int32(
+    'Order status, an integer. Known values: 1 Pending, 6 Completed, 7 Rejected, 8 Cancelled. A status Accepted also ' +
+      'exists; its value and the other values are not part of this contract: tolerate unknown values. ' +
+      '(Webhook payloads carry the status by name.)',
+  ),
+  PaymentStatus: int32('Payment status, an integer. 1 on a newly created order; the other values are not part of this contract.'),
+  AssignmentStatus: int32(
+    'Delivery assignment status, an integer. Known values: 2 Accepted, 4 InTransit, 5 Delivered. Assigned, the ' +
+      'rejected state and the cancelled state also exist; their values are not part of this contract.',
+  ),
+
+  // Catalog ------------------------------------------------------------------------------------
+  Branch: response({
+    id: uuid(),
+    name: str(),
+    isActive: bool(),
+    externalLocationId: { ...nullableStr('Opaque string configured by the tenant; null when unmapped.'), maxLength: 256 },
+  }),
+  ProductListResponse: response({
+    categories: arrayOf(ref('Category')),
+    resolvedLanguage: nullableStr('The language resolved from the `language` query parameter.'),
+  }),
+  Category: response({ id: uuid(), name: str(), products: arrayOf(ref('ProductSummary')) }),
+  ProductSummary: response({
+    id: uuid(),
+    sku: nullableStr(),
+    name: str(),
+    imageUrl: nullableStr(),
+    taxCategory: nullableRef('TaxCategory'),
+    availability: ref('Availability'),
+    startingPrice: double(),
+    variants: arrayOf(ref('VariantSummary')),
+  }),
+  TaxCategory: response({ rate: double(), isInclusive: bool() }),
+  VariantSummary: response(variantSummaryProperties),
+  ProductDetailResponse: response({
+    id: uuid(),
+    sku: nullableStr(),
+    name: str(),
+    imageUrl: nullableStr(),
+    taxCategory: nullableRef('TaxCategory'),
+    availability: ref('Availability'),
+    variants: arrayOf(ref('VariantDetail')),
+    resolvedLanguage: nullableStr('The language resolved from the `language` query parameter.'),
+  }),
+  VariantDetail: response(
+    { ...variantSummaryProperties, modifierGroups: arrayOf(ref('ModifierGroup')) },
+    'All Variant summary fields plus the modifier groups.',
+  ),
+  ModifierGroup: response({
+    id: uuid(),
+    name: str(),
+    minSelections: int32(),
+    maxSelections: int32(),
+    isRequired: bool(),
+    sortOrder: int32(),
+    options: arrayOf(ref('ModifierOption')),
+  }),
+  ModifierOption: response({
+    id: uuid(),
+    name: str(),
+    price: double(),
+    isDefault: bool(),
+    availability: ref('Availability'),
+    childGroups: arrayOf(ref('ModifierGroup'), 'Nested modifier groups, recursively; empty when none.'),
+  }),
+
+  // Order creation -----------------------------------------------------------------------------
+  CreateOrderRequest: {
+    ...object(
+      {
+        branchId: uuid(),
+        orderMode: ref('OrderMode'),
+        customerName: str(),
+        customerPhone: str(),
+        paymentMethod: ref('PaymentMethod'),
+        lines: arrayOf(ref('OrderLine')),
+        externalOrderId: str("The partner's own permanent order identifier; unique per installation."),
+        customerEmail: nullableStr(),
+        customerNotes: nullableStr(),
+        promotionCode: nullableStr(),
+        deliveryZoneId: nullableUuid('Required together with `deliveryAddress` for Delivery; absent for Pickup.'),
+        deliveryAddress: { ...nullableRef('DeliveryAddressRequest'), description: 'Required together with `deliveryZoneId` for Delivery; absent for Pickup.' },
+        expectedTotal: nullableDouble('Non-authoritative guard compared with the computed `grandTotal` (409 `tenancy.order.price_mismatch` when different).'),
+      },
+      {
+        optional: ['customerEmail', 'customerNotes', 'promotionCode', 'deliveryZoneId', 'deliveryAddress', 'expectedTotal'],
+        description:
+          'Order status, orderNumber, paymentStatus and financial values cannot be submitted as authoritative: the service computes them.',
+      },
+    ),
+    // Delivery (1) needs both delivery fields; Pickup (2) has neither.
+    if: { required: ['orderMode'], properties: { orderMode: { const: 1 } } },
+    then: {
+      required: ['deliveryZoneId', 'deliveryAddress'],
+      properties: { deliveryZoneId: { type: 'string' }, deliveryAddress: { type: 'object' } },
+    },
+    else: { properties: { deliveryZoneId: { type: 'null' }, deliveryAddress: { type: 'null' } } },
+  },
+  OrderLine: object(
+    {
+      productId: uuid(),
+      variantId: uuid(),
+      quantity: int32(),
+      modifierSelections: arrayOf(ref('ModifierSelection'), 'May be empty.'),
+      customerNote: nullableStr(),
+    },
+    { optional: ['customerNote'] },
+  ),
+  ModifierSelection: object(
+    {
+      selectionId: uuid(),
+      modifierGroupId: uuid(),
+      modifierOptionId: uuid(),
+      parentSelectionId: nullableUuid('Links a nested selection to its parent selection.'),
+    },
+    { optional: ['parentSelectionId'] },
+  ),
+  DeliveryAddressRequest: object(
+    {
+      label: nullableStr('Required, but may be null.'),
+      addressLine: str(),
+      latitude: double(),
+      longitude: double(),
+      notes: nullableStr(),
+    },
+    { optional: ['notes'], description: 'The coordinates must lie inside the polygon of the delivery zone.' },
+  ),
+  CreateOrderResponse: response({
+    orderId: uuid(),
+    orderNumber: str(),
+    status: ref('OrderStatus'),
+    paymentStatus: ref('PaymentStatus'),
+    currencyCode: str(),
+    subtotal: double(),
+    discountTotal: double(),
+    taxTotal: double(),
+    deliveryFee: double(),
+    serviceFee: double(),
+    grandTotal: double(),
+    externalOrderId: str(),
+  }),
+
+  // Order read ---------------------------------------------------------------------------------
+  OrderResponse: response(
+    {
+      orderId: uuid(),
+      orderNumber: str(),
+      status: ref('OrderStatus'),
+      orderMode: ref('OrderMode'),
+      tableNumber: nullableStr(),
+      customerName: str(),
+      customerPhone: str(),
+      grandTotal: double(),
+      currencyCode: str(),
+      items: arrayOf(ref('OrderItem')),
+      deliveryAddress: { ...nullableRef('AddressResponse'), description: 'Null for Pickup.' },
+      branch: ref('BranchPickupInfo'),
+      paymentStatus: { type: ['integer', 'null'], format: 'int32', description: 'See PaymentStatus. Null for delivery-assignment-owned reads.' },
+      externalOrderId: nullableStr('Null for delivery-assignment-owned reads.'),
+      subtotal: nullableDouble('Null for delivery-assignment-owned reads.'),
+      discountTotal: nullableDouble('Null for delivery-assignment-owned reads.'),
+      taxTotal: nullableDouble('Null for delivery-assignment-owned reads.'),
+      deliveryFee: nullableDouble('Null for delivery-assignment-owned reads.'),
+      serviceFee: nullableDouble('Null for delivery-assignment-owned reads.'),
+    },
+    'paymentStatus, externalOrderId, subtotal, discountTotal, taxTotal, deliveryFee and serviceFee are null for ' +
+      'delivery-assignment-owned reads.',
+  ),
+  OrderItem: response({
+    productName: str(),
+    variantName: nullableStr(),
+    quantity: int32(),
+    lineTotal: double(),
+    modifiers: arrayOf(ref('OrderItemModifier')),
+  }),
+  OrderItemModifier: response({ modifierGroupName: str(), modifierOptionName: str(), quantity: int32(), totalPrice: double() }),
+  AddressResponse: response({ label: nullableStr(), addressLine: str(), latitude: double(), longitude: double(), instructions: nullableStr() }),
+  BranchPickupInfo: response({
+    name: str(),
+    address: str(),
+    latitude: double(),
+    longitude: double(),
+    externalLocationId: nullableStr(
+      'Snapshotted at assignment time and unchanged during an active delivery even if the tenant later changes the mapping.',
+    ),
+  }),
+  OrderCancellationResponse: response({
+    orderId: uuid(),
+    orderNumber: str(),
+    status: ref('OrderStatus'),
+    externalOrderId: nullableStr(),
+  }),
+
+  // Deliveries ---------------------------------------------------------------------------------
+  DeliveryAssignmentResponse: response(
+    {
+      assignmentId: uuid(),
+      orderId: uuid(),
+      appInstallationId: uuid(),
+      status: ref('AssignmentStatus'),
+      assignedAtUtc: dateTime(),
+      respondedAtUtc: nullableDateTime(),
+      driverName: nullableStr(),
+      driverPhone: nullableStr(),
+      etaUtc: nullableDateTime(),
+      trackingUrl: nullableStr(),
+    },
+    'Returned by every delivery mutation: the assignment in its current state.',
+  ),
+  DeliveryStatusUpdateRequest: object({
+    targetStatus: {
+      type: 'integer',
+      format: 'int32',
+      enum: [4, 5],
+      'x-enum-varnames': ['InTransit', 'Delivered'],
+      description: '4 InTransit, 5 Delivered.',
+    },
+  }),
+  DeliveryDriverUpdateRequest: object({ driverName: nullableStr(), driverPhone: nullableStr() }, { description: 'Both fields are required; either may be null.' }),
+  DeliveryEtaUpdateRequest: object({ etaUtc: nullableDateTime() }),
+  DeliveryTrackingUpdateRequest: object({
+    trackingUrl: { type: ['string', 'null'], format: 'uri', pattern: '^https://', description: 'When set, an absolute https:// URL.' },
+  }),
+
+  // Errors -------------------------------------------------------------------------------------
+  Problem: problemSchema,
+
+  // Webhooks -----------------------------------------------------------------------------------
+  WebhookEnvelope: object(
+    {
+      id: str('Delivery id, stable across retries; equals `X-Marketplace-Event-Id`. Deduplicate by it.'),
+      type: str('Event type.'),
+      version: { type: 'integer', const: 1, description: 'Envelope version.' },
+      occurredAt: dateTime(),
+      data: { type: 'object', description: 'Per event type.' },
+    },
+    { description: 'The body of every webhook request.' },
+  ),
+  OrdersCreatedData: object(
+    { orderId: uuid(), orderNumber: str(), status: str('Status name, for example `Pending`.') },
+    { description: 'Order summary. Fields beyond orderId, orderNumber and status are not part of this contract.' },
+  ),
+  OrdersCancelledData: object(
+    { orderId: uuid(), orderNumber: str(), externalOrderId: str(), status: str('Status name: `Cancelled`.') },
+    { closed: true, description: 'Identifiers only: no customer data, address, financial data or free-text reason.' },
+  ),
+  PaymentCompletedData: { type: 'object', description: 'Payment or order summary; its fields are not part of this contract.' },
+  DeliveryEventData: object(
+    { orderId: uuid(), orderNumber: str(), assignmentId: uuid() },
+    { closed: true, description: 'Identifiers only: no customer data, address, financial data or free-text reason.' },
+  ),
+  SystemTestData: { type: 'object', description: 'No business data.' },
+};
+
+// ---------------------------------------------------------------------------------------------
+// Webhooks
+// ---------------------------------------------------------------------------------------------
+
+function webhook(type: string, dataSchema: string, audience: string, when: string): Json {
+  const operationId = `on${type
+    .split(/[._]/)
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('')}`;
+  return {
+    post: {
+      operationId,
+      summary: `Event ${type}`,
+      description: `**Audience:** ${audience}.\n\n**Emitted when:** ${when}`,
+      security: [],
+      parameters: [parameterRef('WebhookEventId'), parameterRef('WebhookTimestamp'), parameterRef('WebhookSignature')],
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: { allOf: [ref('WebhookEnvelope'), { properties: { type: { const: type }, data: ref(dataSchema) } }] },
+          },
+        },
+      },
+      responses: {
+        '2XX': { description: 'Received. Answer quickly; process asynchronously.' },
+        default: {
+          description: 'Not received. 5xx, 408 and 429 (and network timeouts) are retried with backoff; any other 4xx is permanent.',
+        },
+      },
+    },
+  };
+}
+
+const webhooks: Json = {
+  'orders.created': webhook(
+    'orders.created',
+    'OrdersCreatedData',
+    'broadcast to every subscribed installation',
+    'every new order, including one the receiver created.',
+  ),
+  'orders.cancelled': webhook(
+    'orders.cancelled',
+    'OrdersCancelledData',
+    "the order's source installation only",
+    'an order with a source installation becomes Cancelled, by the tenant or by the source through POST /orders/{orderId}/cancel.',
+  ),
+  'payment.completed': webhook('payment.completed', 'PaymentCompletedData', 'broadcast', 'a gateway-confirmed payment transition.'),
+  'delivery.assigned': webhook('delivery.assigned', 'DeliveryEventData', 'the assigned installation only', 'an order is assigned to the installation.'),
+  'delivery.cancelled': webhook(
+    'delivery.cancelled',
+    'DeliveryEventData',
+    'the formerly assigned installation',
+    'the tenant or the source cancels an order with a live assignment; not sent when the receiver cancels its own delivery.',
+  ),
+  'delivery.superseded': webhook(
+    'delivery.superseded',
+    'DeliveryEventData',
+    'the superseded installation',
+    'the order is reassigned to a different installation (which receives delivery.assigned).',
+  ),
+  'system.test': webhook(
+    'system.test',
+    'SystemTestData',
+    'the installation the tenant tests',
+    'the tenant triggers a diagnostic test. Sent through the same signed and retried pipeline; cannot be subscribed to.',
+  ),
+};
+
+// ---------------------------------------------------------------------------------------------
+// The document
+// ---------------------------------------------------------------------------------------------
+
+const SIGNATURE_RULE =
+  'HMAC-SHA256, lowercase hex, keyed with the webhook signing secret (never the API secret), over the bytes of ' +
+  '`{unixTimestamp}.{rawRequestBody}`: the `X-Marketplace-Timestamp` text, a dot, then the exact raw body bytes. ' +
+  'Verify over the raw bytes as received (never a re-serialized body) and compare in constant time.';
+
+export const partnerApiDocument: Json = {
+  openapi: '3.1.0',
+  info: {
+    title: 'Marketplace Partner API',
+    version: '1.0.0',
+    summary: 'Catalog, orders and deliveries for restaurant-marketplace partner integrations.',
+    description: DESCRIPTION,
+  },
+  servers: [
+    {
+      url: '{base_url}',
+      description: 'The marketplace deployment. Paths already carry the version prefix /api/partner/v1.',
+      variables: {
+        base_url: { default: 'https://marketplace.example.com', description: 'Origin of the marketplace deployment (scheme, host and port).' },
+      },
+    },
+    { url: '/', description: 'The deployment serving this document.' },
+  ],
+  security: [{ partnerApiKey: [] }],
+  tags: [
+    { name: 'Catalog', description: 'Branches and their effective catalog (order sources). Full snapshots, no pagination.' },
+    { name: 'Orders', description: 'Create, read and cancel orders (order sources; delivery providers read).' },
+    { name: 'Deliveries', description: 'Act on delivery assignments (delivery providers).' },
+  ],
+  paths,
+  webhooks,
+  components: {
+    securitySchemes: {
+      partnerApiKey: {
+        type: 'apiKey',
+        in: 'header',
+        name: 'Authorization',
+        description:
+          '`ApiKey <KEY_ID>.<API_SECRET>`\n\nThe header value is the word `ApiKey`, a space, then the API key shown once at ' +
+          'connect (`<KEY_ID>.<API_SECRET>`, one secret). Failures are a generic 401 `auth.unauthenticated`; a valid key ' +
+          'without the scope is 403 `auth.insufficient_scope`.',
+      },
+    },
+    parameters: {
+      IdempotencyKey: {
+        name: 'Idempotency-Key',
+        in: 'header',
+        required: true,
+        description:
+          'Identifies one request attempt. Scoped per installation, kept 24 hours. 1 to 128 characters, no leading or ' +
+          'trailing whitespace. Missing: 400 `idempotency.key_missing`; invalid: 400 `idempotency.key_invalid`.',
+        schema: { type: 'string', minLength: 1, maxLength: 128, pattern: '^\\S(.*\\S)?$' },
+      },
+      OrderId: { name: 'orderId', in: 'path', required: true, schema: uuid() },
+      BranchId: { name: 'branchId', in: 'path', required: true, schema: uuid() },
+      ProductId: { name: 'productId', in: 'path', required: true, schema: uuid() },
+      Language: {
+        name: 'language',
+        in: 'query',
+        required: false,
+        description:
+          'Requested language. Resolved from this parameter alone, never from Accept-Language; the response field ' +
+          '`resolvedLanguage` reports the result.',
+        schema: { type: 'string' },
+      },
+      WebhookEventId: {
+        name: 'X-Marketplace-Event-Id',
+        in: 'header',
+        required: true,
+        description: 'Same as the envelope `id`; stable across retries.',
+        schema: { type: 'string' },
+      },
+      WebhookTimestamp: {
+        name: 'X-Marketplace-Timestamp',
+        in: 'header',
+        required: true,
+        description: 'Unix time in seconds of the send attempt, as a decimal string.',
+        schema: { type: 'string', pattern: '^[0-9]+$' },
+      },
+      WebhookSignature: {
+        name: 'X-Marketplace-Signature',
+        in: 'header',
+        required: true,
+        description: SIGNATURE_RULE,
+        schema: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+      },
+    },
+    headers: {
+      IdempotentReplayed: {
+        description: '`true` when this is the stored response of an earlier request with the same Idempotency-Key; absent otherwise.',
+        schema: { type: 'string', enum: ['true'] },
+      },
+      RetryAfter: {
+        description: 'Whole seconds until the oldest counted request leaves the 60-second window (at least 1).',
+        required: true,
+        schema: { type: 'integer', minimum: 1 },
+      },
+    },
+    responses: {
+      Unauthorized: problemResponse(
+        'Unauthenticated (`auth.unauthenticated`): the credential is missing, malformed, unknown or revoked. One generic ' +
+          'message; it never says which part of the credential was wrong.',
+      ),
+      Forbidden: problemResponse('The installation lacks the required scope (`auth.insufficient_scope`).'),
+      NotFound: problemResponse(
+        'Not found (`resource.not_found`): the resource does not exist or is not visible to the installation; the two ' +
+          'cases are indistinguishable.',
+      ),
+      TooManyRequests: {
+        ...problemResponse('Rate limited (`rate_limit.exceeded`): 120 requests per IP or 60 per installation in any 60 seconds.'),
+        headers: { 'Retry-After': headerRef('RetryAfter') },
+      },
+    },
+    schemas,
+  },
+};

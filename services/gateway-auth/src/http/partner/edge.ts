@@ -1,0 +1,49 @@
+import type Koa from 'koa';
+import { AppError } from '@marketplace/errors';
+import type { RequestState } from '@marketplace/http';
+import type { RateLimiter } from '../../adapters/rate-limiter';
+import { parseApiKeyHeader } from '../../domain/api-key';
+import { PARTNER_PREFIX } from '../../domain/partner-routes';
+import type { GatewayContext } from '../../usecases/context';
+import { authenticatePartner, type PartnerCaller } from '../../usecases/credentials';
+
+export interface EdgeLimits {
+  perIp: number;
+  perInstallation: number;
+  windowSeconds: number;
+}
+
+export type PartnerState = RequestState & { partner?: PartnerCaller };
+
+export const PARTNER_OPENAPI_PATH = `${PARTNER_PREFIX}/openapi.json`;
+
+const unauthenticated = () => new AppError('unauthenticated', 'auth.unauthenticated', 'Missing or invalid credentials.');
+const limited = (retryAfterSeconds: number) =>
+  new AppError('rate_limited', 'rate_limit.exceeded', 'Too many requests; retry after the number of seconds in Retry-After.', { retryAfterSeconds });
+
+/**
+ * The first steps of every Partner API request, before its body is read: the per-IP limit (every
+ * request, authenticated or not), then the API key, then the per-installation limit (all endpoints
+ * share it). Failures answer 429 or 401 without touching the body or any internal service.
+ */
+export function partnerEdge(ctx: GatewayContext, limiter: RateLimiter, limits: EdgeLimits): Koa.Middleware<PartnerState> {
+  const prefix = `${PARTNER_PREFIX}/`;
+  return async (c, next) => {
+    if (!c.path.startsWith(prefix) && c.path !== PARTNER_PREFIX) return next();
+    const byIp = await limiter.take(`ip:${c.ip}`, limits.perIp, limits.windowSeconds);
+    if (!byIp.allowed) throw limited(byIp.retryAfterSeconds);
+    if (c.path === PARTNER_OPENAPI_PATH) return next(); // the API description is public
+
+    const parts = parseApiKeyHeader(c.get('authorization'));
+    const caller = parts && (await authenticatePartner(ctx, parts.keyId, parts.secret));
+    if (!caller) throw unauthenticated();
+    c.state.log = c.state.log.child({ installationId: caller.installationId, tenantId: caller.tenantId });
+
+    const byInstallation = await limiter.take(`installation:${caller.installationId}`, limits.perInstallation, limits.windowSeconds);
+    c.set('RateLimit-Limit', String(limits.perInstallation));
+    c.set('RateLimit-Remaining', String(byInstallation.remaining));
+    if (!byInstallation.allowed) throw limited(byInstallation.retryAfterSeconds);
+    c.state.partner = caller;
+    await next();
+  };
+}

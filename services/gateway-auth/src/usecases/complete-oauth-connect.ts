@@ -1,0 +1,69 @@
+import { AppError } from '@marketplace/errors';
+import { exchangeCode } from '../adapters/oauth2-client';
+import { oauthRedirectUri, type GatewayContext } from './context';
+import { mintCredentials, oauthSettings, stateId, type Credentials } from './connect-installation';
+import { installationView, withInstallationLock } from './installations';
+
+export interface CallbackQuery {
+  code?: string;
+  state?: string;
+  error?: string;
+}
+
+const stateInvalid = () => new AppError('validation', 'oauth.state_invalid', 'The authorization response is unknown, expired or already used.');
+
+/**
+ * The partner's authorization server sent the restaurant's browser back. The state (single use,
+ * expiring) names the installation; the code is exchanged server to server with the PKCE verifier;
+ * the tokens are stored encrypted and the API key (and signing secret) minted and shown once.
+ */
+export async function completeOAuthConnect(ctx: GatewayContext, query: CallbackQuery): Promise<{ installation: ReturnType<typeof installationView>; credentials: Credentials }> {
+  if (!query.state) throw stateInvalid();
+  const state = await ctx.store.oauthStates.findOneAndDelete({ _id: stateId(query.state) });
+  if (!state || state.expiresAt.getTime() <= ctx.now().getTime()) throw stateInvalid();
+  const installation = await ctx.store.installations.findOne({ _id: state.installationId, tenantId: state.tenantId, status: { $ne: 'Uninstalled' } });
+  if (!installation) throw stateInvalid();
+  const revertConnecting = () =>
+    installation.status === 'Connecting'
+      ? ctx.store.installations.updateOne(
+          { _id: installation._id, tenantId: installation.tenantId, status: 'Connecting' },
+          { $set: { status: installation.connectedAt ? 'Disconnected' : 'Installed', updatedAt: ctx.now() } },
+        )
+      : Promise.resolve();
+
+  if (query.error || !query.code) {
+    await revertConnecting();
+    const reason = query.error && /^[A-Za-z0-9_.-]{1,64}$/.test(query.error) ? query.error : 'no_code';
+    throw new AppError('validation', 'oauth.authorization_denied', `The partner's authorization server did not grant access (${reason}).`);
+  }
+  const version = await ctx.store.contractVersions.findOne({ _id: `${installation.appId}:${installation.contractVersion}` });
+  if (!version?.oauth2) throw stateInvalid();
+  const verifier = ctx.box.open(state.codeVerifierSealed, `oauth-state:${state._id}`);
+  let tokens;
+  try {
+    tokens = await exchangeCode(oauthSettings(ctx, installation.appId, installation.contractVersion, version.oauth2), {
+      code: query.code,
+      codeVerifier: verifier,
+      redirectUri: oauthRedirectUri(ctx),
+      timeoutMs: ctx.oauthTimeoutMs,
+      now: ctx.now,
+    });
+  } catch (error) {
+    await revertConnecting();
+    throw error;
+  }
+  return withInstallationLock(ctx, installation._id, async () => {
+    const current = await ctx.store.installations.findOne({ _id: installation._id, tenantId: installation.tenantId, status: { $ne: 'Uninstalled' } });
+    if (!current) throw stateInvalid();
+    const sealed = (value: string, what: string) => ctx.box.seal(value, `installation:${current._id}:oauth-${what}`);
+    const oauth = {
+      accessTokenSealed: sealed(tokens.accessToken, 'access-token'),
+      refreshTokenSealed: tokens.refreshToken === null ? null : sealed(tokens.refreshToken, 'refresh-token'),
+      tokenType: tokens.tokenType,
+      expiresAt: tokens.expiresAt,
+      scope: tokens.scope,
+    };
+    const result = await mintCredentials(ctx, current, oauth);
+    return { installation: installationView(result.installation), credentials: result.credentials };
+  });
+}

@@ -1,0 +1,28 @@
+import type { Logger } from '@marketplace/logging';
+import type { ApiKeyCache } from '../adapters/api-key-cache';
+import type { RedisLock } from '../adapters/redis-lock';
+import type { SecretBox } from '../adapters/secret-box';
+import type { GatewayCollections } from '../adapters/store/collections';
+
+/** What the use cases work with: storage, the secret box, caches and locks, the clock. */
+export interface GatewayContext {
+  store: GatewayCollections;
+  box: SecretBox;
+  keyCache: ApiKeyCache;
+  locks: RedisLock;
+  apiKeyHashSecret: Buffer;
+  tokenSecret: Buffer;
+  publicBaseUrl: string;
+  allowLoopbackHttpUrls: boolean;
+  oauthStateTtlSeconds: number;
+  oauthTimeoutMs: number;
+  logger: Logger;
+  now: () => Date;
+}
+
+/** Path of the OAuth callback, pre-registered with every partner's authorization server. */
+export const OAUTH_CALLBACK_PATH = '/api/marketplace/oauth/callback';
+
+export function oauthRedirectUri(context: GatewayContext): string {
+  return new URL(OAUTH_CALLBACK_PATH, context.publicBaseUrl).toString();
+}

@@ -1,0 +1,156 @@
+import { AppError, conflict, notFound, type FieldErrors } from '@marketplace/errors';
+import { isDuplicateKeyError } from '@marketplace/store';
+import { outboundUrlProblem } from '../domain/outbound-url';
+import type { AuthType } from '../domain/scopes';
+import type { ContractVersionDoc } from '../adapters/store/documents';
+import type { GatewayContext } from './context';
+import { getApp } from './apps';
+
+export interface ContractVersionInput {
+  authType: AuthType;
+  scopes: string[];
+  subscribedEvents: string[];
+  webhookUrl: string | null;
+  oauth2?: {
+    authorizationEndpoint: string;
+    tokenEndpoint: string;
+    clientId: string;
+    clientSecret: string;
+    scopes: string[];
+    tokenEndpointAuthMethod?: 'client_secret_basic' | 'client_secret_post';
+  } | null;
+}
+
+export function contractVersionView(v: ContractVersionDoc) {
+  return {
+    appId: v.appId,
+    version: v.version,
+    status: v.status,
+    authType: v.authType,
+    scopes: v.scopes,
+    subscribedEvents: v.subscribedEvents,
+    webhookUrl: v.webhookUrl,
+    oauth2: v.oauth2 && {
+      authorizationEndpoint: v.oauth2.authorizationEndpoint,
+      tokenEndpoint: v.oauth2.tokenEndpoint,
+      clientId: v.oauth2.clientId,
+      scopes: v.oauth2.scopes,
+      tokenEndpointAuthMethod: v.oauth2.tokenEndpointAuthMethod,
+      clientSecretSet: true,
+    },
+    createdAt: v.createdAt.toISOString(),
+    updatedAt: v.updatedAt.toISOString(),
+    publishedAt: v.publishedAt?.toISOString() ?? null,
+  };
+}
+
+export const publishedVersionSummary = (v: ContractVersionDoc) => ({
+  version: v.version,
+  authType: v.authType,
+  scopes: v.scopes,
+  subscribedEvents: v.subscribedEvents,
+  webhookUrl: v.webhookUrl,
+  publishedAt: v.publishedAt?.toISOString() ?? null,
+});
+
+/** Rules across fields (the JSON schema has checked each field alone). */
+function checkContract(ctx: GatewayContext, input: ContractVersionInput): void {
+  const errors: FieldErrors = {};
+  const add = (field: string, message: string) => (errors[field] ??= []).push(message);
+  if (input.subscribedEvents.length > 0 && !input.webhookUrl) add('webhookUrl', 'is required when events are subscribed');
+  if (input.webhookUrl) {
+    const problem = outboundUrlProblem(input.webhookUrl, ctx.allowLoopbackHttpUrls);
+    if (problem) add('webhookUrl', problem);
+  }
+  if (input.authType === 'OAuth2' && !input.oauth2) add('oauth2', 'is required for authType OAuth2');
+  if (input.authType === 'ApiKey' && input.oauth2) add('oauth2', 'must be null for authType ApiKey');
+  if (input.authType === 'OAuth2' && input.oauth2) {
+    for (const field of ['authorizationEndpoint', 'tokenEndpoint'] as const) {
+      const problem = outboundUrlProblem(input.oauth2[field], ctx.allowLoopbackHttpUrls);
+      if (problem) add(`oauth2.${field}`, problem);
+    }
+  }
+  if (Object.keys(errors).length > 0) throw new AppError('validation', 'request.invalid', 'The contract version is invalid.', { fieldErrors: errors });
+}
+
+function contractFields(ctx: GatewayContext, appId: string, version: number, input: ContractVersionInput) {
+  const oauth2 = input.authType === 'OAuth2' && input.oauth2
+    ? {
+        authorizationEndpoint: input.oauth2.authorizationEndpoint,
+        tokenEndpoint: input.oauth2.tokenEndpoint,
+        clientId: input.oauth2.clientId,
+        clientSecretSealed: ctx.box.seal(input.oauth2.clientSecret, `contract:${appId}:${version}:client-secret`),
+        scopes: input.oauth2.scopes,
+        tokenEndpointAuthMethod: input.oauth2.tokenEndpointAuthMethod ?? 'client_secret_basic',
+      }
+    : null;
+  return { authType: input.authType, scopes: [...new Set(input.scopes)], subscribedEvents: [...new Set(input.subscribedEvents)], webhookUrl: input.webhookUrl, oauth2 };
+}
+
+export async function createContractVersion(ctx: GatewayContext, appId: string, input: ContractVersionInput) {
+  await getApp(ctx, appId);
+  checkContract(ctx, input);
+  // The next number is the highest plus one; the `_id` makes a concurrent duplicate fail, then retry.
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const last = await ctx.store.contractVersions.find({ appId }).sort({ version: -1 }).limit(1).next();
+    const version = (last?.version ?? 0) + 1;
+    const now = ctx.now();
+    const doc: ContractVersionDoc = { _id: `${appId}:${version}`, appId, version, status: 'Draft', ...contractFields(ctx, appId, version, input), createdAt: now, updatedAt: now, publishedAt: null };
+    try {
+      await ctx.store.contractVersions.insertOne(doc);
+      return contractVersionView(doc);
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+    }
+  }
+  throw conflict('marketplace.contract_version.busy', 'Another version is being created for this app; try again.');
+}
+
+export async function getContractVersion(ctx: GatewayContext, appId: string, version: number): Promise<ContractVersionDoc> {
+  const doc = await ctx.store.contractVersions.findOne({ _id: `${appId}:${version}` });
+  if (!doc) throw notFound();
+  return doc;
+}
+
+/**
+ * Changes of one version run one at a time (a Redis lock): FerretDB does not isolate concurrent
+ * updates of a document, and an edit racing the publication must not slip into a published version.
+ */
+async function serialized<T>(ctx: GatewayContext, appId: string, version: number, work: () => Promise<T>): Promise<T> {
+  const result = await ctx.locks.withLock(`contract:${appId}:${version}`, { ttlMs: 10_000, waitMs: 5_000 }, work);
+  if (!result) throw conflict('marketplace.contract_version.busy', 'The contract version is being changed; try again.');
+  return result.value;
+}
+
+export function updateContractVersion(ctx: GatewayContext, appId: string, version: number, input: ContractVersionInput) {
+  return serialized(ctx, appId, version, () => updateUnlocked(ctx, appId, version, input));
+}
+
+export function publishContractVersion(ctx: GatewayContext, appId: string, version: number) {
+  return serialized(ctx, appId, version, () => publishUnlocked(ctx, appId, version));
+}
+
+async function updateUnlocked(ctx: GatewayContext, appId: string, version: number, input: ContractVersionInput) {
+  const current = await getContractVersion(ctx, appId, version);
+  if (current.status === 'Published') throw conflict('marketplace.contract_version.published', 'A published contract version is immutable; create a new version.');
+  checkContract(ctx, input);
+  const updated = await ctx.store.contractVersions.findOneAndUpdate(
+    { _id: current._id, status: 'Draft' },
+    { $set: { ...contractFields(ctx, appId, version, input), updatedAt: ctx.now() } },
+    { returnDocument: 'after' },
+  );
+  if (!updated) throw conflict('marketplace.contract_version.published', 'A published contract version is immutable; create a new version.');
+  return contractVersionView(updated);
+}
+
+async function publishUnlocked(ctx: GatewayContext, appId: string, version: number) {
+  const current = await getContractVersion(ctx, appId, version);
+  if (current.status === 'Published') return contractVersionView(current);
+  const now = ctx.now();
+  const updated = await ctx.store.contractVersions.findOneAndUpdate(
+    { _id: current._id, status: 'Draft' },
+    { $set: { status: 'Published', publishedAt: now, updatedAt: now } },
+    { returnDocument: 'after' },
+  );
+  return contractVersionView(updated ?? (await getContractVersion(ctx, appId, version)));
+}

@@ -1,0 +1,66 @@
+import { apiSecretMatches, hashApiSecret, mintApiKey, mintSigningSecret } from '../domain/api-key';
+import type { InstallationDoc } from '../adapters/store/documents';
+import type { GatewayContext } from './context';
+
+/** Mints a new API key for the installation and revokes every other key it had. */
+export async function issueApiKey(ctx: GatewayContext, installation: InstallationDoc, scopes: string[]): Promise<{ apiKey: string; keyId: string }> {
+  const key = mintApiKey();
+  await ctx.store.apiKeys.insertOne({
+    _id: key.keyId,
+    installationId: installation._id,
+    tenantId: installation.tenantId,
+    appId: installation.appId,
+    secretHash: hashApiSecret(key.secret, ctx.apiKeyHashSecret),
+    scopes,
+    status: 'active',
+    createdAt: ctx.now(),
+    revokedAt: null,
+  });
+  await revokeApiKeys(ctx, installation._id, key.keyId);
+  return { apiKey: key.apiKey, keyId: key.keyId };
+}
+
+/** Revokes the installation's keys (all, or all but one): in MongoDB, then in every gateway's cache. */
+export async function revokeApiKeys(ctx: GatewayContext, installationId: string, keep?: string): Promise<void> {
+  const filter = { installationId, status: 'active' as const, ...(keep ? { _id: { $ne: keep } } : {}) };
+  const revoked = await ctx.store.apiKeys.find(filter, { projection: { _id: 1 } }).toArray();
+  if (revoked.length === 0) return;
+  const ids = revoked.map((k) => k._id);
+  // Tombstones first: the key stops working now even if the database write is slow.
+  await ctx.keyCache.revoke(ids);
+  await ctx.store.apiKeys.updateMany({ _id: { $in: ids } }, { $set: { status: 'revoked', revokedAt: ctx.now() } });
+}
+
+export function newWebhookSecret(ctx: GatewayContext, installationId: string): { secret: string; sealed: string } {
+  const secret = mintSigningSecret();
+  return { secret, sealed: ctx.box.seal(secret, webhookSecretContext(installationId)) };
+}
+
+export const webhookSecretContext = (installationId: string) => `installation:${installationId}:webhook-secret`;
+
+export interface PartnerCaller {
+  tenantId: string;
+  installationId: string;
+  appId: string;
+  scopes: string[];
+}
+
+/**
+ * Resolves `KEY_ID.SECRET` to the installation it belongs to, or undefined for anything unknown,
+ * revoked or wrong. Keys are cached in Redis; the secret is still compared (constant time) against
+ * its keyed hash on every request.
+ */
+export async function authenticatePartner(ctx: GatewayContext, keyId: string, secret: string): Promise<PartnerCaller | undefined> {
+  let entry = await ctx.keyCache.get(keyId);
+  if (entry === 'revoked') return undefined;
+  if (!entry) {
+    const doc = await ctx.store.apiKeys.findOne({ _id: keyId });
+    if (!doc || doc.status !== 'active') return undefined;
+    entry = { secretHash: doc.secretHash, tenantId: doc.tenantId, installationId: doc.installationId, appId: doc.appId, scopes: doc.scopes };
+    await ctx.keyCache.fill(keyId, entry);
+  }
+  if (!apiSecretMatches(secret, entry.secretHash, ctx.apiKeyHashSecret)) return undefined;
+  return { tenantId: entry.tenantId, installationId: entry.installationId, appId: entry.appId, scopes: entry.scopes };
+}
+
+export type { InstallationDoc };

@@ -1,0 +1,96 @@
+import { createHash } from 'node:crypto';
+import { conflict } from '@marketplace/errors';
+import type { IdempotencyRecordDoc } from '../adapters/store/documents';
+import type { GatewayContext } from './context';
+
+/** A response as stored for replay: status, the headers that matter, the exact body text. */
+export interface StoredResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface IdempotentRequest {
+  installationId: string;
+  key: string;
+  /** Method, path and canonical JSON body (see domain/idempotency). */
+  fingerprint: string;
+}
+
+export interface IdempotencySettings {
+  retentionHours: number;
+  waitMs: number;
+  /** How long the lock lasts if its holder dies: longer than any request can take. */
+  lockTtlMs: number;
+}
+
+const reused = () => conflict('idempotency.key_reused', 'This Idempotency-Key was used for a different request.');
+const inProgress = () => conflict('idempotency.request_in_progress', 'A request with this Idempotency-Key is still being processed; retry later.');
+
+/**
+ * Runs a POST or PATCH at most once per installation and key. The stored response lives in
+ * MongoDB (it survives a Redis restart); a Redis lock makes concurrent requests with one key wait
+ * for the first and then replay its result. Only 2xx responses are stored: an error changed
+ * nothing, so the key stays usable (a corrected retry after a price mismatch, say).
+ */
+export async function runIdempotent(
+  ctx: GatewayContext,
+  settings: IdempotencySettings,
+  request: IdempotentRequest,
+  execute: () => Promise<StoredResponse>,
+): Promise<{ response: StoredResponse; replayed: boolean }> {
+  const id = `${request.installationId}:${createHash('sha256').update(request.key).digest('base64url')}`;
+  const lockName = `idem:${id}`;
+  const deadline = Date.now() + settings.waitMs;
+  for (;;) {
+    const stored = await findRecord(ctx, id);
+    if (stored) return replay(stored, request);
+    const token = await ctx.locks.acquire(lockName, settings.lockTtlMs);
+    if (token) {
+      try {
+        // The holder before us may have finished between our read and our lock.
+        const finished = await findRecord(ctx, id);
+        if (finished) return replay(finished, request);
+        const response = await execute();
+        if (response.status >= 200 && response.status < 300) await storeRecord(ctx, settings, id, request, response);
+        return { response, replayed: false };
+      } finally {
+        await ctx.locks.release(lockName, token).catch(() => undefined);
+      }
+    }
+    if (Date.now() >= deadline) throw inProgress();
+    await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 30));
+  }
+}
+
+function replay(record: IdempotencyRecordDoc, request: IdempotentRequest) {
+  if (record.fingerprint !== request.fingerprint) throw reused();
+  return { response: { status: record.status, headers: record.headers, body: record.body }, replayed: true };
+}
+
+async function findRecord(ctx: GatewayContext, id: string): Promise<IdempotencyRecordDoc | null> {
+  return ctx.store.idempotencyRecords.findOne({ _id: id, expiresAt: { $gt: ctx.now() } });
+}
+
+async function storeRecord(ctx: GatewayContext, settings: IdempotencySettings, id: string, request: IdempotentRequest, response: StoredResponse) {
+  const now = ctx.now();
+  const record: IdempotencyRecordDoc = {
+    _id: id,
+    installationId: request.installationId,
+    fingerprint: request.fingerprint,
+    status: response.status,
+    headers: response.headers,
+    body: response.body,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + settings.retentionHours * 3_600_000),
+  };
+  // Under the lock: an expired record with the same id may still be there, so replace it.
+  await ctx.store.idempotencyRecords.replaceOne({ _id: id }, record, { upsert: true });
+}
+
+/** Removes expired records and OAuth states (FerretDB has no TTL indexes). */
+export async function pruneExpired(ctx: GatewayContext): Promise<void> {
+  const now = ctx.now();
+  await ctx.store.idempotencyRecords.deleteMany({ expiresAt: { $lte: now } });
+  await ctx.store.oauthStates.deleteMany({ expiresAt: { $lte: now } });
+}

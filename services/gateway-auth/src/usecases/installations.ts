@@ -1,0 +1,85 @@
+import { randomUUID } from 'node:crypto';
+import { conflict, notFound } from '@marketplace/errors';
+import { isDuplicateKeyError } from '@marketplace/store';
+import type { InstallationDoc } from '../adapters/store/documents';
+import type { GatewayContext } from './context';
+
+export const installationView = (i: InstallationDoc) => ({
+  id: i._id,
+  tenantId: i.tenantId,
+  appId: i.appId,
+  appName: i.appName,
+  contractVersion: i.contractVersion,
+  authType: i.authType,
+  status: i.status,
+  scopes: i.scopes,
+  subscribedEvents: i.subscribedEvents,
+  webhookUrl: i.webhookUrl,
+  apiKeyId: i.apiKeyId,
+  webhookSecretSet: i.webhookSecretSealed !== null,
+  oauthConnected: i.oauth !== null,
+  installedAt: i.installedAt.toISOString(),
+  connectedAt: i.connectedAt?.toISOString() ?? null,
+  updatedAt: i.updatedAt.toISOString(),
+});
+
+/**
+ * Install and consent in one step: the tenant names the exact published version it accepts. The
+ * installation keeps a copy of that contract; one live installation per app and tenant is held by a
+ * unique claim document (an insert, which is exact even where updates are not isolated).
+ */
+export async function installApp(ctx: GatewayContext, tenantId: string, input: { appId: string; contractVersion: number }) {
+  const version = await ctx.store.contractVersions.findOne({ _id: `${input.appId}:${input.contractVersion}`, status: 'Published' });
+  const app = version && (await ctx.store.apps.findOne({ _id: input.appId }));
+  if (!version || !app) throw notFound('resource.not_found', 'The app or contract version does not exist or is not published.');
+  const now = ctx.now();
+  const doc: InstallationDoc = {
+    _id: randomUUID(),
+    tenantId,
+    appId: app._id,
+    appName: app.name,
+    contractVersion: version.version,
+    authType: version.authType,
+    contractScopes: version.scopes,
+    subscribedEvents: version.subscribedEvents,
+    webhookUrl: version.webhookUrl,
+    status: 'Installed',
+    scopes: [],
+    apiKeyId: null,
+    webhookSecretSealed: null,
+    oauth: null,
+    installedAt: now,
+    connectedAt: null,
+    updatedAt: now,
+  };
+  try {
+    await ctx.store.installationClaims.insertOne({ _id: `${tenantId}:${app._id}`, installationId: doc._id });
+  } catch (error) {
+    if (isDuplicateKeyError(error)) throw conflict('marketplace.installation.exists', 'This app is already installed; uninstall it first.');
+    throw error;
+  }
+  await ctx.store.installations.insertOne(doc);
+  return installationView(doc);
+}
+
+export async function listInstallations(ctx: GatewayContext, tenantId: string) {
+  const docs = await ctx.store.installations.find({ tenantId, status: { $ne: 'Uninstalled' } }).sort({ installedAt: 1 }).toArray();
+  return docs.map(installationView);
+}
+
+/** The tenant's own live installation; anything else (another tenant's, uninstalled, unknown) is 404. */
+export async function findInstallation(ctx: GatewayContext, tenantId: string, installationId: string): Promise<InstallationDoc> {
+  const doc = await ctx.store.installations.findOne({ _id: installationId, tenantId, status: { $ne: 'Uninstalled' } });
+  if (!doc) throw notFound();
+  return doc;
+}
+
+/**
+ * Changes of one installation run one at a time under a Redis lock: connect, rotate and disconnect
+ * each touch several documents, and FerretDB does not isolate concurrent updates of one document.
+ */
+export async function withInstallationLock<T>(ctx: GatewayContext, installationId: string, work: () => Promise<T>): Promise<T> {
+  const result = await ctx.locks.withLock(`installation:${installationId}`, { ttlMs: 30_000, waitMs: 10_000 }, work);
+  if (!result) throw conflict('marketplace.installation.busy', 'The installation is being changed by another request; try again.');
+  return result.value;
+}

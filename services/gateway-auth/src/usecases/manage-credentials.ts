@@ -1,0 +1,56 @@
+import { conflict } from '@marketplace/errors';
+import type { GatewayContext } from './context';
+import { issueApiKey, newWebhookSecret, revokeApiKeys } from './credentials';
+import { findInstallation, installationView, withInstallationLock } from './installations';
+
+const notConnected = () => conflict('marketplace.installation.not_connected', 'The installation is not connected.');
+
+/** A new API key; the previous one is revoked at once. Scopes stay those granted at connect. */
+export function rotateApiKey(ctx: GatewayContext, tenantId: string, installationId: string) {
+  return withInstallationLock(ctx, installationId, async () => {
+    const installation = await findInstallation(ctx, tenantId, installationId);
+    if (installation.status !== 'Connected') throw notConnected();
+    const key = await issueApiKey(ctx, installation, installation.scopes);
+    const updatedAt = ctx.now();
+    await ctx.store.installations.updateOne({ _id: installationId, tenantId }, { $set: { apiKeyId: key.keyId, updatedAt } });
+    return { installation: installationView({ ...installation, apiKeyId: key.keyId, updatedAt }), credentials: { apiKey: key.apiKey, webhookSigningSecret: null } };
+  });
+}
+
+/** A new webhook signing secret; the next delivery attempt is signed with it. */
+export function rotateWebhookSecret(ctx: GatewayContext, tenantId: string, installationId: string) {
+  return withInstallationLock(ctx, installationId, async () => {
+    const installation = await findInstallation(ctx, tenantId, installationId);
+    if (installation.status !== 'Connected') throw notConnected();
+    if (installation.subscribedEvents.length === 0) throw conflict('marketplace.installation.no_events', 'The app subscribes to no events, so it has no signing secret.');
+    const secret = newWebhookSecret(ctx, installationId);
+    const updatedAt = ctx.now();
+    await ctx.store.installations.updateOne({ _id: installationId, tenantId }, { $set: { webhookSecretSealed: secret.sealed, updatedAt } });
+    return { installation: installationView({ ...installation, webhookSecretSealed: secret.sealed, updatedAt }), credentials: { apiKey: null, webhookSigningSecret: secret.secret } };
+  });
+}
+
+/** Revokes everything: API keys, the signing secret and the OAuth tokens. */
+export function disconnectInstallation(ctx: GatewayContext, tenantId: string, installationId: string) {
+  return withInstallationLock(ctx, installationId, async () => {
+    const installation = await findInstallation(ctx, tenantId, installationId);
+    await revokeApiKeys(ctx, installationId);
+    const changes = { status: 'Disconnected' as const, apiKeyId: null, webhookSecretSealed: null, oauth: null, updatedAt: ctx.now() };
+    await ctx.store.installations.updateOne({ _id: installationId, tenantId }, { $set: changes });
+    return installationView({ ...installation, ...changes });
+  });
+}
+
+/** Revokes everything and removes the installation from the tenant's view; the app may be installed again. */
+export function uninstallApp(ctx: GatewayContext, tenantId: string, installationId: string) {
+  return withInstallationLock(ctx, installationId, async () => {
+    const installation = await findInstallation(ctx, tenantId, installationId);
+    await revokeApiKeys(ctx, installationId);
+    await ctx.store.installations.updateOne(
+      { _id: installationId, tenantId },
+      { $set: { status: 'Uninstalled', apiKeyId: null, webhookSecretSealed: null, oauth: null, scopes: [], updatedAt: ctx.now() } },
+    );
+    await ctx.store.oauthStates.deleteMany({ installationId });
+    await ctx.store.installationClaims.deleteOne({ _id: `${tenantId}:${installation.appId}`, installationId });
+  });
+}
