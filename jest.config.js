@@ -21,7 +21,7 @@ module.exports = {
       ...common,
       displayName: 'unit',
       testMatch: ['<rootDir>/**/*.test.ts'],
-      testPathIgnorePatterns: [...ignored, '\\.int\\.test\\.ts$', '\\.disruptive\\.test\\.ts$'],
+      testPathIgnorePatterns: [...ignored, '\\.int\\.test\\.ts$', '\\.disruptive\\.test\\.ts$', '\\.audit\\.test\\.ts$'],
     },
     {
       ...common,
@@ -36,6 +36,13 @@ module.exports = {
       testMatch: ['<rootDir>/**/*.disruptive.test.ts'],
       testPathIgnorePatterns: ignored,
       setupFilesAfterEnv: ['<rootDir>/test/setup/integration.ts'],
+    },
+    {
+      // After everything else: checks what the run left behind (service logs).
+      ...common,
+      displayName: 'audit',
+      testMatch: ['<rootDir>/**/*.audit.test.ts'],
+      testPathIgnorePatterns: ignored,
     },
   ],
 };

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: starts the local stack when it is not running, builds (services run from dist in
 // the process-level tests), runs unit and integration tests, then the disruptive tests alone
-// (they stop and restart stack components), and ends with one line: `N passed, N failed`.
+// (they stop and restart stack components), then the audit of what the run left behind (no secret
+// in any service log), and ends with one line: `N passed, N failed`.
 //
 //   npm test                      everything
 //   npm test -- --unit            unit tests only, no stack
@@ -55,8 +56,11 @@ if (unitOnly) {
     console.error('test: the build or the type check of the tests failed');
     process.exit(1);
   }
+  // Service processes started by the tests log here; the audit reads it at the end.
+  rmSync(join(results, 'service-logs'), { recursive: true, force: true });
   add(jest(['unit', 'integration'], 'main'));
   add(jest(['disruptive'], 'disruptive', ['--runInBand']));
+  add(jest(['audit'], 'audit'));
 }
 
 console.log(`${totals.passed} passed, ${totals.failed} failed`);

@@ -1,8 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { localEnv, stackEnv, repoRoot } from './stack';
 import { waitFor } from './wait';
+
+/** Where service processes started by tests write their logs. */
+export const SERVICE_LOG_DIR = join(repoRoot, '.test-results', 'service-logs');
 
 export interface ServiceProcess {
   name: string;
@@ -25,8 +28,13 @@ export async function startServiceProcess(name: string, port: number, env: Recor
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout!.on('data', (chunk) => (output += String(chunk)));
-  child.stderr!.on('data', (chunk) => (output += String(chunk)));
+  // Every service process of a test run leaves its log in .test-results/service-logs, where the
+  // audit at the end of `npm test` checks that no secret was ever written.
+  mkdirSync(SERVICE_LOG_DIR, { recursive: true });
+  const logFile = createWriteStream(join(SERVICE_LOG_DIR, `${name}-${child.pid}.log`));
+  child.stdout!.on('data', (chunk) => ((output += String(chunk)), logFile.write(chunk)));
+  child.stderr!.on('data', (chunk) => ((output += String(chunk)), logFile.write(chunk)));
+  child.once('exit', () => logFile.end());
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
   const service: ServiceProcess = {

@@ -1,4 +1,5 @@
 import type { Redis } from '@marketplace/redis';
+import { whileRedisAnswers } from './redis-unavailable';
 
 /** What authentication needs about a key, without a database read on every request. */
 export interface CachedApiKey {
@@ -29,20 +30,20 @@ export class ApiKeyCache {
 
   /** The entry, `'revoked'`, or undefined when not cached. */
   async get(keyId: string): Promise<CachedApiKey | typeof REVOKED | undefined> {
-    const value = await this.redis.get(this.key(keyId));
+    const value = await whileRedisAnswers(this.redis.get(this.key(keyId)));
     if (value === null) return undefined;
     return value === REVOKED ? REVOKED : (JSON.parse(value) as CachedApiKey);
   }
 
   async fill(keyId: string, entry: CachedApiKey): Promise<void> {
-    await this.redis.set(this.key(keyId), JSON.stringify(entry), 'EX', TTL_SECONDS, 'NX');
+    await whileRedisAnswers(this.redis.set(this.key(keyId), JSON.stringify(entry), 'EX', TTL_SECONDS, 'NX'));
   }
 
   async revoke(keyIds: string[]): Promise<void> {
     if (keyIds.length === 0) return;
     const pipeline = this.redis.pipeline();
     for (const keyId of keyIds) pipeline.set(this.key(keyId), REVOKED, 'EX', TOMBSTONE_SECONDS);
-    const results = await pipeline.exec();
+    const results = await whileRedisAnswers(pipeline.exec());
     const failed = results?.find(([error]) => error);
     if (failed) throw failed[0];
   }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { defineScripts, type Redis } from '@marketplace/redis';
+import { whileRedisAnswers } from './redis-unavailable';
 
 /**
  * Sliding-window rate limit, exact and atomic: at most `limit` requests in any `window` seconds.
@@ -50,7 +51,7 @@ export class RateLimiter {
   async take(bucket: string, limit: number, windowSeconds: number): Promise<RateDecision> {
     // A unique member per request: two admissions in the same microsecond must both count.
     const member = randomBytes(8).toString('base64url');
-    const [allowed, remaining, retryAfter] = (await this.scripts.gatewaySlidingWindow([`${this.prefix}rl:${bucket}`], [limit, windowSeconds, member])) as [number, number, number];
+    const [allowed, remaining, retryAfter] = (await whileRedisAnswers(this.scripts.gatewaySlidingWindow([`${this.prefix}rl:${bucket}`], [limit, windowSeconds, member]))) as [number, number, number];
     return { allowed: allowed === 1, remaining, retryAfterSeconds: retryAfter };
   }
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { defineScripts, type Redis } from '@marketplace/redis';
+import { whileRedisAnswers } from './redis-unavailable';
 
 const RELEASE = {
   keys: 1,
@@ -18,7 +19,7 @@ export class RedisLock {
   /** The lease token, or undefined when someone else holds the lock. */
   async acquire(name: string, ttlMs: number): Promise<string | undefined> {
     const token = randomBytes(12).toString('base64url');
-    const result = await this.redis.set(`${this.prefix}lock:${name}`, token, 'PX', ttlMs, 'NX');
+    const result = await whileRedisAnswers(this.redis.set(`${this.prefix}lock:${name}`, token, 'PX', ttlMs, 'NX'));
     return result === 'OK' ? token : undefined;
   }
 

@@ -1,0 +1,228 @@
+#!/usr/bin/env node
+// What the gateway costs per request, next to what Koa alone costs, on one machine in one run:
+//   bare     new Koa() + one middleware answering {"ok":true} (scripts/bench/bare-koa.mjs)
+//   gateway  GET /api/partner/v1/catalog/branches with an API key through a real gateway-auth
+//            process (per-IP limit, key lookup in the Redis cache + HMAC check, per-installation
+//            limit, scope check, signed identity, proxying) to a trivial upstream answering []
+//            (scripts/bench/trivial-upstream.mjs) set as its CATALOG_URL.
+// Prints requests/s and p50/p99 latency of both and their ratios. A benchmark, not a test: it
+// fails only when a request was not answered 2xx.
+//
+//   npm run stack:up && npm run build && npm run bench:gateway [-- --duration 10 --connections 50]
+//
+// Every server runs in its own process, so none shares an event loop with autocannon; they do
+// share the machine's CPUs (printed), as do Redis and the rest of the local stack.
+import autocannon from 'autocannon';
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { readStackEnv, root } from '../services.mjs';
+
+const require = createRequire(join(root, 'package.json'));
+
+const options = { duration: 10, connections: 50 };
+for (let i = 2; i < process.argv.length; i++) {
+  const [flag, inline] = process.argv[i].split('=', 2);
+  const name = flag.replace(/^--/, '');
+  const value = Number(inline ?? process.argv[++i]);
+  if (!(name in options) || !flag.startsWith('--') || !(Number.isInteger(value) && value > 0)) {
+    console.error('usage: node scripts/bench/gateway.mjs [--duration seconds] [--connections n]');
+    process.exit(2);
+  }
+  options[name] = value;
+}
+const WARMUP_SECONDS = 2;
+// High enough never to refuse, so the limiter still runs its full Redis script on every request.
+const RATE_LIMIT = 100_000_000;
+const DATABASE = 'bench_gateway';
+
+const children = [];
+let cleaning;
+/** SIGTERM every child (the gateway stops gracefully), SIGKILL what is still there after 10 s. */
+function cleanup() {
+  return (cleaning ??= Promise.all(
+    children.map(({ child }) => {
+      if (child.exitCode !== null || child.signalCode !== null) return undefined;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      return exited.then(() => clearTimeout(timer));
+    }),
+  ));
+}
+for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => cleanup().finally(() => process.exit(130)));
+
+/** A child node process; keeps its output for error messages. */
+function start(name, args, env = process.env) {
+  const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const entry = { name, child, output: '' };
+  child.stderr.on('data', (chunk) => (entry.output += chunk));
+  children.push(entry);
+  return entry;
+}
+
+/** Starts one of the small servers next to this script and waits for the port it announces. */
+async function startSmallServer(name, file) {
+  const entry = start(name, [join(root, 'scripts', 'bench', file)]);
+  const lines = createInterface({ input: entry.child.stdout });
+  const port = await Promise.race([
+    new Promise((resolve) => lines.once('line', (line) => resolve(JSON.parse(line).port))),
+    new Promise((_, reject) => entry.child.once('exit', (code) => reject(new Error(`${name} exited with ${code}: ${entry.output}`)))),
+  ]);
+  return `http://127.0.0.1:${port}`;
+}
+
+async function freePort() {
+  const server = createServer().listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function startGateway(upstreamUrl) {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const env = {
+    ...process.env,
+    ...readStackEnv(),
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_BASE_URL: url,
+    LOG_LEVEL: 'warn', // no access log line per request
+    MONGO_DATABASE: DATABASE,
+    REDIS_KEY_PREFIX: `bench:${randomBytes(4).toString('hex')}:`,
+    CATALOG_URL: upstreamUrl,
+    RATE_LIMIT_PER_IP: String(RATE_LIMIT),
+    RATE_LIMIT_PER_INSTALLATION: String(RATE_LIMIT),
+  };
+  delete env.OTEL_EXPORTER_OTLP_ENDPOINT; // measure the gateway, not span export to a collector
+  const entry = start('gateway-auth', [join(root, 'services', 'gateway-auth', 'dist', 'main.js')], env);
+  entry.child.stdout.on('data', (chunk) => (entry.output += chunk));
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (entry.child.exitCode !== null) throw new Error(`gateway-auth exited with ${entry.child.exitCode}:\n${entry.output.slice(-3000)}`);
+    const ready = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2000) }).then((res) => res.status === 200, () => false);
+    if (ready) return { url, entry };
+    if (Date.now() > deadline) throw new Error(`gateway-auth did not answer /readyz with 200 within 60 s (is the stack up? npm run stack:status):\n${entry.output.slice(-3000)}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/** The test setup's flow (services/gateway-auth/test/support/gateway.ts): tenant, app, published
+ * ApiKey version with Catalog.Read, installation, connect; returns the partner's API key. */
+async function partnerApiKey(gatewayUrl) {
+  const { signBearerToken } = require('./services/gateway-auth/dist/domain/bearer-token.js');
+  const secret = Buffer.from(readStackEnv().MARKETPLACE_TOKEN_SECRET, 'base64');
+  const adminToken = signBearerToken(secret, { role: 'admin', sub: 'bench' }, new Date(Date.now() + 3_600_000));
+  const call = async (token, method, path, body, expected) => {
+    const res = await fetch(gatewayUrl + path, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body && { 'content-type': 'application/json' }) },
+      body: body && JSON.stringify(body),
+      signal: AbortSignal.timeout(15_000),
+    });
+    const text = await res.text();
+    if (res.status !== expected) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+    return text ? JSON.parse(text) : undefined;
+  };
+  const tag = randomBytes(4).toString('hex');
+  const tenant = await call(adminToken, 'POST', '/api/admin/v1/tenants', { slug: `bench-${tag}`, name: 'Bench Bistro', currencyCode: 'EUR', defaultLanguage: 'en' }, 201);
+  const { token: tenantToken } = await call(adminToken, 'POST', `/api/admin/v1/tenants/${tenant.id}/tokens`, {}, 201);
+  const app = await call(adminToken, 'POST', '/api/admin/v1/apps', { slug: `bench-app-${tag}`, name: 'Bench App' }, 201);
+  const version = await call(adminToken, 'POST', `/api/admin/v1/apps/${app.id}/versions`, { authType: 'ApiKey', scopes: ['Catalog.Read'], subscribedEvents: [], webhookUrl: null }, 201);
+  await call(adminToken, 'POST', `/api/admin/v1/apps/${app.id}/versions/${version.version}/publish`, undefined, 200);
+  const installation = await call(tenantToken, 'POST', '/api/tenant/v1/installations', { appId: app.id, contractVersion: version.version }, 201);
+  const connected = await call(tenantToken, 'POST', `/api/tenant/v1/installations/${installation.id}/connect`, undefined, 200);
+  return connected.credentials.apiKey;
+}
+
+/** One request before measuring: the key works end to end, and without it the gateway refuses. */
+async function verify(url, headers) {
+  const ok = await fetch(url, { headers, signal: AbortSignal.timeout(10_000) });
+  const body = await ok.text();
+  if (ok.status !== 200 || body !== '[]') throw new Error(`gateway request with the key: ${ok.status} ${body} (expected 200 [])`);
+  const refused = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+  await refused.text();
+  if (refused.status !== 401) throw new Error(`gateway request without the key: ${refused.status} (expected 401)`);
+}
+
+async function measure(title, url, headers = {}) {
+  process.stdout.write(`${title}: ${WARMUP_SECONDS} s warm-up, ${options.duration} s measured ... `);
+  const result = await autocannon({
+    url,
+    headers,
+    connections: options.connections,
+    duration: options.duration,
+    warmup: { duration: WARMUP_SECONDS }, // JIT, key cache, connection pools; not counted
+  });
+  const failed = result.non2xx + result.errors + result.warmup.non2xx + result.warmup.errors;
+  console.log(failed ? `${result.non2xx} non-2xx, ${result.errors} errors (warm-up: ${result.warmup.non2xx} non-2xx, ${result.warmup.errors} errors)` : 'done');
+  if (failed) console.log(`  status codes: ${JSON.stringify(result.statusCodeStats)}`);
+  return {
+    figures: { rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, requests: result.requests.total, non2xx: result.non2xx, errors: result.errors },
+    failed,
+  };
+}
+
+async function dropDatabase() {
+  const { MongoClient } = require('mongodb');
+  const mongo = await new MongoClient(readStackEnv().MONGO_URL).connect();
+  try {
+    await mongo.db(DATABASE).dropDatabase();
+  } finally {
+    await mongo.close();
+  }
+}
+
+let exitCode = 0;
+try {
+  const cpus = os.cpus();
+  console.log(`node ${process.version}, ${cpus.length} x ${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${os.platform()} ${os.arch()}`);
+  console.log(`autocannon: ${options.connections} connections, ${options.duration} s per target after ${WARMUP_SECONDS} s warm-up, no pipelining`);
+  console.log(`gateway: rate limits ${RATE_LIMIT} per IP and per installation (the Redis script runs on every request, never refuses), LOG_LEVEL=warn, no trace export`);
+
+  const bareUrl = await startSmallServer('bare-koa', 'bare-koa.mjs');
+  const upstreamUrl = await startSmallServer('trivial-upstream', 'trivial-upstream.mjs');
+  const gateway = await startGateway(upstreamUrl);
+  const apiKey = await partnerApiKey(gateway.url);
+  const partnerUrl = `${gateway.url}/api/partner/v1/catalog/branches`;
+  const auth = { authorization: `ApiKey ${apiKey}` };
+  await verify(partnerUrl, auth);
+  console.log('checked: with the API key 200 [], without it 401');
+
+  const bare = await measure('bare Koa', bareUrl);
+  const gw = await measure('gateway ', partnerUrl, auth);
+  const ratio = {
+    p50: +(gw.figures.p50 / bare.figures.p50).toFixed(2),
+    p99: +(gw.figures.p99 / bare.figures.p99).toFixed(2),
+    rps: +(bare.figures.rps / gw.figures.rps).toFixed(2),
+  };
+
+  const row = (cells) => console.log(cells.map((cell, i) => (i === 0 ? String(cell).padEnd(28) : String(cell).padStart(10))).join(''));
+  console.log('');
+  row(['', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx']);
+  row(['bare Koa', bare.figures.rps, bare.figures.p50, bare.figures.p99, bare.figures.non2xx]);
+  row(['gateway (auth, limits, proxy)', gw.figures.rps, gw.figures.p50, gw.figures.p99, gw.figures.non2xx]);
+  row(['ratio', `${ratio.rps}x`, `${ratio.p50}x`, `${ratio.p99}x`, '']);
+  console.log('(ratio: bare/gateway for req/s, gateway/bare for latency)');
+  const gatewayLog = gateway.entry.output.trim();
+  if (gatewayLog) console.log(`gateway-auth wrote (last lines):\n${gatewayLog.split('\n').slice(-5).join('\n')}`);
+  console.log(JSON.stringify({ bare: bare.figures, gateway: gw.figures, ratio, settings: { ...options, warmup: WARMUP_SECONDS, node: process.version, cpus: cpus.length, cpu: cpus[0]?.model.trim() } }));
+  if (bare.failed || gw.failed) {
+    console.error('FAILED: some requests were not answered 2xx');
+    exitCode = 1;
+  }
+} catch (error) {
+  console.error(`\n${error.stack ?? error}`);
+  exitCode = 1;
+} finally {
+  await cleanup();
+  // The bench's tenant, app and key; its Redis keys (rate limits, key cache) expire on their own.
+  await dropDatabase().catch((error) => console.error(`could not drop the ${DATABASE} database: ${error.message}`));
+}
+process.exit(exitCode);
