@@ -164,7 +164,7 @@ async function measure(title, url, headers = {}) {
   console.log(failed ? `${result.non2xx} non-2xx, ${result.errors} errors (warm-up: ${result.warmup.non2xx} non-2xx, ${result.warmup.errors} errors)` : 'done');
   if (failed) console.log(`  status codes: ${JSON.stringify(result.statusCodeStats)}`);
   return {
-    figures: { rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, requests: result.requests.total, non2xx: result.non2xx, errors: result.errors },
+    figures: { rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, mean: result.latency.average, requests: result.requests.total, non2xx: result.non2xx, errors: result.errors },
     failed,
   };
 }
@@ -200,15 +200,16 @@ try {
   const ratio = {
     p50: +(gw.figures.p50 / bare.figures.p50).toFixed(2),
     p99: +(gw.figures.p99 / bare.figures.p99).toFixed(2),
+    mean: +(gw.figures.mean / bare.figures.mean).toFixed(2),
     rps: +(bare.figures.rps / gw.figures.rps).toFixed(2),
   };
 
   const row = (cells) => console.log(cells.map((cell, i) => (i === 0 ? String(cell).padEnd(28) : String(cell).padStart(10))).join(''));
   console.log('');
-  row(['', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx']);
-  row(['bare Koa', bare.figures.rps, bare.figures.p50, bare.figures.p99, bare.figures.non2xx]);
-  row(['gateway (auth, limits, proxy)', gw.figures.rps, gw.figures.p50, gw.figures.p99, gw.figures.non2xx]);
-  row(['ratio', `${ratio.rps}x`, `${ratio.p50}x`, `${ratio.p99}x`, '']);
+  row(['', 'req/s', 'p50 ms', 'p99 ms', 'mean ms', 'non-2xx']);
+  row(['bare Koa', bare.figures.rps, bare.figures.p50, bare.figures.p99, bare.figures.mean, bare.figures.non2xx]);
+  row(['gateway (auth, limits, proxy)', gw.figures.rps, gw.figures.p50, gw.figures.p99, gw.figures.mean, gw.figures.non2xx]);
+  row(['ratio', `${ratio.rps}x`, `${ratio.p50}x`, `${ratio.p99}x`, `${ratio.mean}x`, '']);
   console.log('(ratio: bare/gateway for req/s, gateway/bare for latency)');
   const gatewayLog = gateway.entry.output.trim();
   if (gatewayLog) console.log(`gateway-auth wrote (last lines):\n${gatewayLog.split('\n').slice(-5).join('\n')}`);

@@ -1,0 +1,33 @@
+import { isInternalAddress, outboundUrlProblem } from './outbound-url';
+
+describe('outbound URL rules', () => {
+  it.each([
+    ['https://partner.example.com/hooks', false, undefined],
+    ['https://partner.example.com:8443/hooks?x=1', false, undefined],
+    ['http://partner.example.com/hooks', false, 'must use https'],
+    ['http://partner.example.com/hooks', true, 'must use https'],
+    ['ftp://partner.example.com/', false, 'must use https'],
+    ['/relative', false, 'must be an absolute URL'],
+    ['https://user:pw@partner.example.com/', false, 'must not contain credentials'],
+    ['https://partner.example.com/#frag', false, 'must not contain a fragment'],
+    ['https://10.1.2.3/hooks', false, 'must not point at a private or internal address'],
+    ['https://169.254.169.254/latest/meta-data', false, 'must not point at a private or internal address'],
+    ['https://[fd00::1]/hooks', false, 'must not point at a private or internal address'],
+    ['https://127.0.0.1/hooks', false, 'must not point at this host'],
+    ['http://127.0.0.1:9/hooks', false, 'must use https'],
+    ['http://127.0.0.1:9/hooks', true, undefined],
+    ['http://localhost:9/hooks', true, undefined],
+    ['http://[::1]:9/hooks', true, undefined],
+    ['https://8.8.8.8/hooks', false, undefined],
+  ])('%s (loopback http allowed: %s) → %s', (url, allow, problem) => {
+    expect(outboundUrlProblem(url, allow)).toBe(problem);
+  });
+
+  it.each([
+    ['10.0.0.1', true], ['172.16.0.1', true], ['172.31.255.255', true], ['172.32.0.1', false], ['192.168.1.1', true],
+    ['100.64.0.1', true], ['127.0.0.1', true], ['0.0.0.0', true], ['224.0.0.1', true], ['198.18.0.1', true],
+    ['93.184.216.34', false], ['::1', true], ['::ffff:10.0.0.1', true], ['fe80::1', true], ['2606:4700::1111', false],
+  ])('%s is internal: %s', (address, internal) => {
+    expect(isInternalAddress(address)).toBe(internal);
+  });
+});
