@@ -54,7 +54,6 @@ function cleanup() {
     }),
   ));
 }
-for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => cleanup().finally(() => process.exit(130)));
 
 /** A child node process; keeps its output for error messages. */
 function start(name, args, env = process.env) {
@@ -177,6 +176,13 @@ async function dropDatabase() {
   } finally {
     await mongo.close();
   }
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    console.error(`\n${signal}: stopping`);
+    cleanup().then(dropDatabase).catch(() => undefined).finally(() => process.exit(130));
+  });
 }
 
 let exitCode = 0;
