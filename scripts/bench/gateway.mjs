@@ -150,22 +150,48 @@ async function verify(url, headers) {
   if (refused.status !== 401) throw new Error(`gateway request without the key: ${refused.status} (expected 401)`);
 }
 
+let running; // the autocannon run in progress, stopped on Ctrl-C
+let interrupted = false;
+async function load(url, headers, duration, latencies) {
+  running = autocannon({ url, headers, connections: options.connections, duration });
+  // autocannon's own latency histogram keeps whole milliseconds, too coarse for bare Koa (~1 ms):
+  // keep each 2xx response's time (hrtime, fractional ms) instead.
+  if (latencies) running.on('response', (client, status, bytes, ms) => status < 300 && status >= 200 && latencies.push(ms));
+  const result = await running;
+  if (interrupted) await new Promise(() => undefined); // the signal handler cleans up and exits
+  return result;
+}
+
+const round = (x) => Math.round(x * 100) / 100;
+/** How many times `a` is `b`, or null when `b` is 0. */
+const times = (a, b) => (b > 0 ? round(a / b) : null);
+
 async function measure(title, url, headers = {}) {
   process.stdout.write(`${title}: ${WARMUP_SECONDS} s warm-up, ${options.duration} s measured ... `);
-  const result = await autocannon({
-    url,
-    headers,
-    connections: options.connections,
-    duration: options.duration,
-    warmup: { duration: WARMUP_SECONDS }, // JIT, key cache, connection pools; not counted
-  });
-  const failed = result.non2xx + result.errors + result.warmup.non2xx + result.warmup.errors;
-  console.log(failed ? `${result.non2xx} non-2xx, ${result.errors} errors (warm-up: ${result.warmup.non2xx} non-2xx, ${result.warmup.errors} errors)` : 'done');
+  // A separate warm-up run (JIT, key cache, connection pools), not counted, rather than autocannon's
+  // `warmup` option, whose run cannot be stopped.
+  const warmup = await load(url, headers, WARMUP_SECONDS);
+  const latencies = [];
+  const result = await load(url, headers, options.duration, latencies);
+  const sorted = Float64Array.from(latencies).sort();
+  const at = (p) => round(sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN);
+  const failed = result.non2xx + result.errors + warmup.non2xx + warmup.errors;
+  console.log(failed ? `${result.non2xx} non-2xx, ${result.errors} errors (warm-up: ${warmup.non2xx} non-2xx, ${warmup.errors} errors)` : 'done');
   if (failed) console.log(`  status codes: ${JSON.stringify(result.statusCodeStats)}`);
   return {
-    figures: { rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, mean: result.latency.average, requests: result.requests.total, non2xx: result.non2xx, errors: result.errors },
+    figures: { rps: Math.round(result.requests.average), p50: at(0.5), p99: at(0.99), mean: round(sorted.reduce((a, b) => a + b, 0) / sorted.length), requests: result.requests.total, non2xx: result.non2xx, errors: result.errors },
     failed,
   };
+}
+
+/** A pino JSON line in short: level, message and error, without the stack. */
+function summary(line) {
+  try {
+    const { level, msg, err } = JSON.parse(line);
+    return `${level} ${msg}${err ? `: ${err.message}${err.cause ? ` (${err.cause.message})` : ''}` : ''}`;
+  } catch {
+    return line.slice(0, 300);
+  }
 }
 
 async function dropDatabase() {
@@ -181,6 +207,8 @@ async function dropDatabase() {
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.once(signal, () => {
     console.error(`\n${signal}: stopping`);
+    interrupted = true;
+    running?.stop();
     cleanup().then(dropDatabase).catch(() => undefined).finally(() => process.exit(130));
   });
 }
@@ -188,7 +216,8 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 let exitCode = 0;
 try {
   const cpus = os.cpus();
-  console.log(`node ${process.version}, ${cpus.length} x ${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${os.platform()} ${os.arch()}`);
+  const load = os.loadavg()[0];
+  console.log(`node ${process.version}, ${cpus.length} x ${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${os.platform()} ${os.arch()}, load average ${load.toFixed(2)} (other work on the machine skews the figures)`);
   console.log(`autocannon: ${options.connections} connections, ${options.duration} s per target after ${WARMUP_SECONDS} s warm-up, no pipelining`);
   console.log(`gateway: rate limits ${RATE_LIMIT} per IP and per installation (the Redis script runs on every request, never refuses), LOG_LEVEL=warn, no trace export`);
 
@@ -204,10 +233,10 @@ try {
   const bare = await measure('bare Koa', bareUrl);
   const gw = await measure('gateway ', partnerUrl, auth);
   const ratio = {
-    p50: +(gw.figures.p50 / bare.figures.p50).toFixed(2),
-    p99: +(gw.figures.p99 / bare.figures.p99).toFixed(2),
-    mean: +(gw.figures.mean / bare.figures.mean).toFixed(2),
-    rps: +(bare.figures.rps / gw.figures.rps).toFixed(2),
+    p50: times(gw.figures.p50, bare.figures.p50),
+    p99: times(gw.figures.p99, bare.figures.p99),
+    mean: times(gw.figures.mean, bare.figures.mean),
+    rps: times(bare.figures.rps, gw.figures.rps),
   };
 
   const row = (cells) => console.log(cells.map((cell, i) => (i === 0 ? String(cell).padEnd(28) : String(cell).padStart(10))).join(''));
@@ -215,17 +244,19 @@ try {
   row(['', 'req/s', 'p50 ms', 'p99 ms', 'mean ms', 'non-2xx']);
   row(['bare Koa', bare.figures.rps, bare.figures.p50, bare.figures.p99, bare.figures.mean, bare.figures.non2xx]);
   row(['gateway (auth, limits, proxy)', gw.figures.rps, gw.figures.p50, gw.figures.p99, gw.figures.mean, gw.figures.non2xx]);
-  row(['ratio', `${ratio.rps}x`, `${ratio.p50}x`, `${ratio.p99}x`, `${ratio.mean}x`, '']);
+  const x = (value) => (value === null ? 'n/a' : `${value}x`);
+  row(['ratio', x(ratio.rps), x(ratio.p50), x(ratio.p99), x(ratio.mean), '']);
   console.log('(ratio: bare/gateway for req/s, gateway/bare for latency)');
-  const gatewayLog = gateway.entry.output.trim();
-  if (gatewayLog) console.log(`gateway-auth wrote (last lines):\n${gatewayLog.split('\n').slice(-5).join('\n')}`);
-  console.log(JSON.stringify({ bare: bare.figures, gateway: gw.figures, ratio, settings: { ...options, warmup: WARMUP_SECONDS, node: process.version, cpus: cpus.length, cpu: cpus[0]?.model.trim() } }));
+  const gatewayLog = gateway.entry.output.trim().split('\n').filter(Boolean);
+  if (gatewayLog.length > 0) console.log(`gateway-auth logged ${gatewayLog.length} lines, the last: ${summary(gatewayLog.at(-1))}`);
+  console.log(JSON.stringify({ bare: bare.figures, gateway: gw.figures, ratio, settings: { ...options, warmup: WARMUP_SECONDS, node: process.version, cpus: cpus.length, cpu: cpus[0]?.model.trim(), load: round(load) } }));
   if (bare.failed || gw.failed) {
     console.error('FAILED: some requests were not answered 2xx');
     exitCode = 1;
   }
 } catch (error) {
-  console.error(`\n${error.stack ?? error}`);
+  if (interrupted) await new Promise(() => undefined); // a child stopped by the signal handler
+  console.error(`\n${error instanceof Error ? error.message : error}`);
   exitCode = 1;
 } finally {
   await cleanup();

@@ -1,3 +1,4 @@
+import { IDENTITY_HEADER } from '@marketplace/identity';
 import { connectedApp, partnerCall, startGateway, type ConnectedApp, type TestGateway } from './support/gateway';
 import { TestUpstream } from './support/upstream';
 
@@ -120,6 +121,8 @@ describe('forwarding to the owner service', () => {
     expect(seen.identity).toEqual({ kind: 'partner', tenantId: full.tenantId, installationId: full.installationId, appId: full.appId, scopes: ALL_SCOPES });
     expect(seen.url).toBe(`/api/partner/v1/catalog/branches/${ID}/products?language=de-AT`);
     expect(seen.headers.authorization).toBeUndefined();
+    expect(seen.headers['accept-language']).toBeUndefined(); // language comes from the query alone
+    expect(seen.headers[IDENTITY_HEADER]).not.toBe('v1.forged.identity');
     expect(res.headers.get('x-internal-detail')).toBeNull();
     expect(res.headers.get('x-request-id')).toBeTruthy();
 

@@ -137,6 +137,11 @@ describe('createHttpApp', () => {
     expect(await missing.json()).toMatchObject({ status: 404, code: 'resource.not_found' });
     const wrong = await fetch(`${base}/things`, { method: 'DELETE' });
     expect(wrong.status).toBe(405);
+    const unknownMethod = await fetch(`${base}/things`, { method: 'QUERY' });
+    expect(unknownMethod.status).toBe(405);
+    expect(await unknownMethod.json()).toMatchObject({ status: 405, code: 'request.method_not_allowed' });
+    expect(unknownMethod.headers.get('allow')).toBe('POST');
+    expect(wrong.headers.get('allow')).toBeTruthy();
   });
 
   it('refuses a body that is not JSON with 415', async () => {

@@ -96,6 +96,8 @@ export function createHttpApp(options: HttpAppOptions) {
       // Everything downstream (use cases, published events) runs in the request's trace.
       await context.with(traceContext, next);
       if (ctx.status === 404 && ctx.body === undefined) throw toAppError({ status: 404 });
+      // The router answered a wrong or unknown method with its Allow header: keep it, add our body.
+      if ((ctx.status === 405 || ctx.status === 501) && !ctx.body) throw toAppError({ status: 405 });
     } catch (error) {
       respondWithError(ctx, error);
     } finally {
@@ -157,7 +159,7 @@ export function createHttpApp(options: HttpAppOptions) {
     if (mounted) return;
     mounted = true;
     app.use(router.routes());
-    app.use(router.allowedMethods({ throw: true }));
+    app.use(router.allowedMethods());
   }
 
   async function listen(port: number, host: string): Promise<Server> {

@@ -37,7 +37,7 @@ export const validateAppInput = bodyValidator<AppInput>({
 export const validateContractVersionInput = bodyValidator<ContractVersionInput>({
   type: 'object',
   additionalProperties: false,
-  required: ['authType', 'scopes', 'subscribedEvents', 'webhookUrl'],
+  required: ['authType', 'scopes', 'subscribedEvents'],
   properties: {
     authType: { enum: [...AUTH_TYPES] },
     scopes: { type: 'array', uniqueItems: true, maxItems: SCOPES.length, items: { enum: [...SCOPES] } },
@@ -46,7 +46,7 @@ export const validateContractVersionInput = bodyValidator<ContractVersionInput>(
     oauth2: {
       type: ['object', 'null'],
       additionalProperties: false,
-      required: ['authorizationEndpoint', 'tokenEndpoint', 'clientId', 'clientSecret', 'scopes'],
+      required: ['authorizationEndpoint', 'tokenEndpoint', 'clientId', 'clientSecret'],
       properties: {
         authorizationEndpoint: httpUrl,
         tokenEndpoint: httpUrl,

@@ -46,5 +46,11 @@ export async function listPublishedApps(ctx: GatewayContext) {
   const versions = await ctx.store.contractVersions.find({ status: 'Published' }).sort({ appId: 1, version: 1 }).toArray();
   const appIds = [...new Set(versions.map((v) => v.appId))];
   const apps = await ctx.store.apps.find({ _id: { $in: appIds } }).sort({ createdAt: 1 }).toArray();
-  return apps.map((app) => ({ ...appView(app), versions: versions.filter((v) => v.appId === app._id).map(publishedVersionSummary) }));
+  return apps.map((app) => ({
+    id: app._id,
+    slug: app.slug,
+    name: app.name,
+    description: app.description,
+    versions: versions.filter((v) => v.appId === app._id).map(publishedVersionSummary),
+  }));
 }

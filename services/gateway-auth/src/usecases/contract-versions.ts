@@ -10,13 +10,13 @@ export interface ContractVersionInput {
   authType: AuthType;
   scopes: string[];
   subscribedEvents: string[];
-  webhookUrl: string | null;
+  webhookUrl?: string | null;
   oauth2?: {
     authorizationEndpoint: string;
     tokenEndpoint: string;
     clientId: string;
     clientSecret: string;
-    scopes: string[];
+    scopes?: string[];
     tokenEndpointAuthMethod?: 'client_secret_basic' | 'client_secret_post';
   } | null;
 }
@@ -80,11 +80,11 @@ function contractFields(ctx: GatewayContext, appId: string, version: number, inp
         tokenEndpoint: input.oauth2.tokenEndpoint,
         clientId: input.oauth2.clientId,
         clientSecretSealed: ctx.box.seal(input.oauth2.clientSecret, `contract:${appId}:${version}:client-secret`),
-        scopes: input.oauth2.scopes,
+        scopes: input.oauth2.scopes ?? [],
         tokenEndpointAuthMethod: input.oauth2.tokenEndpointAuthMethod ?? 'client_secret_basic',
       }
     : null;
-  return { authType: input.authType, scopes: [...new Set(input.scopes)], subscribedEvents: [...new Set(input.subscribedEvents)], webhookUrl: input.webhookUrl, oauth2 };
+  return { authType: input.authType, scopes: [...new Set(input.scopes)], subscribedEvents: [...new Set(input.subscribedEvents)], webhookUrl: input.webhookUrl ?? null, oauth2 };
 }
 
 export async function createContractVersion(ctx: GatewayContext, appId: string, input: ContractVersionInput) {

@@ -443,7 +443,7 @@ const oauthPaths: Json = {
         'mints the credentials (revoking the previous ones on a reconnect) and answers them once.',
       parameters: [
         { name: 'code', in: 'query', required: false, description: 'Authorization code (on success).', schema: { type: 'string' } },
-        { name: 'state', in: 'query', required: false, description: 'The state issued with the authorization URL.', schema: { type: 'string' } },
+        { name: 'state', in: 'query', required: true, description: 'The state issued with the authorization URL.', schema: { type: 'string', minLength: 1 } },
         { name: 'error', in: 'query', required: false, description: "The partner's error code (on failure), for example `access_denied`.", schema: { type: 'string' } },
         { name: 'error_description', in: 'query', required: false, description: "The partner's error text (on failure).", schema: { type: 'string' } },
       ],
@@ -532,7 +532,14 @@ const schemas: Record<string, Json> = {
       tokenEndpoint: outboundUrl("The partner's token endpoint."),
       clientId: { type: 'string', minLength: 1, description: "Client id issued by the partner's OAuth server." },
       clientSecret: { type: 'string', minLength: 1, writeOnly: true, description: 'Stored encrypted; never returned.' },
-      scopes: { ...arrayOf(str(), 'Scopes sent in the authorization request.'), default: [] },
+      scopes: {
+        ...arrayOf(
+          { type: 'string', pattern: '^[\\x21\\x23-\\x5B\\x5D-\\x7E]{1,200}$', description: 'An OAuth scope token (RFC 6749, 3.3).' },
+          'Scopes sent in the authorization request.',
+        ),
+        maxItems: 50,
+        default: [],
+      },
       tokenEndpointAuthMethod: { ...ref('TokenEndpointAuthMethod'), default: 'client_secret_basic' },
     },
     ['scopes', 'tokenEndpointAuthMethod'],

@@ -23,8 +23,11 @@ type PartnerContext = RouterContext<PartnerState>;
 
 const insufficientScope = () => new AppError('forbidden', 'auth.insufficient_scope', 'The installation lacks the scope this endpoint requires.');
 
-/** Headers of the partner's request that the owner service needs; everything else stays here. */
-const FORWARDED = ['content-type', 'accept', 'accept-language'];
+/**
+ * Headers of the partner's request that the owner service needs; everything else stays here.
+ * Not Accept-Language: the spec resolves the catalog language from the query parameter alone.
+ */
+const FORWARDED = ['content-type', 'accept'];
 
 /**
  * Every Partner API route, from the spec's table: check the scope, require and honour the

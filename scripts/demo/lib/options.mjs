@@ -1,0 +1,103 @@
+// Command-line options of the demo seed and the admin token it calls the gateway with.
+import { createHmac } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { readStackEnv, runningServices, stackDir } from '../../services.mjs';
+import { SeedError } from './api.mjs';
+
+export const USAGE = `usage: npm run demo:seed -- --webhook-url URL --out FILE [--gateway URL] [--admin-token TOKEN]
+
+  --webhook-url URL   where both demo apps receive their webhooks (absolute URL; https, or http on
+                      loopback when the gateway allows it, as the local settings do)
+  --out FILE          the fixture file to write (JSON, mode 0600: it holds API keys and secrets)
+  --gateway URL       the gateway-auth service (default: where \`npm start\` runs it, http://127.0.0.1:4101)
+  --admin-token TOKEN an administrator bearer token (or env MARKETPLACE_ADMIN_TOKEN), for a deployed
+                      cluster; by default one is minted from MARKETPLACE_TOKEN_SECRET (environment,
+                      else .stack/local.env)`;
+
+const usageError = (message) => new SeedError(`${message} (usage: npm run demo:seed -- --help)`, { exitCode: 2 });
+
+/** Admin tokens minted here live this long: the seed takes seconds. */
+const ADMIN_TOKEN_TTL_SECONDS = 15 * 60;
+
+export function parseOptions(argv, env = process.env) {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        'webhook-url': { type: 'string' },
+        out: { type: 'string' },
+        gateway: { type: 'string' },
+        'admin-token': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    throw usageError(error.message);
+  }
+  if (values.help) return { help: true };
+  if (!values['webhook-url']) throw usageError('--webhook-url is required');
+  if (!values.out) throw usageError('--out is required');
+  return {
+    help: false,
+    webhookUrl: absoluteUrl('--webhook-url', values['webhook-url']),
+    gatewayUrl: gatewayBase(values.gateway ?? defaultGateway()),
+    outFile: outPath(values.out, env),
+    adminToken: values['admin-token'] ?? env.MARKETPLACE_ADMIN_TOKEN ?? undefined,
+  };
+}
+
+function absoluteUrl(option, raw) {
+  let url;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw usageError(`${option} must be an absolute URL, got ${JSON.stringify(raw)}`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw usageError(`${option} must be an http(s) URL, got ${JSON.stringify(raw)}`);
+  return raw;
+}
+
+function defaultGateway() {
+  const gateway = runningServices().find((s) => s.name === 'gateway-auth');
+  if (!gateway) throw new SeedError('gateway-auth is not among the services in scripts/services.json; pass --gateway URL');
+  return gateway.url;
+}
+
+/** The gateway's base URL without a trailing slash; the APIs live under it. */
+function gatewayBase(raw) {
+  const url = new URL(absoluteUrl('--gateway', raw));
+  if (url.search || url.hash || url.username || url.password) throw usageError('--gateway must be a plain base URL (no query, fragment or credentials)');
+  return url.href.replace(/\/+$/, '');
+}
+
+/** Relative paths are relative to where the command was typed (npm runs scripts from the repository root). */
+function outPath(raw, env) {
+  if (isAbsolute(raw)) return raw;
+  const base = env.npm_lifecycle_event === 'demo:seed' && env.INIT_CWD ? env.INIT_CWD : process.cwd();
+  return resolve(base, raw);
+}
+
+/**
+ * The administrator token: given (--admin-token, MARKETPLACE_ADMIN_TOKEN), else an HS256 JWT
+ * `{ role: 'admin', sub, iat, exp }` signed with MARKETPLACE_TOKEN_SECRET (the environment wins, as
+ * with `npm start`; else the local settings in .stack/local.env). Never printed.
+ */
+export function adminToken(options, env = process.env) {
+  if (options.adminToken) return options.adminToken;
+  let secret = env.MARKETPLACE_TOKEN_SECRET;
+  if (!secret && existsSync(join(stackDir, 'local.env'))) secret = readStackEnv().MARKETPLACE_TOKEN_SECRET;
+  if (!secret) {
+    throw new SeedError('no admin token: set MARKETPLACE_TOKEN_SECRET, pass --admin-token (or MARKETPLACE_ADMIN_TOKEN), or run `npm run stack:up` to create .stack/local.env');
+  }
+  const key = Buffer.from(secret, 'base64');
+  if (key.length < 32) throw new SeedError('MARKETPLACE_TOKEN_SECRET must be base64 of at least 32 bytes');
+  const now = Math.floor(Date.now() / 1000);
+  const encode = (value) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const signed = `${encode({ alg: 'HS256', typ: 'JWT' })}.${encode({ role: 'admin', sub: 'demo-seed', iat: now, exp: now + ADMIN_TOKEN_TTL_SECONDS })}`;
+  return `${signed}.${createHmac('sha256', key).update(signed).digest('base64url')}`;
+}

@@ -1,0 +1,266 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MongoClient } from 'mongodb';
+import { findSecrets, freePort, repoRoot, stackEnv } from '@marketplace/testing';
+import { apiClient, partnerCall, startGateway, type TestGateway } from '../../services/gateway-auth/test/support/gateway';
+
+// `npm run demo:seed` (scripts/demo/seed.mjs) as a developer runs it, against a gateway process of
+// this test with its own database: the fixture it writes, its idempotency (same tenant and apps,
+// fresh credentials, old ones revoked), moving to a new contract version when the webhook URL
+// changes, and its errors. The gateway's catalog upstream is a tiny server answering 200 [].
+
+const WEBHOOK_URL = 'http://127.0.0.1:9/hooks';
+const OTHER_WEBHOOK_URL = 'http://127.0.0.1:9/other-hooks';
+const SEED = join(repoRoot, 'scripts', 'demo', 'seed.mjs');
+const RUN_TIMEOUT_MS = 60_000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const API_KEY = /^mpk_[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}$/;
+const WEBHOOK_SECRET = /^whsec_[A-Za-z0-9_-]{20,}$/;
+
+interface InstallationFixture {
+  installationId: string;
+  appId: string;
+  apiKey: string;
+  webhookSecret: string;
+  contractVersion: number;
+}
+interface Fixture {
+  partnerBaseUrl: string;
+  tenantId: string;
+  tenantApi: { baseUrl: string; token: string };
+  adminApi: { baseUrl: string };
+  installations: { orderSource: InstallationFixture; deliveryProvider: InstallationFixture };
+}
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+// The seed must mint its admin token from .stack/local.env, as the gateway of this test uses.
+const childEnv: NodeJS.ProcessEnv = { ...process.env };
+delete childEnv.MARKETPLACE_ADMIN_TOKEN;
+delete childEnv.MARKETPLACE_TOKEN_SECRET;
+
+function run(command: string, args: string[]): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(command, args, { cwd: repoRoot, env: childEnv, timeout: RUN_TIMEOUT_MS, encoding: 'utf8' }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+      resolve({ code, stdout, stderr: error?.killed ? `${stderr}\n(killed after ${RUN_TIMEOUT_MS} ms)` : stderr });
+    });
+  });
+}
+
+/** The seed script itself, or through `npm run demo:seed` (the root package.json wiring). */
+const seed = (args: string[], viaNpm = false) => (viaNpm ? run('npm', ['run', '--silent', 'demo:seed', '--', ...args]) : run(process.execPath, [SEED, ...args]));
+
+function expectSuccess(result: Run): void {
+  if (result.code !== 0) throw new Error(`seed exited ${result.code}:\n${result.stdout}\n${result.stderr}`);
+}
+
+/** No secret of the fixture (or shaped like one) in what the script printed. */
+function expectNoSecretsPrinted(result: Run, fixture: Fixture): void {
+  const printed = result.stdout + result.stderr;
+  const { orderSource, deliveryProvider } = fixture.installations;
+  for (const secret of [fixture.tenantApi.token, orderSource.apiKey, orderSource.webhookSecret, deliveryProvider.apiKey, deliveryProvider.webhookSecret]) {
+    expect(printed).not.toContain(secret);
+    expect(printed).not.toContain(secret.split('.').at(-1));
+  }
+  expect(findSecrets(printed)).toEqual([]);
+}
+
+const readFixture = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as Fixture;
+
+let catalog: Server;
+let gw: TestGateway;
+let dir: string;
+const fileOf = (name: string) => join(dir, 'nested', 'folder', name);
+const runs: { result: Run; fixture: Fixture }[] = [];
+/** Status of the first run's order-source key on the catalog route before the second run. */
+let firstKeyBeforeSecondRun: number;
+
+async function seedRun(file: string, webhookUrl = WEBHOOK_URL, viaNpm = false) {
+  const result = await seed(['--gateway', gw.url, '--webhook-url', webhookUrl, '--out', file], viaNpm);
+  expectSuccess(result);
+  const entry = { result, fixture: readFixture(file) };
+  runs.push(entry);
+  return entry;
+}
+
+const branches = (apiKey: string) => partnerCall(gw, apiKey, 'GET', '/catalog/branches');
+
+beforeAll(async () => {
+  catalog = createServer((req, res) => {
+    req.resume();
+    res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+  });
+  await new Promise<void>((resolve) => catalog.listen(0, '127.0.0.1', resolve));
+  gw = await startGateway({
+    CATALOG_URL: `http://127.0.0.1:${(catalog.address() as AddressInfo).port}`,
+    ALLOW_LOOPBACK_HTTP_URLS: 'true',
+    RATE_LIMIT_PER_IP: '100000',
+    RATE_LIMIT_PER_INSTALLATION: '100000',
+  });
+  dir = mkdtempSync(join(tmpdir(), 'demo-seed-'));
+  const first = await seedRun(fileOf('run1.json'), WEBHOOK_URL, true);
+  firstKeyBeforeSecondRun = (await branches(first.fixture.installations.orderSource.apiKey)).status;
+  await seedRun(fileOf('run2.json'));
+}, 180_000);
+
+afterAll(async () => {
+  await gw?.stop();
+  await new Promise((resolve) => (catalog ? catalog.close(resolve) : resolve(undefined)));
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  if (gw) {
+    const mongo = await MongoClient.connect(stackEnv().MONGO_URL, { serverSelectionTimeoutMS: 10_000 }).catch(() => undefined);
+    await mongo?.db(gw.database).dropDatabase().catch(() => undefined);
+    await mongo?.close();
+  }
+}, 60_000);
+
+describe('npm run demo:seed', () => {
+  it('writes the fixture: base URLs, the tenant and its token, both installations with their credentials (mode 0600)', () => {
+    for (const { fixture } of runs.slice(0, 2)) {
+      expect(fixture.partnerBaseUrl).toBe(`${gw.url}/api/partner/v1`);
+      expect(fixture.tenantApi.baseUrl).toBe(`${gw.url}/api/tenant/v1`);
+      expect(fixture.adminApi).toEqual({ baseUrl: `${gw.url}/api/admin/v1` });
+      expect(fixture.tenantId).toMatch(UUID);
+      expect(typeof fixture.tenantApi.token).toBe('string');
+      for (const installation of [fixture.installations.orderSource, fixture.installations.deliveryProvider]) {
+        expect(installation).toEqual(
+          expect.objectContaining({
+            installationId: expect.stringMatching(UUID),
+            appId: expect.stringMatching(UUID),
+            apiKey: expect.stringMatching(API_KEY),
+            webhookSecret: expect.stringMatching(WEBHOOK_SECRET),
+          }),
+        );
+      }
+    }
+    expect(statSync(fileOf('run1.json')).mode & 0o777).toBe(0o600);
+    expect(statSync(fileOf('run2.json')).mode & 0o777).toBe(0o600);
+  });
+
+  it('prints ids and key ids only, never a secret', () => {
+    runs.slice(0, 2).forEach(({ result, fixture }, index) => {
+      expectNoSecretsPrinted(result, fixture);
+      expect(result.stdout).toContain(fixture.tenantId);
+      expect(result.stdout).toContain(fixture.installations.orderSource.installationId);
+      expect(result.stdout).toContain(fixture.installations.deliveryProvider.installationId);
+      expect(result.stdout).toContain(fixture.installations.orderSource.apiKey.split('.')[0]);
+      expect(result.stdout).toContain(fileOf(`run${index + 1}.json`));
+    });
+  });
+
+  it('finds the same tenant, apps and installations on a second run, with fresh credentials', () => {
+    const [a, b] = [runs[0]!.fixture, runs[1]!.fixture];
+    expect(b.tenantId).toBe(a.tenantId);
+    for (const name of ['orderSource', 'deliveryProvider'] as const) {
+      expect(b.installations[name].appId).toBe(a.installations[name].appId);
+      expect(b.installations[name].installationId).toBe(a.installations[name].installationId);
+      expect(b.installations[name].contractVersion).toBe(a.installations[name].contractVersion);
+      expect(b.installations[name].apiKey).not.toBe(a.installations[name].apiKey);
+      expect(b.installations[name].webhookSecret).not.toBe(a.installations[name].webhookSecret);
+    }
+    expect(b.installations.orderSource.appId).not.toBe(b.installations.deliveryProvider.appId);
+  });
+
+  it("revokes the first run's API key; the second run's authenticates and is forwarded to the catalog", async () => {
+    const [a, b] = [runs[0]!.fixture, runs[1]!.fixture];
+    expect(firstKeyBeforeSecondRun).toBe(200);
+    const revoked = await branches(a.installations.orderSource.apiKey);
+    expect(revoked.status).toBe(401);
+    expect((await branches(a.installations.deliveryProvider.apiKey)).status).toBe(401);
+    const fresh = await branches(b.installations.orderSource.apiKey);
+    expect(fresh.status).toBe(200);
+    expect(fresh.body).toEqual([]);
+  });
+
+  it('gives the delivery provider no catalog access: 403 auth.insufficient_scope', async () => {
+    const res = await branches(runs[1]!.fixture.installations.deliveryProvider.apiKey);
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe('auth.insufficient_scope');
+  });
+
+  it('leaves both installations Connected with the seeded contract, visible with the tenant token', async () => {
+    const { fixture } = runs[1]!;
+    const tenant = apiClient(gw.url, fixture.tenantApi.token);
+    const list = await tenant.call('GET', '/api/tenant/v1/installations');
+    expect(list.status).toBe(200);
+    const byApp = new Map<string, any>(list.body.map((i: any) => [i.appId, i]));
+    expect(byApp.size).toBe(2);
+    const source = byApp.get(fixture.installations.orderSource.appId);
+    expect(source).toMatchObject({ id: fixture.installations.orderSource.installationId, status: 'Connected', webhookUrl: WEBHOOK_URL, authType: 'ApiKey' });
+    expect([...source.scopes].sort()).toEqual(['Catalog.Read', 'Orders.Create']);
+    expect([...source.subscribedEvents].sort()).toEqual(['orders.cancelled', 'orders.created']);
+    const provider = byApp.get(fixture.installations.deliveryProvider.appId);
+    expect(provider).toMatchObject({ id: fixture.installations.deliveryProvider.installationId, status: 'Connected', webhookUrl: WEBHOOK_URL });
+    expect([...provider.subscribedEvents].sort()).toEqual(['delivery.assigned', 'delivery.cancelled', 'delivery.superseded']);
+    expect(provider.scopes).toHaveLength(8);
+  });
+
+  it('moves to a new contract version when the webhook URL changes, and reuses it on the next run', async () => {
+    const before = runs[1]!.fixture;
+    const { fixture: moved, result } = await seedRun(fileOf('run3.json'), OTHER_WEBHOOK_URL);
+    expectNoSecretsPrinted(result, moved);
+    expect(moved.tenantId).toBe(before.tenantId);
+    for (const name of ['orderSource', 'deliveryProvider'] as const) {
+      expect(moved.installations[name].appId).toBe(before.installations[name].appId);
+      expect(moved.installations[name].contractVersion).toBe(before.installations[name].contractVersion + 1);
+      const app = await gw.admin.call('GET', `/api/admin/v1/apps/${moved.installations[name].appId}`);
+      expect(app.body.versions.map((v: any) => [v.version, v.status, v.webhookUrl])).toEqual([
+        [1, 'Published', WEBHOOK_URL],
+        [2, 'Published', OTHER_WEBHOOK_URL],
+      ]);
+    }
+    const tenant = apiClient(gw.url, moved.tenantApi.token);
+    const list = await tenant.call('GET', '/api/tenant/v1/installations');
+    expect(list.body.map((i: any) => [i.id, i.contractVersion, i.webhookUrl, i.status]).sort()).toEqual(
+      [
+        [moved.installations.orderSource.installationId, 2, OTHER_WEBHOOK_URL, 'Connected'],
+        [moved.installations.deliveryProvider.installationId, 2, OTHER_WEBHOOK_URL, 'Connected'],
+      ].sort(),
+    );
+    expect((await branches(before.installations.orderSource.apiKey)).status).toBe(401);
+    expect((await branches(moved.installations.orderSource.apiKey)).status).toBe(200);
+
+    const { fixture: again } = await seedRun(fileOf('run4.json'), OTHER_WEBHOOK_URL);
+    expect(again.installations.orderSource.contractVersion).toBe(2);
+    expect(again.installations.orderSource.installationId).toBe(moved.installations.orderSource.installationId);
+    const app = await gw.admin.call('GET', `/api/admin/v1/apps/${again.installations.orderSource.appId}`);
+    expect(app.body.versions).toHaveLength(2);
+  }, 120_000);
+
+  it('fails with one line naming the request, status and problem code on an HTTP error', async () => {
+    const rejected = await seed(['--gateway', gw.url, '--webhook-url', 'http://partner.example.com/hooks', '--out', fileOf('rejected.json')]);
+    expect(rejected.code).toBe(1);
+    expect(rejected.stderr.trim().split('\n')).toHaveLength(1);
+    expect(rejected.stderr).toMatch(/POST \/api\/admin\/v1\/apps\/[0-9a-f-]{36}\/versions -> 400 request\.invalid/);
+    expect(rejected.stderr).toContain('webhookUrl must use https');
+
+    const refused = await seed(['--gateway', gw.url, '--webhook-url', WEBHOOK_URL, '--out', fileOf('refused.json'), '--admin-token', 'not-a-token']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('GET /api/admin/v1/tenants?slug=demo-bistro -> 401 auth.unauthenticated');
+    expect(() => statSync(fileOf('rejected.json'))).toThrow();
+    expect(() => statSync(fileOf('refused.json'))).toThrow();
+  }, 120_000);
+
+  it('says to run npm start when the gateway is not reachable, and checks its options', async () => {
+    const down = await seed(['--gateway', `http://127.0.0.1:${await freePort()}`, '--webhook-url', WEBHOOK_URL, '--out', fileOf('down.json')]);
+    expect(down.code).toBe(1);
+    expect(down.stderr.trim().split('\n')).toHaveLength(1);
+    expect(down.stderr).toContain('cannot reach the gateway');
+    expect(down.stderr).toContain('npm start');
+
+    const noUrl = await seed(['--gateway', gw.url, '--out', fileOf('x.json')]);
+    expect(noUrl.code).toBe(2);
+    expect(noUrl.stderr).toContain('--webhook-url is required');
+    const relative = await seed(['--gateway', gw.url, '--webhook-url', '/hooks', '--out', fileOf('x.json')]);
+    expect(relative.code).toBe(2);
+    expect(relative.stderr).toContain('--webhook-url must be an absolute URL');
+  });
+});
