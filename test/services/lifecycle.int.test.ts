@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { repoRoot, startServiceProcess, stackEnv, type ServiceProcess } from '@marketplace/testing';
+import { localEnv, repoRoot, startServiceProcess, stackEnv, type ServiceProcess } from '@marketplace/testing';
 import { SERVICES } from './services';
 
 // Each service as its own process, from its build, against the real stack.
@@ -54,13 +54,15 @@ describe('configuration errors', () => {
     });
     expect(result.status).toBe(78);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toBe('catalog: invalid configuration: PORT must be an integer between 1 and 65535; KAFKA_BROKERS is required; REDIS_URL must use one of the schemes redis, rediss\n');
+    expect(result.stderr).toBe(
+      'catalog: invalid configuration: PORT must be an integer between 1 and 65535; KAFKA_BROKERS is required; REDIS_URL must use one of the schemes redis, rediss; INTERNAL_IDENTITY_PUBLIC_KEY is required\n',
+    );
   });
 
   it('end a service that cannot reach a dependency within the start-up timeout, with one fatal JSON line', () => {
     const env = stackEnv();
     const result = spawnSync(process.execPath, [join(repoRoot, 'services/catalog/dist/main.js')], {
-      env: { PATH: process.env.PATH, ...env, MONGO_URL: 'mongodb://127.0.0.1:9/', STARTUP_TIMEOUT_MS: '2000', PORT: '4499' },
+      env: { PATH: process.env.PATH, ...env, ...localEnv(), MONGO_URL: 'mongodb://127.0.0.1:9/', STARTUP_TIMEOUT_MS: '2000', PORT: '4499' },
       encoding: 'utf8',
       timeout: 30_000,
     });

@@ -9,12 +9,14 @@ const TENANT = '/api/tenant/v1';
 /** Finds the app by slug or creates it; a concurrent creation (409) is found again. */
 async function ensureApp(admin, { slug, name, description }) {
   const path = `${ADMIN}/apps?slug=${encodeURIComponent(slug)}`;
-  const [found] = await admin.call('GET', path);
+  // Matched here too: the list is the whole list when the gateway ignores the filter.
+  const find = async () => (await admin.call('GET', path)).find((a) => a.slug === slug);
+  const found = await find();
   if (found) return { app: found, created: false };
   const res = await admin.request('POST', `${ADMIN}/apps`, { slug, name, description: description ?? null });
   if (res.status === 201) return { app: res.body, created: true };
   if (res.status === 409 && res.body?.code === 'marketplace.app.slug_taken') {
-    const [again] = await admin.call('GET', path);
+    const again = await find();
     if (again) return { app: again, created: false };
   }
   throw new HttpError('POST', `${ADMIN}/apps`, res.status, res.body);

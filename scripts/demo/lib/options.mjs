@@ -12,9 +12,11 @@ export const USAGE = `usage: npm run demo:seed -- --webhook-url URL --out FILE [
                       loopback when the gateway allows it, as the local settings do)
   --out FILE          the fixture file to write (JSON, mode 0600: it holds API keys and secrets)
   --gateway URL       the gateway-auth service (default: where \`npm start\` runs it, http://127.0.0.1:4101)
-  --admin-token TOKEN an administrator bearer token (or env MARKETPLACE_ADMIN_TOKEN), for a deployed
-                      cluster; by default one is minted from MARKETPLACE_TOKEN_SECRET (environment,
-                      else .stack/local.env)`;
+  --admin-token TOKEN an administrator bearer token, for a deployed cluster (prefer the environment
+                      variable MARKETPLACE_ADMIN_TOKEN: npm echoes the command line); by default one
+                      is minted from MARKETPLACE_TOKEN_SECRET (environment, else .stack/local.env)
+
+Relative --out paths are relative to the directory the command was typed in.`;
 
 const usageError = (message) => new SeedError(`${message} (usage: npm run demo:seed -- --help)`, { exitCode: 2 });
 

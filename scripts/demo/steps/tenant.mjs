@@ -6,12 +6,14 @@ const TOKEN_TTL_SECONDS = 30 * 24 * 3600;
 
 async function ensureTenant(admin) {
   const path = `/api/admin/v1/tenants?slug=${encodeURIComponent(DEMO_TENANT.slug)}`;
-  const [found] = await admin.call('GET', path);
+  // Matched here too: the list is the whole list when the gateway ignores the filter.
+  const find = async () => (await admin.call('GET', path)).find((t) => t.slug === DEMO_TENANT.slug);
+  const found = await find();
   if (found) return { tenant: found, created: false };
   const res = await admin.request('POST', '/api/admin/v1/tenants', DEMO_TENANT);
   if (res.status === 201) return { tenant: res.body, created: true };
   if (res.status === 409 && res.body?.code === 'marketplace.tenant.slug_taken') {
-    const [again] = await admin.call('GET', path); // created by a concurrent run
+    const again = await find(); // created by a concurrent run
     if (again) return { tenant: again, created: false };
   }
   throw new HttpError('POST', '/api/admin/v1/tenants', res.status, res.body);

@@ -44,7 +44,14 @@ export function isInternalAddress(address: string): boolean {
   }
   const v6 = address.toLowerCase();
   if (v6 === '::' || v6 === '::1') return true;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(v6);
-  if (mapped) return isInternalAddress(mapped[1]!);
+  // IPv4 inside IPv6 (mapped ::ffff:a.b.c.d, compatible ::a.b.c.d, NAT64 64:ff9b::a.b.c.d), in
+  // dotted or hex form (the URL parser writes [::ffff:10.0.0.1] as [::ffff:a00:1]): judge the IPv4.
+  const embedded = /^(?:::ffff:|::|64:ff9b::)(?:(\d+\.\d+\.\d+\.\d+)|([0-9a-f]{1,4}):([0-9a-f]{1,4}))$/.exec(v6);
+  if (embedded) {
+    if (embedded[1]) return isInternalAddress(embedded[1]);
+    const high = parseInt(embedded[2]!, 16);
+    const low = parseInt(embedded[3]!, 16);
+    return isInternalAddress(`${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`);
+  }
   return /^(fc|fd|fe[89ab]|ff)/.test(v6);
 }

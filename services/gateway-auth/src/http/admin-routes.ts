@@ -1,5 +1,5 @@
 import type Router from '@koa/router';
-import { notFound } from '@marketplace/errors';
+import { notFound, validationError } from '@marketplace/errors';
 import { requestBody, type RequestState } from '@marketplace/http';
 import type { GatewayContext } from '../usecases/context';
 import { createApp, getAppDetail, listApps } from '../usecases/apps';
@@ -20,7 +20,12 @@ function versionNumber(value: string | undefined): number {
   if (!value || !/^[1-9][0-9]{0,8}$/.test(value)) throw notFound();
   return Number(value);
 }
-const slugQuery = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+/** The optional `slug` filter: absent means all; anything but one valid slug is a 400, never "all". */
+function slugQuery(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === 'string' && /^[a-z0-9][a-z0-9-]{1,62}$/.test(value)) return value;
+  throw validationError('request.invalid', 'The request is invalid.', { slug: ['must be one slug (lower-case letters, digits and dashes)'] });
+}
 
 /** Platform administrators: tenants, apps, contract versions. */
 export function registerAdminRoutes(router: Router<RequestState>, ctx: GatewayContext): void {
