@@ -24,6 +24,8 @@ export async function connectRedis({ url, logger }: RedisSettings): Promise<Redi
     maxRetriesPerRequest: 1,
     enableOfflineQueue: false,
     connectTimeout: 3000,
+    // Commands issued in the same tick go out in one write: fewer syscalls under concurrency.
+    enableAutoPipelining: true,
     retryStrategy: (times) => Math.min(times * 200, 2000),
   });
   redis.on('error', (error) => logger.warn({ err: error }, 'redis connection error'));

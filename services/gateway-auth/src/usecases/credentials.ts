@@ -1,5 +1,6 @@
 import { apiSecretMatches, hashApiSecret, mintApiKey, mintSigningSecret } from '../domain/api-key';
 import type { InstallationDoc } from '../adapters/store/documents';
+import type { CachedApiKey } from '../adapters/api-key-cache';
 import type { GatewayContext } from './context';
 
 /** Mints a new API key for the installation and revokes every other key it had. */
@@ -50,8 +51,14 @@ export interface PartnerCaller {
  * revoked or wrong. Keys are cached in Redis; the secret is still compared (constant time) against
  * its keyed hash on every request.
  */
-export async function authenticatePartner(ctx: GatewayContext, keyId: string, secret: string): Promise<PartnerCaller | undefined> {
-  let entry = await ctx.keyCache.get(keyId);
+export async function authenticatePartner(
+  ctx: GatewayContext,
+  keyId: string,
+  secret: string,
+  /** The cache lookup, when the caller already started it (side by side with the per-IP limit). */
+  cached: Promise<CachedApiKey | 'revoked' | undefined> = ctx.keyCache.get(keyId),
+): Promise<PartnerCaller | undefined> {
+  let entry = await cached;
   if (entry === 'revoked') return undefined;
   if (!entry) {
     const doc = await ctx.store.apiKeys.findOne({ _id: keyId });

@@ -30,12 +30,16 @@ export function partnerEdge(ctx: GatewayContext, limiter: RateLimiter, limits: E
   const prefix = `${PARTNER_PREFIX}/`;
   return async (c, next) => {
     if (!c.path.startsWith(prefix) && c.path !== PARTNER_PREFIX) return next();
+    const parts = c.path === PARTNER_OPENAPI_PATH ? undefined : parseApiKeyHeader(c.get('authorization'));
+    // The per-IP check and the key's cache lookup go to Redis together (one round trip); the
+    // database is consulted for a key only once the IP check has passed.
+    const cached = parts && ctx.keyCache.get(parts.keyId);
+    cached?.catch(() => undefined); // awaited below, unless the IP check fails first
     const byIp = await limiter.take(`ip:${c.ip}`, limits.perIp, limits.windowSeconds);
     if (!byIp.allowed) throw limited(byIp.retryAfterSeconds);
     if (c.path === PARTNER_OPENAPI_PATH) return next(); // the API description is public
 
-    const parts = parseApiKeyHeader(c.get('authorization'));
-    const caller = parts && (await authenticatePartner(ctx, parts.keyId, parts.secret));
+    const caller = parts && (await authenticatePartner(ctx, parts.keyId, parts.secret, cached));
     if (!caller) throw unauthenticated();
     c.state.log = c.state.log.child({ installationId: caller.installationId, tenantId: caller.tenantId });
 
