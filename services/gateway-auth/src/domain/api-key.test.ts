@@ -9,13 +9,13 @@ describe('API keys', () => {
     expect(key.apiKey).toMatch(/^mpk_[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}$/);
     expect(parseApiKeyHeader(`ApiKey ${key.apiKey}`)).toEqual({ keyId: key.keyId, secret: key.secret });
     expect(mintApiKey().apiKey).not.toBe(key.apiKey);
+    expect(parseApiKeyHeader(`apikey ${key.apiKey}`)).toEqual({ keyId: key.keyId, secret: key.secret }); // scheme is case-insensitive
   });
 
   it.each([
     ['missing', undefined],
     ['empty', ''],
     ['another scheme', 'Bearer abc'],
-    ['lower-case scheme', `apikey ${mintApiKey().apiKey}`],
     ['no dot', `ApiKey mpk_${'a'.repeat(22)}${'b'.repeat(43)}`],
     ['two dots', `ApiKey mpk_${'a'.repeat(22)}.${'b'.repeat(20)}.${'c'.repeat(22)}`],
     ['short secret', `ApiKey mpk_${'a'.repeat(22)}.${'b'.repeat(42)}`],

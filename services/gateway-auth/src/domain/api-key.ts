@@ -22,7 +22,8 @@ export function mintApiKey(): ApiKeyParts & { apiKey: string } {
 /** Parses `Authorization: ApiKey <KEY_ID>.<API_SECRET>`; undefined for anything else. */
 export function parseApiKeyHeader(header: string | undefined): ApiKeyParts | undefined {
   if (!header) return undefined;
-  const match = /^ApiKey ([^.\s]+)\.(\S+)$/.exec(header);
+  // The scheme name is case-insensitive (RFC 9110, 11.1); the credential is not.
+  const match = /^ApiKey ([^.\s]+)\.(\S+)$/i.exec(header);
   if (!match) return undefined;
   const [, keyId, secret] = match as unknown as [string, string, string];
   return KEY_ID.test(keyId) && SECRET.test(secret) ? { keyId, secret } : undefined;

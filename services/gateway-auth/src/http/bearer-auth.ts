@@ -8,7 +8,7 @@ const unauthenticated = () => new AppError('unauthenticated', 'auth.unauthentica
 /** Admin and tenant routes: `Authorization: Bearer <token>` with the right role, else 401. */
 export function requireBearer(tokenSecret: Buffer, role: BearerClaims['role']): Koa.Middleware<RequestState> {
   return async (ctx, next) => {
-    const match = /^Bearer ([A-Za-z0-9_.-]+)$/.exec(ctx.get('authorization'));
+    const match = /^Bearer ([A-Za-z0-9_.-]+)$/i.exec(ctx.get('authorization')); // schemes are case-insensitive (RFC 9110 11.1)
     const claims = match ? verifyBearerToken(tokenSecret, match[1]!) : undefined;
     if (!claims || claims.role !== role) throw unauthenticated();
     (ctx.state as RequestState & { bearer?: BearerClaims }).bearer = claims;

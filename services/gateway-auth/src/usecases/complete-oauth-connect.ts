@@ -54,7 +54,8 @@ export async function completeOAuthConnect(ctx: GatewayContext, query: CallbackQ
   }
   return withInstallationLock(ctx, installation._id, async () => {
     const current = await ctx.store.installations.findOne({ _id: installation._id, tenantId: installation.tenantId, status: { $ne: 'Uninstalled' } });
-    if (!current) throw stateInvalid();
+    // A disconnect (or another callback) may have come in while we were exchanging the code.
+    if (!current || (current.status !== 'Connecting' && current.status !== 'Connected')) throw stateInvalid();
     const sealed = (value: string, what: string) => ctx.box.seal(value, `installation:${current._id}:oauth-${what}`);
     const oauth = {
       accessTokenSealed: sealed(tokens.accessToken, 'access-token'),

@@ -90,6 +90,13 @@ function contractFields(ctx: GatewayContext, appId: string, version: number, inp
 export async function createContractVersion(ctx: GatewayContext, appId: string, input: ContractVersionInput) {
   await getApp(ctx, appId);
   checkContract(ctx, input);
+  // One creation per app at a time, so concurrent ones queue instead of racing for a number.
+  const created = await ctx.locks.withLock(`contract-versions:${appId}`, { ttlMs: 10_000, waitMs: 10_000 }, () => insertNextVersion(ctx, appId, input));
+  if (!created) throw conflict('marketplace.contract_version.busy', 'Another version is being created for this app; try again.');
+  return created.value;
+}
+
+async function insertNextVersion(ctx: GatewayContext, appId: string, input: ContractVersionInput) {
   // The next number is the highest plus one; the `_id` makes a concurrent duplicate fail, then retry.
   for (let attempt = 0; attempt < 5; attempt++) {
     const last = await ctx.store.contractVersions.find({ appId }).sort({ version: -1 }).limit(1).next();

@@ -19,7 +19,8 @@ export const installationView = (i: InstallationDoc) => ({
   webhookSecretSet: i.webhookSecretSealed !== null,
   oauthConnected: i.oauth !== null,
   installedAt: i.installedAt.toISOString(),
-  connectedAt: i.connectedAt?.toISOString() ?? null,
+  // Only a live connection has a connection time (the stored one stays, for a failed reconnect).
+  connectedAt: i.status === 'Connected' ? (i.connectedAt?.toISOString() ?? null) : null,
   updatedAt: i.updatedAt.toISOString(),
 });
 

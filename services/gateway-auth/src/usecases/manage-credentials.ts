@@ -34,7 +34,9 @@ export function rotateWebhookSecret(ctx: GatewayContext, tenantId: string, insta
 export function disconnectInstallation(ctx: GatewayContext, tenantId: string, installationId: string) {
   return withInstallationLock(ctx, installationId, async () => {
     const installation = await findInstallation(ctx, tenantId, installationId);
+    if (installation.status === 'Disconnected') return installationView(installation);
     await revokeApiKeys(ctx, installationId);
+    await ctx.store.oauthStates.deleteMany({ installationId }); // a pending authorization ends here too
     const changes = { status: 'Disconnected' as const, apiKeyId: null, webhookSecretSealed: null, oauth: null, updatedAt: ctx.now() };
     await ctx.store.installations.updateOne({ _id: installationId, tenantId }, { $set: changes });
     return installationView({ ...installation, ...changes });

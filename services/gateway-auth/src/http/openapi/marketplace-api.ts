@@ -256,6 +256,7 @@ const adminPaths: Json = {
         '201': jsonResponse('The Draft contract version.', ref('ContractVersion')),
         '400': BAD_REQUEST,
         '404': NOT_FOUND,
+        '409': conflict('`marketplace.contract_version.busy` (versions of one app are numbered one at a time; this one waited too long: retry)'),
       },
     }),
   },
@@ -278,7 +279,7 @@ const adminPaths: Json = {
         '200': jsonResponse('The updated Draft.', ref('ContractVersion')),
         '400': BAD_REQUEST,
         '404': NOT_FOUND,
-        '409': conflict('`marketplace.contract_version.published` (a published version is immutable)'),
+        '409': conflict('`marketplace.contract_version.published` (a published version is immutable), `marketplace.contract_version.busy` (another change of it is in progress; retry)'),
       },
     }),
   },
@@ -289,7 +290,11 @@ const adminPaths: Json = {
       summary: 'Publish a contract version',
       description: 'Status becomes Published and `publishedAt` is set; from then on the version is immutable and tenants can install it. Publishing again returns it unchanged.',
       parameters: [parameterRef('AppId'), parameterRef('Version')],
-      responses: { '200': jsonResponse('The published contract version.', ref('ContractVersion')), '404': NOT_FOUND },
+      responses: {
+        '200': jsonResponse('The published contract version.', ref('ContractVersion')),
+        '404': NOT_FOUND,
+        '409': conflict('`marketplace.contract_version.busy` (another change of it is in progress; retry)'),
+      },
     }),
   },
 };
@@ -345,7 +350,7 @@ const tenantPaths: Json = {
         'Revokes everything (API key, webhook signing secret, OAuth tokens, pending authorizations). The installation is gone from the ' +
         "tenant's lists and the app may be installed again. Allowed in every status.",
       parameters: [parameterRef('InstallationId')],
-      responses: { '204': { description: 'Uninstalled.' }, '404': INSTALLATION_NOT_FOUND },
+      responses: { '204': { description: 'Uninstalled.' }, '404': INSTALLATION_NOT_FOUND, '409': conflict('`marketplace.installation.busy` (another change of this installation is in progress; retry)') },
     }),
   },
   [`${T}/installations/{installationId}/connect`]: {
@@ -364,7 +369,7 @@ const tenantPaths: Json = {
       responses: {
         '200': jsonResponse('Connected (ApiKey) or authorization started (OAuth2).', ref('ConnectResult'), NO_STORE),
         '404': INSTALLATION_NOT_FOUND,
-        '409': conflict('`marketplace.installation.already_connected`'),
+        '409': conflict('`marketplace.installation.already_connected`, `marketplace.installation.busy` (another change of this installation is in progress; retry)'),
       },
     }),
   },
@@ -383,7 +388,7 @@ const tenantPaths: Json = {
       responses: {
         '200': jsonResponse('Reconnected (ApiKey) or authorization started (OAuth2).', ref('ConnectResult'), NO_STORE),
         '404': INSTALLATION_NOT_FOUND,
-        '409': conflict('`marketplace.installation.not_connected`'),
+        '409': conflict('`marketplace.installation.not_connected`, `marketplace.installation.busy` (another change of this installation is in progress; retry)'),
       },
     }),
   },
@@ -397,7 +402,7 @@ const tenantPaths: Json = {
       responses: {
         '200': jsonResponse('The new API key. Shown once.', ref('ApiKeyRotationResult'), NO_STORE),
         '404': INSTALLATION_NOT_FOUND,
-        '409': conflict('`marketplace.installation.not_connected`'),
+        '409': conflict('`marketplace.installation.not_connected`, `marketplace.installation.busy` (another change of this installation is in progress; retry)'),
       },
     }),
   },
@@ -411,7 +416,7 @@ const tenantPaths: Json = {
       responses: {
         '200': jsonResponse('The new webhook signing secret. Shown once.', ref('WebhookSecretRotationResult'), NO_STORE),
         '404': INSTALLATION_NOT_FOUND,
-        '409': conflict('`marketplace.installation.not_connected`, `marketplace.installation.no_events` (nothing subscribed)'),
+        '409': conflict('`marketplace.installation.not_connected`, `marketplace.installation.no_events` (nothing subscribed), `marketplace.installation.busy` (another change of this installation is in progress; retry)'),
       },
     }),
   },
@@ -425,7 +430,7 @@ const tenantPaths: Json = {
         'authorization no longer works. Allowed in every status; disconnecting a Disconnected installation returns it unchanged. ' +
         'Connect or reconnect again later.',
       parameters: [parameterRef('InstallationId')],
-      responses: { '200': jsonResponse('The disconnected installation.', ref('Installation')), '404': INSTALLATION_NOT_FOUND },
+      responses: { '200': jsonResponse('The disconnected installation.', ref('Installation')), '404': INSTALLATION_NOT_FOUND, '409': conflict('`marketplace.installation.busy` (another change of this installation is in progress; retry)') },
     }),
   },
 };

@@ -468,7 +468,7 @@ describe('Marketplace API document', () => {
     expect(codes('POST', '/api/admin/v1/tenants')).toEqual(['201', '400', '401', '409']);
     expect(codes('PUT', '/api/admin/v1/apps/{appId}/versions/{version}')).toEqual(['200', '400', '401', '404', '409']);
     expect(codes('POST', '/api/tenant/v1/installations')).toEqual(['201', '400', '401', '404', '409']);
-    expect(codes('DELETE', '/api/tenant/v1/installations/{installationId}')).toEqual(['204', '401', '404']);
+    expect(codes('DELETE', '/api/tenant/v1/installations/{installationId}')).toEqual(['204', '401', '404', '409']);
     expect(codes('GET', '/api/marketplace/oauth/callback')).toEqual(['200', '400', '502', '504']);
   });
 
