@@ -188,7 +188,7 @@ const adminPaths: Json = {
       operationId: 'listTenants',
       summary: 'List tenants',
       parameters: [parameterRef('SlugFilter')],
-      responses: { '200': jsonResponse('The tenants (only the one with this slug when `slug` is given).', arrayOf(ref('Tenant'))) },
+      responses: { '200': jsonResponse('The tenants (only the one with this slug when `slug` is given).', arrayOf(ref('Tenant'))), '400': BAD_REQUEST },
     }),
   },
   [`${A}/tenants/{tenantId}`]: {
@@ -232,7 +232,7 @@ const adminPaths: Json = {
       operationId: 'listApps',
       summary: 'List apps',
       parameters: [parameterRef('SlugFilter')],
-      responses: { '200': jsonResponse('The apps (only the one with this slug when `slug` is given).', arrayOf(ref('App'))) },
+      responses: { '200': jsonResponse('The apps (only the one with this slug when `slug` is given).', arrayOf(ref('App'))), '400': BAD_REQUEST },
     }),
   },
   [`${A}/apps/{appId}`]: {
@@ -710,8 +710,8 @@ export const marketplaceApiDocument: Json = {
         name: 'slug',
         in: 'query',
         required: false,
-        description: 'Only the entry with exactly this slug (an empty array when there is none).',
-        schema: { type: 'string' },
+        description: 'Only the entry with exactly this slug (an empty array when there is none). A malformed or repeated `slug` is 400 `request.invalid`, never the full list.',
+        schema: slug(),
       },
     },
     headers: {
