@@ -25,12 +25,16 @@ import { readStackEnv, root } from '../services.mjs';
 const require = createRequire(join(root, 'package.json'));
 
 const options = { duration: 10, connections: 50 };
+// --cpu-prof: the gateway writes a V8 CPU profile into .test-results/profiles/ (open it in Chrome
+// DevTools, Performance tab) to see where its time goes.
+const profile = process.argv.includes('--cpu-prof');
 for (let i = 2; i < process.argv.length; i++) {
+  if (process.argv[i] === '--cpu-prof') continue;
   const [flag, inline] = process.argv[i].split('=', 2);
   const name = flag.replace(/^--/, '');
   const value = Number(inline ?? process.argv[++i]);
   if (!(name in options) || !flag.startsWith('--') || !(Number.isInteger(value) && value > 0)) {
-    console.error('usage: node scripts/bench/gateway.mjs [--duration seconds] [--connections n]');
+    console.error('usage: node scripts/bench/gateway.mjs [--duration seconds] [--connections n] [--cpu-prof]');
     process.exit(2);
   }
   options[name] = value;
@@ -100,7 +104,8 @@ async function startGateway(upstreamUrl) {
     RATE_LIMIT_PER_INSTALLATION: String(RATE_LIMIT),
   };
   delete env.OTEL_EXPORTER_OTLP_ENDPOINT; // measure the gateway, not span export to a collector
-  const entry = start('gateway-auth', [join(root, 'services', 'gateway-auth', 'dist', 'main.js')], env);
+  const profiling = profile ? ['--cpu-prof', `--cpu-prof-dir=${join(root, '.test-results', 'profiles')}`] : [];
+  const entry = start('gateway-auth', [...profiling, join(root, 'services', 'gateway-auth', 'dist', 'main.js')], env);
   entry.child.stdout.on('data', (chunk) => (entry.output += chunk));
   const deadline = Date.now() + 60_000;
   for (;;) {
