@@ -117,6 +117,10 @@ describe('createHttpApp', () => {
     const big = await post('/things', JSON.stringify({ name: 'x'.repeat(5000) }));
     expect(big.status).toBe(413);
     expect(await big.json()).toMatchObject({ status: 413, code: 'request.too_large' });
+    // Small but hostile: nesting that would overflow a recursive walk is a 400, not a 500.
+    const deep = await post('/things', `{"name":${'['.repeat(65)}${']'.repeat(65)}}`);
+    expect(deep.status).toBe(400);
+    expect(await deep.json()).toMatchObject({ status: 400, code: 'request.invalid' });
   });
 
   it('hides unexpected errors behind a generic 500 and logs them', async () => {

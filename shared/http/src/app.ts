@@ -10,6 +10,7 @@ import { isRedactedKey, REDACTED, type Logger } from '@marketplace/logging';
 import { type ErrorFormat, formatError, statusOf, toAppError } from './error-format';
 import { createMetrics, type Metrics } from './metrics';
 import { type ReadinessCheck, runReadinessChecks } from './readiness';
+import { jsonNestedDeeperThan, MAX_JSON_DEPTH } from './json-depth';
 import { requestTraceContext, traceIdOf } from './trace-context';
 
 export interface HttpAppOptions {
@@ -96,7 +97,8 @@ export function createHttpApp(options: HttpAppOptions) {
       // Everything downstream (use cases, published events) runs in the request's trace.
       await context.with(traceContext, next);
       if (ctx.status === 404 && ctx.body === undefined) throw toAppError({ status: 404 });
-      // The router answered a wrong or unknown method with its Allow header: keep it, add our body.
+      // The router answered a wrong method (405) or one it knows nowhere, such as TRACE (501), with
+      // its Allow header: keep the header; to the client both are "not allowed here", never a 5xx.
       if ((ctx.status === 405 || ctx.status === 501) && !ctx.body) throw toAppError({ status: 405 });
     } catch (error) {
       respondWithError(ctx, error);
@@ -147,6 +149,9 @@ export function createHttpApp(options: HttpAppOptions) {
     if (BODY_METHODS.has(ctx.method) && hasBody(ctx)) {
       if (!ctx.is(JSON_MEDIA_TYPES)) throw toAppError({ status: 415 });
       const { parsed, raw } = await coBody.json(ctx.req, { limit: jsonLimit, strict: true, returnRawBody: true });
+      if (jsonNestedDeeperThan(raw)) {
+        throw new AppError('validation', 'request.invalid', `The request body is nested more than ${MAX_JSON_DEPTH} levels deep.`);
+      }
       (ctx.request as { body?: unknown }).body = parsed;
       (ctx.request as { rawBody?: string }).rawBody = raw;
     }

@@ -87,9 +87,6 @@ export function toAppError(error: unknown): AppError {
   if (status === 415) return new HttpLayerError(415, 'request.unsupported_media_type', 'The request body must be application/json.');
   if (status === 400 || type === 'entity.parse.failed') return new HttpLayerError(400, 'request.malformed', 'The request body is not valid JSON.');
   if (status === 405) return new HttpLayerError(405, 'request.method_not_allowed', 'The method is not allowed for this resource.');
-  // The router says 501 for a method it knows nowhere (TRACE, QUERY): to a client that is still
-  // "this method is not allowed here", and a 5xx would read as our failure.
-  if (status === 501) return new HttpLayerError(405, 'request.method_not_allowed', 'The method is not allowed for this resource.');
   if (status === 404) return new HttpLayerError(404, 'resource.not_found', 'The resource does not exist.');
   return new AppError('internal', 'internal', 'An unexpected error occurred.');
 }
