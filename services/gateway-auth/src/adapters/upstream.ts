@@ -39,7 +39,8 @@ export class UpstreamClient {
     if (req.body !== undefined) headers['content-length'] = String(Buffer.byteLength(req.body));
     const secure = url.protocol === 'https:';
     return new Promise((resolve, reject) => {
-      const outgoing = (secure ? httpsRequest : request)(url, { method: req.method, headers, agent: secure ? this.httpsAgent : this.agent, timeout: this.timeoutMs });
+      const outgoing = (secure ? httpsRequest : request)(url, { method: req.method, headers, agent: secure ? this.httpsAgent : this.agent });
+      // One deadline for the whole exchange (connect, wait, body), not per socket inactivity.
       const deadline = setTimeout(() => outgoing.destroy(new UpstreamTimeout()), this.timeoutMs);
       outgoing.on('response', (res) => {
         const chunks: Buffer[] = [];
@@ -60,7 +61,6 @@ export class UpstreamClient {
         });
         res.on('error', () => undefined); // reported through the request's error
       });
-      outgoing.on('timeout', () => outgoing.destroy(new UpstreamTimeout()));
       outgoing.on('error', (error) => {
         clearTimeout(deadline);
         reject(toUpstreamError(error));

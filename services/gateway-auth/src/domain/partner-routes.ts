@@ -1,3 +1,4 @@
+import { isUuid } from './ids';
 import type { Scope } from './scopes';
 
 /** The internal service that owns a group of Partner API routes. */
@@ -31,11 +32,9 @@ export const PARTNER_ROUTES: PartnerRoute[] = [
   { method: 'PATCH', pattern: '/deliveries/:orderId/tracking', owner: 'delivery', scopes: ['Delivery.UpdateTracking'] }, // 13
 ];
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** Path parameters are uuids: anything else cannot name a resource, so it is simply not found. */
 export function validPathParams(params: Record<string, string>): boolean {
-  return Object.values(params).every((value) => UUID.test(value));
+  return Object.values(params).every(isUuid);
 }
 
 /** Whether the granted scopes allow the route (any one of the route's scopes). */

@@ -1,25 +1,16 @@
 import type Router from '@koa/router';
-import { notFound, validationError } from '@marketplace/errors';
+import { validationError } from '@marketplace/errors';
 import { requestBody, type RequestState } from '@marketplace/http';
 import type { GatewayContext } from '../usecases/context';
 import { createApp, getAppDetail, listApps } from '../usecases/apps';
 import { createContractVersion, contractVersionView, getContractVersion, publishContractVersion, updateContractVersion } from '../usecases/contract-versions';
 import { createTenant, getTenant, listTenants, mintTenantToken, tenantView } from '../usecases/tenants';
 import { requireBearer } from './bearer-auth';
+import { pathId, pathVersion } from './path-params';
 import { validateAppInput, validateContractVersionInput, validateTenantInput, validateTokenRequest } from './schemas';
 
 export const ADMIN_PREFIX = '/api/admin/v1';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-/** A path id that cannot exist is simply not found. */
-function id(value: string | undefined): string {
-  if (!value || !UUID.test(value)) throw notFound();
-  return value;
-}
-function versionNumber(value: string | undefined): number {
-  if (!value || !/^[1-9][0-9]{0,8}$/.test(value)) throw notFound();
-  return Number(value);
-}
 /** The optional `slug` filter: absent means all; anything but one valid slug is a 400, never "all". */
 function slugQuery(value: unknown): string | undefined {
   if (value === undefined) return undefined;
@@ -40,12 +31,12 @@ export function registerAdminRoutes(router: Router<RequestState>, ctx: GatewayCo
     c.body = await listTenants(ctx, slugQuery(c.query.slug));
   });
   router.get(`${p}/tenants/:tenantId`, admin, async (c) => {
-    c.body = tenantView(await getTenant(ctx, id(c.params.tenantId)));
+    c.body = tenantView(await getTenant(ctx, pathId(c.params.tenantId)));
   });
   router.post(`${p}/tenants/:tenantId/tokens`, admin, async (c) => {
     const input = validateTokenRequest(requestBody(c) ?? {});
     c.status = 201;
-    c.body = await mintTenantToken(ctx, id(c.params.tenantId), input.expiresInSeconds ?? 30 * 24 * 3600);
+    c.body = await mintTenantToken(ctx, pathId(c.params.tenantId), input.expiresInSeconds ?? 30 * 24 * 3600);
   });
 
   router.post(`${p}/apps`, admin, async (c) => {
@@ -56,24 +47,23 @@ export function registerAdminRoutes(router: Router<RequestState>, ctx: GatewayCo
     c.body = await listApps(ctx, slugQuery(c.query.slug));
   });
   router.get(`${p}/apps/:appId`, admin, async (c) => {
-    c.body = await getAppDetail(ctx, id(c.params.appId));
+    c.body = await getAppDetail(ctx, pathId(c.params.appId));
   });
   router.post(`${p}/apps/:appId/versions`, admin, async (c) => {
-    const appId = id(c.params.appId);
+    const appId = pathId(c.params.appId);
     c.status = 201;
     c.body = await createContractVersion(ctx, appId, validateContractVersionInput(requestBody(c)));
   });
   router.get(`${p}/apps/:appId/versions/:version`, admin, async (c) => {
-    c.body = contractVersionView(await getContractVersion(ctx, id(c.params.appId), versionNumber(c.params.version)));
+    c.body = contractVersionView(await getContractVersion(ctx, pathId(c.params.appId), pathVersion(c.params.version)));
   });
   router.put(`${p}/apps/:appId/versions/:version`, admin, async (c) => {
-    const appId = id(c.params.appId);
-    const version = versionNumber(c.params.version);
+    const appId = pathId(c.params.appId);
+    const version = pathVersion(c.params.version);
     c.body = await updateContractVersion(ctx, appId, version, validateContractVersionInput(requestBody(c)));
   });
   router.post(`${p}/apps/:appId/versions/:version/publish`, admin, async (c) => {
-    c.body = await publishContractVersion(ctx, id(c.params.appId), versionNumber(c.params.version));
+    c.body = await publishContractVersion(ctx, pathId(c.params.appId), pathVersion(c.params.version));
   });
 }
 
-export { id as pathId };

@@ -1,9 +1,7 @@
 import type Koa from 'koa';
-import { AppError } from '@marketplace/errors';
 import type { RequestState } from '@marketplace/http';
+import { unauthenticated } from '@marketplace/identity';
 import { verifyBearerToken, type BearerClaims } from '../domain/bearer-token';
-
-const unauthenticated = () => new AppError('unauthenticated', 'auth.unauthenticated', 'Missing or invalid credentials.');
 
 /** Admin and tenant routes: `Authorization: Bearer <token>` with the right role, else 401. */
 export function requireBearer(tokenSecret: Buffer, role: BearerClaims['role']): Koa.Middleware<RequestState> {

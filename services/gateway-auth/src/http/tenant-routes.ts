@@ -5,7 +5,7 @@ import { listPublishedApps } from '../usecases/apps';
 import { connectInstallation } from '../usecases/connect-installation';
 import { findInstallation, installApp, installationView, listInstallations } from '../usecases/installations';
 import { disconnectInstallation, rotateApiKey, rotateWebhookSecret, uninstallApp } from '../usecases/manage-credentials';
-import { pathId } from './admin-routes';
+import { pathId } from './path-params';
 import { requireBearer, tenantIdOf } from './bearer-auth';
 import { validateInstallInput } from './schemas';
 

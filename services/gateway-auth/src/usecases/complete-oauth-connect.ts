@@ -1,6 +1,6 @@
 import { AppError } from '@marketplace/errors';
 import { exchangeCode } from '../adapters/oauth2-client';
-import { oauthRedirectUri, type GatewayContext } from './context';
+import { contractVersionId, oauthRedirectUri, type GatewayContext } from './context';
 import { mintCredentials, oauthSettings, stateId, type Credentials } from './connect-installation';
 import { installationView, withInstallationLock } from './installations';
 
@@ -36,7 +36,7 @@ export async function completeOAuthConnect(ctx: GatewayContext, query: CallbackQ
     const reason = query.error && /^[A-Za-z0-9_.-]{1,64}$/.test(query.error) ? query.error : 'no_code';
     throw new AppError('validation', 'oauth.authorization_denied', `The partner's authorization server did not grant access (${reason}).`);
   }
-  const version = await ctx.store.contractVersions.findOne({ _id: `${installation.appId}:${installation.contractVersion}` });
+  const version = await ctx.store.contractVersions.findOne({ _id: contractVersionId(installation.appId, installation.contractVersion) });
   if (!version?.oauth2) throw stateInvalid();
   const verifier = ctx.box.open(state.codeVerifierSealed, `oauth-state:${state._id}`);
   let tokens;

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { conflict } from '@marketplace/errors';
 import { authorizationUrl, newPkcePair, newState, type OAuth2ClientSettings } from '../adapters/oauth2-client';
-import type { InstallationDoc } from '../adapters/store/documents';
-import { oauthRedirectUri, type GatewayContext } from './context';
+import type { InstallationDoc, OAuth2SettingsDoc } from '../adapters/store/documents';
+import { clientSecretContext, contractVersionId, oauthRedirectUri, type GatewayContext } from './context';
 import { issueApiKey, newWebhookSecret } from './credentials';
 import { findInstallation, installationView, withInstallationLock } from './installations';
 
@@ -50,19 +50,19 @@ export async function mintCredentials(ctx: GatewayContext, installation: Install
 
 export const stateId = (state: string) => createHash('sha256').update(state).digest('base64url');
 
-export function oauthSettings(ctx: GatewayContext, appId: string, version: number, oauth2: NonNullable<import('../adapters/store/documents').ContractVersionDoc['oauth2']>): OAuth2ClientSettings {
+export function oauthSettings(ctx: GatewayContext, appId: string, version: number, oauth2: OAuth2SettingsDoc): OAuth2ClientSettings {
   return {
     authorizationEndpoint: oauth2.authorizationEndpoint,
     tokenEndpoint: oauth2.tokenEndpoint,
     clientId: oauth2.clientId,
-    clientSecret: ctx.box.open(oauth2.clientSecretSealed, `contract:${appId}:${version}:client-secret`),
+    clientSecret: ctx.box.open(oauth2.clientSecretSealed, clientSecretContext(appId, version)),
     scopes: oauth2.scopes,
     tokenEndpointAuthMethod: oauth2.tokenEndpointAuthMethod,
   };
 }
 
 async function startOAuthConnect(ctx: GatewayContext, installation: InstallationDoc): Promise<ConnectResult> {
-  const version = await ctx.store.contractVersions.findOne({ _id: `${installation.appId}:${installation.contractVersion}` });
+  const version = await ctx.store.contractVersions.findOne({ _id: contractVersionId(installation.appId, installation.contractVersion) });
   if (!version?.oauth2) throw conflict('marketplace.installation.oauth_unavailable', 'The contract version has no OAuth2 settings.');
   const state = newState();
   const pkce = newPkcePair();

@@ -26,3 +26,9 @@ export const OAUTH_CALLBACK_PATH = '/api/marketplace/oauth/callback';
 export function oauthRedirectUri(context: GatewayContext): string {
   return new URL(OAUTH_CALLBACK_PATH, context.publicBaseUrl).toString();
 }
+
+/** A contract version's `_id`: unique per app and number, which makes numbering race-free. */
+export const contractVersionId = (appId: string, version: number) => `${appId}:${version}`;
+
+/** What a contract version's OAuth client secret is sealed to (see SecretBox). */
+export const clientSecretContext = (appId: string, version: number) => `contract:${appId}:${version}:client-secret`;

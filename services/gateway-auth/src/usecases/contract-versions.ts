@@ -3,7 +3,7 @@ import { isDuplicateKeyError } from '@marketplace/store';
 import { outboundUrlProblem } from '../domain/outbound-url';
 import type { AuthType } from '../domain/scopes';
 import type { ContractVersionDoc } from '../adapters/store/documents';
-import type { GatewayContext } from './context';
+import { clientSecretContext, contractVersionId, type GatewayContext } from './context';
 import { getApp } from './apps';
 
 export interface ContractVersionInput {
@@ -79,7 +79,7 @@ function contractFields(ctx: GatewayContext, appId: string, version: number, inp
         authorizationEndpoint: input.oauth2.authorizationEndpoint,
         tokenEndpoint: input.oauth2.tokenEndpoint,
         clientId: input.oauth2.clientId,
-        clientSecretSealed: ctx.box.seal(input.oauth2.clientSecret, `contract:${appId}:${version}:client-secret`),
+        clientSecretSealed: ctx.box.seal(input.oauth2.clientSecret, clientSecretContext(appId, version)),
         scopes: input.oauth2.scopes ?? [],
         tokenEndpointAuthMethod: input.oauth2.tokenEndpointAuthMethod ?? 'client_secret_basic',
       }
@@ -96,25 +96,24 @@ export async function createContractVersion(ctx: GatewayContext, appId: string, 
   return created.value;
 }
 
+/** Under the per-app lock: the highest number plus one. The unique `_id` still guards the number
+ * should the lock ever expire mid-way (then the loser is told to retry). */
 async function insertNextVersion(ctx: GatewayContext, appId: string, input: ContractVersionInput) {
-  // The next number is the highest plus one; the `_id` makes a concurrent duplicate fail, then retry.
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const last = await ctx.store.contractVersions.find({ appId }).sort({ version: -1 }).limit(1).next();
-    const version = (last?.version ?? 0) + 1;
-    const now = ctx.now();
-    const doc: ContractVersionDoc = { _id: `${appId}:${version}`, appId, version, status: 'Draft', ...contractFields(ctx, appId, version, input), createdAt: now, updatedAt: now, publishedAt: null };
-    try {
-      await ctx.store.contractVersions.insertOne(doc);
-      return contractVersionView(doc);
-    } catch (error) {
-      if (!isDuplicateKeyError(error)) throw error;
-    }
+  const last = await ctx.store.contractVersions.find({ appId }).sort({ version: -1 }).limit(1).next();
+  const version = (last?.version ?? 0) + 1;
+  const now = ctx.now();
+  const doc: ContractVersionDoc = { _id: contractVersionId(appId, version), appId, version, status: 'Draft', ...contractFields(ctx, appId, version, input), createdAt: now, updatedAt: now, publishedAt: null };
+  try {
+    await ctx.store.contractVersions.insertOne(doc);
+  } catch (error) {
+    if (isDuplicateKeyError(error)) throw conflict('marketplace.contract_version.busy', 'Another version is being created for this app; try again.');
+    throw error;
   }
-  throw conflict('marketplace.contract_version.busy', 'Another version is being created for this app; try again.');
+  return contractVersionView(doc);
 }
 
 export async function getContractVersion(ctx: GatewayContext, appId: string, version: number): Promise<ContractVersionDoc> {
-  const doc = await ctx.store.contractVersions.findOne({ _id: `${appId}:${version}` });
+  const doc = await ctx.store.contractVersions.findOne({ _id: contractVersionId(appId, version) });
   if (!doc) throw notFound();
   return doc;
 }

@@ -21,7 +21,7 @@ export async function issueApiKey(ctx: GatewayContext, installation: Installatio
   return { apiKey: key.apiKey, keyId: key.keyId };
 }
 
-/** Revokes the installation's keys (all, or all but one): in MongoDB, then in every gateway's cache. */
+/** Revokes the installation's keys (all, or all but one): in every gateway's cache first, then in MongoDB. */
 export async function revokeApiKeys(ctx: GatewayContext, installationId: string, keep?: string): Promise<void> {
   const filter = { installationId, status: 'active' as const, ...(keep ? { _id: { $ne: keep } } : {}) };
   const revoked = await ctx.store.apiKeys.find(filter, { projection: { _id: 1 } }).toArray();
@@ -70,4 +70,3 @@ export async function authenticatePartner(
   return { tenantId: entry.tenantId, installationId: entry.installationId, appId: entry.appId, scopes: entry.scopes };
 }
 
-export type { InstallationDoc };

@@ -42,15 +42,14 @@ export async function runIdempotent(
   const id = `${request.installationId}:${createHash('sha256').update(request.key).digest('base64url')}`;
   const lockName = `idem:${id}`;
   const deadline = Date.now() + settings.waitMs;
+  // Lock first, then read: a first request (the common case) costs one database read, and a
+  // record read under the lock cannot be about to be written by someone else.
   for (;;) {
-    const stored = await findRecord(ctx, id);
-    if (stored) return replay(stored, request);
     const token = await ctx.locks.acquire(lockName, settings.lockTtlMs);
     if (token) {
       try {
-        // The holder before us may have finished between our read and our lock.
-        const finished = await findRecord(ctx, id);
-        if (finished) return replay(finished, request);
+        const stored = await findRecord(ctx, id);
+        if (stored) return replay(stored, request);
         const response = await execute();
         if (response.status >= 200 && response.status < 300) await storeRecord(ctx, settings, id, request, response);
         return { response, replayed: false };
@@ -58,6 +57,9 @@ export async function runIdempotent(
         await ctx.locks.release(lockName, token).catch(() => undefined);
       }
     }
+    // Someone else holds the key: it may be done already (replay), else wait for it.
+    const stored = await findRecord(ctx, id);
+    if (stored) return replay(stored, request);
     if (Date.now() >= deadline) throw inProgress();
     await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 30));
   }

@@ -2,7 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { conflict, notFound } from '@marketplace/errors';
 import { isDuplicateKeyError } from '@marketplace/store';
 import type { InstallationDoc } from '../adapters/store/documents';
-import type { GatewayContext } from './context';
+import { contractVersionId, type GatewayContext } from './context';
+
+/** The slot of an installed installation (see InstallationDoc.slot). */
+const LIVE = 'live';
 
 export const installationView = (i: InstallationDoc) => ({
   id: i._id,
@@ -26,11 +29,11 @@ export const installationView = (i: InstallationDoc) => ({
 
 /**
  * Install and consent in one step: the tenant names the exact published version it accepts. The
- * installation keeps a copy of that contract; one live installation per app and tenant is held by a
- * unique claim document (an insert, which is exact even where updates are not isolated).
+ * installation keeps a copy of that contract. One live installation per app and tenant: a unique
+ * index (see InstallationDoc.slot) decides, since an insert is exact where updates are not isolated.
  */
 export async function installApp(ctx: GatewayContext, tenantId: string, input: { appId: string; contractVersion: number }) {
-  const version = await ctx.store.contractVersions.findOne({ _id: `${input.appId}:${input.contractVersion}`, status: 'Published' });
+  const version = await ctx.store.contractVersions.findOne({ _id: contractVersionId(input.appId, input.contractVersion), status: 'Published' });
   const app = version && (await ctx.store.apps.findOne({ _id: input.appId }));
   if (!version || !app) throw notFound('resource.not_found', 'The app or contract version does not exist or is not published.');
   const now = ctx.now();
@@ -45,6 +48,7 @@ export async function installApp(ctx: GatewayContext, tenantId: string, input: {
     subscribedEvents: version.subscribedEvents,
     webhookUrl: version.webhookUrl,
     status: 'Installed',
+    slot: LIVE,
     scopes: [],
     apiKeyId: null,
     webhookSecretSealed: null,
@@ -54,12 +58,11 @@ export async function installApp(ctx: GatewayContext, tenantId: string, input: {
     updatedAt: now,
   };
   try {
-    await ctx.store.installationClaims.insertOne({ _id: `${tenantId}:${app._id}`, installationId: doc._id });
+    await ctx.store.installations.insertOne(doc);
   } catch (error) {
     if (isDuplicateKeyError(error)) throw conflict('marketplace.installation.exists', 'This app is already installed; uninstall it first.');
     throw error;
   }
-  await ctx.store.installations.insertOne(doc);
   return installationView(doc);
 }
 

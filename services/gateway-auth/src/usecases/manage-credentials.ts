@@ -46,13 +46,13 @@ export function disconnectInstallation(ctx: GatewayContext, tenantId: string, in
 /** Revokes everything and removes the installation from the tenant's view; the app may be installed again. */
 export function uninstallApp(ctx: GatewayContext, tenantId: string, installationId: string) {
   return withInstallationLock(ctx, installationId, async () => {
-    const installation = await findInstallation(ctx, tenantId, installationId);
+    await findInstallation(ctx, tenantId, installationId);
     await revokeApiKeys(ctx, installationId);
+    await ctx.store.oauthStates.deleteMany({ installationId });
+    // Last, in one write: the installation leaves the tenant's view and frees its slot together.
     await ctx.store.installations.updateOne(
       { _id: installationId, tenantId },
-      { $set: { status: 'Uninstalled', apiKeyId: null, webhookSecretSealed: null, oauth: null, scopes: [], updatedAt: ctx.now() } },
+      { $set: { status: 'Uninstalled', slot: installationId, apiKeyId: null, webhookSecretSealed: null, oauth: null, scopes: [], updatedAt: ctx.now() } },
     );
-    await ctx.store.oauthStates.deleteMany({ installationId });
-    await ctx.store.installationClaims.deleteOne({ _id: `${tenantId}:${installation.appId}`, installationId });
   });
 }

@@ -7,8 +7,6 @@ export interface GatewayCollections {
   apps: Collection<AppDoc>;
   contractVersions: Collection<ContractVersionDoc>;
   installations: Collection<InstallationDoc>;
-  /** `_id` `<tenantId>:<appId>` while installed: one live installation of an app per tenant, exactly. */
-  installationClaims: Collection<{ _id: string; installationId: string }>;
   apiKeys: Collection<ApiKeyDoc>;
   oauthStates: Collection<OAuthStateDoc>;
   idempotencyRecords: Collection<IdempotencyRecordDoc>;
@@ -20,7 +18,6 @@ export function gatewayCollections(db: Db): GatewayCollections {
     apps: db.collection('apps'),
     contractVersions: db.collection('contract_versions'),
     installations: db.collection('installations'),
-    installationClaims: db.collection('installation_claims'),
     apiKeys: db.collection('api_keys'),
     oauthStates: db.collection('oauth_states'),
     idempotencyRecords: db.collection('idempotency_records'),
@@ -31,7 +28,12 @@ export const gatewayIndexes: IndexPlan = {
   tenants: [{ key: { slug: 1 }, name: 'slug_unique', unique: true }],
   apps: [{ key: { slug: 1 }, name: 'slug_unique', unique: true }],
   contract_versions: [{ key: { appId: 1, version: 1 }, name: 'app_version' }],
-  installations: [{ key: { tenantId: 1, installedAt: 1 }, name: 'tenant_installed' }],
+  installations: [
+    { key: { tenantId: 1, installedAt: 1 }, name: 'tenant_installed' },
+    // One live installation of an app per tenant: exact under concurrency (an insert), and kept in
+    // the same document as the installation, so no crash can leave the two out of step.
+    { key: { tenantId: 1, appId: 1, slot: 1 }, name: 'one_live_per_app', unique: true },
+  ],
   api_keys: [{ key: { installationId: 1, status: 1 }, name: 'installation_status' }],
   // No TTL indexes (FerretDB has none): expired states and records are pruned by the service.
   oauth_states: [{ key: { expiresAt: 1 }, name: 'expires' }],

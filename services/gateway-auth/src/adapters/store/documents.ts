@@ -57,6 +57,9 @@ export interface InstallationDoc {
   subscribedEvents: string[];
   webhookUrl: string | null;
   status: InstallationStatus;
+  /** `'live'` until uninstalled, then the installation's own id: with the unique index on
+   * (tenantId, appId, slot) a tenant has at most one live installation of an app. */
+  slot: string;
   /** Granted at connect time from the consented contract version. */
   scopes: string[];
   apiKeyId: string | null;

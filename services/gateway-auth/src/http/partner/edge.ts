@@ -1,6 +1,7 @@
 import type Koa from 'koa';
 import { AppError } from '@marketplace/errors';
 import type { RequestState } from '@marketplace/http';
+import { unauthenticated } from '@marketplace/identity';
 import type { RateLimiter } from '../../adapters/rate-limiter';
 import { parseApiKeyHeader } from '../../domain/api-key';
 import { PARTNER_PREFIX } from '../../domain/partner-routes';
@@ -17,7 +18,6 @@ export type PartnerState = RequestState & { partner?: PartnerCaller };
 
 export const PARTNER_OPENAPI_PATH = `${PARTNER_PREFIX}/openapi.json`;
 
-const unauthenticated = () => new AppError('unauthenticated', 'auth.unauthenticated', 'Missing or invalid credentials.');
 const limited = (retryAfterSeconds: number) =>
   new AppError('rate_limited', 'rate_limit.exceeded', 'Too many requests; retry after the number of seconds in Retry-After.', { retryAfterSeconds });
 

@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import { AppError, notFound, validationError } from '@marketplace/errors';
 import { rawRequestBody, requestBody, type RequestState } from '@marketplace/http';
-import { IDENTITY_HEADER, signIdentity, type PartnerIdentity } from '@marketplace/identity';
+import { IDENTITY_HEADER, signIdentity, unauthenticated, type PartnerIdentity } from '@marketplace/identity';
 import type { KeyObject } from 'node:crypto';
 import type { UpstreamClient, UpstreamResponse } from '../../adapters/upstream';
 import { checkIdempotencyKey, requestFingerprint } from '../../domain/idempotency';
@@ -50,20 +50,20 @@ export function registerPartnerRoutes(router: Router<RequestState>, ctx: Gateway
 
 async function handle(ctx: GatewayContext, routing: PartnerRouting, route: PartnerRoute, c: PartnerContext): Promise<void> {
   const caller = c.state.partner;
-  if (!caller) throw new AppError('unauthenticated', 'auth.unauthenticated', 'Missing or invalid credentials.');
+  if (!caller) throw unauthenticated(); // the edge sets it for every partner route
   if (!validPathParams(c.params)) throw notFound();
   if (!hasScope(route, caller.scopes)) throw insufficientScope();
 
   const identity: PartnerIdentity = { kind: 'partner', tenantId: caller.tenantId, installationId: caller.installationId, appId: caller.appId, scopes: caller.scopes };
   if (!isMutation(route)) return send(c, toStored(await forward(routing, route, c, identity)), false);
 
-  const key = c.get('idempotency-key') || undefined;
-  const problem = checkIdempotencyKey(c.req.headers['idempotency-key'] === undefined ? undefined : key ?? '');
+  const key = c.get('idempotency-key'); // '' when absent: missing and empty are the same problem
+  const problem = checkIdempotencyKey(key);
   if (problem === 'missing') throw validationError('idempotency.key_missing', 'The Idempotency-Key header is required on POST and PATCH.');
   if (problem) throw validationError('idempotency.key_invalid', 'The Idempotency-Key header must be 1 to 128 characters without leading or trailing whitespace.');
   const fingerprint = requestFingerprint(c.method, c.path, requestBody(c));
-  const result = await runIdempotent(ctx, routing.idempotency, { installationId: caller.installationId, key: key!, fingerprint }, async () =>
-    toStored(await forward(routing, route, c, { ...identity, idempotencyKey: key! })),
+  const result = await runIdempotent(ctx, routing.idempotency, { installationId: caller.installationId, key, fingerprint }, async () =>
+    toStored(await forward(routing, route, c, { ...identity, idempotencyKey: key })),
   );
   send(c, result.response, result.replayed);
 }
@@ -93,6 +93,5 @@ function send(c: PartnerContext, response: StoredResponse, replayed: boolean): v
   c.status = response.status;
   for (const [name, value] of Object.entries(response.headers)) c.set(name, value);
   if (replayed) c.set('Idempotent-Replayed', 'true');
-  c.body = response.body;
-  if (response.headers['content-type']) c.type = response.headers['content-type'];
+  c.body = response.body; // Koa keeps the Content-Type set above
 }
