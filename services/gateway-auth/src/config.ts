@@ -16,10 +16,11 @@ export const settings = {
 
   /** Where browsers and partners reach this gateway; the OAuth redirect URI is built from it. */
   publicBaseUrl: url('PUBLIC_BASE_URL', { protocols: ['http', 'https'], default: 'http://127.0.0.1:4101' }),
-  /** Owners of the Partner API routes, on the internal network. */
+  /** Owners of the Partner API routes and of forwarded tenant routes, on the internal network. */
   catalogUrl: url('CATALOG_URL', { protocols: ['http', 'https'], default: 'http://127.0.0.1:4102' }),
   orderingUrl: url('ORDERING_URL', { protocols: ['http', 'https'], default: 'http://127.0.0.1:4103' }),
   deliveryUrl: url('DELIVERY_URL', { protocols: ['http', 'https'], default: 'http://127.0.0.1:4104' }),
+  webhooksUrl: url('WEBHOOKS_URL', { protocols: ['http', 'https'], default: 'http://127.0.0.1:4106' }),
   upstreamTimeoutMs: int('UPSTREAM_TIMEOUT_MS', { default: 10_000, min: 100, max: 120_000 }),
 
   rateLimitPerIp: int('RATE_LIMIT_PER_IP', { default: 120, min: 1 }),

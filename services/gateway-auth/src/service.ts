@@ -45,7 +45,7 @@ export const gatewayAuthService: ServiceDefinition<typeof settings> = {
       partnerEdge(gateway, limiter, { perIp: config.rateLimitPerIp, perInstallation: config.rateLimitPerInstallation, windowSeconds: config.rateLimitWindowSeconds }),
     );
     registerRoutes(context, gateway, {
-      upstreams: { catalog: config.catalogUrl, ordering: config.orderingUrl, delivery: config.deliveryUrl },
+      upstreams: { catalog: config.catalogUrl, ordering: config.orderingUrl, delivery: config.deliveryUrl, webhooks: config.webhooksUrl },
       client,
       identityKey: privateKeyFrom(config.identityPrivateKey),
       idempotency: {

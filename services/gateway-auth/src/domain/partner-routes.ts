@@ -2,7 +2,7 @@ import { isUuid } from './ids';
 import type { Scope } from './scopes';
 
 /** The internal service that owns a group of Partner API routes. */
-export type Owner = 'catalog' | 'ordering' | 'delivery';
+export type Owner = 'catalog' | 'ordering' | 'delivery' | 'webhooks';
 
 export interface PartnerRoute {
   method: 'GET' | 'POST' | 'PATCH';

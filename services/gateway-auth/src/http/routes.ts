@@ -5,6 +5,7 @@ import { registerAdminRoutes } from './admin-routes';
 import { registerOAuthRoutes } from './oauth-routes';
 import { registerOpenApiRoutes } from './openapi-routes';
 import { registerPartnerRoutes, type PartnerRouting } from './partner/routes';
+import { registerTenantForwards } from './tenant-forward-routes';
 import { registerTenantRoutes } from './tenant-routes';
 
 /** Routes of this service. /healthz, /readyz and /metrics come from the shared HTTP app. */
@@ -12,6 +13,7 @@ export function registerRoutes(service: ServiceContext<typeof settings>, gateway
   registerPartnerRoutes(service.router, gateway, routing);
   registerAdminRoutes(service.router, gateway);
   registerTenantRoutes(service.router, gateway);
+  registerTenantForwards(service.router, gateway, routing);
   registerOAuthRoutes(service.router, gateway);
   registerOpenApiRoutes(service.router);
 }

@@ -1,33 +1,24 @@
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import { AppError, notFound, validationError } from '@marketplace/errors';
-import { rawRequestBody, requestBody, type RequestState } from '@marketplace/http';
-import { IDENTITY_HEADER, signIdentity, unauthenticated, type PartnerIdentity } from '@marketplace/identity';
-import type { KeyObject } from 'node:crypto';
-import type { UpstreamClient, UpstreamResponse } from '../../adapters/upstream';
+import { requestBody, type RequestState } from '@marketplace/http';
+import { unauthenticated, type PartnerIdentity } from '@marketplace/identity';
+import type { UpstreamResponse } from '../../adapters/upstream';
 import { checkIdempotencyKey, requestFingerprint } from '../../domain/idempotency';
-import { hasScope, isMutation, PARTNER_PREFIX, PARTNER_ROUTES, validPathParams, type Owner, type PartnerRoute } from '../../domain/partner-routes';
+import { hasScope, isMutation, PARTNER_PREFIX, PARTNER_ROUTES, validPathParams, type PartnerRoute } from '../../domain/partner-routes';
 import type { GatewayContext } from '../../usecases/context';
 import { runIdempotent, type IdempotencySettings, type StoredResponse } from '../../usecases/idempotent-request';
 import { partnerApiDocument } from '../openapi/partner-api';
+import { forwardSigned, sendUpstream, type ForwardRouting } from '../forward';
 import { PARTNER_OPENAPI_PATH, type PartnerState } from './edge';
 
-export interface PartnerRouting {
-  upstreams: Record<Owner, string>;
-  client: UpstreamClient;
-  identityKey: KeyObject;
+export interface PartnerRouting extends ForwardRouting {
   idempotency: IdempotencySettings;
 }
 
 type PartnerContext = RouterContext<PartnerState>;
 
 const insufficientScope = () => new AppError('forbidden', 'auth.insufficient_scope', 'The installation lacks the scope this endpoint requires.');
-
-/**
- * Headers of the partner's request that the owner service needs; everything else stays here.
- * Not Accept-Language: the spec resolves the catalog language from the query parameter alone.
- */
-const FORWARDED = ['content-type', 'accept'];
 
 /**
  * Every Partner API route, from the spec's table: check the scope, require and honour the
@@ -68,21 +59,8 @@ async function handle(ctx: GatewayContext, routing: PartnerRouting, route: Partn
   send(c, result.response, result.replayed);
 }
 
-async function forward(routing: PartnerRouting, route: PartnerRoute, c: PartnerContext, identity: PartnerIdentity): Promise<UpstreamResponse> {
-  const headers: Record<string, string> = { 'x-request-id': c.state.requestId };
-  for (const name of FORWARDED) {
-    const value = c.get(name);
-    if (value) headers[name] = value;
-  }
-  headers[IDENTITY_HEADER] = signIdentity(routing.identityKey, identity, { method: c.method, path: c.path });
-  if (identity.idempotencyKey) headers['idempotency-key'] = identity.idempotencyKey;
-  const response = await routing.client.forward(routing.upstreams[route.owner], { method: c.method, pathAndQuery: c.url, headers, body: rawRequestBody(c) });
-  if (response.status === 401) {
-    // Our own identity was refused: keys or clocks disagree. That is our fault, not the partner's.
-    c.state.log.error({ owner: route.owner }, 'internal service refused the signed identity; check INTERNAL_IDENTITY_* keys and clocks');
-    throw new AppError('bad_gateway', 'upstream.bad_response', 'The service failed to answer.');
-  }
-  return response;
+function forward(routing: PartnerRouting, route: PartnerRoute, c: PartnerContext, identity: PartnerIdentity): Promise<UpstreamResponse> {
+  return forwardSigned(routing, route.owner, c as unknown as RouterContext<RequestState>, identity);
 }
 
 function toStored(response: UpstreamResponse): StoredResponse {
@@ -90,8 +68,6 @@ function toStored(response: UpstreamResponse): StoredResponse {
 }
 
 function send(c: PartnerContext, response: StoredResponse, replayed: boolean): void {
-  c.status = response.status;
-  for (const [name, value] of Object.entries(response.headers)) c.set(name, value);
+  sendUpstream(c as unknown as RouterContext<RequestState>, response);
   if (replayed) c.set('Idempotent-Replayed', 'true');
-  c.body = response.body; // Koa keeps the Content-Type set above
 }

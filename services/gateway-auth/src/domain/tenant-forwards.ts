@@ -1,0 +1,12 @@
+import type { Owner } from './partner-routes';
+
+/**
+ * Parts of the tenant API that other services own. The gateway authenticates the tenant's bearer
+ * token, then forwards every request under `/api/tenant/v1<prefix>/…` to the owner with a signed
+ * tenant identity; the owner answers everything else (routes, validation, 404s). Later features add
+ * their prefix here.
+ */
+export const TENANT_FORWARDS: ReadonlyArray<{ prefix: string; owner: Owner }> = [
+  { prefix: '/catalog', owner: 'catalog' },
+  { prefix: '/webhooks', owner: 'webhooks' },
+];

@@ -1,0 +1,46 @@
+import type { RouterContext } from '@koa/router';
+import { AppError } from '@marketplace/errors';
+import { rawRequestBody, type RequestState } from '@marketplace/http';
+import { IDENTITY_HEADER, signIdentity, type CallerIdentity } from '@marketplace/identity';
+import type { KeyObject } from 'node:crypto';
+import type { UpstreamClient, UpstreamResponse } from '../adapters/upstream';
+import type { Owner } from '../domain/partner-routes';
+
+/** Where the owner services are and how the gateway vouches for its callers to them. */
+export interface ForwardRouting {
+  upstreams: Record<Owner, string>;
+  client: UpstreamClient;
+  identityKey: KeyObject;
+}
+
+/**
+ * Headers of the caller's request that the owner service needs; everything else (credentials
+ * first) stays here. Not Accept-Language: the spec resolves the catalog language from the query
+ * parameter alone.
+ */
+const FORWARDED = ['content-type', 'accept'];
+
+/** Forwards the request as received to its owner, with the caller's identity signed for it. */
+export async function forwardSigned(routing: ForwardRouting, owner: Owner, c: RouterContext<RequestState>, identity: CallerIdentity): Promise<UpstreamResponse> {
+  const headers: Record<string, string> = { 'x-request-id': c.state.requestId };
+  for (const name of FORWARDED) {
+    const value = c.get(name);
+    if (value) headers[name] = value;
+  }
+  headers[IDENTITY_HEADER] = signIdentity(routing.identityKey, identity, { method: c.method, path: c.path });
+  if (identity.kind === 'partner' && identity.idempotencyKey) headers['idempotency-key'] = identity.idempotencyKey;
+  const response = await routing.client.forward(routing.upstreams[owner], { method: c.method, pathAndQuery: c.url, headers, body: rawRequestBody(c) });
+  if (response.status === 401) {
+    // Our own identity was refused: keys or clocks disagree. That is our fault, not the caller's.
+    c.state.log.error({ owner }, 'internal service refused the signed identity; check INTERNAL_IDENTITY_* keys and clocks');
+    throw new AppError('bad_gateway', 'upstream.bad_response', 'The service failed to answer.');
+  }
+  return response;
+}
+
+/** Writes an owner's (or a stored) response back to the caller. */
+export function sendUpstream(c: RouterContext<RequestState>, response: { status: number; headers: Record<string, string>; body: string | Buffer }): void {
+  c.status = response.status;
+  for (const [name, value] of Object.entries(response.headers)) c.set(name, value);
+  c.body = response.body; // Koa keeps the Content-Type set above
+}
