@@ -1,21 +1,28 @@
 import { guardGatewayRoutes, publicKeyFrom } from '@marketplace/identity';
 import type { ServiceDefinition } from '@marketplace/runtime';
+import { catalogCollections, catalogIndexes, RESOURCE_COLLECTIONS } from './adapters/store';
+import { TenantLock } from './adapters/tenant-lock';
 import { settings } from './config';
 import { consumers } from './consumers';
 import { registerRoutes } from './http/routes';
+import { CATALOG_TOPIC } from './usecases/change';
+import { MenuReads } from './usecases/menu-reads';
 
 /** Catalog: what it owns, the topics it uses and its indexes, in one place. */
 export const catalogService: ServiceDefinition<typeof settings> = {
   name: 'catalog',
   defaultPort: 4102,
   settings,
-  topics: [],
-  indexes: {},
-  outboxCollections: [],
+  topics: [CATALOG_TOPIC],
+  indexes: catalogIndexes,
+  outboxCollections: RESOURCE_COLLECTIONS,
   setup(context) {
     // Partner and tenant routes answer only requests whose identity the gateway signed.
     context.useBeforeBody(guardGatewayRoutes(publicKeyFrom(context.config.identityPublicKey)));
-    registerRoutes(context);
+    const store = catalogCollections(context.db);
+    const reads = new MenuReads(store, { menus: context.config.menuCacheTenants, responseBytes: context.config.menuCacheResponseMegabytes * 1024 * 1024 });
+    const lock = new TenantLock(store.locks, context.config.writeLockWaitMs);
+    registerRoutes(context, { store, lock, reads, outbox: context.outbox, logger: context.logger, now: () => new Date() });
     return { consumers: consumers(context) };
   },
 };

@@ -3,3 +3,4 @@ export { formatError, toAppError, statusOf, HttpLayerError, type ErrorFormat, ty
 export { createMetrics, type Metrics } from './metrics';
 export { runReadinessChecks, withTimeout, type ReadinessCheck, type ReadinessReport } from './readiness';
 export { bodyValidator, fieldErrorsOf, fieldPath } from './body-validation';
+export { isUuid, pathId } from './path-params';

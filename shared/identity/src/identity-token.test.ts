@@ -9,7 +9,7 @@ function keyPair() {
   };
 }
 
-const identity: CallerIdentity = { kind: 'partner', tenantId: 't-1', installationId: 'i-1', appId: 'a-1', scopes: ['Orders.Create'] };
+const identity: CallerIdentity = { kind: 'partner', tenantId: 't-1', tenant: { currencyCode: 'EUR', defaultLanguage: 'en' }, installationId: 'i-1', appId: 'a-1', scopes: ['Orders.Create'] };
 const binding = { method: 'POST', path: '/api/partner/v1/orders' };
 const now = Date.UTC(2026, 10, 22, 8, 0, 0);
 

@@ -7,9 +7,21 @@ import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 
  */
 export type CallerIdentity = PartnerIdentity | TenantIdentity;
 
+/**
+ * What every owner service needs to know about the tenant and cannot change: its currency (prices
+ * and their decimals) and its default language (catalog fallback). Fixed when the tenant is created.
+ */
+export interface TenantProfile {
+  /** ISO 4217 code, e.g. EUR. */
+  currencyCode: string;
+  /** BCP 47 tag, e.g. en or de-AT. */
+  defaultLanguage: string;
+}
+
 export interface PartnerIdentity {
   kind: 'partner';
   tenantId: string;
+  tenant: TenantProfile;
   installationId: string;
   appId: string;
   /** Scopes granted at connect time. */
@@ -21,6 +33,7 @@ export interface PartnerIdentity {
 export interface TenantIdentity {
   kind: 'tenant';
   tenantId: string;
+  tenant: TenantProfile;
 }
 
 /** The header that carries the signed identity from the gateway to an internal service. */

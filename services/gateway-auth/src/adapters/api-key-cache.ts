@@ -1,3 +1,4 @@
+import type { TenantProfile } from '@marketplace/identity';
 import type { Redis } from '@marketplace/redis';
 import { whileRedisAnswers } from './redis-unavailable';
 
@@ -8,6 +9,8 @@ export interface CachedApiKey {
   installationId: string;
   appId: string;
   scopes: string[];
+  /** The tenant's currency and default language; both are fixed when the tenant is created. */
+  tenant: TenantProfile;
 }
 
 const TTL_SECONDS = 300;
@@ -32,7 +35,9 @@ export class ApiKeyCache {
   async get(keyId: string): Promise<CachedApiKey | typeof REVOKED | undefined> {
     const value = await whileRedisAnswers(this.redis.get(this.key(keyId)));
     if (value === null) return undefined;
-    return value === REVOKED ? REVOKED : (JSON.parse(value) as CachedApiKey);
+    if (value === REVOKED) return REVOKED;
+    const entry = JSON.parse(value) as CachedApiKey;
+    return entry.tenant ? entry : undefined; // written by an older gateway: fill again
   }
 
   async fill(keyId: string, entry: CachedApiKey): Promise<void> {

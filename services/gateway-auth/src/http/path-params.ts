@@ -1,11 +1,6 @@
 import { notFound } from '@marketplace/errors';
-import { isUuid } from '../domain/ids';
 
-/** A path id that cannot name anything (not a uuid) is simply not found, like a missing one. */
-export function pathId(value: string | undefined): string {
-  if (!value || !isUuid(value)) throw notFound();
-  return value.toLowerCase();
-}
+export { pathId } from '@marketplace/http';
 
 /** A contract version number in a path: 1 or more, else not found. */
 export function pathVersion(value: string | undefined): number {

@@ -1,6 +1,8 @@
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import type { RequestState } from '@marketplace/http';
+import { unauthenticated } from '@marketplace/identity';
+import { tenantProfile } from '../usecases/credentials';
 import { TENANT_FORWARDS } from '../domain/tenant-forwards';
 import type { GatewayContext } from '../usecases/context';
 import { requireBearer, tenantIdOf } from './bearer-auth';
@@ -16,7 +18,10 @@ export function registerTenantForwards(router: Router<RequestState>, ctx: Gatewa
   const tenant = requireBearer(ctx.tokenSecret, 'tenant');
   for (const { prefix, owner } of TENANT_FORWARDS) {
     const handler = async (c: RouterContext<RequestState>) => {
-      sendUpstream(c, await forwardSigned(routing, owner, c, { kind: 'tenant', tenantId: tenantIdOf(c) }));
+      const tenantId = tenantIdOf(c);
+      const tenant = await tenantProfile(ctx, tenantId);
+      if (!tenant) throw unauthenticated(); // a token outliving its tenant
+      sendUpstream(c, await forwardSigned(routing, owner, c, { kind: 'tenant', tenantId, tenant }));
     };
     router.all(`${TENANT_PREFIX}${prefix}`, tenant, handler);
     router.all(`${TENANT_PREFIX}${prefix}/{*rest}`, tenant, handler);

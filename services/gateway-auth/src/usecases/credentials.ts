@@ -1,4 +1,5 @@
 import { apiSecretMatches, hashApiSecret, mintApiKey, mintSigningSecret } from '../domain/api-key';
+import type { TenantProfile } from '@marketplace/identity';
 import type { InstallationDoc } from '../adapters/store/documents';
 import type { CachedApiKey } from '../adapters/api-key-cache';
 import type { GatewayContext } from './context';
@@ -41,6 +42,7 @@ export const webhookSecretContext = (installationId: string) => `installation:${
 
 export interface PartnerCaller {
   tenantId: string;
+  tenant: TenantProfile;
   installationId: string;
   appId: string;
   scopes: string[];
@@ -63,10 +65,18 @@ export async function authenticatePartner(
   if (!entry) {
     const doc = await ctx.store.apiKeys.findOne({ _id: keyId });
     if (!doc || doc.status !== 'active') return undefined;
-    entry = { secretHash: doc.secretHash, tenantId: doc.tenantId, installationId: doc.installationId, appId: doc.appId, scopes: doc.scopes };
+    const tenant = await tenantProfile(ctx, doc.tenantId);
+    if (!tenant) return undefined;
+    entry = { secretHash: doc.secretHash, tenantId: doc.tenantId, installationId: doc.installationId, appId: doc.appId, scopes: doc.scopes, tenant };
     await ctx.keyCache.fill(keyId, entry);
   }
   if (!apiSecretMatches(secret, entry.secretHash, ctx.apiKeyHashSecret)) return undefined;
-  return { tenantId: entry.tenantId, installationId: entry.installationId, appId: entry.appId, scopes: entry.scopes };
+  return { tenantId: entry.tenantId, tenant: entry.tenant, installationId: entry.installationId, appId: entry.appId, scopes: entry.scopes };
+}
+
+/** The tenant's currency and default language, passed to owner services in the signed identity. */
+export async function tenantProfile(ctx: GatewayContext, tenantId: string): Promise<TenantProfile | undefined> {
+  const doc = await ctx.store.tenants.findOne({ _id: tenantId }, { projection: { currencyCode: 1, defaultLanguage: 1 } });
+  return doc ? { currencyCode: doc.currencyCode, defaultLanguage: doc.defaultLanguage } : undefined;
 }
 

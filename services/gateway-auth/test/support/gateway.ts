@@ -61,8 +61,8 @@ export interface ConnectedApp {
 let counter = 0;
 const slug = (prefix: string) => `${prefix}-${randomBytes(4).toString('hex')}-${++counter}`;
 
-export async function createTenant(gw: TestGateway): Promise<{ tenantId: string; tenant: ApiClient }> {
-  const created = await gw.admin.call('POST', '/api/admin/v1/tenants', { slug: slug('t'), name: 'Test Bistro', currencyCode: 'EUR', defaultLanguage: 'en' });
+export async function createTenant(gw: TestGateway, profile: { currencyCode?: string; defaultLanguage?: string } = {}): Promise<{ tenantId: string; tenant: ApiClient }> {
+  const created = await gw.admin.call('POST', '/api/admin/v1/tenants', { slug: slug('t'), name: 'Test Bistro', currencyCode: 'EUR', defaultLanguage: 'en', ...profile });
   if (created.status !== 201) throw new Error(`create tenant: ${created.status} ${JSON.stringify(created.body)}`);
   const token = await gw.admin.call('POST', `/api/admin/v1/tenants/${created.body.id}/tokens`, {});
   return { tenantId: created.body.id, tenant: apiClient(gw.url, token.body.token) };

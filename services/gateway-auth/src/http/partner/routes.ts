@@ -45,7 +45,7 @@ async function handle(ctx: GatewayContext, routing: PartnerRouting, route: Partn
   if (!validPathParams(c.params)) throw notFound();
   if (!hasScope(route, caller.scopes)) throw insufficientScope();
 
-  const identity: PartnerIdentity = { kind: 'partner', tenantId: caller.tenantId, installationId: caller.installationId, appId: caller.appId, scopes: caller.scopes };
+  const identity: PartnerIdentity = { kind: 'partner', tenantId: caller.tenantId, tenant: caller.tenant, installationId: caller.installationId, appId: caller.appId, scopes: caller.scopes };
   if (!isMutation(route)) return send(c, toStored(await forward(routing, route, c, identity)), false);
 
   const key = c.get('idempotency-key'); // '' when absent: missing and empty are the same problem

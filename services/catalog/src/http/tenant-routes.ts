@@ -1,0 +1,87 @@
+import type Router from '@koa/router';
+import type { RouterContext } from '@koa/router';
+import { identityOf } from '@marketplace/identity';
+import { pathId, requestBody, type RequestState } from '@marketplace/http';
+import { categoryView, modifierGroupView, productView, taxCategoryView, tenantBranchView } from '../domain/views';
+import { getAvailability, patchAvailability } from '../usecases/availability';
+import { tenantScope, type CatalogContext, type TenantScope } from '../usecases/context';
+import * as manage from '../usecases/manage-catalog';
+import { findResource, listResources, type ResourceType } from '../usecases/resources';
+import { tenantCatalogApiDocument } from './openapi/tenant-catalog-api';
+import * as schemas from './schemas';
+
+export const TENANT_CATALOG_PREFIX = '/api/tenant/v1/catalog';
+
+type Ctx = RouterContext<RequestState>;
+
+const tenantOf = (c: Ctx) => tenantScope(identityOf(c, 'tenant'));
+
+interface CrudRoutes<D extends { _id: string }, I> {
+  path: string;
+  type: ResourceType<D & { tenantId: string; seq: number; deleted: boolean; createdAt: Date; updatedAt: Date }>;
+  validate(body: unknown): I;
+  view(doc: D, tenant: TenantScope): unknown;
+  save(ctx: CatalogContext, tenant: TenantScope, id: string | undefined, input: I): Promise<D>;
+  remove(ctx: CatalogContext, tenant: TenantScope, id: string): Promise<void>;
+}
+
+/** Tenant API: the catalog's management, one set of five routes per resource, plus availability. */
+export function registerTenantRoutes(router: Router<RequestState>, ctx: CatalogContext): void {
+  const crud = <D extends { _id: string }, I>(r: CrudRoutes<D, I>) => {
+    const base = `${TENANT_CATALOG_PREFIX}/${r.path}`;
+    router.post(base, async (c) => {
+      const tenant = tenantOf(c);
+      c.status = 201;
+      c.body = r.view(await r.save(ctx, tenant, undefined, r.validate(requestBody(c))), tenant);
+    });
+    router.get(base, async (c) => {
+      const tenant = tenantOf(c);
+      const filter = r.path === 'products' && typeof c.query.categoryId === 'string' ? { categoryId: c.query.categoryId.toLowerCase() } : {};
+      c.body = (await listResources(ctx, r.type, tenant, filter)).map((doc) => r.view(doc as unknown as D, tenant));
+    });
+    router.get(`${base}/:id`, async (c) => {
+      const tenant = tenantOf(c);
+      c.body = r.view((await findResource(ctx, r.type, tenant, pathId(c.params.id))) as unknown as D, tenant);
+    });
+    router.put(`${base}/:id`, async (c) => {
+      const tenant = tenantOf(c);
+      const id = pathId(c.params.id);
+      c.body = r.view(await r.save(ctx, tenant, id, r.validate(requestBody(c))), tenant);
+    });
+    router.delete(`${base}/:id`, async (c) => {
+      await r.remove(ctx, tenantOf(c), pathId(c.params.id));
+      c.status = 204;
+    });
+  };
+
+  crud({ path: 'tax-categories', type: manage.TAX_CATEGORIES as never, validate: schemas.validateTaxCategory, view: taxCategoryView, save: manage.saveTaxCategory, remove: manage.deleteTaxCategory });
+  crud({ path: 'branches', type: manage.BRANCHES as never, validate: schemas.validateBranch, view: tenantBranchView, save: manage.saveBranch, remove: manage.deleteBranch });
+  crud({ path: 'categories', type: manage.CATEGORIES as never, validate: schemas.validateCategory, view: categoryView, save: manage.saveCategory, remove: manage.deleteCategory });
+  crud({
+    path: 'modifier-groups',
+    type: manage.MODIFIER_GROUPS as never,
+    validate: schemas.validateModifierGroup,
+    view: (doc, tenant) => modifierGroupView(doc, tenant.decimals),
+    save: manage.saveModifierGroup,
+    remove: manage.deleteModifierGroup,
+  });
+  crud({
+    path: 'products',
+    type: manage.PRODUCTS as never,
+    validate: schemas.validateProduct,
+    view: (doc, tenant) => productView(doc, tenant.decimals),
+    save: manage.saveProduct,
+    remove: manage.deleteProduct,
+  });
+
+  router.get(`${TENANT_CATALOG_PREFIX}/branches/:id/availability`, async (c) => {
+    c.body = await getAvailability(ctx, tenantOf(c), pathId(c.params.id));
+  });
+  router.patch(`${TENANT_CATALOG_PREFIX}/branches/:id/availability`, async (c) => {
+    const tenant = tenantOf(c);
+    c.body = await patchAvailability(ctx, tenant, pathId(c.params.id), schemas.validateAvailabilityPatch(requestBody(c)));
+  });
+  router.get(`${TENANT_CATALOG_PREFIX}/openapi.json`, (c) => {
+    c.body = tenantCatalogApiDocument;
+  });
+}

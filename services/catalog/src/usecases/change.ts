@@ -1,0 +1,54 @@
+import { randomUUID } from 'node:crypto';
+import type { OutgoingEvent } from '@marketplace/events';
+import type { CatalogContext, TenantScope } from './context';
+
+/** How long reads stay uncached while a write is applied; longer than any write takes. */
+const DIRTY_WINDOW_MS = 60_000;
+
+export const CATALOG_TOPIC = 'catalog';
+
+export type ResourceKind = 'tax-category' | 'branch' | 'category' | 'modifier-group' | 'product' | 'availability';
+
+/** Where a change's events wait until published: the collection and id of the changed document. */
+export interface Changed<T> {
+  result: T;
+  collection: string;
+  id: string;
+}
+
+/**
+ * Applies one change of a tenant's catalog: under the tenant's write lock, with the next change
+ * sequence. Before the write, the tenant's catalog revision changes and reads are marked uncached;
+ * after it, caching resumes. So a partner read that starts after the tenant's write was
+ * acknowledged never gets a menu cached before it, on any catalog instance, even if this process
+ * dies half-way (the mark expires on its own). The change's event is in the changed document (the
+ * outbox) and is published right after.
+ */
+export async function applyChange<T>(ctx: CatalogContext, tenant: TenantScope, work: (seq: number, now: Date) => Promise<Changed<T>>): Promise<T> {
+  const changed = await ctx.lock.run(tenant.tenantId, async () => {
+    const now = ctx.now();
+    const meta = await ctx.store.meta.findOneAndUpdate(
+      { _id: tenant.tenantId },
+      { $inc: { seq: 1 }, $set: { revision: randomUUID(), dirtyUntil: new Date(now.getTime() + DIRTY_WINDOW_MS) } },
+      { upsert: true, returnDocument: 'after' },
+    );
+    try {
+      return await work(meta!.seq, now);
+    } finally {
+      await ctx.store.meta.updateOne({ _id: tenant.tenantId }, { $set: { dirtyUntil: null } });
+    }
+  });
+  // Published now; if this fails (Kafka away), the outbox sweep publishes it later.
+  await ctx.outbox.flush(changed.collection, changed.id).catch((error) => ctx.logger.warn({ err: error }, 'publishing a catalog event failed; the sweep will retry'));
+  return changed.result;
+}
+
+/** The event of a change: the resource's whole state after it (see the README, "Events"). */
+export function catalogEvent(kind: ResourceKind, tenant: TenantScope, seq: number, id: string, deleted: boolean, state: Record<string, unknown>): OutgoingEvent {
+  return {
+    topic: CATALOG_TOPIC,
+    key: tenant.tenantId,
+    type: `catalog.${kind}.changed`,
+    data: { tenantId: tenant.tenantId, currencyCode: tenant.currencyCode, sequence: seq, entity: kind, id, deleted, state },
+  };
+}

@@ -1,0 +1,99 @@
+import { notFound } from '@marketplace/errors';
+import { LruCache } from '../adapters/lru-cache';
+import type { CatalogCollections } from '../adapters/store';
+import { resolveLanguage } from '../domain/language';
+import { activeBranch, activeBranches, buildMenu, productDetailView, productListView, type Menu } from '../domain/menu';
+import type { TenantScope } from './context';
+
+export interface MenuCacheSettings {
+  /** Tenants whose whole menu is kept in memory. */
+  menus: number;
+  /** Bytes of serialized responses kept. */
+  responseBytes: number;
+}
+
+const WITHOUT_OUTBOX = { projection: { _outbox: 0, _outboxSince: 0 } };
+
+/**
+ * Partner reads. A tenant's menu is loaded once per catalog revision and kept; each serialized
+ * response (a branch's product list in a language, a product detail) is kept too, under the same
+ * revision. Every read first fetches the tenant's current revision (one indexed read), so an
+ * acknowledged change is seen at once by every instance: it changed the revision. While a change is
+ * being applied nothing is cached (see applyChange).
+ */
+export class MenuReads {
+  private readonly menus: LruCache<Promise<Menu>>;
+  private readonly responses: LruCache<string>;
+
+  constructor(
+    private readonly store: CatalogCollections,
+    settings: MenuCacheSettings,
+    private readonly now: () => Date = () => new Date(),
+  ) {
+    this.menus = new LruCache(settings.menus);
+    this.responses = new LruCache(settings.responseBytes, (body) => body.length);
+  }
+
+  /** Spec endpoint 1: the tenant's active branches. */
+  async branches(tenant: TenantScope): Promise<string> {
+    return this.cached(tenant, () => 'branches', (menu) => JSON.stringify(activeBranches(menu)));
+  }
+
+  /** Spec endpoint 2: a branch's product list. */
+  async productList(tenant: TenantScope, branchId: string, language: unknown): Promise<string> {
+    return this.cached(
+      tenant,
+      (menu) => `list:${branchId}:${resolveLanguage(language, menu.languages, menu.defaultLanguage)}`,
+      (menu) => {
+        if (!activeBranch(menu, branchId)) throw notFound();
+        return JSON.stringify(productListView(menu, branchId, resolveLanguage(language, menu.languages, menu.defaultLanguage)));
+      },
+    );
+  }
+
+  /** Spec endpoint 3: one product with its nested modifier groups. */
+  async productDetail(tenant: TenantScope, branchId: string, productId: string, language: unknown): Promise<string> {
+    return this.cached(
+      tenant,
+      (menu) => `detail:${branchId}:${productId}:${resolveLanguage(language, menu.languages, menu.defaultLanguage)}`,
+      (menu) => {
+        const product = menu.products.get(productId);
+        if (!activeBranch(menu, branchId) || !product) throw notFound();
+        return JSON.stringify(productDetailView(menu, branchId, product, resolveLanguage(language, menu.languages, menu.defaultLanguage)));
+      },
+    );
+  }
+
+  private async cached(tenant: TenantScope, keyOf: (menu: Menu) => string, render: (menu: Menu) => string): Promise<string> {
+    const meta = await this.store.meta.findOne({ _id: tenant.tenantId }, { projection: { revision: 1, dirtyUntil: 1 } });
+    const writing = meta?.dirtyUntil != null && meta.dirtyUntil > this.now();
+    if (writing) return render(await this.load(tenant)); // a change is being applied: nothing may be kept
+    const revision = `${tenant.tenantId}:${meta?.revision ?? 'empty'}`;
+    let menu = this.menus.get(revision);
+    if (!menu) {
+      menu = this.load(tenant);
+      this.menus.set(revision, menu);
+      menu.catch(() => this.menus.delete(revision));
+    }
+    const loaded = await menu;
+    const key = `${revision}:${keyOf(loaded)}`;
+    const hit = this.responses.get(key);
+    if (hit !== undefined) return hit;
+    const body = render(loaded);
+    this.responses.set(key, body);
+    return body;
+  }
+
+  private async load(tenant: TenantScope): Promise<Menu> {
+    const filter = { tenantId: tenant.tenantId, deleted: false };
+    const [branches, categories, products, groups, taxes, availability] = await Promise.all([
+      this.store.branches.find(filter, WITHOUT_OUTBOX).toArray(),
+      this.store.categories.find(filter, WITHOUT_OUTBOX).toArray(),
+      this.store.products.find(filter, WITHOUT_OUTBOX).toArray(),
+      this.store.modifierGroups.find(filter, WITHOUT_OUTBOX).toArray(),
+      this.store.taxCategories.find(filter, WITHOUT_OUTBOX).toArray(),
+      this.store.availability.find(filter, WITHOUT_OUTBOX).toArray(),
+    ]);
+    return buildMenu({ branches, categories, products, groups, taxes, availability }, tenant.decimals, tenant.defaultLanguage);
+  }
+}
