@@ -117,7 +117,7 @@ describe('forwarding to the owner service', () => {
     });
     expect(res.status).toBe(200);
     const seen = upstream.seen.at(-1)!;
-    expect(seen.identity).toEqual({ kind: 'partner', tenantId: full.tenantId, installationId: full.installationId, appId: full.appId, scopes: ALL_SCOPES });
+    expect(seen.identity).toEqual({ kind: 'partner', tenantId: full.tenantId, tenant: { currencyCode: 'EUR', defaultLanguage: 'en' }, installationId: full.installationId, appId: full.appId, scopes: ALL_SCOPES });
     expect(seen.url).toBe(`/api/partner/v1/catalog/branches/${ID}/products?language=de-AT`);
     expect(seen.headers.authorization).toBeUndefined();
     expect(seen.headers['accept-language']).toBeUndefined(); // language comes from the query alone
