@@ -1,3 +1,5 @@
+import { request, type IncomingHttpHeaders } from 'node:http';
+import { gunzipSync } from 'node:zlib';
 import { catalogTenant, created, startCatalogCluster, type CatalogCluster, type CatalogTenant } from './support/cluster';
 
 // A small menu built through the tenant API, read back through the Partner API: every field of the
@@ -146,4 +148,56 @@ it('returns a product with its modifier groups nested to the last level', async 
     ['Gorgonzola', 0.5, false, []],
   ]);
   expect(body.variants[1].modifierGroups.map((g: any) => g.name)).toEqual(['Crust']);
+});
+
+/** A raw GET through the gateway (fetch would decompress and hide the encoding). */
+function rawGet(path: string, headers: Record<string, string>): Promise<{ status: number; headers: IncomingHttpHeaders; bytes: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${cluster.gateway.url}/api/partner/v1/catalog${path}`, { headers: { authorization: `ApiKey ${t.apiKey}`, ...headers }, timeout: 10_000 }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, bytes: Buffer.concat(chunks) }));
+    });
+    req.on('timeout', () => req.destroy(new Error(`GET ${path} took more than 10 s`)));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('transfer', () => {
+  it('sends the product list gzipped to a client that accepts it, identical once decompressed', async () => {
+    const plain = await rawGet(`/branches/${menu.branch.id}/products`, {});
+    const zipped = await rawGet(`/branches/${menu.branch.id}/products`, { 'accept-encoding': 'gzip, deflate' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers.vary).toMatch(/Accept-Encoding/i);
+    expect(gunzipSync(zipped.bytes).equals(plain.bytes)).toBe(true);
+    const refused = await rawGet(`/branches/${menu.branch.id}/products`, { 'accept-encoding': 'gzip;q=0' });
+    expect(refused.headers['content-encoding']).toBeUndefined();
+  });
+
+  it('answers 304 to a revalidation of an unchanged menu, and 200 with a new ETag after a change', async () => {
+    const first = await rawGet(`/branches/${menu.branch.id}/products`, {});
+    const etag = first.headers.etag!;
+    expect(etag).toMatch(/^W\/".+"$/);
+    expect(first.headers['cache-control']).toBe('no-cache');
+    const again = await rawGet(`/branches/${menu.branch.id}/products`, { 'if-none-match': etag });
+    expect(again.status).toBe(304);
+    expect(again.bytes.length).toBe(0);
+    const cola = menu.cola;
+    const changed = await t.manage('PUT', `/products/${cola.id}`, {
+      categoryId: menu.beverages.id,
+      name: 'Cola',
+      taxCategoryId: menu.drinks.id,
+      variants: [
+        { id: cola.variants[0].id, name: '0.33 l', price: 2.6, isDefault: true },
+        { id: cola.variants[1].id, name: '0.5 l', price: 3.2, isDefault: false },
+      ],
+    });
+    expect(changed.status).toBe(200);
+    const after = await rawGet(`/branches/${menu.branch.id}/products`, { 'if-none-match': etag });
+    expect(after.status).toBe(200);
+    expect(after.headers.etag).not.toBe(etag);
+    expect(JSON.parse(after.bytes.toString()).categories[1].products[1].variants[0].price).toBe(2.6);
+  });
 });

@@ -2,6 +2,7 @@ import type Router from '@koa/router';
 import { identityOf } from '@marketplace/identity';
 import { pathId, type RequestState } from '@marketplace/http';
 import type Koa from 'koa';
+import { acceptsGzip, etagMatches, type RenderedBody } from '../domain/rendered-body';
 import { tenantScope } from '../usecases/context';
 import type { MenuReads } from '../usecases/menu-reads';
 
@@ -9,13 +10,25 @@ const PREFIX = '/api/partner/v1/catalog';
 
 /**
  * Partner API endpoints 1 to 3 (the gateway checked the key and the scope Catalog.Read). Bodies
- * come serialized from the menu cache and are sent as they are.
+ * come serialized (and gzipped) from the menu cache and are sent as they are, with an ETag.
  */
 export function registerPartnerRoutes(router: Router<RequestState>, reads: MenuReads): void {
-  const send = (c: Koa.Context, body: string) => {
-    c.type = 'application/json';
-    c.set('Cache-Control', 'no-store'); // each read must see the latest acknowledged change
-    c.body = body;
+  const send = (c: Koa.Context, body: RenderedBody) => {
+    // Partners may revalidate (If-None-Match) but not reuse without asking: a change must show at once.
+    c.set('Cache-Control', 'no-cache');
+    c.set('ETag', body.etag);
+    c.set('Vary', 'Accept-Encoding');
+    if (etagMatches(c.get('if-none-match'), body.etag)) {
+      c.status = 304;
+      return;
+    }
+    c.type = 'application/json; charset=utf-8';
+    if (body.gzip && acceptsGzip(c.get('accept-encoding'))) {
+      c.set('Content-Encoding', 'gzip');
+      c.body = body.gzip;
+    } else {
+      c.body = body.json;
+    }
   };
   router.get(`${PREFIX}/branches`, async (c) => {
     send(c as unknown as Koa.Context, await reads.branches(tenantScope(identityOf(c, 'partner'))));

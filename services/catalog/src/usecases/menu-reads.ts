@@ -2,6 +2,7 @@ import { notFound } from '@marketplace/errors';
 import { LruCache } from '../adapters/lru-cache';
 import type { CatalogCollections } from '../adapters/store';
 import { resolveLanguage } from '../domain/language';
+import { bodyWeight, renderBody, type RenderedBody } from '../domain/rendered-body';
 import { activeBranch, activeBranches, buildMenu, productDetailView, productListView, type Menu } from '../domain/menu';
 import type { TenantScope } from './context';
 
@@ -23,7 +24,7 @@ const WITHOUT_OUTBOX = { projection: { _outbox: 0, _outboxSince: 0 } };
  */
 export class MenuReads {
   private readonly menus: LruCache<Promise<Menu>>;
-  private readonly responses: LruCache<string>;
+  private readonly responses: LruCache<RenderedBody>;
 
   constructor(
     private readonly store: CatalogCollections,
@@ -31,40 +32,40 @@ export class MenuReads {
     private readonly now: () => Date = () => new Date(),
   ) {
     this.menus = new LruCache(settings.menus);
-    this.responses = new LruCache(settings.responseBytes, (body) => body.length);
+    this.responses = new LruCache(settings.responseBytes, bodyWeight);
   }
 
   /** Spec endpoint 1: the tenant's active branches. */
-  async branches(tenant: TenantScope): Promise<string> {
-    return this.cached(tenant, () => 'branches', (menu) => JSON.stringify(activeBranches(menu)));
+  async branches(tenant: TenantScope): Promise<RenderedBody> {
+    return this.cached(tenant, () => 'branches', (menu) => renderBody(activeBranches(menu)));
   }
 
   /** Spec endpoint 2: a branch's product list. */
-  async productList(tenant: TenantScope, branchId: string, language: unknown): Promise<string> {
+  async productList(tenant: TenantScope, branchId: string, language: unknown): Promise<RenderedBody> {
     return this.cached(
       tenant,
       (menu) => `list:${branchId}:${resolveLanguage(language, menu.languages, menu.defaultLanguage)}`,
       (menu) => {
         if (!activeBranch(menu, branchId)) throw notFound();
-        return JSON.stringify(productListView(menu, branchId, resolveLanguage(language, menu.languages, menu.defaultLanguage)));
+        return renderBody(productListView(menu, branchId, resolveLanguage(language, menu.languages, menu.defaultLanguage)));
       },
     );
   }
 
   /** Spec endpoint 3: one product with its nested modifier groups. */
-  async productDetail(tenant: TenantScope, branchId: string, productId: string, language: unknown): Promise<string> {
+  async productDetail(tenant: TenantScope, branchId: string, productId: string, language: unknown): Promise<RenderedBody> {
     return this.cached(
       tenant,
       (menu) => `detail:${branchId}:${productId}:${resolveLanguage(language, menu.languages, menu.defaultLanguage)}`,
       (menu) => {
         const product = menu.products.get(productId);
         if (!activeBranch(menu, branchId) || !product) throw notFound();
-        return JSON.stringify(productDetailView(menu, branchId, product, resolveLanguage(language, menu.languages, menu.defaultLanguage)));
+        return renderBody(productDetailView(menu, branchId, product, resolveLanguage(language, menu.languages, menu.defaultLanguage)));
       },
     );
   }
 
-  private async cached(tenant: TenantScope, keyOf: (menu: Menu) => string, render: (menu: Menu) => string): Promise<string> {
+  private async cached(tenant: TenantScope, keyOf: (menu: Menu) => string, render: (menu: Menu) => RenderedBody): Promise<RenderedBody> {
     const meta = await this.store.meta.findOne({ _id: tenant.tenantId }, { projection: { revision: 1, dirtyUntil: 1 } });
     const writing = meta?.dirtyUntil != null && meta.dirtyUntil > this.now();
     if (writing) return render(await this.load(tenant)); // a change is being applied: nothing may be kept

@@ -18,7 +18,7 @@ export interface UpstreamResponse {
 }
 
 /** Response headers worth passing back to the partner (and storing for idempotent replays). */
-const PASSED_BACK = ['content-type', 'location', 'retry-after', 'cache-control', 'etag', 'last-modified', 'content-language', 'vary'];
+const PASSED_BACK = ['content-type', 'content-encoding', 'location', 'retry-after', 'cache-control', 'etag', 'last-modified', 'content-language', 'vary'];
 const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
 /**

@@ -19,11 +19,16 @@ export interface ForwardRouting {
  * parameter alone.
  */
 const FORWARDED = ['content-type', 'accept'];
+/**
+ * Reads only: the owner may answer 304 to a revalidation or send its own gzip form. Not on
+ * mutations, whose answers are stored as text for idempotent replays.
+ */
+const FORWARDED_ON_READS = ['accept-encoding', 'if-none-match'];
 
 /** Forwards the request as received to its owner, with the caller's identity signed for it. */
 export async function forwardSigned(routing: ForwardRouting, owner: Owner, c: RouterContext<RequestState>, identity: CallerIdentity): Promise<UpstreamResponse> {
   const headers: Record<string, string> = { 'x-request-id': c.state.requestId };
-  for (const name of FORWARDED) {
+  for (const name of c.method === 'GET' ? [...FORWARDED, ...FORWARDED_ON_READS] : FORWARDED) {
     const value = c.get(name);
     if (value) headers[name] = value;
   }

@@ -46,7 +46,7 @@ async function handle(ctx: GatewayContext, routing: PartnerRouting, route: Partn
   if (!hasScope(route, caller.scopes)) throw insufficientScope();
 
   const identity: PartnerIdentity = { kind: 'partner', tenantId: caller.tenantId, tenant: caller.tenant, installationId: caller.installationId, appId: caller.appId, scopes: caller.scopes };
-  if (!isMutation(route)) return send(c, toStored(await forward(routing, route, c, identity)), false);
+  if (!isMutation(route)) return sendUpstream(c as unknown as RouterContext<RequestState>, await forward(routing, route, c, identity)); // bytes as they came (gzip too)
 
   const key = c.get('idempotency-key'); // '' when absent: missing and empty are the same problem
   const problem = checkIdempotencyKey(key);
