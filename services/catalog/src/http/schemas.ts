@@ -5,7 +5,8 @@ import { VALIDATION_FAILED } from '../domain/rules';
 /**
  * JSON shapes of the tenant API's request bodies. The rules that need more than a shape (money,
  * languages, references, cycles) are in domain/rules.ts and the use cases; both answer 400
- * `catalog.validation_failed` with the offending fields.
+ * `catalog.validation_failed` with the offending fields. The OpenAPI document shows these same
+ * schemas.
  */
 const uuid = { type: 'string', format: 'uuid' };
 const name = { type: 'string', minLength: 1, maxLength: 200 };
@@ -23,13 +24,14 @@ const ids = (max: number) => ({ type: 'array', maxItems: max, items: uuid });
 
 const object = (required: string[], properties: Record<string, unknown>) => ({ type: 'object', additionalProperties: false, required, properties });
 
-export const validateTaxCategory = bodyValidator<TaxCategoryInput>(
-  object(['name', 'rate', 'isInclusive'], { name, rate: { type: 'number' }, isInclusive: { type: 'boolean' }, translations }),
-  VALIDATION_FAILED,
-);
+export const taxCategoryInput = object(['name', 'rate', 'isInclusive'], {
+  name,
+  rate: { type: 'number', description: 'Percent, 0 to 100, at most 4 decimals: 19 is 19 %.' },
+  isInclusive: { type: 'boolean', description: 'The rate is already included in the prices.' },
+  translations,
+});
 
-export const validateBranch = bodyValidator<BranchInput>(
-  object(['name'], {
+export const branchInput = object(['name'], {
     name,
     isActive: { type: 'boolean' },
     externalLocationId: nullable({ type: 'string', minLength: 1, maxLength: 256 }),
@@ -44,14 +46,11 @@ export const validateBranch = bodyValidator<BranchInput>(
     ),
     coordinates: nullable(object(['latitude', 'longitude'], { latitude: { type: 'number', minimum: -90, maximum: 90 }, longitude: { type: 'number', minimum: -180, maximum: 180 } })),
     translations,
-  }),
-  VALIDATION_FAILED,
-);
+});
 
-export const validateCategory = bodyValidator<CategoryInput>(object(['name'], { name, sortOrder, translations }), VALIDATION_FAILED);
+export const categoryInput = object(['name'], { name, sortOrder, translations });
 
-export const validateProduct = bodyValidator<ProductInput>(
-  object(['categoryId', 'name', 'variants'], {
+export const productInput = object(['categoryId', 'name', 'variants'], {
     categoryId: uuid,
     sortOrder,
     sku,
@@ -74,12 +73,9 @@ export const validateProduct = bodyValidator<ProductInput>(
         translations,
       }),
     },
-  }),
-  VALIDATION_FAILED,
-);
+});
 
-export const validateModifierGroup = bodyValidator<ModifierGroupInput>(
-  object(['name', 'minSelections', 'maxSelections', 'isRequired', 'options'], {
+export const modifierGroupInput = object(['name', 'minSelections', 'maxSelections', 'isRequired', 'options'], {
     name,
     minSelections: { type: 'integer', minimum: 0, maximum: 100 },
     maxSelections: { type: 'integer', minimum: 1, maximum: 100 },
@@ -92,12 +88,14 @@ export const validateModifierGroup = bodyValidator<ModifierGroupInput>(
       maxItems: 100,
       items: object(['name', 'price'], { id: uuid, name, price: amount, isDefault: { type: 'boolean' }, childGroupIds: ids(20), translations }),
     },
-  }),
-  VALIDATION_FAILED,
-);
+});
 
 const availabilityMap = { type: 'object', maxProperties: 10_000, propertyNames: { format: 'uuid' }, additionalProperties: { type: 'integer', enum: [0, 1, 2] } };
-export const validateAvailabilityPatch = bodyValidator<AvailabilityPatch>(
-  object([], { products: availabilityMap, variants: availabilityMap, modifierOptions: availabilityMap }),
-  VALIDATION_FAILED,
-);
+export const availabilityPatchInput = object([], { products: availabilityMap, variants: availabilityMap, modifierOptions: availabilityMap });
+
+export const validateTaxCategory = bodyValidator<TaxCategoryInput>(taxCategoryInput, VALIDATION_FAILED);
+export const validateBranch = bodyValidator<BranchInput>(branchInput, VALIDATION_FAILED);
+export const validateCategory = bodyValidator<CategoryInput>(categoryInput, VALIDATION_FAILED);
+export const validateProduct = bodyValidator<ProductInput>(productInput, VALIDATION_FAILED);
+export const validateModifierGroup = bodyValidator<ModifierGroupInput>(modifierGroupInput, VALIDATION_FAILED);
+export const validateAvailabilityPatch = bodyValidator<AvailabilityPatch>(availabilityPatchInput, VALIDATION_FAILED);

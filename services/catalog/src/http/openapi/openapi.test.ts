@@ -1,0 +1,77 @@
+import { spawnSync } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { tenantCatalogApiDocument } from './tenant-catalog-api';
+
+/**
+ * Validates with @seriousme/openapi-schema-validator. It is ESM-only, which jest (CommonJS via
+ * ts-jest) cannot import, so a child Node process runs it on the document sent through stdin.
+ */
+function validateOpenApi(doc: unknown): { valid: boolean; errors: unknown } {
+  const moduleUrl = pathToFileURL(require.resolve('@seriousme/openapi-schema-validator')).href;
+  const script = `
+    import { Validator } from ${JSON.stringify(moduleUrl)};
+    const chunks = [];
+    for await (const chunk of process.stdin) chunks.push(chunk);
+    const result = await new Validator().validate(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+    process.stdout.write(JSON.stringify({ valid: result.valid, errors: result.errors ?? null }));
+  `;
+  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { input: JSON.stringify(doc), encoding: 'utf8', timeout: 60_000 });
+  if (child.status !== 0) throw new Error(`validator process failed (${child.status}): ${child.stderr}`);
+  return JSON.parse(child.stdout);
+}
+
+type Json = Record<string, any>;
+const schemas = (tenantCatalogApiDocument.components as Json).schemas as Json;
+
+function validator(name: string) {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  const $defs = JSON.parse(JSON.stringify(schemas).replace(/#\/components\/schemas\//g, '#/$defs/'));
+  ajv.addSchema({ $id: 'https://openapi.test/catalog.json', $defs });
+  const validate = ajv.getSchema(`https://openapi.test/catalog.json#/$defs/${name}`)!;
+  return (value: unknown) => validate(value) as boolean;
+}
+
+it('is valid OpenAPI 3.1 and plain JSON', () => {
+  const result = validateOpenApi(tenantCatalogApiDocument);
+  expect(result.errors).toBeNull();
+  expect(result.valid).toBe(true);
+  expect(JSON.parse(JSON.stringify(tenantCatalogApiDocument))).toEqual(tenantCatalogApiDocument);
+});
+
+it('gives every operation a unique id, the tenant token and a 401', () => {
+  const ids = new Set<string>();
+  for (const item of Object.values(tenantCatalogApiDocument.paths as Json)) {
+    for (const [method, op] of Object.entries(item as Json)) {
+      if (method === 'parameters') continue;
+      expect(ids.has(op.operationId)).toBe(false);
+      ids.add(op.operationId);
+      expect(op.security).toEqual([{ tenantToken: [] }]);
+      expect(op.responses['401']).toBeDefined();
+    }
+  }
+  expect(ids.size).toBe(28);
+});
+
+it('describes resources the way the service answers them', () => {
+  const product = {
+    id: '7f0c1a52-8a43-4f55-9d2b-0b1f4b9c7a11',
+    categoryId: '7f0c1a52-8a43-4f55-9d2b-0b1f4b9c7a12',
+    sortOrder: 0,
+    sku: null,
+    name: 'Margherita',
+    imageUrl: null,
+    taxCategoryId: null,
+    translations: { de: 'Margherita' },
+    variants: [{ id: '7f0c1a52-8a43-4f55-9d2b-0b1f4b9c7a13', sku: null, name: 'Small', price: 7.5, compareAtPrice: null, isDefault: true, modifierGroupIds: [], translations: {} }],
+    createdAt: '2026-11-22T10:00:00.000Z',
+    updatedAt: '2026-11-22T10:00:00.000Z',
+  };
+  expect(validator('Product')(product)).toBe(true);
+  expect(validator('Product')({ ...product, extra: 1 })).toBe(false);
+  expect(validator('ProductInput')({ categoryId: product.categoryId, name: 'X', variants: [{ name: 'S', price: 1, isDefault: true }] })).toBe(true);
+  expect(validator('ProductInput')({ categoryId: product.categoryId, name: 'X', variants: [] })).toBe(false);
+  expect(validator('AvailabilityPatch')({ products: { [product.id]: 3 } })).toBe(false);
+});
