@@ -15,13 +15,13 @@ export function canonicalLanguage(tag: unknown): string | undefined {
     return undefined; // not a BCP 47 tag
   }
   const base = baseLanguage(canonical);
-  if (base === 'und' || languageNames.of(base) === undefined) return undefined;
+  if (!base || base === 'und' || languageNames.of(base) === undefined) return undefined;
   return canonical;
 }
 
 /** The language subtag of a canonical tag: `de-AT` → `de`. */
 export function baseLanguage(canonicalTag: string): string {
-  return new Intl.Locale(canonicalTag).language;
+  return new Intl.Locale(canonicalTag).language ?? ''; // undefined for `und`
 }
 
 /**
