@@ -26,7 +26,7 @@ afterAll(async () => {
 
 const namesIn = async (query: string, headers: Record<string, string> = {}) => {
   const res = await fetch(`${cluster.gateway.url}/api/partner/v1/catalog/branches/${branch.id}/products${query}`, { headers: { authorization: `ApiKey ${t.apiKey}`, ...headers } });
-  const body = await res.json();
+  const body = (await res.json()) as any;
   const c = body.categories[0];
   return { resolvedLanguage: body.resolvedLanguage, category: c.name, product: c.products[0].name, variant: c.products[0].variants[0].name };
 };
