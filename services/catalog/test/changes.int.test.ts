@@ -18,8 +18,7 @@ let pizza: any;
 beforeAll(async () => {
   cluster = await startCatalogCluster();
   // A second catalog instance on the same database, called directly with an identity signed as the
-  // gateway would (a second gateway on the same database trips a FerretDB bug when it creates its
-  // indexes again: see the catalog README).
+  // gateway would sign it.
   second = await startServiceProcess('catalog', await freePort(), { MONGO_DATABASE: cluster.catalogDatabase });
   const kafka = createKafka({ brokers: stackEnv().KAFKA_BROKERS.split(','), clientId: 'catalog-changes-it', logger: quietLogger() });
   topic = await readTopic(kafka, 'catalog');

@@ -41,12 +41,20 @@ export async function connectMongo({ url, database, logger }: MongoSettings): Pr
   };
 }
 
-/** Indexes each collection needs, created at start (creation is idempotent). */
+/** Indexes each collection needs, created at start. Every index must have a `name`. */
 export type IndexPlan = Record<string, IndexDescription[]>;
 
+/**
+ * Creates the indexes a collection does not have yet, by name. Only the missing ones: asking
+ * FerretDB 1.24 to create again an existing unique index on three fields crashes its connection
+ * (a restarted gateway never got ready), and skipping what exists costs one listIndexes.
+ */
 export async function ensureIndexes(db: Db, plan: IndexPlan): Promise<void> {
   for (const [collection, indexes] of Object.entries(plan)) {
-    if (indexes.length > 0) await db.collection(collection).createIndexes(indexes);
+    if (indexes.length === 0) continue;
+    const existing = new Set((await db.collection(collection).listIndexes().toArray().catch(() => [])).map((index) => index.name as string));
+    const missing = indexes.filter((index) => !index.name || !existing.has(index.name));
+    if (missing.length > 0) await db.collection(collection).createIndexes(missing);
   }
 }
 

@@ -34,6 +34,15 @@ describe('MongoDB wire protocol (FerretDB locally)', () => {
     expect(names).toEqual(expect.arrayContaining(['_id_', 'tenant_external']));
   });
 
+  it('starts again on a database whose unique three-field index exists (FerretDB crashed recreating it)', async () => {
+    const plan = { slots: [{ key: { tenantId: 1, appId: 1, slot: 1 }, name: 'one_live_per_app', unique: true }, { key: { tenantId: 1 }, name: 'tenant' }] };
+    await ensureIndexes(store.db, plan);
+    await ensureIndexes(store.db, plan); // a restart
+    await ensureIndexes(store.db, { slots: [...plan.slots, { key: { appId: 1 }, name: 'app' }] }); // a new index in a later release
+    const names = (await store.db.collection('slots').indexes()).map((i) => i.name);
+    expect(names.sort()).toEqual(['_id_', 'app', 'one_live_per_app', 'tenant']);
+  });
+
   it('upserts and returns the updated document with findOneAndUpdate', async () => {
     const counters = store.db.collection<{ _id: string; value: number }>('counters');
     const first = await counters.findOneAndUpdate({ _id: 'orders' }, { $inc: { value: 1 } }, { upsert: true, returnDocument: 'after' });
