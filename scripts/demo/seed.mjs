@@ -16,12 +16,13 @@
 import { apiClient, SeedError } from './lib/api.mjs';
 import { mergeFixture, writeFixture } from './lib/fixture.mjs';
 import { adminToken, parseOptions, USAGE } from './lib/options.mjs';
+import { catalogStep } from './steps/catalog.mjs';
 import { deliveryProviderStep } from './steps/delivery-provider.mjs';
 import { orderSourceStep } from './steps/order-source.mjs';
 import { tenantStep } from './steps/tenant.mjs';
 
 /** In order; later steps may use what earlier ones put into ctx.fixture (the tenant step comes first). */
-export const SEED_STEPS = [tenantStep, orderSourceStep, deliveryProviderStep];
+export const SEED_STEPS = [tenantStep, orderSourceStep, deliveryProviderStep, catalogStep];
 
 async function main(argv) {
   const options = parseOptions(argv);

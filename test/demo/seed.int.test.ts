@@ -1,17 +1,15 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
-import { findSecrets, freePort, repoRoot, stackEnv } from '@marketplace/testing';
+import { findSecrets, freePort, repoRoot, stackEnv, startServiceProcess, type ServiceProcess } from '@marketplace/testing';
 import { apiClient, partnerCall, startGateway, type TestGateway } from '../../services/gateway-auth/test/support/gateway';
 
 // `npm run demo:seed` (scripts/demo/seed.mjs) as a developer runs it, against a gateway process of
 // this test with its own database: the fixture it writes, its idempotency (same tenant and apps,
 // fresh credentials, old ones revoked), moving to a new contract version when the webhook URL
-// changes, and its errors. The gateway's catalog upstream is a tiny server answering 200 [].
+// changes, the demo menu in a real catalog process, and its errors.
 
 const WEBHOOK_URL = 'http://127.0.0.1:9/hooks';
 const OTHER_WEBHOOK_URL = 'http://127.0.0.1:9/other-hooks';
@@ -34,6 +32,7 @@ interface Fixture {
   tenantApi: { baseUrl: string; token: string };
   adminApi: { baseUrl: string };
   installations: { orderSource: InstallationFixture; deliveryProvider: InstallationFixture };
+  branches: { id: string; name: string }[];
 }
 interface Run {
   code: number | null;
@@ -75,7 +74,8 @@ function expectNoSecretsPrinted(result: Run, fixture: Fixture): void {
 
 const readFixture = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as Fixture;
 
-let catalog: Server;
+let catalog: ServiceProcess;
+let catalogDatabase: string;
 let gw: TestGateway;
 let dir: string;
 const fileOf = (name: string) => join(dir, 'nested', 'folder', name);
@@ -94,13 +94,10 @@ async function seedRun(file: string, webhookUrl = WEBHOOK_URL, viaNpm = false) {
 const branches = (apiKey: string) => partnerCall(gw, apiKey, 'GET', '/catalog/branches');
 
 beforeAll(async () => {
-  catalog = createServer((req, res) => {
-    req.resume();
-    res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
-  });
-  await new Promise<void>((resolve) => catalog.listen(0, '127.0.0.1', resolve));
+  catalogDatabase = `it_demo_cat_${Date.now().toString(36)}`;
+  catalog = await startServiceProcess('catalog', await freePort(), { MONGO_DATABASE: catalogDatabase });
   gw = await startGateway({
-    CATALOG_URL: `http://127.0.0.1:${(catalog.address() as AddressInfo).port}`,
+    CATALOG_URL: catalog.url,
     ALLOW_LOOPBACK_HTTP_URLS: 'true',
     RATE_LIMIT_PER_IP: '100000',
     RATE_LIMIT_PER_INSTALLATION: '100000',
@@ -113,11 +110,12 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await gw?.stop();
-  await new Promise((resolve) => (catalog ? catalog.close(resolve) : resolve(undefined)));
+  await catalog?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
   if (gw) {
     const mongo = await MongoClient.connect(stackEnv().MONGO_URL, { serverSelectionTimeoutMS: 10_000 }).catch(() => undefined);
     await mongo?.db(gw.database).dropDatabase().catch(() => undefined);
+    await mongo?.db(catalogDatabase).dropDatabase().catch(() => undefined);
     await mongo?.close();
   }
 }, 60_000);
@@ -177,7 +175,28 @@ describe('npm run demo:seed', () => {
     expect((await branches(a.installations.deliveryProvider.apiKey)).status).toBe(401);
     const fresh = await branches(b.installations.orderSource.apiKey);
     expect(fresh.status).toBe(200);
-    expect(fresh.body).toEqual([]);
+    expect(fresh.body.map((branch: any) => branch.id).sort()).toEqual(b.branches.map((branch) => branch.id).sort());
+  });
+
+  it('seeds a menu partners can read: two active branches, nested modifiers, two languages, sold-out items; the same ids on every run', async () => {
+    const [a, b] = [runs[0]!.fixture, runs[1]!.fixture];
+    expect(b.branches.map((branch) => branch.name).sort()).toEqual(['Demo Bistro Hafen', 'Demo Bistro Mitte']);
+    expect(b.branches).toEqual(a.branches);
+    const mitte = b.branches.find((branch) => branch.name === 'Demo Bistro Mitte')!;
+    const key = b.installations.orderSource.apiKey;
+    const menu = (await partnerCall(gw, key, 'GET', `/catalog/branches/${mitte.id}/products?language=de`)).body;
+    expect(menu.resolvedLanguage).toBe('de');
+    expect(menu.categories.map((c: any) => c.name)).toEqual(['Pizza', 'Pasta', 'Salate', 'Getränke', 'Desserts']);
+    const products = menu.categories.flatMap((c: any) => c.products);
+    expect(products.find((p: any) => p.sku === 'DE-PANNA').availability).toBe(1);
+    expect(products.find((p: any) => p.sku === 'PA-CAR').variants.map((v: any) => v.availability)).toEqual([0, 2]);
+    expect(new Set(products.map((p: any) => JSON.stringify(p.taxCategory)))).toEqual(new Set([JSON.stringify({ rate: 7, isInclusive: true }), JSON.stringify({ rate: 19, isInclusive: false })]));
+    const margherita = products.find((p: any) => p.sku === 'PZ-MARG');
+    const detail = (await partnerCall(gw, key, 'GET', `/catalog/branches/${mitte.id}/products/${margherita.id}`)).body;
+    const toppings = detail.variants[0].modifierGroups.find((g: any) => g.name === 'Toppings');
+    const cheeseType = toppings.options.find((o: any) => o.name === 'Cheese').childGroups[0].options[0].childGroups[0];
+    expect(cheeseType.name).toBe('Cheese type');
+    expect(toppings.options.find((o: any) => o.name === 'Rocket').availability).toBe(1);
   });
 
   it('gives the delivery provider no catalog access: 403 auth.insufficient_scope', async () => {
