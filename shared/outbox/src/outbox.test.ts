@@ -1,6 +1,6 @@
 import { context, trace, TraceFlags } from '@opentelemetry/api';
 import { startTracing } from '@marketplace/tracing';
-import { OUTBOX, OUTBOX_SINCE, stage, updateWithOutbox, withOutbox } from './outbox';
+import { OUTBOX, OUTBOX_SINCE, OUTBOX_VERSION, stage, updateWithOutbox, withOutbox } from './outbox';
 
 startTracing({ serviceName: 'test' }); // no endpoint: context manager and W3C propagator only
 
@@ -24,13 +24,15 @@ describe('outbox staging', () => {
 
   it('puts the events and the pending marker into a new document', () => {
     const doc = withOutbox({ _id: 'o-1', status: 1 }, [event], now);
-    expect(doc).toEqual({ _id: 'o-1', status: 1, [OUTBOX]: [expect.objectContaining({ type: 'orders.created' })], [OUTBOX_SINCE]: now });
+    expect(doc).toEqual({ _id: 'o-1', status: 1, [OUTBOX]: [expect.objectContaining({ type: 'orders.created' })], [OUTBOX_SINCE]: now, [OUTBOX_VERSION]: expect.any(String) });
   });
 
-  it('adds the events to an update without losing its own $push or $min', () => {
+  it('adds the events to an update without losing its own $set, $push or $min, and changes the outbox version', () => {
     const update = updateWithOutbox({ $set: { status: 8 }, $push: { history: 'cancelled' }, $min: { firstSeen: now } }, [event], now);
+    const again = updateWithOutbox({ $set: { status: 8 } }, [event], now) as { $set: Record<string, unknown> };
+    expect(again.$set[OUTBOX_VERSION]).not.toBe((update as { $set: Record<string, unknown> }).$set[OUTBOX_VERSION]);
     expect(update).toEqual({
-      $set: { status: 8 },
+      $set: { status: 8, [OUTBOX_VERSION]: expect.any(String) },
       $push: { history: 'cancelled', [OUTBOX]: { $each: [expect.objectContaining({ topic: 'orders' })] } },
       $min: { firstSeen: now, [OUTBOX_SINCE]: now },
     });

@@ -24,6 +24,12 @@ import { injectTraceContext, type OutgoingEvent } from '@marketplace/events';
  */
 export const OUTBOX = '_outbox';
 export const OUTBOX_SINCE = '_outboxSince';
+/**
+ * Changes with every staging: the relay clears `_outboxSince` only if no event was staged since it
+ * read the outbox, by matching this scalar. (A filter on the array itself, `$size: 0`, made
+ * FerretDB 1.24 scan the whole collection on every publish: 60 ms at 150 documents, growing.)
+ */
+export const OUTBOX_VERSION = '_outboxVersion';
 
 export interface StagedEvent {
   eventId: string;
@@ -39,6 +45,7 @@ export interface StagedEvent {
 export interface OutboxFields {
   [OUTBOX]?: StagedEvent[];
   [OUTBOX_SINCE]?: Date;
+  [OUTBOX_VERSION]?: string;
 }
 
 /** Fixes each event's id and time now, so every later publish of it is the same event. */
@@ -58,7 +65,7 @@ export function stage(events: OutgoingEvent[], now = new Date()): StagedEvent[] 
 
 /** A new document carrying its first events: pass the result to insertOne. */
 export function withOutbox<T extends Document>(doc: T, events: OutgoingEvent[], now = new Date()): T & OutboxFields {
-  return { ...doc, [OUTBOX]: stage(events, now), [OUTBOX_SINCE]: now };
+  return { ...doc, [OUTBOX]: stage(events, now), [OUTBOX_SINCE]: now, [OUTBOX_VERSION]: randomUUID() };
 }
 
 /** Adds events to an update (updateOne, findOneAndUpdate, upsert), in the same atomic write. */
@@ -68,5 +75,6 @@ export function updateWithOutbox<T extends Document>(update: UpdateFilter<T>, ev
     ...update,
     $push: { ...(u.$push ?? {}), [OUTBOX]: { $each: stage(events, now) } },
     $min: { ...(u.$min ?? {}), [OUTBOX_SINCE]: now },
+    $set: { ...(u.$set ?? {}), [OUTBOX_VERSION]: randomUUID() },
   } as unknown as UpdateFilter<T>;
 }

@@ -1,7 +1,7 @@
 import type { Db } from 'mongodb';
 import type { OutgoingEvent, PublishedEvent } from '@marketplace/events';
 import type { Logger } from '@marketplace/logging';
-import { OUTBOX, OUTBOX_SINCE, type OutboxFields, type StagedEvent } from './outbox';
+import { OUTBOX, OUTBOX_SINCE, OUTBOX_VERSION, type OutboxFields, type StagedEvent } from './outbox';
 
 export interface Publisher {
   publish(events: OutgoingEvent[]): Promise<PublishedEvent[]>;
@@ -51,7 +51,7 @@ export class OutboxRelay {
    */
   async flush(collection: string, id: unknown): Promise<void> {
     const attempt = (async () => {
-      const doc = await this.options.db.collection<OutboxDoc>(collection).findOne({ _id: id } as never, { projection: { [OUTBOX]: 1 } });
+      const doc = await this.options.db.collection<OutboxDoc>(collection).findOne({ _id: id } as never, { projection: { [OUTBOX]: 1, [OUTBOX_VERSION]: 1 } });
       if (doc) await this.publishDocument(collection, doc);
     })().catch((error) => this.log.warn({ err: error, collection }, 'outbox flush failed; the sweep will retry'));
     let timer: NodeJS.Timeout | undefined;
@@ -88,7 +88,7 @@ export class OutboxRelay {
     for (const collection of this.options.collections) {
       const docs = await this.options.db
         .collection<OutboxDoc>(collection)
-        .find({ [OUTBOX_SINCE]: { $lte: cutoff } } as never, { projection: { [OUTBOX]: 1 } })
+        .find({ [OUTBOX_SINCE]: { $lte: cutoff } } as never, { projection: { [OUTBOX]: 1, [OUTBOX_VERSION]: 1 } })
         .sort({ [OUTBOX_SINCE]: 1 })
         .limit(this.options.batchSize ?? 100)
         .toArray();
@@ -109,13 +109,18 @@ export class OutboxRelay {
   private async publishDocument(collection: string, doc: OutboxDoc): Promise<number> {
     const events = doc[OUTBOX] ?? [];
     const coll = this.options.db.collection<OutboxDoc>(collection);
+    let after: OutboxDoc | null = doc;
     if (events.length > 0) {
       await this.options.publisher.publish(events.map(toOutgoing));
       // Remove exactly what was published; events staged meanwhile stay for the next flush.
-      await coll.updateOne({ _id: doc._id } as never, { $pullAll: { [OUTBOX]: events } } as never);
+      // (No projection: FerretDB 1.24 does not implement one on findAndModify.)
+      after = await coll.findOneAndUpdate({ _id: doc._id } as never, { $pullAll: { [OUTBOX]: events } } as never, { returnDocument: 'after' });
     }
-    // Clear the pending marker only if nothing was staged in between (checked in the same write).
-    await coll.updateOne({ _id: doc._id, [OUTBOX]: { $size: 0 } } as never, { $unset: { [OUTBOX_SINCE]: '' } } as never);
+    // Clear the pending marker only if nothing was staged since (a staging changes the version,
+    // checked in the same write).
+    if (after && (after[OUTBOX] ?? []).length === 0) {
+      await coll.updateOne({ _id: doc._id, [OUTBOX_VERSION]: after[OUTBOX_VERSION] ?? null } as never, { $unset: { [OUTBOX_SINCE]: '', [OUTBOX_VERSION]: '' } } as never);
+    }
     return events.length;
   }
 }

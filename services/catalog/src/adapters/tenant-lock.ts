@@ -18,18 +18,34 @@ export class TenantLock {
     private readonly ttlMs = 30_000,
   ) {}
 
+  /** This process's writers per tenant, in arrival order: they queue here, not on the database. */
+  private readonly queues = new Map<string, Promise<unknown>>();
+
   async run<T>(tenantId: string, work: () => Promise<T>): Promise<T> {
-    const token = await this.acquire(tenantId);
+    const deadline = Date.now() + this.waitMs;
+    // Writers of one process take turns first (first come, first served), so only one of them at a
+    // time polls for the database lock: concurrent writers of one instance cannot starve each other.
+    const previous = this.queues.get(tenantId) ?? Promise.resolve();
+    let done!: () => void;
+    const turn = new Promise<void>((resolve) => (done = resolve));
+    const tail = previous.then(() => turn);
+    this.queues.set(tenantId, tail);
     try {
-      return await work();
+      await previous;
+      const token = await this.acquire(tenantId, deadline);
+      try {
+        return await work();
+      } finally {
+        await this.locks.deleteOne({ _id: tenantId, token }).catch(() => undefined); // else it expires
+      }
     } finally {
-      await this.locks.deleteOne({ _id: tenantId, token }).catch(() => undefined); // else it expires
+      done();
+      if (this.queues.get(tenantId) === tail) this.queues.delete(tenantId);
     }
   }
 
-  private async acquire(tenantId: string): Promise<string> {
+  private async acquire(tenantId: string, deadline: number): Promise<string> {
     const token = randomUUID();
-    const deadline = Date.now() + this.waitMs;
     for (let attempt = 0; ; attempt++) {
       const now = new Date();
       try {

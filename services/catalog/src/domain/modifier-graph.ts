@@ -36,15 +36,16 @@ export function nestingProblem(graph: GroupGraph, groupId: string, children: rea
   // Levels below, plus the levels above (the longest chain of parents leading to this group).
   const parents = new Map<string, string[]>();
   for (const [id, kids] of edges) for (const kid of kids) (parents.get(kid) ?? parents.set(kid, []).get(kid)!).push(id);
-  const heightAbove = (id: string, seen: Set<string>): number => {
+  // The graph has no cycle now, so each group's height is computed once (memoized): shared groups
+  // reached by many paths (diamonds) cost nothing extra.
+  const heights = new Map<string, number>();
+  const heightAbove = (id: string): number => {
+    const known = heights.get(id);
+    if (known !== undefined) return known;
     let highest = 0;
-    for (const parent of parents.get(id) ?? []) {
-      if (seen.has(parent)) continue;
-      seen.add(parent);
-      highest = Math.max(highest, heightAbove(parent, seen) + 1);
-      seen.delete(parent);
-    }
+    for (const parent of parents.get(id) ?? []) highest = Math.max(highest, heightAbove(parent) + 1);
+    heights.set(id, highest);
     return highest;
   };
-  return depth + heightAbove(groupId, new Set([groupId])) + 1 > MAX_NESTING_DEPTH ? 'too_deep' : undefined;
+  return depth + heightAbove(groupId) + 1 > MAX_NESTING_DEPTH ? 'too_deep' : undefined;
 }

@@ -22,7 +22,7 @@ export interface Changed<T> {
  * after it, caching resumes. So a partner read that starts after the tenant's write was
  * acknowledged never gets a menu cached before it, on any catalog instance, even if this process
  * dies half-way (the mark expires on its own). The change's event is in the changed document (the
- * outbox) and is published right after.
+ * outbox) and is published right after, before the lock is released.
  */
 export async function applyChange<T>(ctx: CatalogContext, tenant: TenantScope, work: (seq: number, now: Date) => Promise<Changed<T>>): Promise<T> {
   const changed = await ctx.lock.run(tenant.tenantId, async () => {
@@ -32,14 +32,18 @@ export async function applyChange<T>(ctx: CatalogContext, tenant: TenantScope, w
       { $inc: { seq: 1 }, $set: { revision: randomUUID(), dirtyUntil: new Date(now.getTime() + DIRTY_WINDOW_MS) } },
       { upsert: true, returnDocument: 'after' },
     );
+    let changed: Changed<T>;
     try {
-      return await work(meta!.seq, now);
+      changed = await work(meta!.seq, now);
     } finally {
       await ctx.store.meta.updateOne({ _id: tenant.tenantId }, { $set: { dirtyUntil: null } });
     }
+    // Published now, still under the lock: on FerretDB, which does not isolate two updates of one
+    // document, the next change's staging must not race this removal from the outbox. If Kafka is
+    // away, the flush gives up after its timeout and the outbox sweep publishes later.
+    await ctx.outbox.flush(changed.collection, changed.id);
+    return changed;
   });
-  // Published now; if this fails (Kafka away), the outbox sweep publishes it later.
-  await ctx.outbox.flush(changed.collection, changed.id).catch((error) => ctx.logger.warn({ err: error }, 'publishing a catalog event failed; the sweep will retry'));
   return changed.result;
 }
 
