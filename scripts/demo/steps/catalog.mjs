@@ -14,8 +14,15 @@ const BRANCHES = [
     coordinates: { latitude: 52.5291, longitude: 13.4017 },
     translations: { de: 'Demo Bistro Mitte' },
   },
-  { name: 'Demo Bistro Hafen', isActive: true, externalLocationId: null, address: { line1: 'Am Hafen 7', line2: null, city: 'Hamburg', postalCode: '20457', countryCode: 'DE' }, coordinates: { latitude: 53.5413, longitude: 9.9846 } },
-  { name: 'Demo Bistro Altstadt (closed)', isActive: false, externalLocationId: null },
+  {
+    name: 'Demo Bistro Hafen',
+    isActive: true,
+    externalLocationId: null,
+    address: { line1: 'Am Hafen 7', line2: null, city: 'Hamburg', postalCode: '20457', countryCode: 'DE' },
+    coordinates: { latitude: 53.5413, longitude: 9.9846 },
+    translations: { de: 'Demo Bistro Hafen' },
+  },
+  { name: 'Demo Bistro Altstadt (closed)', isActive: false, externalLocationId: null, translations: { de: 'Demo Bistro Altstadt (geschlossen)' } },
 ];
 
 const TAXES = [
