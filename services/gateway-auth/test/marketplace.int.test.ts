@@ -285,6 +285,10 @@ describe('tenants', () => {
     expectProblem(more, 400, 'request.invalid');
     expect(Object.keys(more.body.errors).sort()).toEqual(['currencyCode', 'defaultLanguage', 'name', 'slug']);
     expect(more.body.errors.name).toEqual(['is required']);
+    // A code of the right shape that no currency has: prices could not be given in it.
+    const unknownCurrency = await gw.admin.call('POST', `${ADMIN}/tenants`, { slug: slug('t'), name: 'Zed', currencyCode: 'ZZZ', defaultLanguage: 'en' });
+    expectProblem(unknownCurrency, 400, 'request.invalid');
+    expect(Object.keys(unknownCurrency.body.errors)).toEqual(['currencyCode']);
 
     const malformed = await fetch(`${gw.url}${ADMIN}/tenants`, {
       method: 'POST',

@@ -16,7 +16,7 @@ export const validateTenantInput = bodyValidator<TenantInput>({
   properties: {
     slug,
     name: text(200),
-    currencyCode: { type: 'string', pattern: '^[A-Z]{3}$' },
+    currencyCode: { type: 'string', enum: Intl.supportedValuesOf('currency') }, // ISO 4217 codes in use
     defaultLanguage: { type: 'string', pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$' },
   },
 });

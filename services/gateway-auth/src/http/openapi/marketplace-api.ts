@@ -506,7 +506,7 @@ const schemas: Record<string, Json> = {
   TenantInput: input({
     slug: slug(),
     name: name(),
-    currencyCode: { type: 'string', pattern: '^[A-Z]{3}$', description: 'ISO 4217 code, for example EUR.' },
+    currencyCode: { type: 'string', enum: Intl.supportedValuesOf('currency'), description: 'An ISO 4217 currency code, for example EUR. Fixed once the tenant exists.' },
     defaultLanguage: { type: 'string', pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$', description: 'BCP 47 tag, for example en or en-GB.' },
   }),
   Tenant: response({

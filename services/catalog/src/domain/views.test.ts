@@ -1,0 +1,57 @@
+import type { ModifierGroupDoc, ProductDoc } from './model';
+import { availabilityView, eventState, modifierGroupView, productView } from './views';
+
+const createdAt = new Date('2026-01-01T10:00:00Z');
+const updatedAt = new Date('2026-01-02T11:30:00Z');
+const product: ProductDoc = {
+  _id: 'p',
+  tenantId: 't1',
+  seq: 7,
+  deleted: false,
+  createdAt,
+  updatedAt,
+  categoryId: 'c',
+  sortOrder: 1,
+  sku: null,
+  name: 'Margherita',
+  imageUrl: null,
+  taxCategoryId: null,
+  translations: { de: 'Margherita' },
+  variants: [{ id: 'v', sku: null, name: 'S', priceMinor: 999, compareAtPriceMinor: 1099, isDefault: true, modifierGroupIds: ['g'], translations: {} }],
+};
+
+it('shows tenant API money in major units, with id and ISO timestamps and no bookkeeping', () => {
+  expect(productView(product, 2)).toEqual({
+    id: 'p',
+    categoryId: 'c',
+    sortOrder: 1,
+    sku: null,
+    name: 'Margherita',
+    imageUrl: null,
+    taxCategoryId: null,
+    translations: { de: 'Margherita' },
+    variants: [{ id: 'v', sku: null, name: 'S', price: 9.99, compareAtPrice: 10.99, isDefault: true, modifierGroupIds: ['g'], translations: {} }],
+    createdAt: '2026-01-01T10:00:00.000Z',
+    updatedAt: '2026-01-02T11:30:00.000Z',
+  });
+  const group: ModifierGroupDoc = { ...product, name: 'G', minSelections: 0, maxSelections: 1, isRequired: false, sortOrder: 0, translations: {}, options: [{ id: 'o', name: 'O', priceMinor: 5, isDefault: false, childGroupIds: [], translations: {} }] } as never;
+  expect(modifierGroupView(group, 0).options[0]!.price).toBe(5);
+  expect(availabilityView('b', null)).toEqual({ branchId: 'b', products: {}, variants: {}, modifierOptions: {} });
+});
+
+it('gives events the stored state in minor units, without the tenant’s bookkeeping or the outbox', () => {
+  const state = eventState({ ...product, _outbox: [{ eventId: 'e' }], _outboxSince: updatedAt } as never);
+  expect(state).toEqual({
+    id: 'p',
+    categoryId: 'c',
+    sortOrder: 1,
+    sku: null,
+    name: 'Margherita',
+    imageUrl: null,
+    taxCategoryId: null,
+    translations: { de: 'Margherita' },
+    variants: [{ id: 'v', sku: null, name: 'S', priceMinor: 999, compareAtPriceMinor: 1099, isDefault: true, modifierGroupIds: ['g'], translations: {} }],
+    createdAt: '2026-01-01T10:00:00.000Z',
+    updatedAt: '2026-01-02T11:30:00.000Z',
+  });
+});
