@@ -1,4 +1,4 @@
-import { connectMongo, ensureIndexes, isDuplicateKeyError, processedEvents, pruneProcessedEvents, type MongoStore } from '@marketplace/store';
+import { connectMongo, ensureIndexes, isDuplicateKeyError, processedEvents, pruneProcessedEvents, type IndexPlan, type MongoStore } from '@marketplace/store';
 import { quietLogger, stackEnv, uniqueName } from '@marketplace/testing';
 
 let store: MongoStore;
@@ -35,10 +35,10 @@ describe('MongoDB wire protocol (FerretDB locally)', () => {
   });
 
   it('starts again on a database whose unique three-field index exists (FerretDB crashed recreating it)', async () => {
-    const plan = { slots: [{ key: { tenantId: 1, appId: 1, slot: 1 }, name: 'one_live_per_app', unique: true }, { key: { tenantId: 1 }, name: 'tenant' }] };
+    const plan: IndexPlan = { slots: [{ key: { tenantId: 1, appId: 1, slot: 1 }, name: 'one_live_per_app', unique: true }, { key: { tenantId: 1 }, name: 'tenant' }] };
     await ensureIndexes(store.db, plan);
     await ensureIndexes(store.db, plan); // a restart
-    await ensureIndexes(store.db, { slots: [...plan.slots, { key: { appId: 1 }, name: 'app' }] }); // a new index in a later release
+    await ensureIndexes(store.db, { slots: [...plan.slots!, { key: { appId: 1 }, name: 'app' }] }); // a new index in a later release
     const names = (await store.db.collection('slots').indexes()).map((i) => i.name);
     expect(names.sort()).toEqual(['_id_', 'app', 'one_live_per_app', 'tenant']);
   });
