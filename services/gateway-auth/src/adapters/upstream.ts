@@ -1,4 +1,4 @@
-import { Agent, request } from 'node:http';
+import { Agent, request, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { context, propagation } from '@opentelemetry/api';
 import { AppError } from '@marketplace/errors';
@@ -17,6 +17,13 @@ export interface UpstreamResponse {
   body: Buffer;
 }
 
+/** A response whose body is passed on as it arrives (reads: a whole menu need not sit in memory). */
+export interface StreamedUpstreamResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: IncomingMessage;
+}
+
 /** Response headers worth passing back to the partner (and storing for idempotent replays). */
 const PASSED_BACK = ['content-type', 'content-encoding', 'location', 'retry-after', 'cache-control', 'etag', 'last-modified', 'content-language', 'vary'];
 const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
@@ -32,7 +39,9 @@ export class UpstreamClient {
 
   constructor(private readonly timeoutMs: number) {}
 
-  forward(baseUrl: string, req: UpstreamRequest): Promise<UpstreamResponse> {
+  forward(baseUrl: string, req: UpstreamRequest): Promise<UpstreamResponse>;
+  forward(baseUrl: string, req: UpstreamRequest, options: { stream: true }): Promise<StreamedUpstreamResponse>;
+  forward(baseUrl: string, req: UpstreamRequest, options: { stream?: boolean } = {}): Promise<UpstreamResponse | StreamedUpstreamResponse> {
     const url = new URL(req.pathAndQuery, baseUrl);
     const headers: Record<string, string> = { ...req.headers };
     propagation.inject(context.active(), headers); // the trace continues in the internal service
@@ -43,6 +52,17 @@ export class UpstreamClient {
       // One deadline for the whole exchange (connect, wait, body), not per socket inactivity.
       const deadline = setTimeout(() => outgoing.destroy(new UpstreamTimeout()), this.timeoutMs);
       outgoing.on('response', (res) => {
+        const passed: Record<string, string> = {};
+        for (const name of PASSED_BACK) {
+          const value = res.headers[name];
+          if (typeof value === 'string') passed[name] = value;
+        }
+        if (options.stream) {
+          // The deadline still covers the whole body: destroying the request ends the stream.
+          res.once('close', () => clearTimeout(deadline));
+          resolve({ status: res.statusCode ?? 502, headers: passed, body: res });
+          return;
+        }
         const chunks: Buffer[] = [];
         let size = 0;
         res.on('data', (chunk: Buffer) => {
@@ -52,11 +72,6 @@ export class UpstreamClient {
         });
         res.on('end', () => {
           clearTimeout(deadline);
-          const passed: Record<string, string> = {};
-          for (const name of PASSED_BACK) {
-            const value = res.headers[name];
-            if (typeof value === 'string') passed[name] = value;
-          }
           resolve({ status: res.statusCode ?? 502, headers: passed, body: Buffer.concat(chunks) });
         });
         res.on('error', () => undefined); // reported through the request's error

@@ -3,7 +3,8 @@ import { AppError } from '@marketplace/errors';
 import { rawRequestBody, type RequestState } from '@marketplace/http';
 import { IDENTITY_HEADER, signIdentity, type CallerIdentity } from '@marketplace/identity';
 import type { KeyObject } from 'node:crypto';
-import type { UpstreamClient, UpstreamResponse } from '../adapters/upstream';
+import type { Readable } from 'node:stream';
+import type { StreamedUpstreamResponse, UpstreamClient, UpstreamResponse } from '../adapters/upstream';
 import type { Owner } from '../domain/partner-routes';
 
 /** Where the owner services are and how the gateway vouches for its callers to them. */
@@ -25,8 +26,14 @@ const FORWARDED = ['content-type', 'accept'];
  */
 const FORWARDED_ON_READS = ['accept-encoding', 'if-none-match'];
 
-/** Forwards the request as received to its owner, with the caller's identity signed for it. */
-export async function forwardSigned(routing: ForwardRouting, owner: Owner, c: RouterContext<RequestState>, identity: CallerIdentity): Promise<UpstreamResponse> {
+/**
+ * Forwards the request as received to its owner, with the caller's identity signed for it. A read
+ * (`stream`) gets the owner's body as a stream, passed on as it arrives; other answers are read
+ * whole (they may be stored for idempotent replays).
+ */
+export async function forwardSigned(routing: ForwardRouting, owner: Owner, c: RouterContext<RequestState>, identity: CallerIdentity): Promise<UpstreamResponse>;
+export async function forwardSigned(routing: ForwardRouting, owner: Owner, c: RouterContext<RequestState>, identity: CallerIdentity, stream: true): Promise<StreamedUpstreamResponse>;
+export async function forwardSigned(routing: ForwardRouting, owner: Owner, c: RouterContext<RequestState>, identity: CallerIdentity, stream = false): Promise<UpstreamResponse | StreamedUpstreamResponse> {
   const headers: Record<string, string> = { 'x-request-id': c.state.requestId };
   for (const name of c.method === 'GET' ? [...FORWARDED, ...FORWARDED_ON_READS] : FORWARDED) {
     const value = c.get(name);
@@ -34,8 +41,10 @@ export async function forwardSigned(routing: ForwardRouting, owner: Owner, c: Ro
   }
   headers[IDENTITY_HEADER] = signIdentity(routing.identityKey, identity, { method: c.method, path: c.path });
   if (identity.kind === 'partner' && identity.idempotencyKey) headers['idempotency-key'] = identity.idempotencyKey;
-  const response = await routing.client.forward(routing.upstreams[owner], { method: c.method, pathAndQuery: c.url, headers, body: rawRequestBody(c) });
+  const upstream = { method: c.method, pathAndQuery: c.url, headers, body: rawRequestBody(c) };
+  const response = stream ? await routing.client.forward(routing.upstreams[owner], upstream, { stream: true }) : await routing.client.forward(routing.upstreams[owner], upstream);
   if (response.status === 401) {
+    if (!Buffer.isBuffer(response.body)) response.body.resume(); // drain it; the caller gets our 502
     // Our own identity was refused: keys or clocks disagree. That is our fault, not the caller's.
     c.state.log.error({ owner }, 'internal service refused the signed identity; check INTERNAL_IDENTITY_* keys and clocks');
     throw new AppError('bad_gateway', 'upstream.bad_response', 'The service failed to answer.');
@@ -44,8 +53,13 @@ export async function forwardSigned(routing: ForwardRouting, owner: Owner, c: Ro
 }
 
 /** Writes an owner's (or a stored) response back to the caller. */
-export function sendUpstream(c: RouterContext<RequestState>, response: { status: number; headers: Record<string, string>; body: string | Buffer }): void {
+export function sendUpstream(c: RouterContext<RequestState>, response: { status: number; headers: Record<string, string>; body: string | Buffer | Readable }): void {
   c.status = response.status;
   for (const [name, value] of Object.entries(response.headers)) c.set(name, value);
+  const bodiless = response.status === 204 || response.status === 304 || c.method === 'HEAD';
+  if (bodiless && typeof response.body !== 'string' && !Buffer.isBuffer(response.body)) {
+    response.body.resume(); // read it to its end so the kept-alive connection is free again
+    return;
+  }
   c.body = response.body; // Koa keeps the Content-Type set above
 }

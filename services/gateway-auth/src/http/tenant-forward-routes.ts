@@ -21,7 +21,8 @@ export function registerTenantForwards(router: Router<RequestState>, ctx: Gatewa
       const tenantId = tenantIdOf(c);
       const tenant = await tenantProfile(ctx, tenantId);
       if (!tenant) throw unauthenticated(); // a token outliving its tenant
-      sendUpstream(c, await forwardSigned(routing, owner, c, { kind: 'tenant', tenantId, tenant }));
+      const identity = { kind: 'tenant' as const, tenantId, tenant };
+      sendUpstream(c, c.method === 'GET' ? await forwardSigned(routing, owner, c, identity, true) : await forwardSigned(routing, owner, c, identity));
     };
     router.all(`${TENANT_PREFIX}${prefix}`, tenant, handler);
     router.all(`${TENANT_PREFIX}${prefix}/{*rest}`, tenant, handler);

@@ -3,7 +3,7 @@ import type { RouterContext } from '@koa/router';
 import { AppError, notFound, validationError } from '@marketplace/errors';
 import { requestBody, type RequestState } from '@marketplace/http';
 import { unauthenticated, type PartnerIdentity } from '@marketplace/identity';
-import type { UpstreamResponse } from '../../adapters/upstream';
+import type { StreamedUpstreamResponse, UpstreamResponse } from '../../adapters/upstream';
 import { checkIdempotencyKey, requestFingerprint } from '../../domain/idempotency';
 import { hasScope, isMutation, PARTNER_PREFIX, PARTNER_ROUTES, validPathParams, type PartnerRoute } from '../../domain/partner-routes';
 import type { GatewayContext } from '../../usecases/context';
@@ -46,7 +46,7 @@ async function handle(ctx: GatewayContext, routing: PartnerRouting, route: Partn
   if (!hasScope(route, caller.scopes)) throw insufficientScope();
 
   const identity: PartnerIdentity = { kind: 'partner', tenantId: caller.tenantId, tenant: caller.tenant, installationId: caller.installationId, appId: caller.appId, scopes: caller.scopes };
-  if (!isMutation(route)) return sendUpstream(c as unknown as RouterContext<RequestState>, await forward(routing, route, c, identity)); // bytes as they came (gzip too)
+  if (!isMutation(route)) return sendUpstream(c as unknown as RouterContext<RequestState>, await forwardRead(routing, route, c, identity)); // streamed as it comes (gzip too)
 
   const key = c.get('idempotency-key'); // '' when absent: missing and empty are the same problem
   const problem = checkIdempotencyKey(key);
@@ -61,6 +61,10 @@ async function handle(ctx: GatewayContext, routing: PartnerRouting, route: Partn
 
 function forward(routing: PartnerRouting, route: PartnerRoute, c: PartnerContext, identity: PartnerIdentity): Promise<UpstreamResponse> {
   return forwardSigned(routing, route.owner, c as unknown as RouterContext<RequestState>, identity);
+}
+
+function forwardRead(routing: PartnerRouting, route: PartnerRoute, c: PartnerContext, identity: PartnerIdentity): Promise<StreamedUpstreamResponse> {
+  return forwardSigned(routing, route.owner, c as unknown as RouterContext<RequestState>, identity, true);
 }
 
 function toStored(response: UpstreamResponse): StoredResponse {
