@@ -22,10 +22,22 @@ function generate() {
     `SECRETS_ENCRYPTION_KEY=${secret()}`,
     `API_KEY_HASH_SECRET=${secret()}`,
     `MARKETPLACE_TOKEN_SECRET=${secret()}`,
+    `WEBHOOK_SECRET_TRANSPORT_KEY=${secret()}`,
     // Local partners (test receivers, a local OAuth server) listen on plain HTTP on loopback.
     'ALLOW_LOOPBACK_HTTP_URLS=true',
     '',
   ].join('\n');
+}
+
+/** Secrets added after a machine's file was generated: appended once, the others kept. */
+const LATER_SECRETS = ['WEBHOOK_SECRET_TRANSPORT_KEY'];
+
+function addMissingSecrets() {
+  const text = readFileSync(localEnvFile, 'utf8');
+  const missing = LATER_SECRETS.filter((name) => !new RegExp(`^${name}=`, 'm').test(text));
+  if (missing.length === 0) return;
+  const lines = missing.map((name) => `${name}=${randomBytes(32).toString('base64')}`).join('\n');
+  writeFileSync(localEnvFile, `${text.endsWith('\n') ? text : `${text}\n`}${lines}\n`, { mode: 0o600 });
 }
 
 export function ensureLocalEnv() {
@@ -41,6 +53,7 @@ export function ensureLocalEnv() {
       rmSync(tmp, { force: true });
     }
   }
+  addMissingSecrets();
   return Object.fromEntries(
     readFileSync(localEnvFile, 'utf8')
       .split('\n')

@@ -1,7 +1,8 @@
 import { base64Key, bool, int, str, url } from '@marketplace/config';
+import { webhookSecretTransportKeySetting } from '@marketplace/identity';
 
 /**
- * Settings of the gateway beyond the platform ones. The four secrets have no default: a deployment
+ * Settings of the gateway beyond the platform ones. The five secrets have no default: a deployment
  * sets its own; `npm start` and the tests use the ones generated into `.stack/local.env`.
  */
 export const settings = {
@@ -11,6 +12,8 @@ export const settings = {
   encryptionKey: base64Key('SECRETS_ENCRYPTION_KEY', { bytes: 32 }),
   /** HMAC key for the keyed hash of API secrets: a database dump alone cannot test guesses. */
   apiKeyHashSecret: base64Key('API_KEY_HASH_SECRET', { minBytes: 32 }),
+  /** AES-256-GCM key sealing webhook signing secrets on their way to the webhook sender (installation events). */
+  webhookSecretTransportKey: webhookSecretTransportKeySetting(),
   /** HMAC key of the administrator and tenant bearer tokens. */
   tokenSecret: base64Key('MARKETPLACE_TOKEN_SECRET', { minBytes: 32 }),
 

@@ -1,3 +1,4 @@
+import { INSTALLATIONS_TOPIC } from './usecases/installation-events';
 import type { ServiceDefinition } from '@marketplace/runtime';
 import { privateKeyFrom } from '@marketplace/identity';
 import { ApiKeyCache } from './adapters/api-key-cache';
@@ -20,14 +21,16 @@ export const gatewayAuthService: ServiceDefinition<typeof settings> = {
   name: 'gateway-auth',
   defaultPort: 4101,
   settings,
-  topics: [],
+  topics: [INSTALLATIONS_TOPIC],
   indexes: gatewayIndexes,
-  outboxCollections: [],
+  outboxCollections: ['installations'],
   setup(context) {
     const { config, redis, db, logger } = context;
     const gateway: GatewayContext = {
       store: gatewayCollections(db),
       box: new SecretBox(config.encryptionKey),
+      webhookSecretTransportKey: config.webhookSecretTransportKey,
+      outbox: context.outbox,
       keyCache: new ApiKeyCache(redis, config.redisKeyPrefix),
       locks: new RedisLock(redis, config.redisKeyPrefix),
       apiKeyHashSecret: config.apiKeyHashSecret,

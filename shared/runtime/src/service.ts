@@ -94,7 +94,7 @@ export async function startService<S extends Record<string, Setting<unknown>>>(d
     catalog,
     logger,
     topics: definition.topics ?? [],
-    indexes: { ...(definition.indexes ?? {}), ...OutboxRelay.indexes(outboxCollections) },
+    indexes: mergeIndexPlans(definition.indexes ?? {}, OutboxRelay.indexes(outboxCollections)),
   });
 
   const http = createHttpApp({ service: definition.name, logger, metrics, trustProxy: config.trustProxy, readinessChecks: deps.readinessChecks, errorFormat: definition.errorFormat });
@@ -145,4 +145,14 @@ export async function startService<S extends Record<string, Setting<unknown>>>(d
       logger.info('stopped');
     })());
   return { server, url, shutdownTimeoutMs: config.shutdownTimeoutMs, stop };
+}
+
+/**
+ * A service's own indexes plus the outbox's, per collection. (A plain object spread let the outbox
+ * index replace every other index of a collection that has both, unique ones included.)
+ */
+export function mergeIndexPlans(...plans: IndexPlan[]): IndexPlan {
+  const merged: IndexPlan = {};
+  for (const plan of plans) for (const [collection, indexes] of Object.entries(plan)) merged[collection] = [...(merged[collection] ?? []), ...indexes];
+  return merged;
 }

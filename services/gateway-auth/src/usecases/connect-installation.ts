@@ -1,3 +1,5 @@
+import { updateWithOutbox } from '@marketplace/outbox';
+import { installationChanged, nextRevision } from './installation-events';
 import { createHash } from 'node:crypto';
 import { conflict } from '@marketplace/errors';
 import { authorizationUrl, newPkcePair, newState, type OAuth2ClientSettings } from '../adapters/oauth2-client';
@@ -43,8 +45,11 @@ export async function mintCredentials(ctx: GatewayContext, installation: Install
   const key = await issueApiKey(ctx, installation, scopes);
   const webhook = installation.subscribedEvents.length > 0 ? newWebhookSecret(ctx, installation._id) : null;
   const now = ctx.now();
-  const changes = { status: 'Connected' as const, scopes, apiKeyId: key.keyId, webhookSecretSealed: webhook?.sealed ?? null, oauth, connectedAt: now, updatedAt: now };
-  await ctx.store.installations.updateOne({ _id: installation._id, tenantId: installation.tenantId }, { $set: changes });
+  const revision = nextRevision(installation);
+  const changes = { status: 'Connected' as const, scopes, apiKeyId: key.keyId, webhookSecretSealed: webhook?.sealed ?? null, oauth, connectedAt: now, updatedAt: now, eventRevision: revision };
+  const event = installationChanged(ctx, { ...installation, ...changes }, revision, webhook?.secret ?? null);
+  await ctx.store.installations.updateOne({ _id: installation._id, tenantId: installation.tenantId }, updateWithOutbox({ $set: changes }, [event], now));
+  await ctx.outbox.flush('installations', installation._id);
   return { installation: { ...installation, ...changes }, credentials: { apiKey: key.apiKey, webhookSigningSecret: webhook?.secret ?? null } };
 }
 

@@ -1,3 +1,4 @@
+import type { OutboxRelay } from '@marketplace/outbox';
 import type { Logger } from '@marketplace/logging';
 import type { ApiKeyCache } from '../adapters/api-key-cache';
 import type { RedisLock } from '../adapters/redis-lock';
@@ -8,6 +9,10 @@ import type { GatewayCollections } from '../adapters/store/collections';
 export interface GatewayContext {
   store: GatewayCollections;
   box: SecretBox;
+  /** Seals signing secrets for the installation events (shared with webhook-sender). */
+  webhookSecretTransportKey: Buffer;
+  /** Publishes the events staged in installation documents (installation events). */
+  outbox: OutboxRelay;
   keyCache: ApiKeyCache;
   locks: RedisLock;
   apiKeyHashSecret: Buffer;

@@ -1,6 +1,9 @@
+import { updateWithOutbox } from '@marketplace/outbox';
+import type { InstallationDoc } from '../adapters/store/documents';
 import { conflict } from '@marketplace/errors';
 import type { GatewayContext } from './context';
 import { issueApiKey, newWebhookSecret, revokeApiKeys } from './credentials';
+import { installationChanged, nextRevision } from './installation-events';
 import { findInstallation, installationView, withInstallationLock } from './installations';
 
 const notConnected = () => conflict('marketplace.installation.not_connected', 'The installation is not connected.');
@@ -25,7 +28,11 @@ export function rotateWebhookSecret(ctx: GatewayContext, tenantId: string, insta
     if (installation.subscribedEvents.length === 0) throw conflict('marketplace.installation.no_events', 'The app subscribes to no events, so it has no signing secret.');
     const secret = newWebhookSecret(ctx, installationId);
     const updatedAt = ctx.now();
-    await ctx.store.installations.updateOne({ _id: installationId, tenantId }, { $set: { webhookSecretSealed: secret.sealed, updatedAt } });
+    const revision = nextRevision(installation);
+    const changes = { webhookSecretSealed: secret.sealed, updatedAt, eventRevision: revision };
+    const event = installationChanged(ctx, { ...installation, ...changes }, revision, secret.secret);
+    await ctx.store.installations.updateOne({ _id: installationId, tenantId }, updateWithOutbox({ $set: changes }, [event], updatedAt));
+    await ctx.outbox.flush('installations', installationId);
     return { installation: installationView({ ...installation, webhookSecretSealed: secret.sealed, updatedAt }), credentials: { apiKey: null, webhookSigningSecret: secret.secret } };
   });
 }
@@ -37,8 +44,11 @@ export function disconnectInstallation(ctx: GatewayContext, tenantId: string, in
     if (installation.status === 'Disconnected') return installationView(installation);
     await revokeApiKeys(ctx, installationId);
     await ctx.store.oauthStates.deleteMany({ installationId }); // a pending authorization ends here too
-    const changes = { status: 'Disconnected' as const, apiKeyId: null, webhookSecretSealed: null, oauth: null, updatedAt: ctx.now() };
-    await ctx.store.installations.updateOne({ _id: installationId, tenantId }, { $set: changes });
+    const revision = nextRevision(installation);
+    const changes = { status: 'Disconnected' as const, apiKeyId: null, webhookSecretSealed: null, oauth: null, updatedAt: ctx.now(), eventRevision: revision };
+    const event = installationChanged(ctx, { ...installation, ...changes }, revision, null);
+    await ctx.store.installations.updateOne({ _id: installationId, tenantId }, updateWithOutbox<InstallationDoc>({ $set: changes }, [event], changes.updatedAt));
+    await ctx.outbox.flush('installations', installationId);
     return installationView({ ...installation, ...changes });
   });
 }
@@ -46,13 +56,14 @@ export function disconnectInstallation(ctx: GatewayContext, tenantId: string, in
 /** Revokes everything and removes the installation from the tenant's view; the app may be installed again. */
 export function uninstallApp(ctx: GatewayContext, tenantId: string, installationId: string) {
   return withInstallationLock(ctx, installationId, async () => {
-    await findInstallation(ctx, tenantId, installationId);
+    const installation = await findInstallation(ctx, tenantId, installationId);
     await revokeApiKeys(ctx, installationId);
     await ctx.store.oauthStates.deleteMany({ installationId });
     // Last, in one write: the installation leaves the tenant's view and frees its slot together.
-    await ctx.store.installations.updateOne(
-      { _id: installationId, tenantId },
-      { $set: { status: 'Uninstalled', slot: installationId, apiKeyId: null, webhookSecretSealed: null, oauth: null, scopes: [], updatedAt: ctx.now() } },
-    );
+    const revision = nextRevision(installation);
+    const changes = { status: 'Uninstalled' as const, slot: installationId, apiKeyId: null, webhookSecretSealed: null, oauth: null, scopes: [], updatedAt: ctx.now(), eventRevision: revision };
+    const event = installationChanged(ctx, { ...installation, ...changes }, revision, null);
+    await ctx.store.installations.updateOne({ _id: installationId, tenantId }, updateWithOutbox<InstallationDoc>({ $set: changes }, [event], changes.updatedAt));
+    await ctx.outbox.flush('installations', installationId);
   });
 }

@@ -68,6 +68,8 @@ export interface InstallationDoc {
   installedAt: Date;
   connectedAt: Date | null;
   updatedAt: Date;
+  /** Of the last installation event: increases with every one (changes are made under a lock). */
+  eventRevision?: number;
 }
 
 export interface ApiKeyDoc {
