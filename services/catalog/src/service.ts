@@ -1,7 +1,8 @@
 import { guardGatewayRoutes, publicKeyFrom } from '@marketplace/identity';
+import { AppError } from '@marketplace/errors';
 import type { ServiceDefinition } from '@marketplace/runtime';
+import { DocumentLock } from '@marketplace/store';
 import { catalogCollections, catalogIndexes, RESOURCE_COLLECTIONS } from './adapters/store';
-import { TenantLock } from './adapters/tenant-lock';
 import { settings } from './config';
 import { consumers } from './consumers';
 import { registerRoutes } from './http/routes';
@@ -21,7 +22,11 @@ export const catalogService: ServiceDefinition<typeof settings> = {
     context.useBeforeBody(guardGatewayRoutes(publicKeyFrom(context.config.identityPublicKey)));
     const store = catalogCollections(context.db);
     const reads = new MenuReads(store, { menus: context.config.menuCacheTenants, responseBytes: context.config.menuCacheResponseMegabytes * 1024 * 1024 });
-    const lock = new TenantLock(store.locks, context.config.writeLockWaitMs);
+    const lock = new DocumentLock(store.locks, {
+      waitMs: context.config.writeLockWaitMs,
+      ttlMs: 30_000,
+      busy: () => new AppError('unavailable', 'catalog.busy', 'Another change of this catalog is in progress; retry shortly.', { retryAfterSeconds: 1 }),
+    });
     registerRoutes(context, { store, lock, reads, outbox: context.outbox, logger: context.logger, now: () => new Date() });
     return { consumers: consumers(context) };
   },

@@ -1,10 +1,18 @@
+import { int, oneOf } from '@marketplace/config';
 import { identityPublicKeySetting } from '@marketplace/identity';
 
 /**
  * Settings of this service beyond the platform ones (PORT, KAFKA_BROKERS, MONGO_URL, ...), read
- * and validated at start by the runtime. Add them here as `NAME: setting('ENV_VAR', ...)`.
+ * and validated at start by the runtime.
  */
 export const settings = {
   /** The gateway's public key: partner and tenant requests are trusted only with its signature. */
   identityPublicKey: identityPublicKeySetting(),
+  /** How long a change of an order waits for another change of the same order before answering 503. */
+  orderLockWaitMs: int('ORDER_LOCK_WAIT_MS', { default: 5_000, min: 100, max: 60_000 }),
+  /**
+   * Where a new catalog copy starts reading the catalog topic: `earliest` (the default: the whole
+   * history, so a new database fills itself) or `latest` (tests, whose tenants are all new).
+   */
+  catalogCopyStart: oneOf('CATALOG_COPY_START', ['earliest', 'latest'] as const, { default: 'earliest' }),
 };

@@ -1,21 +1,33 @@
+import { AppError } from '@marketplace/errors';
 import { guardGatewayRoutes, publicKeyFrom } from '@marketplace/identity';
 import type { ServiceDefinition } from '@marketplace/runtime';
+import { DocumentLock } from '@marketplace/store';
+import { ORDERS, orderingCollections, orderingIndexes } from './adapters/store';
 import { settings } from './config';
 import { consumers } from './consumers';
+import { ORDERS_TOPIC } from './domain/order-events';
 import { registerRoutes } from './http/routes';
+import { CATALOG_TOPIC } from './usecases/catalog-copy';
+import { liveAssignmentOwnership } from './usecases/delivery-ownership';
 
 /** Ordering and pricing: what it owns, the topics it uses and its indexes, in one place. */
 export const orderingPricingService: ServiceDefinition<typeof settings> = {
   name: 'ordering-pricing',
   defaultPort: 4103,
   settings,
-  topics: [],
-  indexes: {},
-  outboxCollections: [],
+  topics: [CATALOG_TOPIC, ORDERS_TOPIC],
+  indexes: orderingIndexes,
+  outboxCollections: [ORDERS],
   setup(context) {
     // Partner and tenant routes answer only requests whose identity the gateway signed.
     context.useBeforeBody(guardGatewayRoutes(publicKeyFrom(context.config.identityPublicKey)));
-    registerRoutes(context);
-    return { consumers: consumers(context) };
+    const store = orderingCollections(context.db);
+    const orderLock = new DocumentLock(store.orderLocks, {
+      waitMs: context.config.orderLockWaitMs,
+      ttlMs: 30_000,
+      busy: () => new AppError('unavailable', 'order.busy', 'Another change of this order is in progress; retry shortly.', { retryAfterSeconds: 1 }),
+    });
+    registerRoutes(context, { store, outbox: context.outbox, orderLock, deliveryOwnership: liveAssignmentOwnership, logger: context.logger, now: () => new Date() });
+    return { consumers: consumers(context, store) };
   },
 };

@@ -80,6 +80,9 @@ export class EventConsumer {
   }
 
   async start(): Promise<void> {
+    // A new group reading new messages only starts where the topic is when it joins: wait for the
+    // join, so that what is published after start() returned is seen.
+    const joined = this.options.fromBeginning === false ? this.joined(30_000) : undefined;
     await this.consumer.connect();
     for (const topic of this.options.topics) await this.consumer.subscribe({ topic, fromBeginning: this.options.fromBeginning ?? true });
     // kafkajs resolves a message's offset only once eachMessage has returned, and commits resolved
@@ -95,6 +98,21 @@ export class EventConsumer {
       autoCommitThreshold: 100,
       partitionsConsumedConcurrently: this.options.partitionsConcurrently ?? 3,
       eachMessage: (payload) => this.handleMessage(payload),
+    });
+    await joined;
+  }
+
+  private joined(timeoutMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.log.warn({ timeoutMs }, 'consumer group not joined yet; going on');
+        resolve();
+      }, timeoutMs);
+      const remove = this.consumer.on(this.consumer.events.GROUP_JOIN, () => {
+        clearTimeout(timer);
+        remove();
+        resolve();
+      });
     });
   }
 

@@ -4,3 +4,4 @@ export { createMetrics, type Metrics } from './metrics';
 export { runReadinessChecks, withTimeout, type ReadinessCheck, type ReadinessReport } from './readiness';
 export { bodyValidator, fieldErrorsOf, fieldPath } from './body-validation';
 export { isUuid, pathId } from './path-params';
+export { isLoopbackHost, isInternalAddress } from './outbound-address';

@@ -22,6 +22,8 @@ export interface ConsumerSpec {
   name: string;
   topics: string[];
   handler: EventHandler;
+  /** Where a new consumer group starts: the topic's beginning (default) or new messages only. */
+  fromBeginning?: boolean;
 }
 
 /** Live connections of one service process. */
@@ -97,11 +99,12 @@ export async function connectDependencies({ service, config, catalog, logger, to
       { name: 'schemaRegistry', check: () => schemas.ping() },
     ];
     const createConsumer = (spec: ConsumerSpec) => {
-      const groupId = `${service}.${spec.name}`;
+      const groupId = `${config.consumerGroupPrefix ?? service}.${spec.name}`;
       return new EventConsumer(kafka, catalog, schemas, validator, deadLetters, {
           groupId,
           topics: spec.topics,
           handler: spec.handler,
+          fromBeginning: spec.fromBeginning,
           processed: processedEvents(mongo.db, groupId),
           onOutcome: (outcome, topic) => onOutcome?.(outcome, topic, groupId),
         }, logger);

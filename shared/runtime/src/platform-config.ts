@@ -27,6 +27,12 @@ export function platformSettings(service: string, defaultPort: number) {
     shutdownTimeoutMs: int('SHUTDOWN_TIMEOUT_MS', { default: 15_000, min: 100, max: 300_000 }),
     /** How long handled event ids are remembered for deduplication (twice the default topic retention). */
     processedEventsRetentionHours: int('PROCESSED_EVENTS_RETENTION_HOURS', { default: 336, min: 1, max: 24 * 365 }),
+    /**
+     * Consumer groups are `<prefix>.<consumer>`, the prefix being the service's name unless set: a
+     * second, independent copy of a service (its own database, as tests run them) needs its own
+     * groups, or the two would split the partitions between them.
+     */
+    consumerGroupPrefix: optionalStr('KAFKA_CONSUMER_GROUP_PREFIX'),
     /** How long start-up keeps trying to reach Kafka, MongoDB, Redis and the registry. */
     startupTimeoutMs: int('STARTUP_TIMEOUT_MS', { default: 60_000, min: 1000, max: 600_000 }),
   };

@@ -1,2 +1,3 @@
 export { connectMongo, ensureIndexes, isDuplicateKeyError, type MongoSettings, type MongoStore, type IndexPlan } from './mongo';
 export { processedEvents, pruneProcessedEvents, PROCESSED_EVENTS, PROCESSED_EVENTS_INDEXES } from './processed-events';
+export { DocumentLock, type DocumentLockOptions, type LockDoc } from './document-lock';

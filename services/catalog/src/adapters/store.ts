@@ -1,5 +1,5 @@
 import type { Collection, Db } from 'mongodb';
-import type { IndexPlan } from '@marketplace/store';
+import type { IndexPlan, LockDoc } from '@marketplace/store';
 import type { AvailabilityDoc, BranchDoc, CategoryDoc, ModifierGroupDoc, ProductDoc, TaxCategoryDoc } from '../domain/model';
 
 /** Per tenant: the change sequence, the revision partner reads are cached under, and whether a write is under way. */
@@ -11,12 +11,6 @@ export interface TenantMetaDoc {
   dirtyUntil: Date | null;
 }
 
-/** A tenant's write lock: one change at a time per tenant. */
-export interface TenantLockDoc {
-  _id: string;
-  token: string;
-  expiresAt: Date;
-}
 
 export interface CatalogCollections {
   taxCategories: Collection<TaxCategoryDoc>;
@@ -26,7 +20,8 @@ export interface CatalogCollections {
   modifierGroups: Collection<ModifierGroupDoc>;
   availability: Collection<AvailabilityDoc>;
   meta: Collection<TenantMetaDoc>;
-  locks: Collection<TenantLockDoc>;
+  /** A tenant's write lock: one change at a time per tenant. */
+  locks: Collection<LockDoc>;
 }
 
 /** Collections whose documents carry events (the outbox). */

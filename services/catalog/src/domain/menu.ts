@@ -1,6 +1,6 @@
 import { emptyAvailability, optionAvailability, productAvailability, variantAvailability, type BranchAvailability } from './availability';
 import { nameIn } from './language';
-import { fromMinorUnits } from './money';
+import { fromMinorUnits } from '@marketplace/money';
 import type { AvailabilityDoc, BranchDoc, CategoryDoc, ModifierGroupDoc, ProductDoc, TaxCategoryDoc, Variant } from './model';
 
 /**

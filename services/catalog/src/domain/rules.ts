@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { validationError, type FieldErrors } from '@marketplace/errors';
 import { canonicalLanguage } from './language';
-import { currencyDecimals, toMinorUnits, validTaxRate } from './money';
+import { currencyDecimals, toMinorUnits, validTaxRate } from '@marketplace/money';
 import type { BranchFields, CategoryFields, ModifierGroupFields, ModifierOption, ProductFields, TaxCategoryFields, Translations, Variant } from './model';
 import type { BranchInput, CategoryInput, ModifierGroupInput, ProductInput, TaxCategoryInput } from './inputs';
 

@@ -1,4 +1,4 @@
-import { fromMinorUnits } from './money';
+import { fromMinorUnits } from '@marketplace/money';
 import type { AvailabilityDoc, BranchDoc, CategoryDoc, ModifierGroupDoc, ProductDoc, TaxCategoryDoc } from './model';
 
 /** Tenant API representations: money in major units, `id` instead of `_id`, no internal fields. */

@@ -2,16 +2,17 @@ import type { Logger } from '@marketplace/logging';
 import type { OutboxRelay } from '@marketplace/outbox';
 import type { TenantIdentity, PartnerIdentity } from '@marketplace/identity';
 import type { CatalogCollections } from '../adapters/store';
-import type { TenantLock } from '../adapters/tenant-lock';
+import type { DocumentLock } from '@marketplace/store';
 import { canonicalLanguage } from '../domain/language';
-import { currencyDecimals } from '../domain/money';
+import { currencyDecimals } from '@marketplace/money';
 import type { TenantRules } from '../domain/rules';
 import type { MenuReads } from './menu-reads';
 
 /** What the use cases work with. */
 export interface CatalogContext {
   store: CatalogCollections;
-  lock: TenantLock;
+  /** One change at a time per tenant (by tenant id). */
+  lock: DocumentLock;
   outbox: OutboxRelay;
   reads: MenuReads;
   logger: Logger;

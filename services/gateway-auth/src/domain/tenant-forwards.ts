@@ -9,4 +9,8 @@ import type { Owner } from './partner-routes';
 export const TENANT_FORWARDS: ReadonlyArray<{ prefix: string; owner: Owner }> = [
   { prefix: '/catalog', owner: 'catalog' },
   { prefix: '/webhooks', owner: 'webhooks' },
+  { prefix: '/orders', owner: 'ordering' },
+  { prefix: '/delivery-zones', owner: 'ordering' },
+  { prefix: '/promotions', owner: 'ordering' },
+  { prefix: '/service-fee', owner: 'ordering' },
 ];

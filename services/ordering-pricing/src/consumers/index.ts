@@ -1,7 +1,20 @@
 import type { ConsumerSpec, ServiceContext } from '@marketplace/runtime';
+import type { OrderingCollections } from '../adapters/store';
 import type { settings } from '../config';
+import { applyCatalogChange, CATALOG_TOPIC, type CatalogChange } from '../usecases/catalog-copy';
 
-/** Kafka consumers of this service; each runs in the consumer group `ordering-pricing.<name>`. */
-export function consumers(_context: ServiceContext<typeof settings>): ConsumerSpec[] {
-  return [];
+/**
+ * Kafka consumers of this service; each runs in the consumer group `ordering-pricing.<name>`.
+ * `catalog-copy` reads the catalog topic from its beginning (it is kept forever), so a new
+ * database fills itself.
+ */
+export function consumers(context: ServiceContext<typeof settings>, store: OrderingCollections): ConsumerSpec[] {
+  return [
+    {
+      name: 'catalog-copy',
+      topics: [CATALOG_TOPIC],
+      fromBeginning: context.config.catalogCopyStart === 'earliest',
+      handler: (event) => applyCatalogChange(store, event.data as CatalogChange),
+    },
+  ];
 }

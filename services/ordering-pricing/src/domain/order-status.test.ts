@@ -1,0 +1,54 @@
+import { canRecordPayment, ORDER_STATUS, PAYMENT_STATUS, statusName, transition, type OrderAction, type OrderStatus } from './order-status';
+
+const { Pending, Accepted, Completed, Rejected, Cancelled } = ORDER_STATUS;
+const ALL: OrderStatus[] = [Pending, Accepted, Completed, Rejected, Cancelled];
+
+describe('order status values', () => {
+  it('keeps the values the spec fixes', () => {
+    expect([Pending, Completed, Rejected, Cancelled]).toEqual([1, 6, 7, 8]);
+    expect(statusName(Cancelled)).toBe('Cancelled');
+    expect(statusName(Accepted)).toBe('Accepted');
+  });
+});
+
+describe('transitions', () => {
+  // Every (status, action) pair: the allowed ones with their target, every other one refused.
+  const allowed: Array<[OrderStatus, OrderAction, OrderStatus]> = [
+    [Pending, 'accept', Accepted],
+    [Pending, 'reject', Rejected],
+    [Accepted, 'complete', Completed],
+    [Pending, 'cancelByTenant', Cancelled],
+    [Accepted, 'cancelByTenant', Cancelled],
+    [Pending, 'cancelBySource', Cancelled],
+  ];
+  const actions: OrderAction[] = ['accept', 'reject', 'complete', 'cancelByTenant', 'cancelBySource'];
+
+  it.each(allowed)('from %p, %s leads to %p', (from, action, to) => {
+    expect(transition(from, action)).toBe(to);
+  });
+
+  const refused = ALL.flatMap((from) => actions.map((action) => [from, action] as const)).filter(([from, action]) => !allowed.some(([f, a]) => f === from && a === action));
+  it.each(refused)('from %p, %s is refused', (from, action) => {
+    expect(transition(from, action)).toBeUndefined();
+  });
+
+  it('refuses a source cancel once the tenant accepted (spec)', () => {
+    expect(transition(Accepted, 'cancelBySource')).toBeUndefined();
+  });
+});
+
+describe('recording a payment', () => {
+  it.each([
+    [Pending, true],
+    [Accepted, true],
+    [Completed, true],
+    [Rejected, false],
+    [Cancelled, false],
+  ] as const)('on an unpaid order in status %p: %p', (status, expected) => {
+    expect(canRecordPayment(status, PAYMENT_STATUS.Unpaid)).toBe(expected);
+  });
+
+  it('happens once', () => {
+    expect(canRecordPayment(Pending, PAYMENT_STATUS.Paid)).toBe(false);
+  });
+});

@@ -1,0 +1,105 @@
+import type Router from '@koa/router';
+import type { RouterContext } from '@koa/router';
+import { validationError } from '@marketplace/errors';
+import { identityOf } from '@marketplace/identity';
+import { toMinorUnits } from '@marketplace/money';
+import { pathId, requestBody, type RequestState } from '@marketplace/http';
+import { tenantScope, type OrderingContext } from '../usecases/context';
+import { actAsTenant, recordPayment, type TenantAction } from '../usecases/order-actions';
+import { listOrders, readOrderAsTenant } from '../usecases/order-reads';
+import * as promotions from '../usecases/promotions';
+import { getServiceFee, putServiceFee } from '../usecases/settings';
+import * as zones from '../usecases/zones';
+import { validatePromotion, validateServiceFeeInput, validateZone } from './schemas';
+
+/** Tenant API paths this service owns (the gateway forwards each prefix here). */
+export const TENANT_PREFIX = '/api/tenant/v1';
+type Ctx = RouterContext<RequestState>;
+const tenantOf = (c: Ctx) => tenantScope(identityOf(c, 'tenant'));
+
+/**
+ * Tenant API: delivery zones, promotions and the service fee, and the tenant's orders with their
+ * actions (accept, reject, complete, cancel, record payment).
+ */
+export function registerTenantRoutes(router: Router<RequestState>, ctx: OrderingContext): void {
+  const zonesPath = `${TENANT_PREFIX}/delivery-zones`;
+  router.post(zonesPath, async (c) => {
+    c.status = 201;
+    c.body = await zones.saveZone(ctx, tenantOf(c), undefined, validateZone(requestBody(c)));
+  });
+  router.get(zonesPath, async (c) => {
+    const branchId = typeof c.query.branchId === 'string' ? c.query.branchId.toLowerCase() : undefined;
+    c.body = await zones.listZones(ctx, tenantOf(c), branchId);
+  });
+  router.get(`${zonesPath}/:id`, async (c) => {
+    c.body = await zones.getZone(ctx, tenantOf(c), pathId(c.params.id));
+  });
+  router.put(`${zonesPath}/:id`, async (c) => {
+    const tenant = tenantOf(c);
+    const id = pathId(c.params.id);
+    c.body = await zones.saveZone(ctx, tenant, id, validateZone(requestBody(c)));
+  });
+  router.delete(`${zonesPath}/:id`, async (c) => {
+    await zones.deleteZone(ctx, tenantOf(c), pathId(c.params.id));
+    c.status = 204;
+  });
+
+  const promotionsPath = `${TENANT_PREFIX}/promotions`;
+  router.post(promotionsPath, async (c) => {
+    c.status = 201;
+    c.body = await promotions.createPromotion(ctx, tenantOf(c), validatePromotion(requestBody(c)));
+  });
+  router.get(promotionsPath, async (c) => {
+    c.body = await promotions.listPromotions(ctx, tenantOf(c));
+  });
+  router.get(`${promotionsPath}/:id`, async (c) => {
+    c.body = await promotions.getPromotion(ctx, tenantOf(c), pathId(c.params.id));
+  });
+  router.put(`${promotionsPath}/:id`, async (c) => {
+    const tenant = tenantOf(c);
+    const id = pathId(c.params.id);
+    c.body = await promotions.updatePromotion(ctx, tenant, id, validatePromotion(requestBody(c)));
+  });
+  router.delete(`${promotionsPath}/:id`, async (c) => {
+    await promotions.deletePromotion(ctx, tenantOf(c), pathId(c.params.id));
+    c.status = 204;
+  });
+
+  router.get(`${TENANT_PREFIX}/service-fee`, async (c) => {
+    c.body = await getServiceFee(ctx, tenantOf(c));
+  });
+  router.put(`${TENANT_PREFIX}/service-fee`, async (c) => {
+    const tenant = tenantOf(c);
+    const input = validateServiceFeeInput(requestBody(c));
+    const fixedMinor = toMinorUnits(input.fixed, tenant.decimals);
+    const errors: Record<string, string[]> = {};
+    if (fixedMinor === undefined) errors.fixed = [`must be a non-negative amount with at most ${tenant.decimals} decimals`];
+    if (Number(input.percent.toFixed(2)) !== input.percent) errors.percent = ['must have at most 2 decimals'];
+    if (Object.keys(errors).length > 0) throw validationError('order.validation_failed', 'The service fee is invalid; see errors.', errors);
+    c.body = await putServiceFee(ctx, tenant, { fixedMinor: fixedMinor!, percent: input.percent });
+  });
+
+  const ordersPath = `${TENANT_PREFIX}/orders`;
+  router.get(ordersPath, async (c) => {
+    const status = c.query.status === undefined ? undefined : Number(c.query.status);
+    const limit = c.query.limit === undefined ? 50 : Number(c.query.limit);
+    const errors: Record<string, string[]> = {};
+    if (status !== undefined && !Number.isInteger(status)) errors.status = ['must be an order status value'];
+    if (!Number.isInteger(limit) || limit < 1 || limit > 200) errors.limit = ['must be an integer from 1 to 200'];
+    if (Object.keys(errors).length > 0) throw validationError('order.validation_failed', 'The query is invalid; see errors.', errors);
+    c.body = await listOrders(ctx, tenantOf(c), { status, limit });
+  });
+  router.get(`${ordersPath}/:id`, async (c) => {
+    c.body = await readOrderAsTenant(ctx, tenantOf(c), pathId(c.params.id));
+  });
+  for (const action of ['accept', 'reject', 'complete', 'cancel'] as TenantAction[]) {
+    router.post(`${ordersPath}/:id/${action}`, async (c) => {
+      const tenant = tenantOf(c);
+      c.body = await actAsTenant(ctx, tenant, pathId(c.params.id), action);
+    });
+  }
+  router.post(`${ordersPath}/:id/payment`, async (c) => {
+    const tenant = tenantOf(c);
+    c.body = await recordPayment(ctx, tenant, pathId(c.params.id));
+  });
+}

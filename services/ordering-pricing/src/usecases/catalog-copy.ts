@@ -1,0 +1,91 @@
+import { isDuplicateKeyError } from '@marketplace/store';
+import type { CatalogCopyDoc, OrderingCollections } from '../adapters/store';
+import type { CopiedAvailability, CopiedBranch, CopiedEntity, CopiedModifierGroup, CopiedProduct, CopiedTaxCategory, MenuSlice } from '../domain/catalog-copy';
+import type { LineRequest } from '../domain/order-lines';
+
+export const CATALOG_TOPIC = 'catalog';
+
+/** Data of a `catalog` topic event (schemas/catalog.schema.json). */
+export interface CatalogChange {
+  tenantId: string;
+  sequence: number;
+  entity: CopiedEntity;
+  id: string;
+  deleted: boolean;
+  state: Record<string, unknown>;
+}
+
+const copyId = (tenantId: string, entity: CopiedEntity, id: string) => `${tenantId}:${entity}:${id}`;
+
+/**
+ * Keeps ordering's copy of a catalog resource: the change replaces what is held unless the copy
+ * already holds a later one (sequence), so replays and duplicates change nothing. One tenant's
+ * events come in order on one partition, one at a time, so the update and the insert below never
+ * race each other for the same resource.
+ */
+export async function applyCatalogChange(store: OrderingCollections, change: CatalogChange): Promise<void> {
+  const doc: CatalogCopyDoc = {
+    _id: copyId(change.tenantId, change.entity, change.id),
+    tenantId: change.tenantId,
+    entity: change.entity,
+    sequence: change.sequence,
+    deleted: change.deleted,
+    state: change.state,
+  };
+  const { matchedCount } = await store.catalogCopy.updateOne({ _id: doc._id, sequence: { $lt: doc.sequence } }, { $set: doc });
+  if (matchedCount > 0) return;
+  try {
+    await store.catalogCopy.insertOne(doc);
+  } catch (error) {
+    if (!isDuplicateKeyError(error)) throw error; // held already, with this sequence or a later one
+  }
+}
+
+/** Loads resources of one kind by id; deleted or unknown ones are absent. */
+async function load<T>(store: OrderingCollections, tenantId: string, entity: CopiedEntity, ids: Iterable<string>): Promise<Map<string, T>> {
+  const unique = [...new Set(ids)];
+  // One primary-key read each, in parallel: FerretDB answers `_id` equality from its key.
+  const docs = await Promise.all(unique.map((id) => store.catalogCopy.findOne({ _id: copyId(tenantId, entity, id) })));
+  const found = new Map<string, T>();
+  for (const doc of docs) if (doc && !doc.deleted) found.set(doc.state.id as string, doc.state as T);
+  return found;
+}
+
+export async function findBranch(store: OrderingCollections, tenantId: string, branchId: string): Promise<CopiedBranch | undefined> {
+  return (await load<CopiedBranch>(store, tenantId, 'branch', [branchId])).get(branchId);
+}
+
+/**
+ * The part of the tenant's catalog the lines touch: the branch and its availability, the products,
+ * their tax categories, and the modifier groups reachable from the chosen variants through the
+ * chosen options (required child groups of a chosen option must be known even when nothing was
+ * selected in them).
+ */
+export async function loadMenuSlice(store: OrderingCollections, tenantId: string, branchId: string, lines: readonly LineRequest[]): Promise<MenuSlice> {
+  const [branch, availability, products] = await Promise.all([
+    findBranch(store, tenantId, branchId),
+    load<CopiedAvailability>(store, tenantId, 'availability', [branchId]).then((m) => m.get(branchId)),
+    load<CopiedProduct>(store, tenantId, 'product', lines.map((l) => l.productId)),
+  ]);
+  const variants = lines.flatMap((l) => products.get(l.productId)?.variants.filter((v) => v.id === l.variantId) ?? []);
+  const chosenOptions = new Set(lines.flatMap((l) => l.modifierSelections.map((s) => s.modifierOptionId)));
+  const taxIds = [...products.values()].flatMap((p) => (p.taxCategoryId ? [p.taxCategoryId] : []));
+  const taxesLoading = load<CopiedTaxCategory>(store, tenantId, 'tax-category', taxIds);
+
+  const groups = new Map<string, CopiedModifierGroup>();
+  const asked = new Set<string>();
+  let next = [...variants.flatMap((v) => v.modifierGroupIds), ...lines.flatMap((l) => l.modifierSelections.map((s) => s.modifierGroupId))];
+  // Level by level; the catalog forbids cycles and limits nesting to 10 levels, and `asked` stops
+  // a malformed copy from looping.
+  while (next.length > 0) {
+    const wanted = next.filter((id) => !asked.has(id));
+    wanted.forEach((id) => asked.add(id));
+    const found = await load<CopiedModifierGroup>(store, tenantId, 'modifier-group', wanted);
+    next = [];
+    for (const [id, group] of found) {
+      groups.set(id, group);
+      for (const option of group.options) if (chosenOptions.has(option.id)) next.push(...option.childGroupIds);
+    }
+  }
+  return { branch, availability: availability ?? { products: {}, variants: {}, modifierOptions: {} }, products, groups, taxes: await taxesLoading };
+}

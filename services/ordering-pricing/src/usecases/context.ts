@@ -1,0 +1,29 @@
+import type { PartnerIdentity, TenantIdentity } from '@marketplace/identity';
+import type { Logger } from '@marketplace/logging';
+import { currencyDecimals } from '@marketplace/money';
+import type { OutboxRelay } from '@marketplace/outbox';
+import type { DocumentLock } from '@marketplace/store';
+import type { OrderingCollections } from '../adapters/store';
+import type { DeliveryOwnership } from './delivery-ownership';
+
+/** What the use cases work with. */
+export interface OrderingContext {
+  store: OrderingCollections;
+  outbox: OutboxRelay;
+  /** One change at a time per order (by order id). */
+  orderLock: DocumentLock;
+  deliveryOwnership: DeliveryOwnership;
+  logger: Logger;
+  now(): Date;
+}
+
+/** The tenant a request acts for (from the gateway's signed identity). */
+export interface TenantScope {
+  tenantId: string;
+  currencyCode: string;
+  decimals: number;
+}
+
+export function tenantScope(identity: TenantIdentity | PartnerIdentity): TenantScope {
+  return { tenantId: identity.tenantId, currencyCode: identity.tenant.currencyCode, decimals: currencyDecimals(identity.tenant.currencyCode) };
+}

@@ -1,0 +1,214 @@
+import { randomUUID } from 'node:crypto';
+import { AppError, conflict, validationError, type FieldErrors } from '@marketplace/errors';
+import type { PartnerIdentity } from '@marketplace/identity';
+import { fromMinorUnits, toMinorUnits } from '@marketplace/money';
+import { withOutbox } from '@marketplace/outbox';
+import { isDuplicateKeyError } from '@marketplace/store';
+import { ORDERS, type OrderingCollections } from '../adapters/store';
+import { zoneContains, type ZoneGeometry } from '../domain/geo';
+import { addressLine, createdView, type OrderDoc } from '../domain/order';
+import { orderCreated } from '../domain/order-events';
+import { resolveLines } from '../domain/order-lines';
+import type { OrderRequest } from '../domain/order-request';
+import { ORDER_MODE, ORDER_STATUS, PAYMENT_METHOD, PAYMENT_STATUS } from '../domain/order-status';
+import { priceOrder, type PriceBreakdown } from '../domain/pricing';
+import { normalizeCode, promotionProblem } from '../domain/promotion';
+import { loadMenuSlice } from './catalog-copy';
+import type { OrderingContext, TenantScope } from './context';
+import { claimOrderNumber } from './order-numbers';
+import { takePromotionUse } from './promotion-uses';
+import { serviceFeeOf } from './settings';
+
+/** A claim older than this whose order never appeared was left by a crashed request. */
+const ABANDONED_CLAIM_MS = 60_000;
+
+const VALIDATION = 'order.validation_failed';
+const invalid = (errors: FieldErrors) => validationError(VALIDATION, 'The order is invalid; see errors.', errors);
+
+/**
+ * POST /orders: checks every identifier against the current catalog copy and the tenant's zones and
+ * promotions, prices the order, then stores it with its orders.created event. Nothing is stored
+ * before every check passed. Exactly one order per (installation, externalOrderId): the claim of the
+ * external id decides, and a repeat of the same request (same Idempotency-Key) gets the same order.
+ */
+export async function createOrder(ctx: OrderingContext, caller: PartnerIdentity, tenant: TenantScope, request: OrderRequest): Promise<{ status: 201; body: ReturnType<typeof createdView> }> {
+  const idempotencyKey = caller.idempotencyKey ?? '';
+  const now = ctx.now();
+  const priced = await priceRequest(ctx, tenant, request, now);
+
+  if (request.expectedTotal !== undefined && request.expectedTotal !== null && toMinorUnits(request.expectedTotal, tenant.decimals) !== priced.totals.grandTotalMinor) {
+    throw new AppError('conflict', 'tenancy.order.price_mismatch', 'expectedTotal differs from the computed grandTotal; nothing was created.', {
+      details: { computed: computedFigures(priced.totals, tenant) },
+    });
+  }
+
+  const claimId = `${caller.installationId}:${request.externalOrderId}`;
+  const claim = await claimExternalId(ctx.store, claimId, idempotencyKey, now);
+  if (claim.existing) return { status: 201, body: createdView(claim.existing) };
+  const orderId = claim.orderId;
+  try {
+    if (priced.promotion?.usageLimit != null && !(await takePromotionUse(ctx.store, priced.promotion.id, priced.promotion.usageLimit, orderId))) {
+      throw invalid({ promotionCode: ['has reached its usage limit'] });
+    }
+  } catch (error) {
+    await ctx.store.externalOrderIds.deleteOne({ _id: claimId, orderId }).catch(() => undefined); // the id stays usable
+    throw error;
+  }
+
+  const order: OrderDoc = {
+    _id: orderId,
+    tenantId: tenant.tenantId,
+    branchId: request.branchId,
+    orderNumber: await claimOrderNumber(ctx.store, tenant.tenantId, orderId),
+    status: ORDER_STATUS.Pending,
+    paymentStatus: PAYMENT_STATUS.Unpaid,
+    orderMode: request.orderMode,
+    paymentMethod: request.paymentMethod,
+    source: { installationId: caller.installationId, appId: caller.appId, externalOrderId: request.externalOrderId, idempotencyKey },
+    customer: { name: request.customerName, phone: request.customerPhone, email: request.customerEmail ?? null, notes: request.customerNotes ?? null },
+    deliveryZoneId: request.deliveryZoneId ?? null,
+    deliveryAddress: request.deliveryAddress
+      ? { label: request.deliveryAddress.label ?? null, addressLine: request.deliveryAddress.addressLine, latitude: request.deliveryAddress.latitude, longitude: request.deliveryAddress.longitude, notes: request.deliveryAddress.notes ?? null }
+      : null,
+    branch: priced.branch,
+    currencyCode: tenant.currencyCode,
+    decimals: tenant.decimals,
+    lines: priced.lines,
+    promotion: priced.promotion && { id: priced.promotion.id, code: priced.promotion.code, effect: priced.promotion.effect },
+    totals: priced.totals,
+    liveAssignment: null,
+    cancellation: null,
+    history: [{ status: 'Pending', at: now, by: 'source' }],
+    createdAt: now,
+    updatedAt: now,
+  };
+  try {
+    await ctx.store.orders.insertOne(withOutbox(order, [orderCreated(order)], now));
+  } catch (error) {
+    if (!isDuplicateKeyError(error)) throw error;
+    const stored = await ctx.store.orders.findOne({ _id: orderId }); // a concurrent repeat stored it first
+    return { status: 201, body: createdView(stored!) };
+  }
+  await ctx.outbox.flush(ORDERS, orderId);
+  return { status: 201, body: createdView(order) };
+}
+
+/**
+ * Claims the installation's external order id for a new order id. If it is claimed already: by the
+ * same request (same key), its order is the answer (or, if that request died before storing it,
+ * its order id is reused); by another key, 409, unless that claim was abandoned long ago.
+ */
+async function claimExternalId(store: OrderingCollections, claimId: string, idempotencyKey: string, now: Date): Promise<{ orderId: string; existing?: undefined } | { existing: OrderDoc; orderId?: undefined }> {
+  const orderId = randomUUID();
+  try {
+    await store.externalOrderIds.insertOne({ _id: claimId, orderId, idempotencyKey, createdAt: now });
+    return { orderId };
+  } catch (error) {
+    if (!isDuplicateKeyError(error)) throw error;
+  }
+  const claim = await store.externalOrderIds.findOne({ _id: claimId });
+  const order = claim && (await store.orders.findOne({ _id: claim.orderId }));
+  if (claim && order) {
+    if (claim.idempotencyKey === idempotencyKey) return { existing: order };
+    throw externalIdConflict();
+  }
+  if (claim && claim.idempotencyKey === idempotencyKey) return { orderId: claim.orderId };
+  if (claim && now.getTime() - claim.createdAt.getTime() > ABANDONED_CLAIM_MS) {
+    const taken = await store.externalOrderIds.updateOne({ _id: claimId, orderId: claim.orderId }, { $set: { orderId, idempotencyKey, createdAt: now } });
+    if (taken.modifiedCount === 1) return { orderId };
+  }
+  throw externalIdConflict();
+}
+
+const externalIdConflict = () => conflict('tenancy.partner_api.external_order_id_conflict', 'This externalOrderId was already used by this installation with another Idempotency-Key.');
+
+/** Spec figures of a price (major units), for the price-mismatch body. */
+function computedFigures(totals: Omit<PriceBreakdown, 'lines'>, tenant: TenantScope) {
+  const m = (minor: number) => fromMinorUnits(minor, tenant.decimals);
+  return {
+    currencyCode: tenant.currencyCode,
+    subtotal: m(totals.subtotalMinor),
+    discountTotal: m(totals.discountMinor),
+    taxTotal: m(totals.taxTotalMinor),
+    deliveryFee: m(totals.deliveryFeeMinor),
+    serviceFee: m(totals.serviceFeeMinor),
+    grandTotal: m(totals.grandTotalMinor),
+  };
+}
+
+/**
+ * Every check of the create-order rules that needs stored data, and the price. All problems are
+ * collected and reported together (400 with `errors`), before anything is written.
+ */
+export async function priceRequest(ctx: OrderingContext, tenant: TenantScope, request: OrderRequest, now: Date) {
+  const errors: FieldErrors = {};
+  const add = (path: string, message: string) => (errors[path] ??= []).push(message);
+
+  if (request.orderMode === ORDER_MODE.DineIn) add('orderMode', 'DineIn orders cannot be created through the Partner API; use 1 (Delivery) or 2 (Pickup)');
+  else if (request.orderMode !== ORDER_MODE.Delivery && request.orderMode !== ORDER_MODE.Pickup) add('orderMode', 'must be 1 (Delivery) or 2 (Pickup)');
+  if (request.paymentMethod === PAYMENT_METHOD.CardOnline) add('paymentMethod', 'CardOnline is not accepted on order creation; use 1 (Cash) or 2 (CardOnDelivery)');
+  else if (request.paymentMethod !== PAYMENT_METHOD.Cash && request.paymentMethod !== PAYMENT_METHOD.CardOnDelivery) add('paymentMethod', 'must be 1 (Cash) or 2 (CardOnDelivery)');
+  const delivery = request.orderMode === ORDER_MODE.Delivery;
+  const hasZone = request.deliveryZoneId != null;
+  const hasAddress = request.deliveryAddress != null;
+  if (delivery && !hasZone) add('deliveryZoneId', 'is required for a Delivery order');
+  if (delivery && !hasAddress) add('deliveryAddress', 'is required for a Delivery order');
+  if (request.orderMode === ORDER_MODE.Pickup && hasZone) add('deliveryZoneId', 'must be absent for a Pickup order');
+  if (request.orderMode === ORDER_MODE.Pickup && hasAddress) add('deliveryAddress', 'must be absent for a Pickup order');
+  if (request.expectedTotal != null && toMinorUnits(request.expectedTotal, tenant.decimals) === undefined) {
+    add('expectedTotal', `must be a non-negative amount with at most ${tenant.decimals} decimals`);
+  }
+
+  const [menu, zone, promotion, serviceFee] = await Promise.all([
+    loadMenuSlice(ctx.store, tenant.tenantId, request.branchId, request.lines),
+    delivery && hasZone ? ctx.store.zones.findOne({ _id: request.deliveryZoneId!, tenantId: tenant.tenantId }) : Promise.resolve(null),
+    request.promotionCode != null ? findPromotion(ctx.store, tenant.tenantId, request.promotionCode) : Promise.resolve(null),
+    serviceFeeOf(ctx.store, tenant.tenantId),
+  ]);
+
+  const branch = menu.branch;
+  if (!branch || !branch.isActive) add('branchId', 'is not an active branch of this restaurant');
+  if (delivery && hasZone) {
+    if (!zone || zone.branchId !== request.branchId) add('deliveryZoneId', 'is not a delivery zone of this branch');
+    else if (!zone.isActive) add('deliveryZoneId', 'is not active');
+    else if (hasAddress && !zoneContains(JSON.parse(zone.geometryJson) as ZoneGeometry, request.deliveryAddress!)) add('deliveryAddress', 'lies outside the delivery zone');
+  }
+  const resolved = branch?.isActive ? resolveLines(request.lines, menu) : { errors: {} };
+  if ('errors' in resolved) for (const [path, messages] of Object.entries(resolved.errors)) messages.forEach((m) => add(path, m));
+  if (request.promotionCode != null && !promotion) add('promotionCode', 'is not a promotion code of this restaurant');
+  if (Object.keys(errors).length > 0 || !('lines' in resolved) || !branch) throw invalid(errors);
+
+  const lines = resolved.lines;
+  const subtotalMinor = lines.reduce((sum, l) => sum + (l.variantPriceMinor + l.modifiers.reduce((s, m) => s + m.priceMinor, 0)) * l.quantity, 0);
+  if (promotion) {
+    const problem = promotionProblem({ ...promotion, id: promotion._id }, { branchId: request.branchId, subtotalMinor, at: now });
+    if (problem) throw invalid({ promotionCode: [problem] });
+  }
+  if (zone?.minimumOrderMinor != null && subtotalMinor < zone.minimumOrderMinor) {
+    throw invalid({ lines: [`the subtotal is below this delivery zone's minimum order of ${fromMinorUnits(zone.minimumOrderMinor, tenant.decimals)} ${tenant.currencyCode}`] });
+  }
+  const breakdown = priceOrder({
+    lines: lines.map((l) => ({ quantity: l.quantity, variantPriceMinor: l.variantPriceMinor, modifierPricesMinor: l.modifiers.map((m) => m.priceMinor), tax: l.tax })),
+    promotion: promotion?.effect ?? null,
+    deliveryFeeMinor: zone?.feeMinor ?? 0,
+    serviceFee,
+  });
+  const { lines: pricedLines, ...totals } = breakdown;
+  return {
+    lines: lines.map((l, i) => ({ ...l, priced: pricedLines[i]! })),
+    totals,
+    promotion: promotion && { id: promotion._id, code: promotion.code, effect: promotion.effect, usageLimit: promotion.usageLimit },
+    branch: {
+      name: branch.name,
+      address: addressLine(branch.address),
+      latitude: branch.coordinates?.latitude ?? null,
+      longitude: branch.coordinates?.longitude ?? null,
+      externalLocationId: branch.externalLocationId,
+    },
+  };
+}
+
+async function findPromotion(store: OrderingCollections, tenantId: string, code: string) {
+  const entry = await store.promotionCodes.findOne({ _id: `${tenantId}:${normalizeCode(code)}` });
+  return entry ? store.promotions.findOne({ _id: entry.promotionId, tenantId }) : null;
+}

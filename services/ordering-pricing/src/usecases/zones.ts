@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto';
+import { notFound, validationError, type FieldErrors } from '@marketplace/errors';
+import { fromMinorUnits, toMinorUnits } from '@marketplace/money';
+import type { DeliveryZoneDoc } from '../adapters/store';
+import { zoneGeometryProblem, type ZoneGeometry } from '../domain/geo';
+import { findBranch } from './catalog-copy';
+import type { OrderingContext, TenantScope } from './context';
+
+export interface ZoneInput {
+  branchId: string;
+  name: string;
+  geometry: unknown;
+  isActive?: boolean;
+  fee: number;
+  minimumOrder?: number | null;
+}
+
+export const zoneView = (zone: DeliveryZoneDoc, tenant: TenantScope) => ({
+  id: zone._id,
+  branchId: zone.branchId,
+  name: zone.name,
+  geometry: JSON.parse(zone.geometryJson) as ZoneGeometry,
+  isActive: zone.isActive,
+  fee: fromMinorUnits(zone.feeMinor, tenant.decimals),
+  minimumOrder: zone.minimumOrderMinor === null ? null : fromMinorUnits(zone.minimumOrderMinor, tenant.decimals),
+  currencyCode: tenant.currencyCode,
+  createdAt: zone.createdAt.toISOString(),
+  updatedAt: zone.updatedAt.toISOString(),
+});
+
+const money = (tenant: TenantScope) => `must be a non-negative amount with at most ${tenant.decimals} decimals`;
+
+/** Creates (no id) or replaces a zone. The branch must be one of the tenant's branches as ordering knows them. */
+export async function saveZone(ctx: OrderingContext, tenant: TenantScope, id: string | undefined, input: ZoneInput) {
+  const errors: FieldErrors = {};
+  const geometryProblem = zoneGeometryProblem(input.geometry);
+  if (geometryProblem) errors.geometry = [geometryProblem];
+  const feeMinor = toMinorUnits(input.fee, tenant.decimals);
+  if (feeMinor === undefined) errors.fee = [money(tenant)];
+  const minimumOrderMinor = input.minimumOrder == null ? null : toMinorUnits(input.minimumOrder, tenant.decimals);
+  if (minimumOrderMinor === undefined) errors.minimumOrder = [money(tenant)];
+  const existing = id ? await ctx.store.zones.findOne({ _id: id, tenantId: tenant.tenantId }) : null;
+  if (id && !existing) throw notFound();
+  if (!(await findBranch(ctx.store, tenant.tenantId, input.branchId))) errors.branchId = ['is not a branch of this restaurant'];
+  if (Object.keys(errors).length > 0) throw validationError('order.validation_failed', 'The delivery zone is invalid; see errors.', errors);
+  const now = ctx.now();
+  const zone: DeliveryZoneDoc = {
+    _id: id ?? randomUUID(),
+    tenantId: tenant.tenantId,
+    branchId: input.branchId,
+    name: input.name,
+    geometryJson: JSON.stringify(input.geometry),
+    isActive: input.isActive ?? true,
+    feeMinor: feeMinor!,
+    minimumOrderMinor: minimumOrderMinor ?? null,
+    createdAt: existing?.createdAt ?? now,
+    updatedAt: now,
+  };
+  await ctx.store.zones.replaceOne({ _id: zone._id, tenantId: tenant.tenantId }, zone, { upsert: !id });
+  return zoneView(zone, tenant);
+}
+
+export async function getZone(ctx: OrderingContext, tenant: TenantScope, id: string) {
+  const zone = await ctx.store.zones.findOne({ _id: id, tenantId: tenant.tenantId });
+  if (!zone) throw notFound();
+  return zoneView(zone, tenant);
+}
+
+export async function listZones(ctx: OrderingContext, tenant: TenantScope, branchId?: string) {
+  const zones = await ctx.store.zones.find({ tenantId: tenant.tenantId, ...(branchId ? { branchId } : {}) }).sort({ name: 1 }).toArray();
+  return zones.map((z) => zoneView(z, tenant));
+}
+
+/** Orders keep their zone id and fee; deleting a zone only stops new orders to it. */
+export async function deleteZone(ctx: OrderingContext, tenant: TenantScope, id: string) {
+  const { deletedCount } = await ctx.store.zones.deleteOne({ _id: id, tenantId: tenant.tenantId });
+  if (deletedCount === 0) throw notFound();
+}

@@ -1,0 +1,402 @@
+import { once } from 'node:events';
+import http from 'node:http';
+import https from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
+import type { TLSSocket } from 'node:tls';
+import { SafeHttpClient, type SafeHttpOptions, type SafePostResult } from './safe-http';
+
+// Self-signed test certificate (valid 2000–2100) for hooks.partner.test, localhost and 127.0.0.1.
+const TEST_KEY = `-----BEGIN PRIVATE KEY-----
+MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgsLlg6NXjewUmN9WG
+skXGce00Bvk0okWmEdNCQP5MFp2hRANCAAT14XPeCkyIUmzRhgyE3WMisLRTCrm2
+ysrKBnF+f9SX/jD+s80TJL4/noGyaLbypeHCUwC9nyxtcoiRcV4xQIZm
+-----END PRIVATE KEY-----
+`;
+const TEST_CERT = `-----BEGIN CERTIFICATE-----
+MIIBjTCCATOgAwIBAgIBATAKBggqhkjOPQQDAjAdMRswGQYDVQQDDBJob29rcy5w
+YXJ0bmVyLnRlc3QwIBcNMDAwMTAxMDAwMDAwWhgPMjEwMDAxMDEwMDAwMDBaMB0x
+GzAZBgNVBAMMEmhvb2tzLnBhcnRuZXIudGVzdDBZMBMGByqGSM49AgEGCCqGSM49
+AwEHA0IABPXhc94KTIhSbNGGDITdYyKwtFMKubbKysoGcX5/1Jf+MP6zzRMkvj+e
+gbJotvKl4cJTAL2fLG1yiJFxXjFAhmajYjBgMA8GA1UdEwEB/wQFMAMBAf8wLgYD
+VR0RBCcwJYISaG9va3MucGFydG5lci50ZXN0gglsb2NhbGhvc3SHBH8AAAEwHQYD
+VR0OBBYEFAzfEjISBFLv4eB6RCCOy3Onq1ZxMAoGCCqGSM49BAMCA0gAMEUCIDA+
+eqhhXMETizcOze3zGhESaCEMzaYE1Q8GcmKJa+qFAiEAyQ3xZFR5W04E8jOoY9gJ
+3bf4AvHs4dGWsdR3XXfAGWE=
+-----END CERTIFICATE-----
+`;
+
+const SIGNATURE = 't=1700000000,v1=5f2b3c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3';
+
+interface Received {
+  method: string | undefined;
+  url: string | undefined;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+  servername?: string | false | null;
+}
+
+interface TestServer {
+  port: number;
+  /** TCP connections accepted (also counts connections that never sent a request). */
+  connections: number;
+  requests: Received[];
+  openSockets: Set<Socket>;
+  close(): Promise<void>;
+}
+
+type Handler = (req: http.IncomingMessage, res: http.ServerResponse, received: Received) => void;
+
+const servers: TestServer[] = [];
+const clients: SafeHttpClient[] = [];
+
+async function startServer(handler: Handler, tls = false): Promise<TestServer> {
+  const onRequest = (req: http.IncomingMessage, res: http.ServerResponse): void => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const received: Received = { method: req.method, url: req.url, headers: req.headers, body: Buffer.concat(chunks) };
+      if (tls) received.servername = (req.socket as TLSSocket).servername;
+      server.requests.push(received);
+      handler(req, res, received);
+    });
+  };
+  const raw = tls ? https.createServer({ key: TEST_KEY, cert: TEST_CERT }, onRequest) : http.createServer(onRequest);
+  const server: TestServer = {
+    port: 0,
+    connections: 0,
+    requests: [],
+    openSockets: new Set(),
+    close: async () => {
+      for (const socket of server.openSockets) socket.destroy();
+      raw.closeAllConnections();
+      await withTimeout(new Promise<void>((resolve) => raw.close(() => resolve())), 2000, 'server close');
+    },
+  };
+  raw.on('connection', (socket: Socket) => {
+    server.connections += 1;
+    server.openSockets.add(socket);
+    socket.on('close', () => server.openSockets.delete(socket));
+  });
+  raw.listen(0, '127.0.0.1');
+  await withTimeout(once(raw, 'listening'), 2000, 'server listen');
+  server.port = (raw.address() as AddressInfo).port;
+  servers.push(server);
+  return server;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${what} did not finish within ${ms} ms`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+function client(overrides: Partial<SafeHttpOptions> = {}): SafeHttpClient {
+  const created = new SafeHttpClient({
+    connectTimeoutMs: 300,
+    responseTimeoutMs: 1000,
+    maxResponseBytes: 4096,
+    allowLoopbackHttp: false,
+    resolve: async () => {
+      throw Object.assign(new Error('no DNS in unit tests'), { code: 'ENOTFOUND' });
+    },
+    ...overrides,
+  });
+  clients.push(created);
+  return created;
+}
+
+/** Every post in these tests is bounded, whatever the client does. */
+function post(c: SafeHttpClient, url: string, body = Buffer.from('{"event":"order.created"}'), headers: Record<string, string> = { 'x-signature': SIGNATURE }): Promise<SafePostResult> {
+  return withTimeout(c.post(url, headers, body), 4000, `POST ${url}`);
+}
+
+function resolverOf(...answers: string[][]): jest.Mock<Promise<Array<{ address: string; family: number }>>, [string]> {
+  let call = 0;
+  return jest.fn(async (_hostname: string) => {
+    const answer = answers[Math.min(call, answers.length - 1)]!;
+    call += 1;
+    return answer.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+  });
+}
+
+afterEach(async () => {
+  for (const c of clients.splice(0)) c.close();
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+describe('SafeHttpClient: responses', () => {
+  it('posts the exact body bytes and headers and reads the response body (loopback http allowed)', async () => {
+    const server = await startServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('accepted ✓');
+    });
+    const body = Buffer.from('{"b": 2,  "a":"é", "n":[1,2]}\n', 'utf8');
+    const result = await post(client({ allowLoopbackHttp: true }), `http://127.0.0.1:${server.port}/hooks/in?x=1`, body, {
+      'X-Signature': SIGNATURE,
+      'X-Webhook-Id': 'evt_123',
+    });
+
+    expect(result).toEqual({ kind: 'response', status: 200, latencyMs: expect.any(Number), bodyPreview: 'accepted ✓' });
+    expect(server.requests).toHaveLength(1);
+    const received = server.requests[0]!;
+    expect(received.method).toBe('POST');
+    expect(received.url).toBe('/hooks/in?x=1');
+    expect(received.body.equals(body)).toBe(true);
+    expect(received.headers['content-type']).toBe('application/json');
+    expect(received.headers['content-length']).toBe(String(body.length));
+    expect(received.headers['x-signature']).toBe(SIGNATURE);
+    expect(received.headers['x-webhook-id']).toBe('evt_123');
+    expect(received.headers.host).toBe(`127.0.0.1:${server.port}`);
+  });
+
+  it('connects to the resolved loopback address but keeps the hostname in the Host header', async () => {
+    const server = await startServer((_req, res) => res.writeHead(204).end());
+    const resolve = resolverOf(['127.0.0.1']);
+    const result = await post(client({ allowLoopbackHttp: true, resolve }), `http://hooks.partner.test:${server.port}/in`);
+
+    expect(result).toMatchObject({ kind: 'response', status: 204, bodyPreview: '' });
+    expect(resolve).toHaveBeenCalledWith('hooks.partner.test');
+    expect(server.requests[0]!.headers.host).toBe(`hooks.partner.test:${server.port}`);
+  });
+
+  it('returns a 302 as a response and does not follow it', async () => {
+    const target = await startServer((_req, res) => res.writeHead(200).end('followed'));
+    const redirecting = await startServer((_req, res) => {
+      res.writeHead(302, { location: `http://127.0.0.1:${target.port}/elsewhere` }).end('moved');
+    });
+    const result = await post(client({ allowLoopbackHttp: true }), `http://127.0.0.1:${redirecting.port}/hooks`);
+
+    expect(result).toMatchObject({ kind: 'response', status: 302, bodyPreview: 'moved' });
+    await sleep(50);
+    expect(target.connections).toBe(0);
+    expect(target.requests).toHaveLength(0);
+  });
+
+  it('reads at most maxResponseBytes of a huge body', async () => {
+    const server = await startServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      const chunk = Buffer.alloc(64 * 1024, 'a');
+      let written = 0;
+      const pump = (): void => {
+        // Up to 64 MiB, far more than is read; stops when the client goes away.
+        while (written < 1024 && !res.destroyed) {
+          written += 1;
+          if (!res.write(chunk)) {
+            res.once('drain', pump);
+            return;
+          }
+        }
+        if (!res.destroyed) res.end();
+      };
+      pump();
+    });
+    const started = Date.now();
+    const result = await post(client({ allowLoopbackHttp: true, maxResponseBytes: 1000 }), `http://127.0.0.1:${server.port}/`);
+
+    expect(result).toMatchObject({ kind: 'response', status: 200 });
+    expect(result.kind === 'response' && result.bodyPreview).toBe('a'.repeat(1000));
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('times out when the server never answers', async () => {
+    const server = await startServer(() => undefined);
+    const result = await post(client({ allowLoopbackHttp: true, responseTimeoutMs: 300 }), `http://127.0.0.1:${server.port}/`);
+
+    expect(result).toMatchObject({ kind: 'network', errorClass: 'timeout' });
+    expect(result.latencyMs).toBeGreaterThanOrEqual(250);
+    expect(result.latencyMs).toBeLessThan(1000);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('reports a refused connection as connect', async () => {
+    const server = await startServer(() => undefined);
+    const port = server.port;
+    await server.close();
+    servers.splice(servers.indexOf(server), 1);
+    const result = await post(client({ allowLoopbackHttp: true }), `http://127.0.0.1:${port}/`);
+
+    expect(result).toMatchObject({ kind: 'network', errorClass: 'connect' });
+  });
+
+  it('reports a connection dropped by the server as reset', async () => {
+    const server = await startServer((req) => req.socket.destroy());
+    const result = await post(client({ allowLoopbackHttp: true }), `http://127.0.0.1:${server.port}/`);
+
+    expect(result).toMatchObject({ kind: 'network', errorClass: 'reset' });
+  });
+
+  it('reports a failed name lookup as dns', async () => {
+    const result = await post(client(), 'https://no-such-host.invalid/');
+
+    expect(result).toMatchObject({ kind: 'network', errorClass: 'dns' });
+  });
+
+  it('bounds a name lookup that never answers', async () => {
+    const result = await post(client({ connectTimeoutMs: 200, resolve: () => new Promise(() => undefined) }), 'https://partner.example.com/');
+
+    expect(result).toMatchObject({ kind: 'network', errorClass: 'dns' });
+    expect(result.latencyMs).toBeLessThan(1000);
+  });
+
+  it('never puts header values or the body into error messages', async () => {
+    const server = await startServer((req) => req.socket.destroy());
+    const results = await Promise.all([
+      post(client({ allowLoopbackHttp: true }), `http://127.0.0.1:${server.port}/`, Buffer.from('{"secret":"body"}')),
+      post(client(), 'https://10.0.0.1/', Buffer.from('{"secret":"body"}')),
+      post(client({ allowLoopbackHttp: true }), `http://127.0.0.1:${server.port}/`, Buffer.from('{}'), { 'x-signature': `${SIGNATURE}\r\nx-evil: 1` }),
+    ]);
+    for (const result of results) {
+      expect(result.kind).toBe('network');
+      expect(JSON.stringify(result)).not.toContain(SIGNATURE);
+      expect(JSON.stringify(result)).not.toContain('secret');
+    }
+    expect(results[2]).toMatchObject({ errorClass: 'other' });
+  });
+
+  it('closes kept-alive sockets on close()', async () => {
+    const server = await startServer((_req, res) => res.writeHead(200).end('ok'));
+    const c = client({ allowLoopbackHttp: true });
+    await post(c, `http://127.0.0.1:${server.port}/`);
+    await post(c, `http://127.0.0.1:${server.port}/`);
+    expect(server.connections).toBe(1); // reused
+    c.close();
+    await withTimeout(
+      (async () => {
+        while (server.openSockets.size > 0) await sleep(10);
+      })(),
+      1000,
+      'kept-alive socket close',
+    );
+  });
+});
+
+describe('SafeHttpClient: https', () => {
+  it('verifies the certificate and SNI against the original hostname while connecting to the checked address', async () => {
+    const server = await startServer((_req, res) => res.writeHead(200).end('tls ok'), true);
+    const resolve = resolverOf(['127.0.0.1']);
+    const result = await post(client({ allowLoopbackHttp: true, resolve, ca: TEST_CERT }), `https://hooks.partner.test:${server.port}/in`);
+
+    expect(result).toMatchObject({ kind: 'response', status: 200, bodyPreview: 'tls ok' });
+    expect(server.requests[0]!.servername).toBe('hooks.partner.test');
+    expect(server.requests[0]!.headers.host).toBe(`hooks.partner.test:${server.port}`);
+  });
+
+  it('reports an untrusted certificate as tls', async () => {
+    const server = await startServer((_req, res) => res.writeHead(200).end(), true);
+    const result = await post(client({ allowLoopbackHttp: true, resolve: resolverOf(['127.0.0.1']) }), `https://hooks.partner.test:${server.port}/`);
+
+    expect(result).toMatchObject({ kind: 'network', errorClass: 'tls' });
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('reports a certificate for another name as tls', async () => {
+    const server = await startServer((_req, res) => res.writeHead(200).end(), true);
+    const result = await post(
+      client({ allowLoopbackHttp: true, resolve: resolverOf(['127.0.0.1']), ca: TEST_CERT }),
+      `https://other.partner.test:${server.port}/`,
+    );
+
+    expect(result).toMatchObject({ kind: 'network', errorClass: 'tls' });
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('SafeHttpClient: refused addresses', () => {
+  it.each([
+    ['https://10.0.0.1/'],
+    ['https://169.254.169.254/latest/meta-data'],
+    ['https://[::ffff:10.0.0.1]/'],
+    ['https://[::ffff:169.254.169.254]/'],
+    ['https://[::ffff:127.0.0.1]/'],
+    ['https://[fd00::1]/'],
+    ['https://[fe80::1]/'],
+    ['https://[::]/'],
+    ['https://0.0.0.0/'],
+    ['https://100.64.0.1/'],
+    ['https://172.16.0.1/'],
+    ['https://192.168.1.1/'],
+    ['https://224.0.0.1/'],
+    ['https://127.0.0.1/'],
+    ['https://[::1]/'],
+    ['http://example.com/'],
+    ['ftp://example.com/'],
+    ['not a url'],
+  ])('%s', async (url) => {
+    const resolve = resolverOf(['203.0.113.5']);
+    const result = await post(client({ resolve }), url);
+
+    expect(result).toMatchObject({ kind: 'network', errorClass: 'refused_address', message: expect.any(String) });
+    expect(resolve).not.toHaveBeenCalled();
+  });
+
+  it('says https is required for a plain http URL', async () => {
+    const result = await post(client(), 'http://example.com/hooks');
+
+    expect(result).toMatchObject({ kind: 'network', errorClass: 'refused_address' });
+    expect(result.kind === 'network' && result.message).toMatch(/https required/);
+  });
+
+  it('refuses plain http to a loopback address unless allowed', async () => {
+    const server = await startServer((_req, res) => res.writeHead(200).end());
+    const result = await post(client(), `http://127.0.0.1:${server.port}/`);
+
+    expect(result).toMatchObject({ kind: 'network', errorClass: 'refused_address' });
+    expect(server.connections).toBe(0);
+  });
+
+  it('refuses a name that resolves to 127.0.0.1 when loopback is not allowed', async () => {
+    const server = await startServer((_req, res) => res.writeHead(200).end(), true);
+    const resolve = resolverOf(['127.0.0.1']);
+    const result = await post(client({ resolve, ca: TEST_CERT }), `https://hooks.partner.test:${server.port}/`);
+
+    expect(result).toMatchObject({ kind: 'network', errorClass: 'refused_address' });
+    expect(resolve).toHaveBeenCalledTimes(1);
+    await sleep(20);
+    expect(server.connections).toBe(0);
+  });
+
+  it('refuses a name when any of its addresses is private', async () => {
+    for (const answer of [['203.0.113.5', '10.1.2.3'], ['10.1.2.3', '203.0.113.5'], ['2606:4700::1111', '::ffff:169.254.169.254']]) {
+      const result = await post(client({ resolve: resolverOf(answer) }), 'https://partner.example.com/hooks');
+      expect(result).toMatchObject({ kind: 'network', errorClass: 'refused_address' });
+    }
+  });
+
+  it('still refuses private ranges and non-loopback http when loopback http is allowed', async () => {
+    const c = client({ allowLoopbackHttp: true, resolve: resolverOf(['203.0.113.5']) });
+    for (const url of ['https://10.0.0.1/', 'http://10.0.0.1/', 'https://169.254.169.254/', 'http://[::ffff:10.0.0.1]/', 'http://partner.example.com/']) {
+      expect(await post(c, url)).toMatchObject({ kind: 'network', errorClass: 'refused_address' });
+    }
+    const mixed = client({ allowLoopbackHttp: true, resolve: resolverOf(['127.0.0.1', '10.0.0.1']) });
+    expect(await post(mixed, 'http://partner.example.com/')).toMatchObject({ kind: 'network', errorClass: 'refused_address' });
+  });
+
+  it('does not resolve again at connect time (DNS rebinding)', async () => {
+    const server = await startServer((_req, res) => res.writeHead(200).end());
+    // Public (TEST-NET-1, unroutable) on the first lookup, this host on every later one.
+    const resolve = resolverOf(['192.0.2.1'], ['127.0.0.1']);
+    const result = await post(client({ resolve, connectTimeoutMs: 300 }), `https://rebind.partner.test:${server.port}/hooks`);
+
+    expect(result.kind).toBe('network');
+    expect(['timeout', 'connect']).toContain(result.kind === 'network' && result.errorClass);
+    expect(resolve).toHaveBeenCalledTimes(1);
+    await sleep(20);
+    expect(server.connections).toBe(0);
+  });
+
+  it('does not resolve again at connect time when loopback is allowed either', async () => {
+    const server = await startServer((_req, res) => res.writeHead(200).end());
+    const resolve = resolverOf(['192.0.2.1'], ['127.0.0.1']);
+    const result = await post(client({ resolve, connectTimeoutMs: 300, allowLoopbackHttp: true }), `https://rebind.partner.test:${server.port}/hooks`);
+
+    expect(result.kind).toBe('network');
+    expect(resolve).toHaveBeenCalledTimes(1);
+    await sleep(20);
+    expect(server.connections).toBe(0);
+  });
+});

@@ -1,0 +1,1 @@
+export { currencyDecimals, toMinorUnits, fromMinorUnits, validTaxRate, MAX_AMOUNT } from './money';
