@@ -22,6 +22,7 @@ describe('a valid order', () => {
   it('is priced by the service and answered with every field of the create response', async () => {
     const res = await r.partner('POST', '/orders', pickupOrder(r.menu, { externalOrderId: 'first-order' }));
     expect(res.status).toBe(201);
+    expect(res.headers.get('location')).toBe(`/api/partner/v1/orders/${res.body.orderId}`);
     // Pizza 12.00 incl. 7 %, two colas 2.50 excl. 19 %: subtotal 17.00; inclusive tax
     // 1200 × 7/107 = 78.50… → 0.79; exclusive 500 × 0.19 = 0.95; total 17.00 + 0.95 = 17.95.
     expect(res.body).toEqual({
@@ -140,6 +141,7 @@ describe('refused orders (400 with errors by field, nothing stored)', () => {
     const res = await r.partner('POST', '/orders', pickupOrder(r.menu, { ...overrides, ...(lines ? { lines } : {}) }));
     expect(res.status).toBe(400);
     expect(res.headers.get('content-type')).toMatch(/application\/problem\+json/);
+    expect(res.body.code).toBe('request.invalid');
     expect(await countOrders()).toBe(before);
     return res.body.errors as Record<string, string[]>;
   };
@@ -151,7 +153,7 @@ describe('refused orders (400 with errors by field, nothing stored)', () => {
 
   it('delivery fields: both required for Delivery, both absent for Pickup', async () => {
     expect(await refused({ orderMode: 1 })).toEqual({ deliveryZoneId: ['is required for a Delivery order'], deliveryAddress: ['is required for a Delivery order'] });
-    expect(Object.keys(await refused({ deliveryZoneId: zoneId, deliveryAddress: { addressLine: 'x', ...INSIDE } }))).toEqual(['deliveryZoneId', 'deliveryAddress']);
+    expect(Object.keys(await refused({ deliveryZoneId: zoneId, deliveryAddress: { label: null, addressLine: 'x', ...INSIDE } }))).toEqual(['deliveryZoneId', 'deliveryAddress']);
   });
 
   it('the zone: outside the polygon, another branch’s, inactive, unknown, another tenant’s', async () => {
@@ -169,7 +171,7 @@ describe('refused orders (400 with errors by field, nothing stored)', () => {
 
   it('the zone minimum order', async () => {
     const small = [{ productId: r.menu.cola.id, variantId: r.menu.cola.variant, quantity: 1, modifierSelections: [] }];
-    expect(await refused({ orderMode: 1, deliveryZoneId: zoneId, deliveryAddress: { addressLine: 'Torstrasse 5', ...INSIDE } }, small)).toEqual({
+    expect(await refused({ orderMode: 1, deliveryZoneId: zoneId, deliveryAddress: { label: null, addressLine: 'Torstrasse 5', ...INSIDE } }, small)).toEqual({
       lines: ["the subtotal is below this delivery zone's minimum order of 10 EUR"],
     });
   });
@@ -216,6 +218,8 @@ describe('refused orders (400 with errors by field, nothing stored)', () => {
     expect(Object.keys(await refused({ externalOrderId: 'x'.repeat(129) }))).toEqual(['externalOrderId']);
     expect(await refused({ grandTotal: 1, status: 6 })).toEqual({ grandTotal: ['is computed by the service and cannot be submitted'], status: ['is computed by the service and cannot be submitted'] });
     expect(Object.keys(await refused({ expectedTotal: 17.951 }))).toEqual(['expectedTotal']);
+    // The spec lists the address label as required (it may be null).
+    expect(Object.keys(await refused({ orderMode: 1, deliveryZoneId: zoneId, deliveryAddress: { addressLine: 'Torstrasse 5', ...INSIDE } }))).toEqual(['deliveryAddress.label']);
   });
 
   it('unavailable items', async () => {

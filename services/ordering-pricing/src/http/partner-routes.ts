@@ -15,6 +15,7 @@ export function registerPartnerRoutes(router: Router<RequestState>, ctx: Orderin
     const caller = identityOf(c, 'partner');
     const result = await createOrder(ctx, caller, tenantScope(caller), validateOrderRequest(requestBody(c)));
     c.status = result.status;
+    c.set('Location', `${PREFIX}/${result.body.orderId}`);
     c.body = result.body;
   });
   router.get(`${PREFIX}/:orderId`, async (c) => {

@@ -22,7 +22,8 @@ import { serviceFeeOf } from './settings';
 /** A claim older than this whose order never appeared was left by a crashed request. */
 const ABANDONED_CLAIM_MS = 60_000;
 
-const VALIDATION = 'order.validation_failed';
+/** The Partner API's code for a validation failure (with `errors`), as its OpenAPI document says. */
+const VALIDATION = 'request.invalid';
 const invalid = (errors: FieldErrors) => validationError(VALIDATION, 'The order is invalid; see errors.', errors);
 
 /**

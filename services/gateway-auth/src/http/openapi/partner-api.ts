@@ -376,7 +376,14 @@ const paths: Json = {
       '- `expectedTotal` different from the computed `grandTotal`: 409 `tenancy.order.price_mismatch`, nothing is created and both ' +
       '`externalOrderId` and `Idempotency-Key` stay usable for a corrected retry.\n' +
       '- An `externalOrderId` already used by the installation under a different `Idempotency-Key`: 409 ' +
-      '`tenancy.partner_api.external_order_id_conflict`.',
+      '`tenancy.partner_api.external_order_id_conflict`.\n' +
+      '- An unknown, expired or inapplicable `promotionCode` (not valid yet, another branch, subtotal below its minimum, used up): 400 with ' +
+      'the reason under `errors.promotionCode`.\n' +
+      '- Limits: 1 to 50 lines; quantity 1 to 99; at most 100 modifier selections per line; `customerName` 1 to 100 characters; ' +
+      '`customerPhone` an optional `+` then 6 to 15 digits, with spaces, dots, dashes or parentheses between them; `customerEmail` at ' +
+      'most 254; `customerNotes` and `deliveryAddress.notes` at most 500; a line\'s `customerNote` at most 200; `externalOrderId` 1 to ' +
+      '128 without control characters; `promotionCode` at most 50; `addressLine` 1 to 300; `label` at most 100.\n' +
+      '- `orderNumber` is the tenant\'s next order number, a string of digits from 1001 on (gaps are possible, duplicates are not).',
     scopes: ['Orders.Create'],
     requestBody: jsonBody('CreateOrderRequest', 'The order to create.'),
     success: {
@@ -549,10 +556,10 @@ const schemas: Record<string, Json> = {
   },
   OrderStatus: int32(
     'Order status, an integer. Known values: 1 Pending, 6 Completed, 7 Rejected, 8 Cancelled. A status Accepted also ' +
-      'exists; its value and the other values are not part of this contract: tolerate unknown values. ' +
+      'exists (this service gives it 2); other values are not part of this contract: tolerate unknown values. ' +
       '(Webhook payloads carry the status by name.)',
   ),
-  PaymentStatus: int32('Payment status, an integer. 1 on a newly created order; the other values are not part of this contract.'),
+  PaymentStatus: int32('Payment status, an integer: 1 Unpaid (every new order), 2 Paid (the restaurant recorded the payment; `payment.completed` is sent).'),
   AssignmentStatus: int32(
     'Delivery assignment status, an integer. Known values: 2 Accepted, 4 InTransit, 5 Delivered. Assigned, the ' +
       'rejected state and the cancelled state also exist; their values are not part of this contract.',
