@@ -19,10 +19,11 @@ import { adminToken, parseOptions, USAGE } from './lib/options.mjs';
 import { catalogStep } from './steps/catalog.mjs';
 import { deliveryProviderStep } from './steps/delivery-provider.mjs';
 import { orderSourceStep } from './steps/order-source.mjs';
+import { orderingStep } from './steps/ordering.mjs';
 import { tenantStep } from './steps/tenant.mjs';
 
 /** In order; later steps may use what earlier ones put into ctx.fixture (the tenant step comes first). */
-export const SEED_STEPS = [tenantStep, orderSourceStep, deliveryProviderStep, catalogStep];
+export const SEED_STEPS = [tenantStep, orderSourceStep, deliveryProviderStep, catalogStep, orderingStep];
 
 async function main(argv) {
   const options = parseOptions(argv);

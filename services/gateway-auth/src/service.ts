@@ -3,7 +3,7 @@ import type { ServiceDefinition } from '@marketplace/runtime';
 import { privateKeyFrom } from '@marketplace/identity';
 import { ApiKeyCache } from './adapters/api-key-cache';
 import { RateLimiter } from './adapters/rate-limiter';
-import { RedisLock } from './adapters/redis-lock';
+import { RedisLock } from '@marketplace/redis';
 import { SecretBox } from './adapters/secret-box';
 import { gatewayCollections, gatewayIndexes } from './adapters/store/collections';
 import { UpstreamClient } from './adapters/upstream';

@@ -1,14 +1,15 @@
-import { AppError } from '@marketplace/errors';
 import { guardGatewayRoutes, publicKeyFrom } from '@marketplace/identity';
 import type { ServiceDefinition } from '@marketplace/runtime';
-import { DocumentLock } from '@marketplace/store';
+import { RedisLock } from '@marketplace/redis';
+import { OrderLock } from './adapters/order-lock';
 import { ORDERS, orderingCollections, orderingIndexes } from './adapters/store';
 import { settings } from './config';
 import { consumers } from './consumers';
 import { ORDERS_TOPIC } from './domain/order-events';
 import { registerRoutes } from './http/routes';
-import { CATALOG_TOPIC } from './usecases/catalog-copy';
+import { CATALOG_TOPIC, CopyCache } from './usecases/catalog-copy';
 import { liveAssignmentOwnership } from './usecases/delivery-ownership';
+import { OrderNumbers } from './usecases/order-numbers';
 
 /** Ordering and pricing: what it owns, the topics it uses and its indexes, in one place. */
 export const orderingPricingService: ServiceDefinition<typeof settings> = {
@@ -22,12 +23,8 @@ export const orderingPricingService: ServiceDefinition<typeof settings> = {
     // Partner and tenant routes answer only requests whose identity the gateway signed.
     context.useBeforeBody(guardGatewayRoutes(publicKeyFrom(context.config.identityPublicKey)));
     const store = orderingCollections(context.db);
-    const orderLock = new DocumentLock(store.orderLocks, {
-      waitMs: context.config.orderLockWaitMs,
-      ttlMs: 30_000,
-      busy: () => new AppError('unavailable', 'order.busy', 'Another change of this order is in progress; retry shortly.', { retryAfterSeconds: 1 }),
-    });
-    registerRoutes(context, { store, outbox: context.outbox, orderLock, deliveryOwnership: liveAssignmentOwnership, logger: context.logger, now: () => new Date() });
+    const orderLock = new OrderLock(new RedisLock(context.redis, 'ordering-pricing:'), { waitMs: context.config.orderLockWaitMs, ttlMs: 30_000 });
+    registerRoutes(context, { store, outbox: context.outbox, orderLock, deliveryOwnership: liveAssignmentOwnership, orderNumbers: new OrderNumbers(store), catalogCopy: new CopyCache(store), logger: context.logger, now: () => new Date() });
     return { consumers: consumers(context, store) };
   },
 };

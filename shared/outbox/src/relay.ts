@@ -112,7 +112,12 @@ export class OutboxRelay {
     let after: OutboxDoc | null = doc;
     if (events.length > 0) {
       await this.options.publisher.publish(events.map(toOutgoing));
-      // Remove exactly what was published; events staged meanwhile stay for the next flush.
+      // Nothing staged since the read (same version): everything goes in one write.
+      if (doc[OUTBOX_VERSION] !== undefined) {
+        const cleared = await coll.updateOne({ _id: doc._id, [OUTBOX_VERSION]: doc[OUTBOX_VERSION] } as never, { $set: { [OUTBOX]: [] }, $unset: { [OUTBOX_SINCE]: '', [OUTBOX_VERSION]: '' } } as never);
+        if (cleared.matchedCount === 1) return events.length;
+      }
+      // Else remove exactly what was published; events staged meanwhile stay for the next flush.
       // (No projection: FerretDB 1.24 does not implement one on findAndModify.)
       after = await coll.findOneAndUpdate({ _id: doc._id } as never, { $pullAll: { [OUTBOX]: events } } as never, { returnDocument: 'after' });
     }

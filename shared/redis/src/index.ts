@@ -8,12 +8,6 @@ export interface RedisSettings {
   logger: Logger;
 }
 
-/** A Lua script: its source and how many of its arguments are keys. */
-export interface LuaScript {
-  lua: string;
-  keys: number;
-}
-
 /**
  * Connects to Redis. Commands fail at once while Redis is away (no offline queue, one retry), so
  * rate limits and locks answer "unavailable" quickly instead of piling up.
@@ -34,19 +28,6 @@ export async function connectRedis({ url, logger }: RedisSettings): Promise<Redi
   return redis;
 }
 
-/**
- * Registers scripts as commands once per connection: ioredis sends EVALSHA and loads the script
- * itself only when Redis does not know the hash (after a restart, say).
- */
-export function defineScripts<const N extends string>(redis: Redis, scripts: Record<N, LuaScript>): Record<N, (keys: string[], args: (string | number)[]) => Promise<unknown>> {
-  const commands = {} as Record<N, (keys: string[], args: (string | number)[]) => Promise<unknown>>;
-  for (const [name, script] of Object.entries(scripts) as [N, LuaScript][]) {
-    redis.defineCommand(name, { lua: script.lua, numberOfKeys: script.keys });
-    const command = (redis as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[name]!.bind(redis);
-    commands[name] = (keys, args) => {
-      if (keys.length !== script.keys) throw new Error(`script ${name} takes ${script.keys} keys, got ${keys.length}`);
-      return command(...keys, ...args);
-    };
-  }
-  return commands;
-}
+export { defineScripts, type LuaScript } from './scripts';
+export { RedisLock } from './redis-lock';
+export { whileRedisAnswers } from './redis-unavailable';

@@ -1,6 +1,6 @@
 import type { TenantProfile } from '@marketplace/identity';
 import type { Redis } from '@marketplace/redis';
-import { whileRedisAnswers } from './redis-unavailable';
+import { whileRedisAnswers } from '@marketplace/redis';
 
 /** What authentication needs about a key, without a database read on every request. */
 export interface CachedApiKey {

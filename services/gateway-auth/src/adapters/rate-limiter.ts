@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { defineScripts, type Redis } from '@marketplace/redis';
-import { whileRedisAnswers } from './redis-unavailable';
+import { whileRedisAnswers } from '@marketplace/redis';
 
 /**
  * Sliding-window rate limit, exact and atomic: at most `limit` requests in any `window` seconds.

@@ -1,7 +1,7 @@
 import type { OutboxRelay } from '@marketplace/outbox';
 import type { Logger } from '@marketplace/logging';
 import type { ApiKeyCache } from '../adapters/api-key-cache';
-import type { RedisLock } from '../adapters/redis-lock';
+import type { RedisLock } from '@marketplace/redis';
 import type { SecretBox } from '../adapters/secret-box';
 import type { GatewayCollections } from '../adapters/store/collections';
 

@@ -1,6 +1,6 @@
 import type { Collection, Db } from 'mongodb';
 import type { OutboxFields } from '@marketplace/outbox';
-import type { IndexPlan, LockDoc } from '@marketplace/store';
+import type { IndexPlan } from '@marketplace/store';
 import type { CopiedEntity } from '../domain/catalog-copy';
 import type { OrderDoc } from '../domain/order';
 import type { Promotion } from '../domain/promotion';
@@ -12,11 +12,14 @@ import type { DeliveryZone } from '../domain/delivery-zone';
  * use) are documents whose `_id` is the claimed value, so a unique insert decides a race exactly.
  */
 
-/** One catalog resource as the catalog last published it (`_id`: tenant:entity:id). */
+/**
+ * One catalog resource as the catalog last published it (`_id`: tenant:entity:id); and per tenant
+ * one `meta` document (`_id`: tenant:meta) holding the highest sequence applied.
+ */
 export interface CatalogCopyDoc {
   _id: string;
   tenantId: string;
-  entity: CopiedEntity;
+  entity: CopiedEntity | 'meta';
   sequence: number;
   deleted: boolean;
   state: Record<string, unknown>;
@@ -73,7 +76,6 @@ export interface OrderingCollections {
   externalOrderIds: Collection<ExternalOrderClaimDoc>;
   orderNumbers: Collection<OrderNumberClaimDoc>;
   orderCounters: Collection<OrderCounterDoc>;
-  orderLocks: Collection<LockDoc>;
   catalogCopy: Collection<CatalogCopyDoc>;
   zones: Collection<DeliveryZoneDoc>;
   promotions: Collection<PromotionDoc>;
@@ -90,7 +92,6 @@ export function orderingCollections(db: Db): OrderingCollections {
     externalOrderIds: db.collection('external_order_ids'),
     orderNumbers: db.collection('order_numbers'),
     orderCounters: db.collection('order_counters'),
-    orderLocks: db.collection('order_locks'),
     catalogCopy: db.collection('catalog_copy'),
     zones: db.collection('delivery_zones'),
     promotions: db.collection('promotions'),

@@ -33,26 +33,75 @@ export async function applyCatalogChange(store: OrderingCollections, change: Cat
     state: change.state,
   };
   const { matchedCount } = await store.catalogCopy.updateOne({ _id: doc._id, sequence: { $lt: doc.sequence } }, { $set: doc });
-  if (matchedCount > 0) return;
-  try {
-    await store.catalogCopy.insertOne(doc);
-  } catch (error) {
-    if (!isDuplicateKeyError(error)) throw error; // held already, with this sequence or a later one
+  if (matchedCount === 0) {
+    try {
+      await store.catalogCopy.insertOne(doc);
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error; // held already, with this sequence or a later one
+    }
+  }
+  // The tenant's copy as a whole has reached this sequence: readers' caches older than it go.
+  await store.catalogCopy.updateOne({ _id: metaId(change.tenantId) }, { $max: { sequence: change.sequence }, $setOnInsert: { tenantId: change.tenantId, entity: 'meta', deleted: false, state: {} } }, { upsert: true });
+}
+
+const metaId = (tenantId: string) => `${tenantId}:meta`;
+
+/** What loads copied resources: a cache in front of the database (or the database itself). */
+export interface CopyReader {
+  /** The documents by copy id (null for those not held), read at or after `sequence` began. */
+  load(tenantId: string, ids: string[]): Promise<Map<string, CatalogCopyDoc | null>>;
+}
+
+/**
+ * Keeps the copied resources orders have read, per tenant, for as long as the tenant's copy
+ * sequence stays the same: each order then reads one small document (the sequence) instead of
+ * one per product, group and tax category. Any change of the tenant's catalog, seen by any
+ * instance, moves the sequence and empties the tenant's entry, so the next order prices against
+ * the change.
+ */
+export class CopyCache implements CopyReader {
+  private readonly tenants = new Map<string, { sequence: number; docs: Map<string, CatalogCopyDoc | null> }>();
+
+  constructor(
+    private readonly store: OrderingCollections,
+    private readonly maxTenants = 1000,
+  ) {}
+
+  async load(tenantId: string, ids: string[]): Promise<Map<string, CatalogCopyDoc | null>> {
+    const meta = await this.store.catalogCopy.findOne({ _id: metaId(tenantId) });
+    const sequence = meta?.sequence ?? 0;
+    let entry = this.tenants.get(tenantId);
+    if (!entry || entry.sequence !== sequence) {
+      entry = { sequence, docs: new Map() };
+      this.tenants.delete(tenantId);
+      if (this.tenants.size >= this.maxTenants) this.tenants.delete(this.tenants.keys().next().value!);
+    } else {
+      this.tenants.delete(tenantId); // re-inserted below: most recently used last
+    }
+    this.tenants.set(tenantId, entry);
+    const missing = ids.filter((id) => !entry.docs.has(id));
+    // One primary-key read each, in parallel: FerretDB answers `_id` equality from its key.
+    const found = await Promise.all(missing.map((id) => this.store.catalogCopy.findOne({ _id: id })));
+    missing.forEach((id, i) => entry.docs.set(id, found[i] ?? null));
+    return new Map(ids.map((id) => [id, entry.docs.get(id) ?? null]));
   }
 }
 
 /** Loads resources of one kind by id; deleted or unknown ones are absent. */
-async function load<T>(store: OrderingCollections, tenantId: string, entity: CopiedEntity, ids: Iterable<string>): Promise<Map<string, T>> {
-  const unique = [...new Set(ids)];
-  // One primary-key read each, in parallel: FerretDB answers `_id` equality from its key.
-  const docs = await Promise.all(unique.map((id) => store.catalogCopy.findOne({ _id: copyId(tenantId, entity, id) })));
+async function load<T>(reader: CopyReader, tenantId: string, entity: CopiedEntity, ids: Iterable<string>): Promise<Map<string, T>> {
+  const docs = await reader.load(tenantId, [...new Set(ids)].map((id) => copyId(tenantId, entity, id)));
   const found = new Map<string, T>();
-  for (const doc of docs) if (doc && !doc.deleted) found.set(doc.state.id as string, doc.state as T);
+  for (const doc of docs.values()) if (doc && !doc.deleted) found.set(doc.state.id as string, doc.state as T);
   return found;
 }
 
-export async function findBranch(store: OrderingCollections, tenantId: string, branchId: string): Promise<CopiedBranch | undefined> {
-  return (await load<CopiedBranch>(store, tenantId, 'branch', [branchId])).get(branchId);
+/** The database itself, uncached (for the tenant API's checks). */
+export const uncached = (store: OrderingCollections): CopyReader => ({
+  load: async (_tenantId, ids) => new Map(await Promise.all(ids.map(async (id) => [id, await store.catalogCopy.findOne({ _id: id })] as const))),
+});
+
+export async function findBranch(reader: CopyReader, tenantId: string, branchId: string): Promise<CopiedBranch | undefined> {
+  return (await load<CopiedBranch>(reader, tenantId, 'branch', [branchId])).get(branchId);
 }
 
 /**
@@ -61,7 +110,7 @@ export async function findBranch(store: OrderingCollections, tenantId: string, b
  * chosen options (required child groups of a chosen option must be known even when nothing was
  * selected in them).
  */
-export async function loadMenuSlice(store: OrderingCollections, tenantId: string, branchId: string, lines: readonly LineRequest[]): Promise<MenuSlice> {
+export async function loadMenuSlice(store: CopyReader, tenantId: string, branchId: string, lines: readonly LineRequest[]): Promise<MenuSlice> {
   const [branch, availability, products] = await Promise.all([
     findBranch(store, tenantId, branchId),
     load<CopiedAvailability>(store, tenantId, 'availability', [branchId]).then((m) => m.get(branchId)),

@@ -2,17 +2,22 @@ import type { PartnerIdentity, TenantIdentity } from '@marketplace/identity';
 import type { Logger } from '@marketplace/logging';
 import { currencyDecimals } from '@marketplace/money';
 import type { OutboxRelay } from '@marketplace/outbox';
-import type { DocumentLock } from '@marketplace/store';
+import type { OrderLock } from '../adapters/order-lock';
 import type { OrderingCollections } from '../adapters/store';
+import type { CopyReader } from './catalog-copy';
 import type { DeliveryOwnership } from './delivery-ownership';
+import type { OrderNumbers } from './order-numbers';
 
 /** What the use cases work with. */
 export interface OrderingContext {
   store: OrderingCollections;
   outbox: OutboxRelay;
   /** One change at a time per order (by order id). */
-  orderLock: DocumentLock;
+  orderLock: OrderLock;
   deliveryOwnership: DeliveryOwnership;
+  orderNumbers: OrderNumbers;
+  /** The catalog copy as order pricing reads it (cached per tenant sequence). */
+  catalogCopy: CopyReader;
   logger: Logger;
   now(): Date;
 }

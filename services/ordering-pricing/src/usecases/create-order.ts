@@ -15,7 +15,6 @@ import { priceOrder, type PriceBreakdown } from '../domain/pricing';
 import { normalizeCode, promotionProblem } from '../domain/promotion';
 import { loadMenuSlice } from './catalog-copy';
 import type { OrderingContext, TenantScope } from './context';
-import { claimOrderNumber } from './order-numbers';
 import { takePromotionUse } from './promotion-uses';
 import { serviceFeeOf } from './settings';
 
@@ -60,7 +59,7 @@ export async function createOrder(ctx: OrderingContext, caller: PartnerIdentity,
     _id: orderId,
     tenantId: tenant.tenantId,
     branchId: request.branchId,
-    orderNumber: await claimOrderNumber(ctx.store, tenant.tenantId, orderId),
+    orderNumber: await ctx.orderNumbers.claim(tenant.tenantId, orderId),
     status: ORDER_STATUS.Pending,
     paymentStatus: PAYMENT_STATUS.Unpaid,
     orderMode: request.orderMode,
@@ -83,15 +82,19 @@ export async function createOrder(ctx: OrderingContext, caller: PartnerIdentity,
     createdAt: now,
     updatedAt: now,
   };
-  try {
-    await ctx.store.orders.insertOne(withOutbox(order, [orderCreated(order)], now));
-  } catch (error) {
-    if (!isDuplicateKeyError(error)) throw error;
-    const stored = await ctx.store.orders.findOne({ _id: orderId }); // a concurrent repeat stored it first
-    return { status: 201, body: createdView(stored!) };
-  }
-  await ctx.outbox.flush(ORDERS, orderId);
-  return { status: 201, body: createdView(order) };
+  // Under the order's lock: a tenant may act on the order as soon as it is stored, and that change
+  // must not race this flush on the same document.
+  return ctx.orderLock.run(orderId, async () => {
+    try {
+      await ctx.store.orders.insertOne(withOutbox(order, [orderCreated(order)], now));
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+      const stored = await ctx.store.orders.findOne({ _id: orderId }); // a concurrent repeat stored it first
+      return { status: 201 as const, body: createdView(stored!) };
+    }
+    await ctx.outbox.flush(ORDERS, orderId);
+    return { status: 201 as const, body: createdView(order) };
+  });
 }
 
 /**
@@ -161,7 +164,7 @@ export async function priceRequest(ctx: OrderingContext, tenant: TenantScope, re
   }
 
   const [menu, zone, promotion, serviceFee] = await Promise.all([
-    loadMenuSlice(ctx.store, tenant.tenantId, request.branchId, request.lines),
+    loadMenuSlice(ctx.catalogCopy, tenant.tenantId, request.branchId, request.lines),
     delivery && hasZone ? ctx.store.zones.findOne({ _id: request.deliveryZoneId!, tenantId: tenant.tenantId }) : Promise.resolve(null),
     request.promotionCode != null ? findPromotion(ctx.store, tenant.tenantId, request.promotionCode) : Promise.resolve(null),
     serviceFeeOf(ctx.store, tenant.tenantId),

@@ -3,7 +3,7 @@ import { notFound, validationError, type FieldErrors } from '@marketplace/errors
 import { fromMinorUnits, toMinorUnits } from '@marketplace/money';
 import type { DeliveryZoneDoc } from '../adapters/store';
 import { zoneGeometryProblem, type ZoneGeometry } from '../domain/geo';
-import { findBranch } from './catalog-copy';
+import { findBranch, uncached } from './catalog-copy';
 import type { OrderingContext, TenantScope } from './context';
 
 export interface ZoneInput {
@@ -41,7 +41,7 @@ export async function saveZone(ctx: OrderingContext, tenant: TenantScope, id: st
   if (minimumOrderMinor === undefined) errors.minimumOrder = [money(tenant)];
   const existing = id ? await ctx.store.zones.findOne({ _id: id, tenantId: tenant.tenantId }) : null;
   if (id && !existing) throw notFound();
-  if (!(await findBranch(ctx.store, tenant.tenantId, input.branchId))) errors.branchId = ['is not a branch of this restaurant'];
+  if (!(await findBranch(uncached(ctx.store), tenant.tenantId, input.branchId))) errors.branchId = ['is not a branch of this restaurant'];
   if (Object.keys(errors).length > 0) throw validationError('order.validation_failed', 'The delivery zone is invalid; see errors.', errors);
   const now = ctx.now();
   const zone: DeliveryZoneDoc = {

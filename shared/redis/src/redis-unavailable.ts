@@ -1,8 +1,8 @@
 import { AppError } from '@marketplace/errors';
 
 /**
- * Redis holds the rate limits, locks and key cache: without it the gateway cannot decide safely,
- * so it answers 503 with Retry-After (fail closed) instead of a 500 or an unlimited request.
+ * Redis holds rate limits, locks and caches: without it a service cannot decide safely, so it
+ * answers 503 with Retry-After (fail closed) instead of a 500 or an unlimited request.
  */
 export async function whileRedisAnswers<T>(operation: Promise<T>): Promise<T> {
   try {

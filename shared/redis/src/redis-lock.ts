@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { defineScripts, type Redis } from '@marketplace/redis';
+import type { Redis } from 'ioredis';
+import { defineScripts } from './scripts';
 import { whileRedisAnswers } from './redis-unavailable';
 
 const RELEASE = {
@@ -13,7 +14,7 @@ export class RedisLock {
   private readonly scripts;
 
   constructor(private readonly redis: Redis, private readonly prefix: string) {
-    this.scripts = defineScripts(redis, { gatewayReleaseLock: RELEASE });
+    this.scripts = defineScripts(redis, { releaseLock: RELEASE });
   }
 
   /** The lease token, or undefined when someone else holds the lock. */
@@ -24,7 +25,7 @@ export class RedisLock {
   }
 
   async release(name: string, token: string): Promise<void> {
-    await this.scripts.gatewayReleaseLock([`${this.prefix}lock:${name}`], [token]);
+    await this.scripts.releaseLock([`${this.prefix}lock:${name}`], [token]);
   }
 
   /** Runs `work` under the lock, waiting for it up to `waitMs`; undefined if it never came free. */
