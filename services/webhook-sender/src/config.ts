@@ -1,5 +1,26 @@
+import { bool, int, optionalStr } from '@marketplace/config';
+import { identityPublicKeySetting, webhookSecretTransportKeySetting } from '@marketplace/identity';
+
 /**
  * Settings of this service beyond the platform ones (PORT, KAFKA_BROKERS, MONGO_URL, ...), read
- * and validated at start by the runtime. Add them here as `NAME: setting('ENV_VAR', ...)`.
+ * and validated at start by the runtime.
  */
-export const settings = {};
+export const settings = {
+  /** The gateway's public key: tenant requests are trusted only with its signature. */
+  identityPublicKey: identityPublicKeySetting(),
+  /** Opens the signing secrets sealed in the gateway's installation events. */
+  webhookSecretTransportKey: webhookSecretTransportKeySetting(),
+  /** Local and test setups only: plain http and loopback receivers are allowed. */
+  allowLoopbackHttp: bool('ALLOW_LOOPBACK_HTTP_URLS', { default: false }),
+  connectTimeoutMs: int('WEBHOOK_CONNECT_TIMEOUT_MS', { default: 3_000, min: 100, max: 60_000 }),
+  responseTimeoutMs: int('WEBHOOK_RESPONSE_TIMEOUT_MS', { default: 10_000, min: 100, max: 120_000 }),
+  /** How much of a receiver's answer is read (the rest is dropped). */
+  maxResponseBytes: int('WEBHOOK_MAX_RESPONSE_BYTES', { default: 4_096, min: 0, max: 1_048_576 }),
+  /** Attempts in flight at once, in all and per installation. */
+  concurrency: int('WEBHOOK_CONCURRENCY', { default: 64, min: 1, max: 10_000 }),
+  concurrencyPerEndpoint: int('WEBHOOK_CONCURRENCY_PER_ENDPOINT', { default: 4, min: 1, max: 1_000 }),
+  /** Every retry delay is divided by this (1 in production; tests run the schedule in seconds). */
+  retryTimeScale: int('WEBHOOK_RETRY_TIME_SCALE', { default: 1, min: 1, max: 10_000_000 }),
+  /** A PEM file of extra certificate authorities to trust (a private receiver's CA, tests). */
+  extraCaFile: optionalStr('WEBHOOK_EXTRA_CA_FILE'),
+};

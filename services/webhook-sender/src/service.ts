@@ -1,18 +1,65 @@
+import { readFileSync } from 'node:fs';
+import { createKafka, EventSchemas } from '@marketplace/events';
+import { guardGatewayRoutes, openWebhookSecret, publicKeyFrom } from '@marketplace/identity';
+import { RedisLock } from '@marketplace/redis';
 import type { ServiceDefinition } from '@marketplace/runtime';
+import { AttemptQueue } from './adapters/attempt-queue';
+import { SafeHttpClient } from './adapters/safe-http';
+import { DELIVERIES, webhookCollections, webhookIndexes } from './adapters/store';
 import { settings } from './config';
-import { consumers } from './consumers';
+import { consumers, INSTALLATIONS_TOPIC } from './consumers';
+import { FairDispatcher } from './domain/fair-dispatcher';
+import { WEBHOOK_SOURCE_TOPICS } from './domain/webhook-events';
 import { registerRoutes } from './http/routes';
+import { makeAttempt } from './usecases/attempt';
+import type { WebhookContext } from './usecases/context';
+import { ATTEMPTS_TOPIC, deliveryKinds, RETRY_TIER_TOPICS } from './usecases/delivery-kinds';
 
 /** Webhook sender: what it owns, the topics it uses and its indexes, in one place. */
 export const webhookSenderService: ServiceDefinition<typeof settings> = {
   name: 'webhook-sender',
   defaultPort: 4106,
   settings,
-  topics: [],
-  indexes: {},
-  outboxCollections: [],
-  setup(context) {
-    registerRoutes(context);
-    return { consumers: consumers(context) };
+  topics: [INSTALLATIONS_TOPIC, ...WEBHOOK_SOURCE_TOPICS, ATTEMPTS_TOPIC, ...RETRY_TIER_TOPICS],
+  indexes: webhookIndexes,
+  outboxCollections: [DELIVERIES],
+  async setup(context) {
+    const { config } = context;
+    // Tenant routes answer only requests whose identity the gateway signed.
+    context.useBeforeBody(guardGatewayRoutes(publicKeyFrom(config.identityPublicKey)));
+    const http = new SafeHttpClient({
+      connectTimeoutMs: config.connectTimeoutMs,
+      responseTimeoutMs: config.responseTimeoutMs,
+      maxResponseBytes: config.maxResponseBytes,
+      allowLoopbackHttp: config.allowLoopbackHttp,
+      ...(config.extraCaFile ? { ca: readFileSync(config.extraCaFile) } : {}),
+    });
+    const ctx: WebhookContext = {
+      store: webhookCollections(context.db),
+      outbox: context.outbox,
+      http,
+      kinds: deliveryKinds(config.retryTimeScale),
+      openSecret: (installationId, sealed) => openWebhookSecret(config.webhookSecretTransportKey, installationId, sealed),
+      locks: new RedisLock(context.redis, `${config.consumerGroupPrefix ?? 'webhook-sender'}:`),
+      logger: context.logger,
+      now: () => new Date(),
+    };
+    registerRoutes(context.router, ctx);
+
+    const queue = new AttemptQueue(
+      createKafka({ brokers: config.kafkaBrokers, clientId: 'webhook-sender-attempts', logger: context.logger }),
+      new EventSchemas(config.schemaRegistryUrl, context.catalog),
+      new FairDispatcher({ overall: config.concurrency, perEndpoint: config.concurrencyPerEndpoint }),
+      { groupId: `${config.consumerGroupPrefix ?? 'webhook-sender'}.attempts`, topics: [ATTEMPTS_TOPIC, ...RETRY_TIER_TOPICS], maxInFlight: config.concurrency * 4, handle: (job) => makeAttempt(ctx, job) },
+      context.logger.child({ component: 'attempt-queue' }),
+    );
+    await queue.start();
+    return {
+      consumers: consumers(ctx),
+      onStop: async () => {
+        await queue.stop();
+        http.close();
+      },
+    };
   },
 };

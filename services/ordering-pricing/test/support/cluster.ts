@@ -82,7 +82,7 @@ export async function restaurant(cluster: OrderingCluster, profile: { currencyCo
       headers: method === 'GET' ? headers : { 'idempotency-key': randomUUID(), ...headers },
     });
   const menu = await seedMenu(manage);
-  await waitForCopy(cluster, owner.tenantId, 'product', menu.cola.id);
+  await waitForCopy(cluster.db, owner.tenantId, 'product', menu.cola.id);
   return { tenantId: owner.tenantId, tenant: owner.tenant, source, menu, manage, partner };
 }
 
@@ -97,6 +97,13 @@ async function createdBody(manage: Restaurant['manage'], path: string, body: unk
  * Hafen, and an inactive one), a pizza in two sizes with a required crust and up to two toppings
  * whose Cheese opens a required "Cheese type", and a cola. Prices in EUR.
  */
+/** The demo menu for a tenant of another suite's cluster, once that cluster's ordering copy has it. */
+export async function restaurantMenu(tenant: ApiClient, tenantId: string, orderingDb: Db): Promise<DemoMenu> {
+  const menu = await seedMenu((method, path, body) => tenant.call(method, `/api/tenant/v1${path}`, body));
+  await waitForCopy(orderingDb, tenantId, 'product', menu.cola.id);
+  return menu;
+}
+
 async function seedMenu(manage: Restaurant['manage']): Promise<DemoMenu> {
   const c = (path: string, body: unknown) => createdBody(manage, `/catalog${path}`, body);
   const food7 = await c('/tax-categories', { name: 'Food 7%', rate: 7, isInclusive: true });
@@ -146,9 +153,10 @@ async function seedMenu(manage: Restaurant['manage']): Promise<DemoMenu> {
 }
 
 /** Waits until ordering's catalog copy holds the resource (and, if given, in the wanted state). */
-export async function waitForCopy(cluster: OrderingCluster, tenantId: string, entity: string, id: string, wanted: (state: any) => boolean = () => true): Promise<void> {
+export async function waitForCopy(target: OrderingCluster | Db, tenantId: string, entity: string, id: string, wanted: (state: any) => boolean = () => true): Promise<void> {
+  const db = 'gateway' in target ? target.db : target;
   await waitFor(`ordering's copy of ${entity} ${id}`, async () => {
-    const doc = await cluster.db.collection('catalog_copy').findOne({ _id: `${tenantId}:${entity}:${id}` as never });
+    const doc = await db.collection('catalog_copy').findOne({ _id: `${tenantId}:${entity}:${id}` as never });
     return doc !== null && wanted(doc.state);
   });
 }

@@ -1,25 +1,31 @@
 /**
  * The webhook sender's own copy of an installation, kept from the gateway's installation events
- * (topic `installations`). The gateway owns installations; this copy holds only what delivery needs.
+ * (topic `installations`). The gateway owns installations; this copy holds only what delivery
+ * needs. The signing secret stays sealed at rest and is opened for each attempt, so a rotation
+ * takes effect on the next attempt.
  */
-export interface ReceivingInstallation {
-  installationId: string;
+export interface InstallationCopy {
+  _id: string;
   tenantId: string;
   appId: string;
+  status: string;
   /** Only a connected installation receives events. */
   connected: boolean;
   /** The callback URL of the installation's contract version; null when the app has none. */
   webhookUrl: string | null;
-  /** Event types the contract version subscribes to (never `system.test`: it cannot be subscribed to). */
-  events: string[];
-  /** The current webhook signing secret (`whsec_…`), in memory only; null when the app has none. */
-  signingSecret: string | null;
+  /** Event types the contract version subscribes to. */
+  subscribedEvents: string[];
+  /** The signing secret sealed under WEBHOOK_SECRET_TRANSPORT_KEY; null when there is none. */
+  webhookSecretSealed: string | null;
+  revision: number;
+  changedAt: Date;
 }
 
-/** Read side of the installation copy, used by the delivery engine. */
-export interface InstallationDirectory {
-  /** One installation of a tenant, or undefined (another tenant's installation is undefined too). */
-  find(tenantId: string, installationId: string): Promise<ReceivingInstallation | undefined>;
-  /** Every connected installation of the tenant that subscribes to the event type and has a URL. */
-  subscribers(tenantId: string, eventType: string): Promise<ReceivingInstallation[]>;
+/** `system.test` goes to any connected installation with a URL; it cannot be subscribed to. */
+export const SYSTEM_TEST = 'system.test';
+
+/** Whether the installation takes deliveries of this type now. */
+export function receives(installation: InstallationCopy, type: string): boolean {
+  if (!installation.connected || !installation.webhookUrl || !installation.webhookSecretSealed) return false;
+  return type === SYSTEM_TEST || installation.subscribedEvents.includes(type);
 }

@@ -1,7 +1,42 @@
-import type { ServiceContext } from '@marketplace/runtime';
-import type { settings } from '../config';
+import type Router from '@koa/router';
+import type { RouterContext } from '@koa/router';
+import { validationError } from '@marketplace/errors';
+import { pathId, type RequestState } from '@marketplace/http';
+import { identityOf } from '@marketplace/identity';
+import type { DeliveryStatus } from '../adapters/store';
+import type { WebhookContext } from '../usecases/context';
+import { getDelivery, listDeliveries, redeliver, sendTestEvent } from '../usecases/manage';
 
-/** Routes of this service. /healthz, /readyz and /metrics come from the shared HTTP app. */
-export function registerRoutes(_context: ServiceContext<typeof settings>): void {
-  // Business endpoints arrive with their issues.
+const PREFIX = '/api/tenant/v1/webhooks';
+const STATUSES: DeliveryStatus[] = ['pending', 'delivered', 'failed', 'dead_lettered', 'cancelled'];
+const tenantIdOf = (c: RouterContext<RequestState>) => identityOf(c, 'tenant').tenantId;
+
+/**
+ * Tenant API (through the gateway with a tenant bearer token): an installation's deliveries and
+ * their attempts, dead letters, redelivery and the test event. /healthz, /readyz and /metrics come
+ * from the shared HTTP app.
+ */
+export function registerRoutes(router: Router<RequestState>, ctx: WebhookContext): void {
+  router.get(`${PREFIX}/installations/:installationId/deliveries`, async (c) => {
+    const status = c.query.status;
+    const limit = c.query.limit === undefined ? 50 : Number(c.query.limit);
+    const errors: Record<string, string[]> = {};
+    if (status !== undefined && !STATUSES.includes(status as DeliveryStatus)) errors.status = [`must be one of ${STATUSES.join(', ')}`];
+    if (!Number.isInteger(limit) || limit < 1 || limit > 200) errors.limit = ['must be an integer from 1 to 200'];
+    if (Object.keys(errors).length > 0) throw validationError('request.invalid', 'The query is invalid; see errors.', errors);
+    c.body = await listDeliveries(ctx, tenantIdOf(c), pathId(c.params.installationId), { status: status as DeliveryStatus | undefined, limit });
+  });
+  router.post(`${PREFIX}/installations/:installationId/test`, async (c) => {
+    const tenantId = tenantIdOf(c);
+    c.status = 202;
+    c.body = await sendTestEvent(ctx, tenantId, pathId(c.params.installationId));
+  });
+  router.get(`${PREFIX}/deliveries/:deliveryId`, async (c) => {
+    c.body = await getDelivery(ctx, tenantIdOf(c), pathId(c.params.deliveryId));
+  });
+  router.post(`${PREFIX}/deliveries/:deliveryId/redeliver`, async (c) => {
+    const tenantId = tenantIdOf(c);
+    c.status = 202;
+    c.body = await redeliver(ctx, tenantId, pathId(c.params.deliveryId));
+  });
 }

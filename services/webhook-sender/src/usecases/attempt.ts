@@ -1,0 +1,80 @@
+import { updateWithOutbox } from '@marketplace/outbox';
+import type { AttemptJob } from '../adapters/attempt-queue';
+import { DELIVERIES, type AttemptRecord, type DeliveryDoc } from '../adapters/store';
+import { receives } from '../domain/installation';
+import { retryDelayMs, verdictOf, type AttemptResult } from '../domain/retry-policy';
+import type { WebhookContext } from './context';
+import { attemptEvent } from './deliveries';
+import { attemptTopicAfter } from './delivery-kinds';
+
+const LOCK = { ttlMs: 30_000, waitMs: 10_000 };
+
+/**
+ * Makes one scheduled attempt: signs the stored body with the installation's current secret and
+ * this attempt's timestamp, POSTs it, records the outcome, and schedules the next attempt on its
+ * tier's topic, or ends the delivery (delivered, failed for good, dead-lettered after the last
+ * attempt, or cancelled when the installation no longer takes it). A job that is not the
+ * delivery's next attempt (a repeat after a crash, a superseded round) does nothing.
+ */
+export async function makeAttempt(ctx: WebhookContext, job: AttemptJob): Promise<void> {
+  const delivery = await ctx.store.deliveries.findOne({ _id: job.deliveryId }, { projection: { _outbox: 0 } });
+  if (!isCurrent(delivery, job)) return;
+  const installation = await ctx.store.installations.findOne({ _id: delivery.installationId, tenantId: delivery.tenantId });
+  if (!installation || !receives(installation, delivery.type)) {
+    await record(ctx, job, () => ({ status: 'cancelled', reason: 'the installation no longer takes this event (disconnected, uninstalled or unsubscribed)' }));
+    return;
+  }
+  const kind = ctx.kinds[delivery.kind];
+  const secret = ctx.openSecret(installation._id, installation.webhookSecretSealed!);
+  const body = Buffer.from(delivery.body, 'utf8');
+  const at = ctx.now();
+  const headers = kind.signer.headers(secret, delivery._id, Math.floor(at.getTime() / 1000), body);
+  const result = await ctx.http.post(installation.webhookUrl!, headers, body);
+  const outcome: AttemptResult = result.kind === 'response' ? { kind: 'response', status: result.status } : { kind: 'network', errorClass: result.errorClass };
+  const verdict = verdictOf(outcome);
+  const attempt: AttemptRecord = {
+    round: job.round,
+    attempt: job.attempt,
+    at,
+    statusCode: result.kind === 'response' ? result.status : null,
+    latencyMs: result.latencyMs,
+    errorClass: result.kind === 'network' ? result.errorClass : null,
+    verdict,
+  };
+  ctx.logger.info({ deliveryId: delivery._id, installationId: delivery.installationId, type: delivery.type, round: job.round, attempt: job.attempt, statusCode: attempt.statusCode, errorClass: attempt.errorClass, latencyMs: attempt.latencyMs, verdict }, 'webhook attempt');
+
+  await record(ctx, job, (now) => {
+    if (verdict === 'delivered') return { status: 'delivered', attempt };
+    if (verdict === 'permanent') return { status: 'failed', attempt, reason: attempt.statusCode !== null ? `the receiver answered ${attempt.statusCode}` : `refused: ${result.kind === 'network' ? result.message : ''}` };
+    const delay = retryDelayMs(kind.policy, job.attempt);
+    if (delay === undefined) return { status: 'dead_lettered', attempt, reason: `no success after ${job.attempt} attempts` };
+    return { status: 'pending', attempt, next: new Date(now.getTime() + delay) };
+  });
+}
+
+function isCurrent(delivery: DeliveryDoc | null, job: AttemptJob): delivery is DeliveryDoc {
+  return delivery !== null && delivery.status === 'pending' && delivery.round === job.round && delivery.nextAttempt === job.attempt;
+}
+
+type Outcome = { status: DeliveryDoc['status']; attempt?: AttemptRecord; reason?: string; next?: Date };
+
+/** Writes the outcome under the delivery's lock, if the job is still the delivery's next attempt. */
+async function record(ctx: WebhookContext, job: AttemptJob, decide: (now: Date) => Outcome): Promise<void> {
+  const locked = await ctx.locks.withLock(`delivery:${job.deliveryId}`, LOCK, async () => {
+    const delivery = await ctx.store.deliveries.findOne({ _id: job.deliveryId }, { projection: { _outbox: 0 } });
+    if (!isCurrent(delivery, job)) return;
+    const now = ctx.now();
+    const outcome = decide(now);
+    const set: Partial<DeliveryDoc> = { status: outcome.status, updatedAt: now, nextAttemptAt: outcome.next ?? null, reason: outcome.reason ?? null };
+    const push = outcome.attempt ? { $push: { attempts: outcome.attempt } } : {};
+    if (outcome.next) {
+      set.nextAttempt = job.attempt + 1;
+      const event = attemptEvent(attemptTopicAfter(job.attempt), delivery, job.round, job.attempt + 1, outcome.next);
+      await ctx.store.deliveries.updateOne({ _id: delivery._id }, updateWithOutbox({ $set: set, ...push }, [event], now));
+      await ctx.outbox.flush(DELIVERIES, delivery._id);
+    } else {
+      await ctx.store.deliveries.updateOne({ _id: delivery._id }, { $set: set, ...push });
+    }
+  });
+  if (!locked) throw new Error(`delivery ${job.deliveryId} stayed locked; the attempt is retried`);
+}

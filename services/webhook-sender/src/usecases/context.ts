@@ -1,0 +1,20 @@
+import type { Logger } from '@marketplace/logging';
+import type { OutboxRelay } from '@marketplace/outbox';
+import type { RedisLock } from '@marketplace/redis';
+import type { SafeHttpClient } from '../adapters/safe-http';
+import type { WebhookCollections } from '../adapters/store';
+import type { DeliveryKinds } from './delivery-kinds';
+
+/** What the use cases work with. */
+export interface WebhookContext {
+  store: WebhookCollections;
+  outbox: OutboxRelay;
+  http: SafeHttpClient;
+  kinds: DeliveryKinds;
+  /** Opens an installation's sealed signing secret (WEBHOOK_SECRET_TRANSPORT_KEY). */
+  openSecret(installationId: string, sealed: string): string;
+  /** Serializes the changes of one delivery (recording an attempt, a redelivery). */
+  locks: RedisLock;
+  logger: Logger;
+  now(): Date;
+}

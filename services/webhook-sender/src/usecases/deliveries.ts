@@ -1,0 +1,78 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { OutgoingEvent } from '@marketplace/events';
+import { withOutbox } from '@marketplace/outbox';
+import { isDuplicateKeyError } from '@marketplace/store';
+import type { AttemptJob } from '../adapters/attempt-queue';
+import { DELIVERIES, type DeliveryDoc } from '../adapters/store';
+import { receives, type InstallationCopy } from '../domain/installation';
+import { envelopeBody, type Webhook } from '../domain/webhook-events';
+import type { WebhookContext } from './context';
+import { ATTEMPTS_TOPIC } from './delivery-kinds';
+import { findInstallation, subscribers } from './installations';
+
+/** The delivery id of an event for an installation: the same on every redelivery of the event by Kafka. */
+export function deliveryIdOf(eventId: string, installationId: string): string {
+  const h = createHash('sha256').update(`${eventId}\n${installationId}`).digest('hex');
+  // Shaped as a UUID (version 8, "custom"), so it reads like every other id.
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${((parseInt(h[16]!, 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/** The attempt message that puts a delivery's next attempt on a topic. */
+export function attemptEvent(topic: string, delivery: Pick<DeliveryDoc, '_id' | 'installationId'>, round: number, attempt: number, dueAt: Date): OutgoingEvent {
+  const job: AttemptJob = { deliveryId: delivery._id, installationId: delivery.installationId, round, attempt, dueAt: dueAt.toISOString() };
+  return { topic, key: delivery.installationId, type: 'webhook.attempt', data: job };
+}
+
+/**
+ * Creates one delivery per receiving installation, each with its first attempt due now (staged in
+ * the delivery itself, so a crash cannot lose it). The same event seen twice creates nothing new:
+ * the delivery id comes from the event id and the installation.
+ */
+export async function createDeliveries(ctx: WebhookContext, webhook: Webhook, eventId: string, occurredAt: string): Promise<number> {
+  const receivers =
+    webhook.audience.kind === 'broadcast'
+      ? await subscribers(ctx.store, webhook.tenantId, webhook.type)
+      : [await findInstallation(ctx.store, webhook.tenantId, webhook.audience.installationId)].filter((i): i is InstallationCopy => i !== undefined && receives(i, webhook.type));
+  let created = 0;
+  for (const installation of receivers) {
+    if (await createDelivery(ctx, installation, webhook.type, deliveryIdOf(eventId, installation._id), eventId, occurredAt, webhook.data)) created++;
+  }
+  return created;
+}
+
+export async function createDelivery(ctx: WebhookContext, installation: InstallationCopy, type: string, id: string, sourceEventId: string | null, occurredAt: string, data: Record<string, unknown>): Promise<boolean> {
+  const now = ctx.now();
+  const delivery: DeliveryDoc = {
+    _id: id,
+    tenantId: installation.tenantId,
+    installationId: installation._id,
+    kind: 'partner-webhook',
+    type,
+    sourceEventId,
+    occurredAt,
+    body: envelopeBody(id, type, occurredAt, data),
+    status: 'pending',
+    round: 1,
+    nextAttempt: 1,
+    nextAttemptAt: now,
+    attempts: [],
+    reason: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  try {
+    await ctx.store.deliveries.insertOne(withOutbox(delivery, [attemptEvent(ATTEMPTS_TOPIC, delivery, 1, 1, now)], now));
+  } catch (error) {
+    if (isDuplicateKeyError(error)) return false;
+    throw error;
+  }
+  await ctx.outbox.flush(DELIVERIES, id);
+  return true;
+}
+
+/** system.test for one installation: the same pipeline, no business data. */
+export async function createTestDelivery(ctx: WebhookContext, installation: InstallationCopy): Promise<string> {
+  const id = randomUUID();
+  await createDelivery(ctx, installation, 'system.test', id, null, ctx.now().toISOString(), {});
+  return id;
+}

@@ -1,0 +1,55 @@
+import { isDuplicateKeyError } from '@marketplace/store';
+import type { WebhookCollections } from '../adapters/store';
+import { receives, type InstallationCopy } from '../domain/installation';
+
+/** Data of an `installation.changed` event (schemas/installations.schema.json). */
+export interface InstallationChange {
+  installationId: string;
+  tenantId: string;
+  appId: string;
+  status: string;
+  connected: boolean;
+  webhookUrl: string | null;
+  subscribedEvents: string[];
+  webhookSecretSealed: string | null;
+  revision: number;
+  changedAt: string;
+}
+
+/**
+ * Keeps the copy of an installation: a snapshot replaces the held one unless that one has a higher
+ * revision (replays and duplicates change nothing). One installation's events are on one
+ * partition, handled one at a time, so the update and the insert never race.
+ */
+export async function applyInstallationChange(store: WebhookCollections, change: InstallationChange): Promise<void> {
+  const copy: InstallationCopy = {
+    _id: change.installationId,
+    tenantId: change.tenantId,
+    appId: change.appId,
+    status: change.status,
+    connected: change.connected,
+    webhookUrl: change.webhookUrl,
+    subscribedEvents: change.subscribedEvents,
+    webhookSecretSealed: change.webhookSecretSealed,
+    revision: change.revision,
+    changedAt: new Date(change.changedAt),
+  };
+  const { matchedCount } = await store.installations.updateOne({ _id: copy._id, revision: { $lt: copy.revision } }, { $set: copy });
+  if (matchedCount > 0) return;
+  try {
+    await store.installations.insertOne(copy);
+  } catch (error) {
+    if (!isDuplicateKeyError(error)) throw error; // a later revision is held already
+  }
+}
+
+/** One installation of a tenant (another tenant's is undefined: the tenant is in the filter). */
+export async function findInstallation(store: WebhookCollections, tenantId: string, installationId: string): Promise<InstallationCopy | undefined> {
+  return (await store.installations.findOne({ _id: installationId, tenantId })) ?? undefined;
+}
+
+/** Every installation of the tenant that takes this type now: connected, subscribed, with a URL and a secret. */
+export async function subscribers(store: WebhookCollections, tenantId: string, type: string): Promise<InstallationCopy[]> {
+  const all = await store.installations.find({ tenantId }).toArray();
+  return all.filter((installation) => receives(installation, type));
+}

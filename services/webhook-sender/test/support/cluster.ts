@@ -1,0 +1,92 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { MongoClient, type Db } from 'mongodb';
+import { freePort, stackEnv, startServiceProcess, waitFor, type ServiceProcess } from '@marketplace/testing';
+import { startGateway, type TestGateway } from '../../../gateway-auth/test/support/gateway';
+import type { Received } from './receiver';
+
+/**
+ * gateway-auth, catalog, ordering-pricing and webhook-sender as processes with their own
+ * databases; webhook-sender may be restarted. Retry delays are divided by `retryTimeScale`
+ * (10,000 runs the whole 24-hour schedule in about 9 seconds).
+ */
+export interface WebhookCluster {
+  gateway: TestGateway;
+  catalog: ServiceProcess;
+  ordering: ServiceProcess;
+  sender: ServiceProcess;
+  senderDb: Db;
+  orderingDb: Db;
+  restartSender(): Promise<void>;
+  stopSender(): Promise<void>;
+  startSender(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startWebhookCluster(senderEnv: Record<string, string> = {}): Promise<WebhookCluster> {
+  const suffix = randomBytes(4).toString('hex');
+  const senderPort = await freePort();
+  const senderSettings = {
+    MONGO_DATABASE: `it_wh_${suffix}`,
+    KAFKA_CONSUMER_GROUP_PREFIX: `it-webhooks-${suffix}`,
+    ALLOW_LOOPBACK_HTTP_URLS: 'true',
+    WEBHOOK_RETRY_TIME_SCALE: '10000',
+    WEBHOOK_RESPONSE_TIMEOUT_MS: '1500',
+    ...senderEnv,
+  };
+  const [catalog, ordering, sender] = await Promise.all([
+    startServiceProcess('catalog', await freePort(), { MONGO_DATABASE: `it_cat_${suffix}` }),
+    startServiceProcess('ordering-pricing', await freePort(), { MONGO_DATABASE: `it_ord_${suffix}`, KAFKA_CONSUMER_GROUP_PREFIX: `it-ordering-${suffix}`, CATALOG_COPY_START: 'latest' }),
+    startServiceProcess('webhook-sender', senderPort, senderSettings),
+  ]);
+  const gateway = await startGateway({
+    CATALOG_URL: catalog.url,
+    ORDERING_URL: ordering.url,
+    WEBHOOKS_URL: sender.url,
+    ALLOW_LOOPBACK_HTTP_URLS: 'true',
+    RATE_LIMIT_PER_INSTALLATION: '100000',
+    RATE_LIMIT_PER_IP: '100000',
+  });
+  const client = await MongoClient.connect(stackEnv().MONGO_URL, { serverSelectionTimeoutMS: 10_000 });
+  const cluster: WebhookCluster = {
+    gateway,
+    catalog,
+    ordering,
+    sender,
+    senderDb: client.db(senderSettings.MONGO_DATABASE),
+    orderingDb: client.db(`it_ord_${suffix}`),
+    stopSender: async () => void (await cluster.sender.stop()),
+    startSender: async () => {
+      cluster.sender = await startServiceProcess('webhook-sender', senderPort, senderSettings);
+    },
+    restartSender: async () => {
+      await cluster.stopSender();
+      await cluster.startSender();
+    },
+    stop: async () => {
+      await client.close();
+      await gateway.stop();
+      await Promise.all([catalog.stop(), ordering.stop(), cluster.sender.stop()]);
+    },
+  };
+  return cluster;
+}
+
+/** Waits until the sender's copy of the installation is connected with a secret. */
+export async function waitForInstallation(cluster: WebhookCluster, installationId: string, wanted: (copy: any) => boolean = (c) => c.connected && c.webhookSecretSealed): Promise<void> {
+  await waitFor(`the sender's copy of installation ${installationId}`, async () => {
+    const copy = await cluster.senderDb.collection('installations').findOne({ _id: installationId as never });
+    return copy !== null && wanted(copy);
+  });
+}
+
+/**
+ * The receiver's check, written independently of the sender's code: HMAC-SHA256 over the
+ * timestamp text, a dot and the raw body bytes, lowercase hex, compared in constant time.
+ */
+export function verifySignature(request: Received, secret: string): boolean {
+  const timestamp = String(request.headers['x-marketplace-timestamp'] ?? '');
+  const signature = String(request.headers['x-marketplace-signature'] ?? '');
+  if (!/^\d+$/.test(timestamp) || !/^[0-9a-f]{64}$/.test(signature)) return false;
+  const expected = createHmac('sha256', secret).update(Buffer.concat([Buffer.from(`${timestamp}.`, 'utf8'), request.body])).digest();
+  return timingSafeEqual(expected, Buffer.from(signature, 'hex'));
+}

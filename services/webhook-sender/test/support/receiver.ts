@@ -1,0 +1,59 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One request as the receiver got it: the raw body bytes and the headers. */
+export interface Received {
+  at: number;
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/**
+ * A partner's webhook endpoint in the test process (plain HTTP on loopback, which the services
+ * allow only with ALLOW_LOOPBACK_HTTP_URLS=true). `respond` decides each answer: a status, or
+ * 'hang' to never answer (a timeout).
+ */
+export interface Receiver {
+  url: string;
+  received: Received[];
+  /** Requests to one path (each test its own path). */
+  at(path: string): Received[];
+  respond: (req: Received, nth: number) => number | 'hang';
+  close(): Promise<void>;
+}
+
+export async function startReceiver(): Promise<Receiver> {
+  const received: Received[] = [];
+  const counts = new Map<string, number>();
+  const receiver: Receiver = {
+    url: '',
+    received,
+    at: (path) => received.filter((r) => r.path === path),
+    respond: () => 200,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const entry: Received = { at: Date.now(), path: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks) };
+      received.push(entry);
+      const nth = (counts.get(entry.path) ?? 0) + 1;
+      counts.set(entry.path, nth);
+      const answer = receiver.respond(entry, nth);
+      if (answer === 'hang') return; // never answers: the sender's response timeout fires
+      res.statusCode = answer;
+      res.end(answer >= 300 && answer < 400 ? '' : 'ok');
+    });
+  });
+  server.keepAliveTimeout = 1000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const close = receiver.close;
+  receiver.close = () => {
+    server.closeAllConnections();
+    return close();
+  };
+  return receiver;
+}
