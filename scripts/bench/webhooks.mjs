@@ -10,14 +10,14 @@
 //      throughput to the healthy endpoints.
 // Every delivery's signature is checked at the receiver. A benchmark, not a test.
 //
-//   npm run stack:up && npm run build && npm run bench:webhooks [-- --installations 20 --events 100]
+//   npm run stack:up && npm run build && npm run bench:webhooks [-- --installations 10 --events 30]
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
 import os from 'node:os';
 import { readStackEnv } from '../services.mjs';
 import { dropDatabases, percentile, startService, stopServices, require } from './lib/processes.mjs';
 
-const options = { installations: 20, events: 100 };
+const options = { installations: 10, events: 30 };
 for (let i = 2; i < process.argv.length; i++) {
   const [flag, inline] = process.argv[i].split('=', 2);
   const name = flag.replace(/^--/, '');

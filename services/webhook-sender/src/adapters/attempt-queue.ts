@@ -83,11 +83,14 @@ export class AttemptQueue {
     });
   }
 
-  /** Stops fetching, lets the attempts in flight finish (each is bounded by its timeouts), commits, leaves. */
+  /**
+   * Stops fetching (pauses everything), lets the attempts in flight finish (each is bounded by its
+   * timeouts), commits while still in the group, then leaves.
+   */
   async stop(): Promise<void> {
     this.stopping = true;
     for (const timer of this.timers) clearTimeout(timer);
-    await this.consumer.stop();
+    this.consumer.pause(this.options.topics.map((topic) => ({ topic })));
     await Promise.allSettled([...this.inFlight]);
     await this.commitAll().catch((error) => this.log.warn({ err: error }, 'final commit of attempt offsets failed; some attempts may repeat'));
     await this.consumer.disconnect();

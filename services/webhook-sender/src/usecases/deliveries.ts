@@ -33,11 +33,9 @@ export async function createDeliveries(ctx: WebhookContext, webhook: Webhook, ev
     webhook.audience.kind === 'broadcast'
       ? await subscribers(ctx.store, webhook.tenantId, webhook.type)
       : [await findInstallation(ctx.store, webhook.tenantId, webhook.audience.installationId)].filter((i): i is InstallationCopy => i !== undefined && receives(i, webhook.type));
-  let created = 0;
-  for (const installation of receivers) {
-    if (await createDelivery(ctx, installation, webhook.type, deliveryIdOf(eventId, installation._id), eventId, occurredAt, webhook.data)) created++;
-  }
-  return created;
+  // Side by side: each delivery is its own document and its own first attempt.
+  const created = await Promise.all(receivers.map((installation) => createDelivery(ctx, installation, webhook.type, deliveryIdOf(eventId, installation._id), eventId, occurredAt, webhook.data)));
+  return created.filter(Boolean).length;
 }
 
 export async function createDelivery(ctx: WebhookContext, installation: InstallationCopy, type: string, id: string, sourceEventId: string | null, occurredAt: string, data: Record<string, unknown>): Promise<boolean> {
