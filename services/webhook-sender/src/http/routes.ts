@@ -6,6 +6,7 @@ import { identityOf } from '@marketplace/identity';
 import type { DeliveryStatus } from '../adapters/store';
 import type { WebhookContext } from '../usecases/context';
 import { getDelivery, listDeliveries, redeliver, sendTestEvent } from '../usecases/manage';
+import { tenantWebhooksApiDocument } from './openapi/tenant-webhooks-api';
 
 const PREFIX = '/api/tenant/v1/webhooks';
 const STATUSES: DeliveryStatus[] = ['pending', 'delivered', 'failed', 'dead_lettered', 'cancelled'];
@@ -17,6 +18,9 @@ const tenantIdOf = (c: RouterContext<RequestState>) => identityOf(c, 'tenant').t
  * from the shared HTTP app.
  */
 export function registerRoutes(router: Router<RequestState>, ctx: WebhookContext): void {
+  router.get(`${PREFIX}/openapi.json`, (c) => {
+    c.body = tenantWebhooksApiDocument;
+  });
   router.get(`${PREFIX}/installations/:installationId/deliveries`, async (c) => {
     const status = c.query.status;
     const limit = c.query.limit === undefined ? 50 : Number(c.query.limit);
