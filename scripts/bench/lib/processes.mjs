@@ -38,7 +38,11 @@ export async function startService(name, env) {
   delete childEnv.OTEL_EXPORTER_OTLP_ENDPOINT;
   const child = spawn(process.execPath, [join(root, 'services', name, 'dist', 'main.js')], { cwd: root, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  child.stdout.on('data', (chunk) => { output = (output + chunk).slice(-5000); if (process.env.BENCH_DEBUG) process.stderr.write(chunk); });
+  // The last lines are kept for the error message; BENCH_DEBUG=1 shows everything as it comes.
+  child.stdout.on('data', (chunk) => {
+    output = (output + chunk).slice(-5000);
+    if (process.env.BENCH_DEBUG) process.stderr.write(chunk);
+  });
   child.stderr.on('data', (chunk) => (output = (output + chunk).slice(-5000)));
   children.push(child);
   processes[name] = child;
