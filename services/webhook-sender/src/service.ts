@@ -3,6 +3,7 @@ import { createKafka, EventSchemas } from '@marketplace/events';
 import { guardGatewayRoutes, openWebhookSecret, publicKeyFrom } from '@marketplace/identity';
 import { RedisLock } from '@marketplace/redis';
 import type { ServiceDefinition } from '@marketplace/runtime';
+import { attemptMetrics } from './adapters/attempt-metrics';
 import { AttemptQueue } from './adapters/attempt-queue';
 import { SafeHttpClient } from './adapters/safe-http';
 import { DELIVERIES, webhookCollections, webhookIndexes } from './adapters/store';
@@ -40,6 +41,7 @@ export const webhookSenderService: ServiceDefinition<typeof settings> = {
       http,
       kinds: deliveryKinds(config.retryTimeScale),
       openSecret: (installationId, sealed) => openWebhookSecret(config.webhookSecretTransportKey, installationId, sealed),
+      metrics: attemptMetrics(context.metrics),
       locks: new RedisLock(context.redis, `${config.consumerGroupPrefix ?? 'webhook-sender'}:`),
       logger: context.logger,
       now: () => new Date(),

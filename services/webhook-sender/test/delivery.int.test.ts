@@ -207,3 +207,13 @@ describe('system.test', () => {
     expect((await b.webhooks('POST', '/installations/00000000-0000-4000-8000-000000000000/test')).status).toBe(404);
   });
 });
+
+describe('metrics', () => {
+  it('counts attempts by verdict and deliveries by how they ended, at /metrics', async () => {
+    const text = await (await fetch(`${cluster.sender.url}/metrics`, { signal: AbortSignal.timeout(10_000) })).text();
+    expect(text).toMatch(/webhook_attempts_total\{[^}]*type="orders.created"[^}]*verdict="retry"[^}]*\} [1-9]/);
+    expect(text).toMatch(/webhook_attempts_total\{[^}]*verdict="retry"[^}]*error_class="timeout"[^}]*\} [1-9]/);
+    expect(text).toMatch(/webhook_deliveries_ended_total\{[^}]*status="dead_lettered"[^}]*\} [1-9]/);
+    expect(text).toMatch(/webhook_attempt_duration_seconds_count\{[^}]*verdict="delivered"[^}]*\} [1-9]/);
+  });
+});

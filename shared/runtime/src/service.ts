@@ -4,7 +4,7 @@ import type { Db } from 'mongodb';
 import type { Redis } from 'ioredis';
 import { ConfigError, loadConfig, type Setting } from '@marketplace/config';
 import { loadTopicCatalog, type EventConsumer, type EventPublisher, type TopicCatalog } from '@marketplace/events';
-import { Counter } from 'prom-client';
+import { Counter, type Registry } from 'prom-client';
 import { createHttpApp, createMetrics, withTimeout, type ErrorFormat, type HttpApp, type RequestState } from '@marketplace/http';
 import { createLogger, type Logger } from '@marketplace/logging';
 import { OutboxRelay } from '@marketplace/outbox';
@@ -27,6 +27,8 @@ export interface ServiceContext<S> {
   router: Router<RequestState>;
   /** Adds a middleware that runs before the request body is read (rate limits, authentication). */
   useBeforeBody: HttpApp['useBeforeBody'];
+  /** The process's Prometheus registry (served at /metrics): a service adds its own metrics here. */
+  metrics: Registry;
 }
 
 /** What `setup` hands back: the Kafka consumers to run and anything to stop on shutdown. */
@@ -103,7 +105,7 @@ export async function startService<S extends Record<string, Setting<unknown>>>(d
   let parts: ServiceParts;
   let server: Server;
   try {
-    parts = await definition.setup({ config, logger, db: deps.mongo.db, redis: deps.redis, publisher: deps.publisher, outbox, catalog, router: http.router, useBeforeBody: http.useBeforeBody });
+    parts = await definition.setup({ config, logger, db: deps.mongo.db, redis: deps.redis, publisher: deps.publisher, outbox, catalog, router: http.router, useBeforeBody: http.useBeforeBody, metrics: metrics.registry });
     for (const spec of parts.consumers ?? []) {
       const consumer = deps.createConsumer(spec);
       consumers.push(consumer);

@@ -41,6 +41,7 @@ export async function makeAttempt(ctx: WebhookContext, job: AttemptJob): Promise
     errorClass: result.kind === 'network' ? result.errorClass : null,
     verdict,
   };
+  ctx.metrics.attempted(delivery.type, verdict, attempt.errorClass, result.latencyMs / 1000);
   ctx.logger.info({ deliveryId: delivery._id, installationId: delivery.installationId, type: delivery.type, round: job.round, attempt: job.attempt, statusCode: attempt.statusCode, errorClass: attempt.errorClass, latencyMs: attempt.latencyMs, verdict }, 'webhook attempt');
 
   await record(ctx, job, (now) => {
@@ -65,6 +66,7 @@ async function record(ctx: WebhookContext, job: AttemptJob, decide: (now: Date) 
     if (!isCurrent(delivery, job)) return;
     const now = ctx.now();
     const outcome = decide(now);
+    if (outcome.status !== 'pending') ctx.metrics.ended(outcome.status);
     const set: Partial<DeliveryDoc> = { status: outcome.status, updatedAt: now, nextAttemptAt: outcome.next ?? null, reason: outcome.reason ?? null };
     const push = outcome.attempt ? { $push: { attempts: outcome.attempt } } : {};
     if (outcome.next) {

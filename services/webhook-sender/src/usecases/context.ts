@@ -5,6 +5,12 @@ import type { SafeHttpClient } from '../adapters/safe-http';
 import type { WebhookCollections } from '../adapters/store';
 import type { DeliveryKinds } from './delivery-kinds';
 
+/** What attempts report to Prometheus. */
+export interface AttemptMetrics {
+  attempted(type: string, verdict: string, errorClass: string | null, seconds: number): void;
+  ended(status: string): void;
+}
+
 /** What the use cases work with. */
 export interface WebhookContext {
   store: WebhookCollections;
@@ -15,6 +21,7 @@ export interface WebhookContext {
   openSecret(installationId: string, sealed: string): string;
   /** Serializes the changes of one delivery (recording an attempt, a redelivery). */
   locks: RedisLock;
+  metrics: AttemptMetrics;
   logger: Logger;
   now(): Date;
 }
