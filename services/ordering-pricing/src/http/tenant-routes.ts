@@ -10,6 +10,7 @@ import { listOrders, readOrderAsTenant } from '../usecases/order-reads';
 import * as promotions from '../usecases/promotions';
 import { getServiceFee, putServiceFee } from '../usecases/settings';
 import * as zones from '../usecases/zones';
+import { tenantOrderingApiDocument } from './openapi/tenant-ordering-api';
 import { validatePromotion, validateServiceFeeInput, validateZone } from './schemas';
 
 /** Tenant API paths this service owns (the gateway forwards each prefix here). */
@@ -88,6 +89,10 @@ export function registerTenantRoutes(router: Router<RequestState>, ctx: Ordering
     if (!Number.isInteger(limit) || limit < 1 || limit > 200) errors.limit = ['must be an integer from 1 to 200'];
     if (Object.keys(errors).length > 0) throw validationError('order.validation_failed', 'The query is invalid; see errors.', errors);
     c.body = await listOrders(ctx, tenantOf(c), { status, limit });
+  });
+  // Before `${ordersPath}/:id`, which would otherwise take `openapi.json` for an id (404).
+  router.get(`${TENANT_PREFIX}/orders/openapi.json`, (c) => {
+    c.body = tenantOrderingApiDocument;
   });
   router.get(`${ordersPath}/:id`, async (c) => {
     c.body = await readOrderAsTenant(ctx, tenantOf(c), pathId(c.params.id));

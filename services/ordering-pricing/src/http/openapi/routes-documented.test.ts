@@ -1,0 +1,34 @@
+import Router from '@koa/router';
+import type { RequestState } from '@marketplace/http';
+import type { OrderingContext } from '../../usecases/context';
+import { registerTenantRoutes } from '../tenant-routes';
+import { tenantOrderingApiDocument } from './tenant-ordering-api';
+
+// Every tenant route ordering serves is in its OpenAPI document, and the document describes no
+// route that does not exist.
+function servedOperations(): string[] {
+  const router = new Router<RequestState>();
+  registerTenantRoutes(router, {} as OrderingContext); // routes only capture the context
+  return router.stack.flatMap((layer) =>
+    layer.methods.filter((m) => m !== 'HEAD').map((method) => `${method} ${layer.path.toString().replace(/:([A-Za-z]+)/g, '{$1}')}`),
+  );
+}
+
+function documentedOperations(): string[] {
+  const paths = tenantOrderingApiDocument.paths as Record<string, Record<string, unknown>>;
+  const methods = ['get', 'put', 'post', 'delete', 'patch'];
+  return Object.entries(paths).flatMap(([path, item]) => Object.keys(item).filter((k) => methods.includes(k)).map((m) => `${m.toUpperCase()} ${path}`));
+}
+
+it('documents exactly the tenant routes ordering serves', () => {
+  const served = servedOperations().sort();
+  expect(served.length).toBe(20);
+  expect(documentedOperations().sort()).toEqual(served);
+});
+
+it('matches the document route before the order id route', () => {
+  const router = new Router<RequestState>();
+  registerTenantRoutes(router, {} as OrderingContext);
+  const matched = router.match('/api/tenant/v1/orders/openapi.json', 'GET').pathAndMethod;
+  expect(matched[0]?.path).toBe('/api/tenant/v1/orders/openapi.json');
+});
