@@ -5,3 +5,4 @@ export { freePort, startServiceProcess, SERVICE_LOG_DIR, type ServiceProcess } f
 export { testCatalog, testEventSchema, testEvents } from './event-fixtures';
 export { readTopic, type RawTopicReader } from './raw-topic';
 export { findSecrets, SECRET_PATTERNS } from './secret-patterns';
+export { validateOpenApi, componentValidator } from './openapi';

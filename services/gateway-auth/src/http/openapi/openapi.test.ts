@@ -1,7 +1,4 @@
-import { spawnSync } from 'node:child_process';
-import { pathToFileURL } from 'node:url';
-import Ajv2020 from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
+import { componentValidator, validateOpenApi } from '@marketplace/testing';
 import { PARTNER_PREFIX, PARTNER_ROUTES } from '../../domain/partner-routes';
 import { marketplaceApiDocument } from './marketplace-api';
 import { partnerApiDocument, type Json } from './partner-api';
@@ -66,41 +63,8 @@ function operations(doc: Json): Operation[] {
 
 const schemaOf = (doc: Json, name: string): Json => obj(obj(obj(doc.components).schemas)[name]);
 
-/** An ajv (JSON Schema 2020-12, as OpenAPI 3.1 uses) validator for one component schema. */
-function compiler(doc: Json) {
-  const ajv = new Ajv2020({ strict: false, allErrors: true });
-  addFormats(ajv);
-  const $defs = JSON.parse(JSON.stringify(obj(doc.components).schemas).replace(/#\/components\/schemas\//g, '#/$defs/'));
-  ajv.addSchema({ $id: 'https://openapi.test/doc.json', $defs });
-  return (name: string) => {
-    const validate = ajv.getSchema(`https://openapi.test/doc.json#/$defs/${name}`);
-    if (!validate) throw new Error(`no schema ${name}`);
-    return (value: unknown) => validate(value) as boolean;
-  };
-}
-
-/**
- * Validates with @seriousme/openapi-schema-validator. It is ESM-only, which jest (CommonJS via
- * ts-jest) cannot import, so a child Node process runs it on the document sent through stdin.
- */
-function validateOpenApi(doc: unknown): { valid: boolean; version: string; errors: unknown } {
-  const moduleUrl = pathToFileURL(require.resolve('@seriousme/openapi-schema-validator')).href;
-  const script = `
-    import { Validator } from ${JSON.stringify(moduleUrl)};
-    const chunks = [];
-    for await (const chunk of process.stdin) chunks.push(chunk);
-    const validator = new Validator();
-    const result = await validator.validate(JSON.parse(Buffer.concat(chunks).toString('utf8')));
-    process.stdout.write(JSON.stringify({ valid: result.valid, version: validator.version, errors: result.errors ?? null }));
-  `;
-  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
-    input: JSON.stringify(doc),
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  if (child.status !== 0) throw new Error(`validator process failed (${child.status}): ${child.stderr}`);
-  return JSON.parse(child.stdout);
-}
+/** Validators for the document's component schemas. */
+const compiler = (doc: Json) => (name: string) => componentValidator(doc, name);
 
 const partner = partnerApiDocument;
 const marketplace = marketplaceApiDocument;

@@ -1,33 +1,8 @@
-import { spawnSync } from 'node:child_process';
-import { pathToFileURL } from 'node:url';
-import Ajv2020 from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
+import { componentValidator, validateOpenApi } from '@marketplace/testing';
 import { tenantWebhooksApiDocument } from './tenant-webhooks-api';
 
-/** @seriousme/openapi-schema-validator is ESM-only: a child Node process runs it on the document. */
-function validateOpenApi(doc: unknown): { valid: boolean; errors: unknown } {
-  const moduleUrl = pathToFileURL(require.resolve('@seriousme/openapi-schema-validator')).href;
-  const script = `
-    import { Validator } from ${JSON.stringify(moduleUrl)};
-    const chunks = [];
-    for await (const chunk of process.stdin) chunks.push(chunk);
-    const result = await new Validator().validate(JSON.parse(Buffer.concat(chunks).toString('utf8')));
-    process.stdout.write(JSON.stringify({ valid: result.valid, errors: result.errors ?? null }));
-  `;
-  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { input: JSON.stringify(doc), encoding: 'utf8', timeout: 60_000 });
-  if (child.status !== 0) throw new Error(`validator process failed (${child.status}): ${child.stderr}`);
-  return JSON.parse(child.stdout);
-}
-
 type Json = Record<string, any>;
-function validator(name: string) {
-  const ajv = new Ajv2020({ strict: false, allErrors: true });
-  addFormats(ajv);
-  const $defs = JSON.parse(JSON.stringify((tenantWebhooksApiDocument.components as Json).schemas).replace(/#\/components\/schemas\//g, '#/$defs/'));
-  ajv.addSchema({ $id: 'https://openapi.test/webhooks.json', $defs });
-  const validate = ajv.getSchema(`https://openapi.test/webhooks.json#/$defs/${name}`)!;
-  return (value: unknown) => validate(value) as boolean;
-}
+const validator = (name: string) => componentValidator(tenantWebhooksApiDocument, name);
 
 it('is valid OpenAPI 3.1 with a unique id, the tenant token and a 401 on every operation', () => {
   const result = validateOpenApi(tenantWebhooksApiDocument);
