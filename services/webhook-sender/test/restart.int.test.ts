@@ -12,7 +12,8 @@ let receiver: Receiver;
 
 beforeAll(async () => {
   receiver = await startReceiver();
-  cluster = await startWebhookCluster();
+  // Four attempts at once, two per installation: small enough for the fairness test to tell.
+  cluster = await startWebhookCluster({ WEBHOOK_CONCURRENCY: '4', WEBHOOK_CONCURRENCY_PER_ENDPOINT: '2', WEBHOOK_RESPONSE_TIMEOUT_MS: '3000' });
 });
 afterAll(async () => {
   await cluster?.stop();
@@ -72,3 +73,22 @@ it('an event published twice (same event id) is delivered once per installation'
   await sleep(1500);
   expect(receiver.at('/duplicate').map((r) => JSON.parse(r.body.toString()).data.orderId)).toEqual([orderId]);
 });
+
+it('a receiver that never answers does not hold up deliveries to the others (bounded per installation)', async () => {
+  const slow = await connectedSource(cluster, `${receiver.url}/slow`, ['orders.created']);
+  const fast = await connectedSource(cluster, `${receiver.url}/fast`, ['orders.created'], { tenantId: slow.tenantId, tenant: slow.tenant, menu: slow.menu });
+  receiver.respond = (req) => (req.path === '/slow' ? 'hang' : 200);
+  // Eight test events to the slow endpoint, each held 3 s (the response timeout). With 4 slots
+  // in all and 2 per installation it never holds more than 2: the other 2 stay free. (With no
+  // per-installation bound it would hold all 4, and the next delivery anywhere would wait for one
+  // of them to time out.)
+  for (let i = 0; i < 8; i++) expect((await slow.webhooks('POST', `/installations/${slow.installationId}/test`)).status).toBe(202);
+  await waitFor('the slow endpoint holding its attempts', () => receiver.at('/slow').length >= 4 || undefined, 20_000);
+  const started = Date.now();
+  await slow.order(); // goes to both
+  await waitFor('the order at the fast endpoint', () => receiver.at('/fast').length >= 1 || undefined, 20_000);
+  const waited = Date.now() - started;
+  receiver.respond = () => 200;
+  expect(waited).toBeLessThan(2_000); // not a timeout's wait (3 s)
+  expect(verifySignature(receiver.at('/fast')[0]!, fast.secret)).toBe(true);
+}, 60_000);
