@@ -5,6 +5,7 @@ import { RedisLock } from '@marketplace/redis';
 import type { ServiceDefinition } from '@marketplace/runtime';
 import { attemptMetrics } from './adapters/attempt-metrics';
 import { AttemptQueue } from './adapters/attempt-queue';
+import { InstallationsProgress } from './adapters/installations-progress';
 import { SafeHttpClient } from './adapters/safe-http';
 import { DELIVERIES, webhookCollections, webhookIndexes } from './adapters/store';
 import { settings } from './config';
@@ -13,6 +14,7 @@ import { FairDispatcher } from './domain/fair-dispatcher';
 import { WEBHOOK_SOURCE_TOPICS } from './domain/webhook-events';
 import { registerRoutes } from './http/routes';
 import { makeAttempt } from './usecases/attempt';
+import { sendingSince } from './usecases/installations';
 import type { WebhookContext } from './usecases/context';
 import { ATTEMPTS_TOPIC, deliveryKinds, RETRY_TIER_TOPICS } from './usecases/delivery-kinds';
 
@@ -48,18 +50,24 @@ export const webhookSenderService: ServiceDefinition<typeof settings> = {
     };
     registerRoutes(context.router, ctx);
 
+    const kafka = createKafka({ brokers: config.kafkaBrokers, clientId: 'webhook-sender-attempts', logger: context.logger });
+    const groupPrefix = config.consumerGroupPrefix ?? 'webhook-sender';
+    const admin = kafka.admin();
+    await admin.connect();
+    const installations = new InstallationsProgress(admin, `${groupPrefix}.installations`, INSTALLATIONS_TOPIC);
     const queue = new AttemptQueue(
-      createKafka({ brokers: config.kafkaBrokers, clientId: 'webhook-sender-attempts', logger: context.logger }),
+      kafka,
       new EventSchemas(config.schemaRegistryUrl, context.catalog),
       new FairDispatcher({ overall: config.concurrency, perEndpoint: config.concurrencyPerEndpoint }),
-      { groupId: `${config.consumerGroupPrefix ?? 'webhook-sender'}.attempts`, topics: [ATTEMPTS_TOPIC, ...RETRY_TIER_TOPICS], maxInFlight: config.concurrency * 4, handle: (job) => makeAttempt(ctx, job) },
+      { groupId: `${groupPrefix}.attempts`, topics: [ATTEMPTS_TOPIC, ...RETRY_TIER_TOPICS], maxInFlight: config.concurrency * 4, handle: (job) => makeAttempt(ctx, job) },
       context.logger.child({ component: 'attempt-queue' }),
     );
     await queue.start();
     return {
-      consumers: consumers(ctx),
+      consumers: consumers(ctx, installations, await sendingSince(ctx.store, ctx.now())),
       onStop: async () => {
         await queue.stop();
+        await admin.disconnect();
         http.close();
       },
     };

@@ -3,6 +3,7 @@ import { createKafka, EventPublisher, EventSchemas, loadTopicCatalog, SchemaVali
 import { quietLogger, sleep, stackEnv, waitFor } from '@marketplace/testing';
 import { startReceiver, type Receiver } from './support/receiver';
 import { startWebhookCluster, verifySignature, type WebhookCluster } from './support/cluster';
+import { publishApp } from '../../gateway-auth/test/support/gateway';
 import { connectedSource } from './support/partner';
 
 // Nothing is lost when the sender stops in the middle of a retry wait, and an event Kafka delivers
@@ -92,3 +93,20 @@ it('a receiver that never answers does not hold up deliveries to the others (bou
   expect(waited).toBeLessThan(2_000); // not a timeout's wait (3 s)
   expect(verifySignature(receiver.at('/fast')[0]!, fast.secret)).toBe(true);
 }, 60_000);
+
+it('after an outage, an order is matched against the installations as they were when it was placed', async () => {
+  const first = await connectedSource(cluster, `${receiver.url}/outage-first`, ['orders.created']);
+  receiver.respond = () => 200;
+  await cluster.stopSender();
+  // While the sender is down: a second installation is connected, then an order is placed.
+  const { appId, version } = await publishApp(cluster.gateway, ['Orders.Create'], ['orders.created'], { webhookUrl: `${receiver.url}/outage-second` });
+  const installed = await first.tenant.call('POST', '/api/tenant/v1/installations', { appId, contractVersion: version });
+  const connected = await first.tenant.call('POST', `/api/tenant/v1/installations/${installed.body.id}/connect`);
+  expect(connected.status).toBe(200);
+  const order = await first.order();
+  await cluster.startSender();
+  const got = await waitFor('the order at the installation connected during the outage', () => receiver.at('/outage-second')[0], 30_000);
+  expect(JSON.parse(got.body.toString()).data.orderId).toBe(order.orderId);
+  expect(verifySignature(got, connected.body.credentials.webhookSigningSecret)).toBe(true);
+  await waitFor('the order at the first installation', () => receiver.at('/outage-first')[0], 30_000);
+}, 90_000);

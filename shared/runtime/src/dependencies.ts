@@ -24,7 +24,16 @@ export interface ConsumerSpec {
   handler: EventHandler;
   /** Where a new consumer group starts: the topic's beginning (default) or new messages only. */
   fromBeginning?: boolean;
+  /**
+   * false for a handler that is idempotent by itself (an upsert by version, an insert under a
+   * deterministic id): event ids are then not looked up and recorded, which saves two database
+   * round trips per message, and every message, repeats included, reaches the handler.
+   */
+  dedupe?: boolean;
 }
+
+/** Remembers nothing: for handlers that are idempotent by themselves. */
+const NO_DEDUPE = { has: async () => false, add: async () => undefined };
 
 /** Live connections of one service process. */
 export interface Dependencies {
@@ -105,7 +114,7 @@ export async function connectDependencies({ service, config, catalog, logger, to
           topics: spec.topics,
           handler: spec.handler,
           fromBeginning: spec.fromBeginning,
-          processed: processedEvents(mongo.db, groupId),
+          processed: spec.dedupe === false ? NO_DEDUPE : processedEvents(mongo.db, groupId),
           onOutcome: (outcome, topic) => onOutcome?.(outcome, topic, groupId),
         }, logger);
     };

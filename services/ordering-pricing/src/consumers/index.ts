@@ -14,6 +14,7 @@ export function consumers(context: ServiceContext<typeof settings>, store: Order
       name: 'catalog-copy',
       topics: [CATALOG_TOPIC],
       fromBeginning: context.config.catalogCopyStart === 'earliest',
+      dedupe: false, // the copy keeps the highest sequence: a repeat changes nothing
       handler: (event) => applyCatalogChange(store, event.data as CatalogChange),
     },
   ];

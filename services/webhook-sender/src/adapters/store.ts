@@ -46,7 +46,14 @@ export interface DeliveryDoc {
   updatedAt: Date;
 }
 
+/** Facts about this sender's database (`sending-since`: when it first started). */
+export interface MetaDoc {
+  _id: string;
+  at: Date;
+}
+
 export interface WebhookCollections {
+  meta: Collection<MetaDoc>;
   installations: Collection<InstallationCopy>;
   deliveries: Collection<DeliveryDoc & OutboxFields>;
 }
@@ -54,7 +61,7 @@ export interface WebhookCollections {
 export const DELIVERIES = 'deliveries';
 
 export function webhookCollections(db: Db): WebhookCollections {
-  return { installations: db.collection('installations'), deliveries: db.collection(DELIVERIES) };
+  return { meta: db.collection('meta'), installations: db.collection('installations'), deliveries: db.collection(DELIVERIES) };
 }
 
 export const webhookIndexes: IndexPlan = {

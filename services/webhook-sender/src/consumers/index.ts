@@ -1,4 +1,6 @@
+import { AppError } from '@marketplace/errors';
 import type { ConsumerSpec } from '@marketplace/runtime';
+import type { InstallationsProgress } from '../adapters/installations-progress';
 import type { WebhookContext } from '../usecases/context';
 import { webhookOf, WEBHOOK_SOURCE_TOPICS } from '../domain/webhook-events';
 import { createDeliveries } from '../usecases/deliveries';
@@ -11,17 +13,31 @@ export const INSTALLATIONS_TOPIC = 'installations';
  * and the domain events that become webhooks. The attempt topics have their own consumer
  * (adapters/attempt-queue.ts).
  */
-export function consumers(ctx: WebhookContext): ConsumerSpec[] {
+export function consumers(ctx: WebhookContext, installations: InstallationsProgress, since: Date): ConsumerSpec[] {
   return [
-    { name: 'installations', topics: [INSTALLATIONS_TOPIC], handler: (event) => applyInstallationChange(ctx.store, event.data as InstallationChange) },
+    {
+      name: 'installations',
+      topics: [INSTALLATIONS_TOPIC],
+      dedupe: false, // a snapshot with a revision: applying it twice changes nothing
+      handler: async (event) => {
+        await applyInstallationChange(ctx.store, event.data as InstallationChange);
+        installations.handledUpTo(event.partition, event.offset);
+      },
+    },
     {
       name: 'domain-events',
       topics: WEBHOOK_SOURCE_TOPICS,
-      // Only events from now on: a new sender does not replay the platform's history to partners.
-      fromBeginning: false,
+      // Read from the beginning, so that no partition is ever skipped after a restart; events
+      // older than the sender's first start (`since`) are passed over: a new sender does not
+      // replay the platform's history to partners.
+      dedupe: false, // a delivery's id comes from the event id: a repeat creates nothing
+
       handler: async (event) => {
+        if (event.occurredAt !== undefined && new Date(event.occurredAt) < since) return;
         const webhook = webhookOf(event.topic, event.type, event.data);
         if (!webhook) return;
+        // Retried (with backoff, the partition waiting) until the installation copy is current.
+        if (!(await installations.caughtUp())) throw new AppError('unavailable', 'webhook.installations_behind', 'The installation copy is still catching up; the event waits.');
         const created = await createDeliveries(ctx, webhook, event.eventId, event.occurredAt ?? new Date().toISOString());
         event.log.debug({ type: webhook.type, created }, 'webhook deliveries created');
       },

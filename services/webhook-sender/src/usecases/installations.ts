@@ -53,3 +53,17 @@ export async function subscribers(store: WebhookCollections, tenantId: string, t
   const all = await store.installations.find({ tenantId }).toArray();
   return all.filter((installation) => receives(installation, type));
 }
+
+/**
+ * When this sender (its database) first started: domain events from before are history, not
+ * news, and are not sent. Stored once; every later start reads it back.
+ */
+export async function sendingSince(store: WebhookCollections, now: Date): Promise<Date> {
+  try {
+    await store.meta.insertOne({ _id: 'sending-since', at: now });
+    return now;
+  } catch (error) {
+    if (!isDuplicateKeyError(error)) throw error;
+    return (await store.meta.findOne({ _id: 'sending-since' }))!.at;
+  }
+}
