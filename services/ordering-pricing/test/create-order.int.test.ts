@@ -15,7 +15,7 @@ beforeAll(async () => {
   const zone = await r.manage('POST', '/delivery-zones', { branchId: r.menu.branchId, name: 'Mitte 2 km', geometry: MITTE_SQUARE, fee: 2.5, minimumOrder: 10 });
   expect(zone.status).toBe(201);
   zoneId = zone.body.id;
-});
+}, 180_000);
 afterAll(async () => cluster?.stop());
 
 describe('a valid order', () => {

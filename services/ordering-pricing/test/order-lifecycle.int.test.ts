@@ -24,7 +24,7 @@ beforeAll(async () => {
   cluster = await startOrderingCluster();
   r = await restaurant(cluster);
   topic = await readTopic(createKafka({ brokers: stackEnv().KAFKA_BROKERS.split(','), clientId: 'orders-it', logger: quietLogger() }), 'orders');
-});
+}, 180_000);
 afterAll(async () => {
   await topic?.stop();
   await cluster?.stop();

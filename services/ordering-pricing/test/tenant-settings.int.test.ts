@@ -9,7 +9,7 @@ let stranger: Restaurant;
 beforeAll(async () => {
   cluster = await startOrderingCluster();
   [r, stranger] = await Promise.all([restaurant(cluster), restaurant(cluster)]);
-});
+}, 180_000);
 afterAll(async () => cluster?.stop());
 
 describe('delivery zones', () => {

@@ -20,7 +20,7 @@ const deliveryOf = (s: PartnerSetup, id: string) => s.webhooks('GET', `/deliveri
 beforeAll(async () => {
   receiver = await startReceiver();
   cluster = await startWebhookCluster();
-});
+}, 180_000);
 afterAll(async () => {
   await cluster?.stop();
   await receiver?.close();

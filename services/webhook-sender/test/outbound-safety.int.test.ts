@@ -11,7 +11,7 @@ let receiver: Receiver;
 beforeAll(async () => {
   receiver = await startReceiver();
   cluster = await startWebhookCluster({ ALLOW_LOOPBACK_HTTP_URLS: 'false' });
-});
+}, 180_000);
 afterAll(async () => {
   await cluster?.stop();
   await receiver?.close();

@@ -15,7 +15,7 @@ beforeAll(async () => {
   receiver = await startReceiver();
   // Four attempts at once, two per installation: small enough for the fairness test to tell.
   cluster = await startWebhookCluster({ WEBHOOK_CONCURRENCY: '4', WEBHOOK_CONCURRENCY_PER_ENDPOINT: '2', WEBHOOK_RESPONSE_TIMEOUT_MS: '3000' });
-});
+}, 180_000);
 afterAll(async () => {
   await cluster?.stop();
   await receiver?.close();

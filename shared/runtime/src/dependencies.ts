@@ -30,6 +30,8 @@ export interface ConsumerSpec {
    * round trips per message, and every message, repeats included, reaches the handler.
    */
   dedupe?: boolean;
+  /** Backoff between attempts of a retriable failure (default 200 ms doubling to 30 s). */
+  retryBackoffMs?: { initial: number; max: number };
 }
 
 /** Remembers nothing: for handlers that are idempotent by themselves. */
@@ -114,6 +116,7 @@ export async function connectDependencies({ service, config, catalog, logger, to
           topics: spec.topics,
           handler: spec.handler,
           fromBeginning: spec.fromBeginning,
+          retryBackoffMs: spec.retryBackoffMs,
           processed: spec.dedupe === false ? NO_DEDUPE : processedEvents(mongo.db, groupId),
           onOutcome: (outcome, topic) => onOutcome?.(outcome, topic, groupId),
         }, logger);

@@ -1,7 +1,7 @@
 export { localEnv, stackEnv, repoRoot } from './stack';
 export { uniqueName, waitFor, sleep } from './wait';
 export { captureLogger, quietLogger } from './loggers';
-export { freePort, startServiceProcess, SERVICE_LOG_DIR, type ServiceProcess } from './service-process';
+export { freePort, startServiceProcess, startServiceProcesses, SERVICE_LOG_DIR, type ServiceProcess } from './service-process';
 export { testCatalog, testEventSchema, testEvents } from './event-fixtures';
 export { readTopic, type RawTopicReader } from './raw-topic';
 export { findSecrets, SECRET_PATTERNS } from './secret-patterns';

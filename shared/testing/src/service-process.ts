@@ -73,3 +73,15 @@ export async function freePort(): Promise<number> {
     });
   });
 }
+
+/**
+ * Starts several services side by side. If one fails to start, the others are stopped before the
+ * error is thrown: a process left running would keep jest from exiting.
+ */
+export async function startServiceProcesses(starts: Array<Promise<ServiceProcess>>): Promise<ServiceProcess[]> {
+  const results = await Promise.allSettled(starts);
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (!failed) return results.map((r) => (r as PromiseFulfilledResult<ServiceProcess>).value);
+  await Promise.all(results.map((r) => (r.status === 'fulfilled' ? r.value.stop().catch(() => undefined) : undefined)));
+  throw failed.reason;
+}

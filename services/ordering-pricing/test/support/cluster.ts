@@ -1,8 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { MongoClient, type Db } from 'mongodb';
-import { freePort, stackEnv, startServiceProcess, waitFor, type ServiceProcess } from '@marketplace/testing';
+import { freePort, stackEnv, startServiceProcess, startServiceProcesses, waitFor, type ServiceProcess } from '@marketplace/testing';
 import { connectedApp, createTenant, partnerCall, startGateway, type ApiClient, type ConnectedApp, type TestGateway } from '../../../gateway-auth/test/support/gateway';
 
+
+/** Services joining consumer groups on a broker busy with every other test file can take a while. */
+const READY_MS = 90_000;
 /**
  * gateway-auth, catalog and ordering-pricing as real processes, each with its own database; the
  * gateway forwards to both. Ordering's catalog copy reads only new catalog events (its tenants are
@@ -20,27 +23,30 @@ export interface OrderingCluster {
 export async function startOrderingCluster(orderingEnv: Record<string, string> = {}): Promise<OrderingCluster> {
   const suffix = randomBytes(4).toString('hex');
   const orderingDatabase = `it_ord_${suffix}`;
-  const [catalog, ordering] = await Promise.all([
-    startServiceProcess('catalog', await freePort(), { MONGO_DATABASE: `it_cat_${suffix}` }),
+  const [catalog, ordering] = await startServiceProcesses([
+    startServiceProcess('catalog', await freePort(), { MONGO_DATABASE: `it_cat_${suffix}` }, READY_MS),
     startServiceProcess('ordering-pricing', await freePort(), {
       MONGO_DATABASE: orderingDatabase,
       KAFKA_CONSUMER_GROUP_PREFIX: `it-ordering-${suffix}`,
       CATALOG_COPY_START: 'latest',
       ...orderingEnv,
-    }),
+    }, READY_MS),
   ]);
-  const gateway = await startGateway({ CATALOG_URL: catalog.url, ORDERING_URL: ordering.url, RATE_LIMIT_PER_INSTALLATION: '100000', RATE_LIMIT_PER_IP: '100000' });
+  const gateway = await startGateway({ CATALOG_URL: catalog!.url, ORDERING_URL: ordering!.url, RATE_LIMIT_PER_INSTALLATION: '100000', RATE_LIMIT_PER_IP: '100000' }).catch(async (error) => {
+    await Promise.all([catalog!.stop(), ordering!.stop()]);
+    throw error;
+  });
   const client = await MongoClient.connect(stackEnv().MONGO_URL, { serverSelectionTimeoutMS: 10_000 });
   return {
     gateway,
-    catalog,
-    ordering,
+    catalog: catalog!,
+    ordering: ordering!,
     orderingDatabase,
     db: client.db(orderingDatabase),
     stop: async () => {
       await client.close();
       await gateway.stop();
-      await Promise.all([catalog.stop(), ordering.stop()]);
+      await Promise.all([catalog!.stop(), ordering!.stop()]);
     },
   };
 }

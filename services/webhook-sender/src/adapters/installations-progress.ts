@@ -27,8 +27,11 @@ export class InstallationsProgress {
     if ((this.handled.get(partition) ?? -1n) < next) this.handled.set(partition, next);
   }
 
-  async caughtUp(): Promise<boolean> {
-    if (this.cached && this.cached.value && Date.now() - this.cached.at < this.cacheMs) return true;
+  /** Whether every installation event published before `time` is in the copy. */
+  async caughtUpTo(time: Date): Promise<boolean> {
+    // At the end of the topic a moment ago, and the event is older than that moment: yes.
+    if (this.cached?.value && time.getTime() <= this.cached.at && Date.now() - this.cached.at < this.cacheMs) return true;
+    const at = Date.now();
     const [ends, groups] = await Promise.all([this.admin.fetchTopicOffsets(this.topic), this.admin.fetchOffsets({ groupId: this.groupId, topics: [this.topic] })]);
     const committed = new Map((groups[0]?.partitions ?? []).map((p) => [p.partition, BigInt(p.offset)]));
     const reached = (partition: number) => {
@@ -36,8 +39,11 @@ export class InstallationsProgress {
       const h = this.handled.get(partition) ?? -1n;
       return c > h ? c : h;
     };
-    const value = ends.every((end) => reached(end.partition) >= BigInt(end.high));
-    this.cached = { at: Date.now(), value };
-    return value;
+    const atEnd = ends.every((end) => reached(end.partition) >= BigInt(end.high));
+    this.cached = { at, value: atEnd };
+    if (atEnd) return true;
+    // Behind the end: enough if the messages before `time` are in.
+    const needed = await this.admin.fetchTopicOffsetsByTimestamp(this.topic, time.getTime());
+    return needed.every((n) => BigInt(n.offset) < 0n || reached(n.partition) >= BigInt(n.offset));
   }
 }

@@ -31,13 +31,15 @@ export function consumers(ctx: WebhookContext, installations: InstallationsProgr
       // older than the sender's first start (`since`) are passed over: a new sender does not
       // replay the platform's history to partners.
       dedupe: false, // a delivery's id comes from the event id: a repeat creates nothing
+      // Waiting for the installation copy is short: look again soon.
+      retryBackoffMs: { initial: 100, max: 1_000 },
 
       handler: async (event) => {
         if (event.occurredAt !== undefined && new Date(event.occurredAt) < since) return;
         const webhook = webhookOf(event.topic, event.type, event.data);
         if (!webhook) return;
         // Retried (with backoff, the partition waiting) until the installation copy is current.
-        if (!(await installations.caughtUp())) throw new AppError('unavailable', 'webhook.installations_behind', 'The installation copy is still catching up; the event waits.');
+        if (!(await installations.caughtUpTo(new Date(event.occurredAt ?? Date.now())))) throw new AppError('unavailable', 'webhook.installations_behind', 'The installation copy is still catching up; the event waits.');
         const created = await createDeliveries(ctx, webhook, event.eventId, event.occurredAt ?? new Date().toISOString());
         event.log.debug({ type: webhook.type, created }, 'webhook deliveries created');
       },

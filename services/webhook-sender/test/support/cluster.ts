@@ -1,9 +1,12 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { MongoClient, type Db } from 'mongodb';
-import { freePort, stackEnv, startServiceProcess, waitFor, type ServiceProcess } from '@marketplace/testing';
+import { freePort, stackEnv, startServiceProcess, startServiceProcesses, waitFor, type ServiceProcess } from '@marketplace/testing';
 import { startGateway, type TestGateway } from '../../../gateway-auth/test/support/gateway';
 import type { Received } from './receiver';
 
+
+/** Services joining consumer groups on a broker busy with every other test file can take a while. */
+const READY_MS = 90_000;
 /**
  * gateway-auth, catalog, ordering-pricing and webhook-sender as processes with their own
  * databases; webhook-sender may be restarted. Retry delays are divided by `retryTimeScale`
@@ -33,30 +36,33 @@ export async function startWebhookCluster(senderEnv: Record<string, string> = {}
     WEBHOOK_RESPONSE_TIMEOUT_MS: '1500',
     ...senderEnv,
   };
-  const [catalog, ordering, sender] = await Promise.all([
-    startServiceProcess('catalog', await freePort(), { MONGO_DATABASE: `it_cat_${suffix}` }),
-    startServiceProcess('ordering-pricing', await freePort(), { MONGO_DATABASE: `it_ord_${suffix}`, KAFKA_CONSUMER_GROUP_PREFIX: `it-ordering-${suffix}`, CATALOG_COPY_START: 'latest' }),
-    startServiceProcess('webhook-sender', senderPort, senderSettings),
+  const [catalog, ordering, sender] = await startServiceProcesses([
+    startServiceProcess('catalog', await freePort(), { MONGO_DATABASE: `it_cat_${suffix}` }, READY_MS),
+    startServiceProcess('ordering-pricing', await freePort(), { MONGO_DATABASE: `it_ord_${suffix}`, KAFKA_CONSUMER_GROUP_PREFIX: `it-ordering-${suffix}`, CATALOG_COPY_START: 'latest' }, READY_MS),
+    startServiceProcess('webhook-sender', senderPort, senderSettings, READY_MS),
   ]);
   const gateway = await startGateway({
-    CATALOG_URL: catalog.url,
-    ORDERING_URL: ordering.url,
-    WEBHOOKS_URL: sender.url,
+    CATALOG_URL: catalog!.url,
+    ORDERING_URL: ordering!.url,
+    WEBHOOKS_URL: sender!.url,
     ALLOW_LOOPBACK_HTTP_URLS: 'true',
     RATE_LIMIT_PER_INSTALLATION: '100000',
     RATE_LIMIT_PER_IP: '100000',
+  }).catch(async (error) => {
+    await Promise.all([catalog!.stop(), ordering!.stop(), sender!.stop()]);
+    throw error;
   });
   const client = await MongoClient.connect(stackEnv().MONGO_URL, { serverSelectionTimeoutMS: 10_000 });
   const cluster: WebhookCluster = {
     gateway,
-    catalog,
-    ordering,
-    sender,
+    catalog: catalog!,
+    ordering: ordering!,
+    sender: sender!,
     senderDb: client.db(senderSettings.MONGO_DATABASE),
     orderingDb: client.db(`it_ord_${suffix}`),
     stopSender: async () => void (await cluster.sender.stop()),
     startSender: async () => {
-      cluster.sender = await startServiceProcess('webhook-sender', senderPort, senderSettings);
+      cluster.sender = await startServiceProcess('webhook-sender', senderPort, senderSettings, READY_MS);
     },
     restartSender: async () => {
       await cluster.stopSender();
@@ -65,7 +71,7 @@ export async function startWebhookCluster(senderEnv: Record<string, string> = {}
     stop: async () => {
       await client.close();
       await gateway.stop();
-      await Promise.all([catalog.stop(), ordering.stop(), cluster.sender.stop()]);
+      await Promise.all([cluster.catalog.stop(), cluster.ordering.stop(), cluster.sender.stop()]);
     },
   };
   return cluster;
