@@ -8,15 +8,19 @@ import type { TopicCatalog } from './catalog';
  * `<topic>-value` (TopicNameStrategy), so any Confluent-aware consumer can read our topics.
  */
 export class EventSchemas {
-  private readonly registry: SchemaRegistry;
+  private registry: SchemaRegistry;
   private readonly ids = new Map<string, number>();
 
   constructor(
     private readonly url: string,
     private readonly catalog: TopicCatalog,
   ) {
-    this.registry = new SchemaRegistry(
-      { host: url, retry: { retries: 2, initialRetryTimeInSecs: 0.2, maxRetryTimeInSecs: 2 } },
+    this.registry = this.client();
+  }
+
+  private client(): SchemaRegistry {
+    return new SchemaRegistry(
+      { host: this.url, retry: { retries: 2, initialRetryTimeInSecs: 0.2, maxRetryTimeInSecs: 2 } },
       // The library validates with ajv too (on encode against the registered schema, on decode
       // against the writer's schema); give it the same formats as ours.
       { [SchemaType.JSON]: { ajvInstance: createAjv() as never } },
@@ -32,8 +36,17 @@ export class EventSchemas {
     for (const topic of topics) {
       if (this.ids.has(topic)) continue;
       const schema = JSON.stringify(this.catalog.get(topic).schema);
-      const { id } = await this.registry.register({ type: SchemaType.JSON, schema }, { subject: EventSchemas.subjectOf(topic) });
-      this.ids.set(topic, id);
+      try {
+        const { id } = await this.registry.register({ type: SchemaType.JSON, schema }, { subject: EventSchemas.subjectOf(topic) });
+        this.ids.set(topic, id);
+      } catch (error) {
+        // The library compiles the schema into its ajv (keyed by $id) before the registry
+        // answers; after a failed answer, a retry on the same client would fail for good with
+        // "schema ... already exists". Start the retry on a fresh client.
+        this.registry = this.client();
+        this.ids.clear();
+        throw error;
+      }
     }
   }
 
