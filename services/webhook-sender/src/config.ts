@@ -1,4 +1,4 @@
-import { bool, int, optionalStr } from '@marketplace/config';
+import { bool, int, oneOf, optionalStr } from '@marketplace/config';
 import { identityPublicKeySetting, webhookSecretTransportKeySetting } from '@marketplace/identity';
 
 /**
@@ -21,6 +21,12 @@ export const settings = {
   concurrencyPerEndpoint: int('WEBHOOK_CONCURRENCY_PER_ENDPOINT', { default: 4, min: 1, max: 1_000 }),
   /** Every retry delay is divided by this (1 in production; tests run the schedule in seconds). */
   retryTimeScale: int('WEBHOOK_RETRY_TIME_SCALE', { default: 1, min: 1, max: 10_000_000 }),
+  /**
+   * Where a new installation copy starts reading the installations topic: `earliest` (the
+   * default: the whole history, so a new database fills itself) or `latest` (tests, whose
+   * installations are all new).
+   */
+  installationsCopyStart: oneOf('INSTALLATIONS_COPY_START', ['earliest', 'latest'] as const, { default: 'earliest' }),
   /** A PEM file of extra certificate authorities to trust (a private receiver's CA, tests). */
   extraCaFile: optionalStr('WEBHOOK_EXTRA_CA_FILE'),
 };

@@ -64,7 +64,7 @@ export const webhookSenderService: ServiceDefinition<typeof settings> = {
     );
     await queue.start();
     return {
-      consumers: consumers(ctx, installations, await sendingSince(ctx.store, ctx.now())),
+      consumers: consumers(ctx, installations, await sendingSince(ctx.store, ctx.now()), config.installationsCopyStart === 'earliest'),
       onStop: async () => {
         await queue.stop();
         await admin.disconnect();

@@ -66,7 +66,7 @@ export class EventConsumer {
   private readonly log: Logger;
 
   constructor(
-    kafka: Kafka,
+    private readonly kafka: Kafka,
     private readonly catalog: TopicCatalog,
     private readonly schemas: EventSchemas,
     private readonly validator: SchemaValidator,
@@ -84,7 +84,7 @@ export class EventConsumer {
     // join, so that what is published after start() returned is seen.
     const joined = this.options.fromBeginning === false ? this.joined(30_000) : undefined;
     await this.consumer.connect();
-    for (const topic of this.options.topics) await this.consumer.subscribe({ topic, fromBeginning: this.options.fromBeginning ?? true });
+    for (const topic of this.options.topics) await subscribeWhenReady(this.consumer, topic, this.options.fromBeginning ?? true);
     // kafkajs resolves a message's offset only once eachMessage has returned, and commits resolved
     // offsets every second or 100 messages: nothing is committed before it is handled, and a crash
     // redelivers at most that much, which the dedupe absorbs. The partitions of one fetch run side
@@ -100,6 +100,27 @@ export class EventConsumer {
       eachMessage: (payload) => this.handleMessage(payload),
     });
     await joined;
+    if (this.options.fromBeginning === false) await this.pinStart().catch((error) => this.log.warn({ err: error }, 'could not record where the new consumer group starts'));
+  }
+
+  /**
+   * A group that starts with new messages only starts there once: the partitions it has never
+   * committed get their current end committed now, so that a restart resumes from here instead
+   * of jumping to the end again (and skipping what was published while it was down).
+   */
+  private async pinStart(): Promise<void> {
+    const admin = this.kafka.admin();
+    await admin.connect();
+    try {
+      for (const topic of this.options.topics) {
+        const [groups, ends] = await Promise.all([admin.fetchOffsets({ groupId: this.options.groupId, topics: [topic] }), admin.fetchTopicOffsets(topic)]);
+        const committed = new Map((groups[0]?.partitions ?? []).map((p) => [p.partition, p.offset]));
+        const missing = ends.filter((end) => (committed.get(end.partition) ?? '-1') === '-1');
+        if (missing.length > 0) await this.consumer.commitOffsets(missing.map((end) => ({ topic, partition: end.partition, offset: end.high })));
+      }
+    } finally {
+      await admin.disconnect();
+    }
   }
 
   private joined(timeoutMs: number): Promise<void> {
@@ -228,6 +249,25 @@ export class EventConsumer {
         if (this.stopping) throw error;
         delay = nextBackoff(delay, max);
       }
+    }
+  }
+}
+
+/**
+ * Subscribes, waiting out a topic that another process has just created: its partitions may not
+ * be known to the broker's metadata yet ("does not host this topic-partition"), which kafkajs
+ * reports at once instead of retrying.
+ */
+export async function subscribeWhenReady(consumer: Consumer, topic: string, fromBeginning: boolean, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (let delay = 100; ; delay = Math.min(delay * 2, 2000)) {
+    try {
+      await consumer.subscribe({ topic, fromBeginning });
+      return;
+    } catch (error) {
+      const retriable = (error as { retriable?: boolean }).retriable === true || (error as { type?: string }).type === 'UNKNOWN_TOPIC_OR_PARTITION';
+      if (!retriable || Date.now() + delay > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, delay));
     }
   }
 }

@@ -3,6 +3,6 @@ export { loadTopicCatalog, createTopicCatalog, defaultSchemasDir, type TopicCata
 export { SchemaValidator, createAjv } from './validation';
 export { EventSchemas } from './registry';
 export { EventPublisher, type OutgoingEvent, type PublishedEvent } from './producer';
-export { EventConsumer, type ConsumedEvent, type ConsumerOptions, type ConsumeOutcome, type EventHandler, type ProcessedEvents } from './consumer';
+export { EventConsumer, subscribeWhenReady, type ConsumedEvent, type ConsumerOptions, type ConsumeOutcome, type EventHandler, type ProcessedEvents } from './consumer';
 export { ensureTopics, pingKafka } from './admin';
 export { HEADER, DLT_HEADER, headerText, injectTraceContext, extractTraceContext } from './headers';

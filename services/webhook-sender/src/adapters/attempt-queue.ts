@@ -1,5 +1,5 @@
 import type { Consumer, EachBatchPayload, Kafka } from 'kafkajs';
-import type { EventSchemas } from '@marketplace/events';
+import { subscribeWhenReady, type EventSchemas } from '@marketplace/events';
 import type { Logger } from '@marketplace/logging';
 import type { FairDispatcher } from '../domain/fair-dispatcher';
 
@@ -74,7 +74,7 @@ export class AttemptQueue {
 
   async start(): Promise<void> {
     await this.consumer.connect();
-    for (const topic of this.options.topics) await this.consumer.subscribe({ topic, fromBeginning: true });
+    for (const topic of this.options.topics) await subscribeWhenReady(this.consumer, topic, true);
     await this.consumer.run({
       autoCommit: false,
       eachBatchAutoResolve: false,

@@ -13,11 +13,12 @@ export const INSTALLATIONS_TOPIC = 'installations';
  * and the domain events that become webhooks. The attempt topics have their own consumer
  * (adapters/attempt-queue.ts).
  */
-export function consumers(ctx: WebhookContext, installations: InstallationsProgress, since: Date): ConsumerSpec[] {
+export function consumers(ctx: WebhookContext, installations: InstallationsProgress, since: Date, installationsFromBeginning = true): ConsumerSpec[] {
   return [
     {
       name: 'installations',
       topics: [INSTALLATIONS_TOPIC],
+      fromBeginning: installationsFromBeginning,
       dedupe: false, // a snapshot with a revision: applying it twice changes nothing
       handler: async (event) => {
         await applyInstallationChange(ctx.store, event.data as InstallationChange);

@@ -32,6 +32,8 @@ export async function startWebhookCluster(senderEnv: Record<string, string> = {}
     MONGO_DATABASE: `it_wh_${suffix}`,
     KAFKA_CONSUMER_GROUP_PREFIX: `it-webhooks-${suffix}`,
     ALLOW_LOOPBACK_HTTP_URLS: 'true',
+    // Every installation of a test is new: the copy need not read the topic's whole history.
+    INSTALLATIONS_COPY_START: 'latest',
     WEBHOOK_RETRY_TIME_SCALE: '10000',
     WEBHOOK_RESPONSE_TIMEOUT_MS: '1500',
     ...senderEnv,
