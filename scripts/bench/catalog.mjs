@@ -15,17 +15,11 @@
 // gateway-auth and catalog run as their own processes with their own databases (dropped at the
 // end); rate limits are raised so that they never refuse.
 import autocannon from 'autocannon';
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { request as httpRequest } from 'node:http';
-import { createServer } from 'node:net';
-import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import { join } from 'node:path';
-import { readStackEnv, root } from '../services.mjs';
+import { adminClient, client, cpuMs, dropDatabases, processes, startService, stopServices } from './lib/processes.mjs';
 
-const require = createRequire(join(root, 'package.json'));
 const options = { duration: 10, connections: 50 };
 for (let i = 2; i < process.argv.length; i++) {
   const [flag, inline] = process.argv[i].split('=', 2);
@@ -44,78 +38,9 @@ const WARMUP_SECONDS = 2;
 const RATE_LIMIT = '1000000';
 const DATABASES = { gateway: `bench_catalog_gw_${tag}`, catalog: `bench_catalog_${tag}` };
 
-const children = [];
-function cleanup() {
-  return Promise.all(
-    children.map((child) => {
-      if (child.exitCode !== null || child.signalCode !== null) return undefined;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      return exited.then(() => clearTimeout(timer));
-    }),
-  );
-}
-
-async function freePort() {
-  const server = createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** CPU time (user + system, ms) a child has used so far; undefined where /proc is missing. */
-function cpuMs(child) {
-  try {
-    const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in ticks of 1/100 s
-  } catch {
-    return undefined;
-  }
-}
-const processes = {};
-
-/** Starts a built service as its own process and waits (60 s at most) until it is ready. */
-async function startService(name, env) {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const childEnv = { ...process.env, ...readStackEnv(), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env };
-  delete childEnv.OTEL_EXPORTER_OTLP_ENDPOINT;
-  const child = spawn(process.execPath, [join(root, 'services', name, 'dist', 'main.js')], { cwd: root, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout.on('data', (chunk) => (output = (output + chunk).slice(-5000)));
-  child.stderr.on('data', (chunk) => (output = (output + chunk).slice(-5000)));
-  children.push(child);
-  processes[name] = child;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}:\n${output}`);
-    if (await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2000) }).then((res) => res.status === 200, () => false)) return url;
-    if (Date.now() > deadline) throw new Error(`${name} did not answer /readyz with 200 within 60 s (is the stack up? npm run stack:status):\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
-function client(baseUrl, token) {
-  return async (method, path, body, expected = [200, 201, 204]) => {
-    const res = await fetch(baseUrl + path, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(body && { 'content-type': 'application/json' }) },
-      body: body && JSON.stringify(body),
-      signal: AbortSignal.timeout(30_000),
-    });
-    const text = await res.text();
-    if (!expected.includes(res.status)) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 500)}`);
-    return text ? JSON.parse(text) : undefined;
-  };
-}
-
 /** Tenant, app with Catalog.Read, installation, connect: the tenant client and the partner's key. */
 async function tenantAndPartner(gatewayUrl) {
-  const { signBearerToken } = require('./services/gateway-auth/dist/domain/bearer-token.js');
-  const secret = Buffer.from(readStackEnv().MARKETPLACE_TOKEN_SECRET, 'base64');
-  const admin = client(gatewayUrl, signBearerToken(secret, { role: 'admin', sub: 'bench' }, new Date(Date.now() + 3_600_000)));
+  const admin = adminClient(gatewayUrl);
   const tenant = await admin('POST', '/api/admin/v1/tenants', { slug: `bench-${tag}`, name: 'Bench Bistro', currencyCode: 'EUR', defaultLanguage: 'en' });
   const { token } = await admin('POST', `/api/admin/v1/tenants/${tenant.id}/tokens`, {});
   const app = await admin('POST', '/api/admin/v1/apps', { slug: `bench-app-${tag}`, name: 'Bench App' });
@@ -242,21 +167,12 @@ async function measure(title, url, headers) {
   return { rps: Math.round(result.requests.average), p50: at(0.5), p97_5: at(0.975), p99: at(0.99), mbPerSecond: round(result.throughput.average / 1e6), requests: result.requests.total, cpuMsPerRequest: { catalog: perRequest(0), gateway: perRequest(1) }, failed };
 }
 
-async function dropDatabases() {
-  const { MongoClient } = require('mongodb');
-  const mongo = await new MongoClient(readStackEnv().MONGO_URL).connect();
-  try {
-    for (const name of Object.values(DATABASES)) await mongo.db(name).dropDatabase();
-  } finally {
-    await mongo.close();
-  }
-}
 
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.once(signal, () => {
     interrupted = true;
     running?.stop();
-    cleanup().then(dropDatabases).catch(() => undefined).finally(() => process.exit(130));
+    stopServices().then(() => dropDatabases(Object.values(DATABASES))).catch(() => undefined).finally(() => process.exit(130));
   });
 }
 
@@ -353,7 +269,7 @@ try {
   console.error(`bench:catalog failed: ${error.message}`);
   exitCode = 1;
 } finally {
-  await cleanup();
-  await dropDatabases().catch(() => undefined);
+  await stopServices();
+  await dropDatabases(Object.values(DATABASES)).catch(() => undefined);
 }
 process.exit(exitCode);

@@ -5,3 +5,4 @@ export { runReadinessChecks, withTimeout, type ReadinessCheck, type ReadinessRep
 export { bodyValidator, fieldErrorsOf, fieldPath } from './body-validation';
 export { isUuid, pathId } from './path-params';
 export { isLoopbackHost, isInternalAddress } from './outbound-address';
+export { ref, uuid, dateTime, money, nullable, closed, problem, json, type Json } from './openapi-parts';

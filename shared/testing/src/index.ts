@@ -5,4 +5,4 @@ export { freePort, startServiceProcess, startServiceProcesses, SERVICE_LOG_DIR, 
 export { testCatalog, testEventSchema, testEvents } from './event-fixtures';
 export { readTopic, type RawTopicReader } from './raw-topic';
 export { findSecrets, SECRET_PATTERNS } from './secret-patterns';
-export { validateOpenApi, componentValidator } from './openapi';
+export { validateOpenApi, componentValidator, tenantDocumentOperationIds } from './openapi';

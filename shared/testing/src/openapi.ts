@@ -34,3 +34,25 @@ export function componentValidator(doc: Record<string, unknown>, name: string): 
   if (!validate) throw new Error(`the document has no component schema ${name}`);
   return (value) => validate(value) as boolean;
 }
+
+/**
+ * The checks every tenant API document passes: valid OpenAPI 3.1 and plain JSON, and every
+ * operation with a unique id, the tenant token and a 401. Returns the operation ids.
+ */
+export function tenantDocumentOperationIds(doc: Record<string, unknown>): string[] {
+  const result = validateOpenApi(doc);
+  if (!result.valid) throw new Error(`not valid OpenAPI 3.1: ${JSON.stringify(result.errors)}`);
+  if (JSON.stringify(JSON.parse(JSON.stringify(doc))) !== JSON.stringify(doc)) throw new Error('the document is not plain JSON');
+  const ids: string[] = [];
+  for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+    for (const [method, op] of Object.entries(item)) {
+      if (method === 'parameters') continue;
+      const where = `${method.toUpperCase()} ${path}`;
+      if (ids.includes(op.operationId)) throw new Error(`${where}: operationId ${op.operationId} is used twice`);
+      if (JSON.stringify(op.security) !== JSON.stringify([{ tenantToken: [] }])) throw new Error(`${where}: not secured by the tenant token`);
+      if (!op.responses?.['401']) throw new Error(`${where}: no 401 answer`);
+      ids.push(op.operationId);
+    }
+  }
+  return ids;
+}

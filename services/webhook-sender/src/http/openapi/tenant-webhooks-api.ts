@@ -3,21 +3,9 @@
  * `GET /api/tenant/v1/webhooks/openapi.json` (through the gateway, with a tenant token). A unit
  * test checks that it lists exactly the routes served.
  */
-type Json = Record<string, unknown>;
+import { type Json, closed, dateTime, json, nullable, problem, ref, uuid } from '@marketplace/http';
 
 const PREFIX = '/api/tenant/v1/webhooks';
-const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
-const uuid: Json = { type: 'string', format: 'uuid' };
-const nullable = (schema: Json): Json => ({ anyOf: [schema, { type: 'null' }] });
-const dateTime: Json = { type: 'string', format: 'date-time' };
-const closed = (properties: Json, optional: string[] = []): Json => ({
-  type: 'object',
-  additionalProperties: false,
-  required: Object.keys(properties).filter((k) => !optional.includes(k)),
-  properties,
-});
-const problem = (description: string, codes: string): Json => ({ description: `${description} Codes: ${codes}.`, content: { 'application/problem+json': { schema: ref('Problem') } } });
-const json = (description: string, schema: Json): Json => ({ description, content: { 'application/json': { schema } } });
 const param = (name: string): Json => ({ name, in: 'path', required: true, schema: uuid });
 
 const NOT_FOUND = problem("An installation or delivery that does not exist or is another tenant's (the same answer).", '`resource.not_found`');
