@@ -266,7 +266,7 @@ try {
     exitCode = 1;
   }
 } catch (error) {
-  console.error(`bench:catalog failed: ${error.message}`);
+  console.error(`bench:catalog failed: ${error.message}${error.cause ? ` (${error.cause.code ?? error.cause.message})` : ""}`);
   exitCode = 1;
 } finally {
   await stopServices();

@@ -43,7 +43,10 @@ export async function startService(name, env) {
     output = (output + chunk).slice(-5000);
     if (process.env.BENCH_DEBUG) process.stderr.write(chunk);
   });
-  child.stderr.on('data', (chunk) => (output = (output + chunk).slice(-5000)));
+  child.stderr.on('data', (chunk) => {
+    output = (output + chunk).slice(-5000);
+    if (process.env.BENCH_DEBUG) process.stderr.write(chunk);
+  });
   children.push(child);
   processes[name] = child;
   const deadline = Date.now() + 60_000;
