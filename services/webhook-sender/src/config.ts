@@ -19,6 +19,12 @@ export const settings = {
   /** Attempts in flight at once, in all and per installation. */
   concurrency: int('WEBHOOK_CONCURRENCY', { default: 64, min: 1, max: 10_000 }),
   concurrencyPerEndpoint: int('WEBHOOK_CONCURRENCY_PER_ENDPOINT', { default: 4, min: 1, max: 1_000 }),
+  /**
+   * Attempts read ahead of their due time and kept in memory (about 300 bytes each); past it a
+   * retry partition stops reading until one is sent, which may make attempts behind it late (an
+   * alarm after CONSUMER_HOLD_ALARM_MS).
+   */
+  maxWaitingAttempts: int('WEBHOOK_MAX_WAITING_ATTEMPTS', { default: 100_000, min: 1, max: 10_000_000 }),
   /** Every retry delay is divided by this (1 in production; tests run the schedule in seconds). */
   retryTimeScale: int('WEBHOOK_RETRY_TIME_SCALE', { default: 1, min: 1, max: 10_000_000 }),
   /**

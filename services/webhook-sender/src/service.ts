@@ -3,7 +3,7 @@ import { createKafka, EventSchemas } from '@marketplace/events';
 import { guardGatewayRoutes, openWebhookSecret, publicKeyFrom } from '@marketplace/identity';
 import { RedisLock } from '@marketplace/redis';
 import type { ServiceDefinition } from '@marketplace/runtime';
-import { attemptMetrics } from './adapters/attempt-metrics';
+import { attemptMetrics, waitingAttemptsGauge } from './adapters/attempt-metrics';
 import { AttemptQueue } from './adapters/attempt-queue';
 import { InstallationsProgress } from './adapters/installations-progress';
 import { SafeHttpClient } from './adapters/safe-http';
@@ -59,9 +59,17 @@ export const webhookSenderService: ServiceDefinition<typeof settings> = {
       kafka,
       new EventSchemas(config.schemaRegistryUrl, context.catalog),
       new FairDispatcher({ overall: config.concurrency, perEndpoint: config.concurrencyPerEndpoint }),
-      { groupId: `${groupPrefix}.attempts`, topics: [ATTEMPTS_TOPIC, ...RETRY_TIER_TOPICS], maxInFlight: config.concurrency * 4, handle: (job) => makeAttempt(ctx, job) },
+      {
+        groupId: `${groupPrefix}.attempts`,
+        topics: [ATTEMPTS_TOPIC, ...RETRY_TIER_TOPICS],
+        maxInFlight: config.concurrency * 4,
+        maxWaiting: config.maxWaitingAttempts,
+        handle: (job) => makeAttempt(ctx, job),
+        holds: context.holds,
+      },
       context.logger.child({ component: 'attempt-queue' }),
     );
+    waitingAttemptsGauge(context.metrics, () => queue.waitingCount);
     await queue.start();
     return {
       consumers: consumers(ctx, installations, await sendingSince(ctx.store, ctx.now()), config.installationsCopyStart === 'earliest'),

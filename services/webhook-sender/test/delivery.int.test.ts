@@ -1,6 +1,5 @@
-import { waitFor } from '@marketplace/testing';
-import { startReceiver, type Receiver } from './support/receiver';
-import { startWebhookCluster, verifySignature, waitForInstallation, type WebhookCluster } from './support/cluster';
+import { waitFor, startReceiver, type Receiver, verifySignature } from '@marketplace/testing';
+import { startWebhookCluster, waitForInstallation, type WebhookCluster } from './support/cluster';
 import { connectedSource, type PartnerSetup } from './support/partner';
 
 // End to end: partner orders through the gateway become signed webhooks at a real receiver, with

@@ -1,5 +1,4 @@
-import { waitFor } from '@marketplace/testing';
-import { startReceiver, type Receiver } from './support/receiver';
+import { waitFor, startReceiver, type Receiver } from '@marketplace/testing';
 import { startWebhookCluster, type WebhookCluster } from './support/cluster';
 import { connectedSource } from './support/partner';
 

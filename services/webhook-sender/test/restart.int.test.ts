@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createKafka, EventPublisher, EventSchemas, loadTopicCatalog, SchemaValidator } from '@marketplace/events';
-import { quietLogger, sleep, stackEnv, waitFor } from '@marketplace/testing';
-import { startReceiver, type Receiver } from './support/receiver';
-import { startWebhookCluster, verifySignature, type WebhookCluster } from './support/cluster';
+import { quietLogger, sleep, stackEnv, waitFor, startReceiver, type Receiver, verifySignature } from '@marketplace/testing';
+import { startWebhookCluster, type WebhookCluster } from './support/cluster';
 import { publishApp } from '../../gateway-auth/test/support/gateway';
 import { connectedSource } from './support/partner';
 

@@ -4,6 +4,8 @@ import type { Logger } from '@marketplace/logging';
 import type { TopicCatalog } from './catalog';
 import { DeadLetter, STOPPING_MESSAGE, deadLetterMessage, decodeFailure, isPermanent, isWireFormat, nextBackoff, shouldRetry, toDeadLetter } from './failure';
 import { HEADER, extractTraceContext, headerText } from './headers';
+import { AppError } from '@marketplace/errors';
+import type { HoldWatch } from './holds';
 import type { EventSchemas } from './registry';
 import type { SchemaValidator } from './validation';
 
@@ -45,6 +47,16 @@ export interface ConsumerOptions {
   partitionsConcurrently?: number;
   /** Told the outcome of every message (for metrics). */
   onOutcome?: (outcome: ConsumeOutcome, topic: string) => void;
+  /** Where a message retried in place is reported while it waits (alarm, metric, readiness). */
+  holds?: HoldWatch;
+}
+
+/** Where a message is: what a hold names. */
+interface MessagePlace {
+  topic: string;
+  partition: number;
+  offset: string;
+  eventId: string | undefined;
 }
 
 export type ConsumeOutcome = 'handled' | 'duplicate' | 'dead_lettered';
@@ -156,15 +168,30 @@ export class EventConsumer {
     });
   }
 
-  private async handleMessage({ topic, partition, message }: EachMessagePayload): Promise<void> {
+  private async handleMessage(payload: EachMessagePayload): Promise<void> {
+    const { topic, partition } = payload;
+    try {
+      await this.handleOne(payload);
+    } finally {
+      // Handled, dead-lettered or abandoned: whatever held this partition is over.
+      this.options.holds?.release(this.holdKey(topic, partition));
+    }
+  }
+
+  private holdKey(topic: string, partition: number): string {
+    return `${this.options.groupId}:${topic}:${partition}`;
+  }
+
+  private async handleOne({ topic, partition, message }: EachMessagePayload): Promise<void> {
     const eventId = headerText(message.headers, HEADER.eventId);
+    const place: MessagePlace = { topic, partition, offset: message.offset, eventId };
     const type = headerText(message.headers, HEADER.eventType) ?? 'unknown';
     const traceContext = extractTraceContext(message.headers);
     const log = this.log.child({ topic, partition, offset: message.offset, eventId, eventType: type, traceId: trace.getSpanContext(traceContext)?.traceId });
     try {
       if (!eventId) throw new DeadLetter('the message has no event-id header', 'event.missing_id');
       if (!EVENT_ID.test(eventId)) throw new DeadLetter('the event-id header is not 1 to 128 letters, digits or ._:-', 'event.invalid_id');
-      if (await this.withRetries(log, () => this.options.processed.has(eventId))) {
+      if (await this.withRetries(log, place, () => this.options.processed.has(eventId))) {
         log.debug('duplicate event skipped');
         this.options.onOutcome?.('duplicate', topic);
       } else {
@@ -181,10 +208,10 @@ export class EventConsumer {
           headers: message.headers ?? {},
           log,
         };
-        await context.with(traceContext, () => this.withRetries(log, () => this.options.handler(event)));
+        await context.with(traceContext, () => this.withRetries(log, place, () => this.options.handler(event)));
         this.options.onOutcome?.('handled', topic);
         // Handled: whatever happens to the bookkeeping now, this message is not a dead letter.
-        await this.remember(eventId, log);
+        await this.remember(eventId, log, place);
       }
     } catch (error) {
       if (this.stopping && !isPermanent(error)) {
@@ -195,17 +222,17 @@ export class EventConsumer {
       }
       const dead = toDeadLetter(error);
       const letter = deadLetterMessage({ topic, partition, groupId: this.options.groupId, message }, dead);
-      await this.withRetries(log, () => this.deadLetters.send({ topic: this.catalog.deadLetterTopicOf(topic), acks: -1, messages: [letter] }));
+      await this.withRetries(log, place, () => this.deadLetters.send({ topic: this.catalog.deadLetterTopicOf(topic), acks: -1, messages: [letter] }));
       log.warn({ reason: dead.reason, errorCode: dead.code }, 'event sent to the dead-letter topic');
       this.options.onOutcome?.('dead_lettered', topic);
-      if (eventId && EVENT_ID.test(eventId)) await this.remember(eventId, log);
+      if (eventId && EVENT_ID.test(eventId)) await this.remember(eventId, log, place);
     }
   }
 
   /** Records a handled (or dead-lettered) event id; a failure only costs a possible redelivery. */
-  private async remember(eventId: string, log: Logger): Promise<void> {
+  private async remember(eventId: string, log: Logger, place: MessagePlace): Promise<void> {
     try {
-      await this.withRetries(log, () => this.options.processed.add(eventId));
+      await this.withRetries(log, place, () => this.options.processed.add(eventId));
     } catch (error) {
       log.warn({ err: error }, 'could not record the event id; a redelivery would be handled again');
     }
@@ -227,7 +254,7 @@ export class EventConsumer {
 
   /** Retries retriable failures with backoff for as long as the consumer runs; an unknown error a
    * few times; a permanent error (AppError that is not retriable, or DeadLetter) not at all. */
-  private async withRetries<T>(log: Logger, operation: () => Promise<T>): Promise<T> {
+  private async withRetries<T>(log: Logger, place: MessagePlace, operation: () => Promise<T>): Promise<T> {
     const { initial, max } = this.options.retryBackoffMs ?? { initial: 200, max: 30_000 };
     const unknownAttempts = this.options.unknownErrorAttempts ?? 3;
     let delay = initial;
@@ -236,7 +263,11 @@ export class EventConsumer {
         return await operation();
       } catch (error) {
         if (!shouldRetry(error, attempt, unknownAttempts) || this.stopping) throw error;
-        log.warn({ err: error, attempt, retryInMs: delay }, 'event handling failed; retrying');
+        // The partition waits on this message: said once here, then by the hold watch (an error
+        // log, a metric and a degraded readiness check) if it waits too long.
+        this.options.holds?.hold(this.holdKey(place.topic, place.partition), { group: this.options.groupId, ...place, ...holdCause(error) });
+        if (attempt === 1) log.warn({ err: error, attempt, retryInMs: delay }, 'event handling failed; retrying');
+        else log.debug({ err: error, attempt, retryInMs: delay }, 'event handling failed again; retrying');
         await new Promise<void>((resolve) => {
           const wake = () => {
             clearTimeout(timer);
@@ -251,6 +282,16 @@ export class EventConsumer {
       }
     }
   }
+}
+
+/** The code, message and safe details of a failure, for a hold. */
+function holdCause(error: unknown): { code: string; reason: string; details?: Record<string, unknown> } {
+  const e = error as { code?: unknown; name?: unknown; message?: unknown; details?: unknown };
+  const code = typeof e?.code === 'string' ? e.code : typeof e?.name === 'string' ? e.name : 'error';
+  const reason = typeof e?.message === 'string' ? e.message : String(error);
+  // Only an AppError's details are safe by contract; a driver's error is named, not dumped.
+  const details = error instanceof AppError ? error.details : undefined;
+  return details ? { code, reason, details } : { code, reason };
 }
 
 /**

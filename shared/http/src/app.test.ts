@@ -85,6 +85,24 @@ describe('createHttpApp', () => {
     expect(await res.json()).toMatchObject({ checks: { db: 'up', slow: 'down' } });
   });
 
+  it('reports a degrading check as degraded with its reason and stays ready; a failing dependency still turns it unready', async () => {
+    let holding = true;
+    const consumers = { name: 'consumers', degradesOnly: true, check: async () => { if (holding) throw new Error('orders[2]@7 held 31 s: installation copy behind'); } };
+    await start({ readinessChecks: [database, consumers] });
+    dependencyUp = true;
+    let res = await fetch(`${base}/readyz`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ready', service: 'test', checks: { db: 'up', consumers: 'degraded' }, details: { consumers: 'orders[2]@7 held 31 s: installation copy behind' } });
+    dependencyUp = false;
+    res = await fetch(`${base}/readyz`);
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({ status: 'unready', checks: { db: 'down', consumers: 'degraded' } });
+    dependencyUp = true;
+    holding = false;
+    res = await fetch(`${base}/readyz`);
+    expect(await res.json()).toEqual({ status: 'ready', service: 'test', checks: { db: 'up', consumers: 'up' } });
+  });
+
   it('turns unready once the service stops accepting', async () => {
     const http = await start();
     http.stopAccepting();

@@ -132,7 +132,7 @@ export function createHttpApp(options: HttpAppOptions) {
     const report = await runReadinessChecks(checks, readinessTimeoutMs);
     const ready = report.ready && accepting;
     ctx.status = ready ? 200 : 503;
-    ctx.body = { status: ready ? 'ready' : accepting ? 'unready' : 'stopping', service, checks: report.checks };
+    ctx.body = { status: ready ? 'ready' : accepting ? 'unready' : 'stopping', service, checks: report.checks, ...(Object.keys(report.details).length > 0 ? { details: report.details } : {}) };
   });
   router.get('/metrics', async (ctx) => {
     ctx.type = metrics.registry.contentType;

@@ -1,13 +1,23 @@
-/** A dependency the service needs before it can serve: Kafka, MongoDB, Redis, the schema registry. */
+/**
+ * A dependency the service needs before it can serve (Kafka, MongoDB, Redis, the schema registry),
+ * or, with `degradesOnly`, something that makes the service degraded without stopping it from
+ * serving (a consumer holding events back): that check reports `degraded` with its reason and
+ * leaves the service ready.
+ */
 export interface ReadinessCheck {
   name: string;
   /** Resolves when the dependency answers; rejects (or times out) when it does not. */
   check(): Promise<unknown>;
+  degradesOnly?: boolean;
 }
+
+export type CheckState = 'up' | 'down' | 'degraded';
 
 export interface ReadinessReport {
   ready: boolean;
-  checks: Record<string, 'up' | 'down'>;
+  checks: Record<string, CheckState>;
+  /** Why each degraded check is degraded (our own words: never a driver's message). */
+  details: Record<string, string>;
 }
 
 export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
@@ -21,11 +31,18 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): P
 /** Runs every check at once, each bounded by `timeoutMs`, so a dead dependency cannot hang a probe. */
 export async function runReadinessChecks(checks: ReadinessCheck[], timeoutMs: number): Promise<ReadinessReport> {
   const results = await Promise.allSettled(checks.map((c) => withTimeout(c.check(), timeoutMs, c.name)));
-  const report: ReadinessReport = { ready: true, checks: {} };
+  const report: ReadinessReport = { ready: true, checks: {}, details: {} };
   results.forEach((result, i) => {
-    const up = result.status === 'fulfilled';
-    report.checks[checks[i]!.name] = up ? 'up' : 'down';
-    if (!up) report.ready = false;
+    const check = checks[i]!;
+    if (result.status === 'fulfilled') {
+      report.checks[check.name] = 'up';
+    } else if (check.degradesOnly) {
+      report.checks[check.name] = 'degraded';
+      report.details[check.name] = (result.reason as Error)?.message ?? String(result.reason);
+    } else {
+      report.checks[check.name] = 'down';
+      report.ready = false;
+    }
   });
   return report;
 }

@@ -8,6 +8,7 @@ import {
   createKafka,
   ensureTopics,
   pingKafka,
+  type HoldWatch,
   type TopicCatalog,
 } from '@marketplace/events';
 import type { ReadinessCheck } from '@marketplace/http';
@@ -59,6 +60,8 @@ export interface ConnectOptions {
   logger: Logger;
   topics: string[];
   indexes: IndexPlan;
+  /** Where consumers report the messages they hold back. */
+  holds?: HoldWatch;
 }
 
 /** Retries `attempt` until it succeeds or the start-up deadline passes, saying what it waits for. */
@@ -74,7 +77,7 @@ async function untilDeadline<T>(what: string, deadline: number, logger: Logger, 
   }
 }
 
-export async function connectDependencies({ service, config, catalog, logger, topics, indexes, onOutcome }: ConnectOptions): Promise<Dependencies> {
+export async function connectDependencies({ service, config, catalog, logger, topics, indexes, onOutcome, holds }: ConnectOptions): Promise<Dependencies> {
   const deadline = Date.now() + config.startupTimeoutMs;
   const opened: (() => Promise<unknown>)[] = [];
   const close = async () => {
@@ -119,6 +122,7 @@ export async function connectDependencies({ service, config, catalog, logger, to
           retryBackoffMs: spec.retryBackoffMs,
           processed: spec.dedupe === false ? NO_DEDUPE : processedEvents(mongo.db, groupId),
           onOutcome: (outcome, topic) => onOutcome?.(outcome, topic, groupId),
+          holds,
         }, logger);
     };
     return { mongo, redis, kafka, schemas, publisher, deadLetters, readinessChecks, createConsumer, close };

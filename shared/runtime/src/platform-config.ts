@@ -33,6 +33,12 @@ export function platformSettings(service: string, defaultPort: number) {
      * groups, or the two would split the partitions between them.
      */
     consumerGroupPrefix: optionalStr('KAFKA_CONSUMER_GROUP_PREFIX'),
+    /**
+     * A consumer holding events back longer than this (a message retried in place, a guard that
+     * makes it wait) logs an error, counts `consumer_hold_alarms_total` and reports its readiness
+     * check `consumers` as degraded.
+     */
+    consumerHoldAlarmMs: int('CONSUMER_HOLD_ALARM_MS', { default: 30_000, min: 100, max: 3_600_000 }),
     /** How long start-up keeps trying to reach Kafka, MongoDB, Redis and the registry. */
     startupTimeoutMs: int('STARTUP_TIMEOUT_MS', { default: 60_000, min: 1000, max: 600_000 }),
   };

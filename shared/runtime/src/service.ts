@@ -3,8 +3,8 @@ import type Router from '@koa/router';
 import type { Db } from 'mongodb';
 import type { Redis } from 'ioredis';
 import { ConfigError, loadConfig, type Setting } from '@marketplace/config';
-import { loadTopicCatalog, type EventConsumer, type EventPublisher, type TopicCatalog } from '@marketplace/events';
-import { Counter, type Registry } from 'prom-client';
+import { HoldWatch, loadTopicCatalog, type EventConsumer, type EventPublisher, type TopicCatalog } from '@marketplace/events';
+import { Counter, Gauge, type Registry } from 'prom-client';
 import { createHttpApp, createMetrics, withTimeout, type ErrorFormat, type HttpApp, type RequestState } from '@marketplace/http';
 import { createLogger, type Logger } from '@marketplace/logging';
 import { OutboxRelay } from '@marketplace/outbox';
@@ -29,6 +29,8 @@ export interface ServiceContext<S> {
   useBeforeBody: HttpApp['useBeforeBody'];
   /** The process's Prometheus registry (served at /metrics): a service adds its own metrics here. */
   metrics: Registry;
+  /** Where the service's own consumers (beyond the shared loop) report what they hold back. */
+  holds: HoldWatch;
 }
 
 /** What `setup` hands back: the Kafka consumers to run and anything to stop on shutdown. */
@@ -89,7 +91,9 @@ export async function startService<S extends Record<string, Setting<unknown>>>(d
     labelNames: ['topic', 'group', 'outcome'],
     registers: [metrics.registry],
   });
+  const holds = consumerHolds(logger, config.consumerHoldAlarmMs, metrics.registry);
   const deps = await connectDependencies({
+    holds,
     onOutcome: (outcome, topic, group) => consumed.inc({ topic, group, outcome }),
     service: definition.name,
     config,
@@ -99,13 +103,14 @@ export async function startService<S extends Record<string, Setting<unknown>>>(d
     indexes: mergeIndexPlans(definition.indexes ?? {}, OutboxRelay.indexes(outboxCollections)),
   });
 
-  const http = createHttpApp({ service: definition.name, logger, metrics, trustProxy: config.trustProxy, readinessChecks: deps.readinessChecks, errorFormat: definition.errorFormat });
+  const readinessChecks = [...deps.readinessChecks, consumersCheck(holds)];
+  const http = createHttpApp({ service: definition.name, logger, metrics, trustProxy: config.trustProxy, readinessChecks, errorFormat: definition.errorFormat });
   const outbox = new OutboxRelay({ db: deps.mongo.db, publisher: deps.publisher, collections: outboxCollections, logger });
   const consumers: EventConsumer[] = [];
   let parts: ServiceParts;
   let server: Server;
   try {
-    parts = await definition.setup({ config, logger, db: deps.mongo.db, redis: deps.redis, publisher: deps.publisher, outbox, catalog, router: http.router, useBeforeBody: http.useBeforeBody, metrics: metrics.registry });
+    parts = await definition.setup({ config, logger, db: deps.mongo.db, redis: deps.redis, publisher: deps.publisher, outbox, catalog, router: http.router, useBeforeBody: http.useBeforeBody, metrics: metrics.registry, holds });
     for (const spec of parts.consumers ?? []) {
       const consumer = deps.createConsumer(spec);
       consumers.push(consumer);
@@ -143,10 +148,48 @@ export async function startService<S extends Record<string, Setting<unknown>>>(d
       await outbox.stop();
       await parts.onStop?.();
       await deps.close();
+      holds.stop();
       await activeTracing()?.shutdown();
       logger.info('stopped');
     })());
   return { server, url, shutdownTimeoutMs: config.shutdownTimeoutMs, stop };
+}
+
+/**
+ * The process's watch over what its consumers hold back, with its metrics: alarms counted by group,
+ * topic and cause, and the longest current hold per group.
+ */
+function consumerHolds(logger: Logger, alarmAfterMs: number, registry: Registry): HoldWatch {
+  const alarms = new Counter({
+    name: 'consumer_hold_alarms_total',
+    help: `Consumer holds (messages retried in place, partitions waiting) that lasted longer than CONSUMER_HOLD_ALARM_MS, by group, topic and cause.`,
+    labelNames: ['group', 'topic', 'code'],
+    registers: [registry],
+  });
+  const holds = new HoldWatch({ alarmAfterMs, logger, onAlarm: (hold) => alarms.inc({ group: hold.group, topic: hold.topic, code: hold.code }) });
+  new Gauge({
+    name: 'consumer_hold_longest_seconds',
+    help: 'The longest current hold of each consumer group, in seconds (0 or absent: nothing held).',
+    labelNames: ['group'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [group, seconds] of holds.longestByGroup()) this.set({ group }, seconds);
+    },
+  });
+  return holds;
+}
+
+/** `consumers` in /readyz: degraded (the service still serves) while a hold is past the alarm. */
+function consumersCheck(holds: HoldWatch) {
+  return {
+    name: 'consumers',
+    degradesOnly: true,
+    check: async () => {
+      const overdue = holds.overdue();
+      if (overdue.length > 0) throw new Error(overdue.map((hold) => HoldWatch.describe(hold)).join('; '));
+    },
+  };
 }
 
 /**

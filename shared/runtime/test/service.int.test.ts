@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { AppError } from '@marketplace/errors';
 import type { ConsumedEvent } from '@marketplace/events';
 import { withOutbox } from '@marketplace/outbox';
 import { startService, type RunningService, type ServiceDefinition } from '@marketplace/runtime';
@@ -14,6 +15,8 @@ import { startTracing } from '@marketplace/tracing';
 const topic = uniqueName('runtime.orders');
 const handled: string[] = [];
 const traceparents = new Map<string, string | undefined>();
+/** While closed, a guard holds every order back (it throws "unavailable", as a copy that is behind does). */
+let guardClosed = false;
 let running: RunningService;
 
 const definition: ServiceDefinition<Record<string, never>> = {
@@ -35,6 +38,7 @@ const definition: ServiceDefinition<Record<string, never>> = {
     });
     const handler = async (event: ConsumedEvent) => {
       const { orderId } = event.data as { orderId: string };
+      if (guardClosed) throw new AppError('unavailable', 'test.guard_waits', 'the test guard holds this order back', { details: { orderId } });
       traceparents.set(orderId, event.headers.traceparent?.toString());
       handled.push(orderId);
     };
@@ -54,7 +58,7 @@ beforeAll(async () => {
       topics: { [topic]: { schema: 'order.schema.json', key: 'orderId', eventTypes: ['test.order.created'], description: 'test' } },
     }),
   );
-  Object.assign(process.env, stackEnv(), { SCHEMAS_DIR: dir, PORT: '4450', LOG_LEVEL: 'warn', MONGO_DATABASE: uniqueName('runtime_it').replace(/-/g, '_') });
+  Object.assign(process.env, stackEnv(), { SCHEMAS_DIR: dir, PORT: '4450', LOG_LEVEL: 'warn', MONGO_DATABASE: uniqueName('runtime_it').replace(/-/g, '_'), CONSUMER_HOLD_ALARM_MS: '1000' });
   running = await startService(definition);
 });
 
@@ -71,6 +75,32 @@ describe('a service on the shared runtime', () => {
     const metrics = await (await fetch(`${running.url}/metrics`)).text();
     expect(metrics).toMatch(new RegExp(`events_consumed_total\\{topic="${topic.replace(/\./g, '\\.')}",group="runtime-it\\.orders",outcome="handled",service="runtime-it"\\} [1-9]`));
   });
+
+  it('raises the alarm when a consumer holds an event back past CONSUMER_HOLD_ALARM_MS: degraded readiness naming it, a metric; clear once it passes', async () => {
+    const readiness = async () => {
+      const res = await fetch(`${running.url}/readyz`);
+      return { status: res.status, body: (await res.json()) as { status: string; checks: Record<string, string>; details?: Record<string, string> } };
+    };
+    expect((await readiness()).body.checks.consumers).toBe('up');
+    guardClosed = true;
+    const res = await fetch(`${running.url}/orders`, { method: 'POST' });
+    const { orderId: published } = (await res.json()) as { orderId: string };
+    const degraded = await waitFor('readiness to report the consumer hold', async () => {
+      const r = await readiness();
+      return r.body.checks.consumers === 'degraded' ? r : undefined;
+    }, 15_000, 200);
+    // Still ready: the service serves its API while the consumer waits.
+    expect(degraded.status).toBe(200);
+    expect(degraded.body.status).toBe('ready');
+    expect(degraded.body.details?.consumers).toMatch(new RegExp(`^runtime-it\\.orders ${topic.replace(/\./g, '\\.')}\\[\\d\\]@\\d+ held \\d+ s: the test guard holds this order back$`));
+    const metrics = await (await fetch(`${running.url}/metrics`)).text();
+    expect(metrics).toMatch(/consumer_hold_alarms_total\{group="runtime-it\.orders",topic="[^"]+",code="test\.guard_waits",service="runtime-it"\} 1/);
+    expect(metrics).toMatch(/consumer_hold_longest_seconds\{group="runtime-it\.orders",service="runtime-it"\} [1-9]/);
+
+    guardClosed = false;
+    await waitFor('the held event to be handled', () => handled.includes(published), 15_000);
+    await waitFor('readiness to clear', async () => (await readiness()).body.checks.consumers === 'up', 5_000);
+  }, 40_000);
 
   it('finishes a request in flight when stopped, then refuses new connections', async () => {
     const slow = fetch(`${running.url}/slow`);

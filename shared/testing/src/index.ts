@@ -6,3 +6,4 @@ export { testCatalog, testEventSchema, testEvents } from './event-fixtures';
 export { readTopic, type RawTopicReader } from './raw-topic';
 export { findSecrets, SECRET_PATTERNS } from './secret-patterns';
 export { validateOpenApi, componentValidator, tenantDocumentOperationIds } from './openapi';
+export { startReceiver, verifySignature, type Received, type Receiver } from './receiver';

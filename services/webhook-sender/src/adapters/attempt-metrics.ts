@@ -1,4 +1,4 @@
-import { Counter, Histogram, type Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { AttemptMetrics } from '../usecases/context';
 
 /**
@@ -28,4 +28,16 @@ export function attemptMetrics(registry: Registry): AttemptMetrics {
     },
     ended: (status) => ended.inc({ status }),
   };
+}
+
+/** Attempts read ahead and waiting in memory for their due time (retries not due yet). */
+export function waitingAttemptsGauge(registry: Registry, count: () => number): void {
+  new Gauge({
+    name: 'webhook_attempts_waiting',
+    help: 'Scheduled attempts read from the retry topics and waiting in memory for their due time.',
+    registers: [registry],
+    collect() {
+      this.set(count());
+    },
+  });
 }

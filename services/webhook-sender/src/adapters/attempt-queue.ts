@@ -1,7 +1,8 @@
 import type { Consumer, EachBatchPayload, Kafka } from 'kafkajs';
-import { subscribeWhenReady, type EventSchemas } from '@marketplace/events';
+import { subscribeWhenReady, type EventSchemas, type HoldWatch } from '@marketplace/events';
 import type { Logger } from '@marketplace/logging';
 import type { FairDispatcher } from '../domain/fair-dispatcher';
+import { PartitionProgress } from '../domain/partition-progress';
 
 /** One scheduled attempt, as it waits on an attempt topic. */
 export interface AttemptJob {
@@ -16,51 +17,50 @@ export interface AttemptJob {
 export interface AttemptQueueOptions {
   groupId: string;
   topics: string[];
-  /** Jobs admitted but not finished, beyond which fetching waits (memory bound). */
+  /** Jobs admitted to the dispatcher but not finished, beyond which fetching waits (memory bound). */
   maxInFlight: number;
+  /**
+   * Attempts read ahead and kept in memory until their due time, in all partitions together.
+   * Beyond it a partition stops reading (a hold, alarmed when it lasts) until one is sent.
+   */
+  maxWaiting: number;
   handle(job: AttemptJob): Promise<void>;
+  /** Where what the queue holds back is reported (alarm, metric, readiness). */
+  holds?: HoldWatch;
 }
 
-/** Offsets of one partition: what has been handed out and is not finished yet. */
-class PartitionProgress {
-  private readonly pending = new Set<bigint>();
-  private next: bigint | undefined;
-
-  begin(offset: bigint) {
-    this.pending.add(offset);
-    if (this.next === undefined || offset + 1n > this.next) this.next = offset + 1n;
-  }
-
-  end(offset: bigint) {
-    this.pending.delete(offset);
-  }
-
-  /** The offset to commit: the oldest unfinished one, else the one after the newest seen. */
-  committable(): bigint | undefined {
-    let oldest: bigint | undefined;
-    for (const offset of this.pending) if (oldest === undefined || offset < oldest) oldest = offset;
-    return oldest ?? this.next;
-  }
+/** An attempt read ahead of its due time: its timer, and where it came from. */
+interface Waiting {
+  timer: NodeJS.Timeout;
+  topic: string;
+  partition: number;
 }
+
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * The attempt topics: `webhook-attempts` (due now) and one retry topic per backoff tier. Each
- * message carries its due time. A partition whose next message is not due yet is paused until it
- * is and read again from that message (nothing is committed past it, so a restart in the middle
- * of a wait loses nothing); other partitions and topics go on meanwhile.
+ * message carries its due time, and the jitter (±20 %) makes due times disagree with the order
+ * in a partition: a message due at 0.8 × the tier's delay can stand behind one due at 1.2 ×. So a
+ * partition is never paused on a message that is not due: every message is read as it comes and
+ * one not due yet waits in memory on its own timer, so each attempt is made at its own due time,
+ * whatever stands ahead of it (at most `maxWaiting` wait at once; past that, reading waits).
  *
- * Due messages are handed to the fair dispatcher and the consumer reads on: attempts to a slow
- * endpoint do not hold up the partition. Offsets are committed in order all the same: a
- * partition's commit never passes its oldest unfinished attempt, so a crash repeats at most the
- * attempts in flight (the delivery's attempt number makes a repeated message a no-op once its
- * attempt was recorded).
+ * Due messages go to the fair dispatcher and the consumer reads on: attempts to a slow endpoint do
+ * not hold up the partition. Offsets are committed in order all the same: a partition's commit
+ * never passes its oldest unfinished attempt, waiting ones included, so a crash or a restart in
+ * the middle of a wait loses nothing; it reads those messages again, and the delivery's attempt
+ * number makes a message whose attempt was already made a no-op (at-least-once, no more).
  */
 export class AttemptQueue {
   private readonly consumer: Consumer;
   private readonly progress = new Map<string, PartitionProgress>();
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly waiting = new Map<string, Waiting>();
+  /** Partitions that stopped reading because `maxWaiting` was reached: resumed as room frees. */
+  private readonly full = new Map<string, { topic: string; partition: number }>();
   private readonly inFlight = new Set<Promise<void>>();
   private stopping = false;
+  private stopped: Promise<void> | undefined;
 
   constructor(
     kafka: Kafka,
@@ -70,6 +70,14 @@ export class AttemptQueue {
     private readonly log: Logger,
   ) {
     this.consumer = kafka.consumer({ groupId: options.groupId, allowAutoTopicCreation: false, sessionTimeout: 30_000, heartbeatInterval: 3000, maxWaitTimeInMs: 500 });
+    // After a rebalance, what this process read of partitions it lost is the new owner's to
+    // read again: forget it (and its timers), so nothing is attempted twice by this process.
+    this.consumer.on(this.consumer.events.GROUP_JOIN, ({ payload }) => this.keepOnly(payload.memberAssignment));
+  }
+
+  /** Attempts waiting in memory for their due time (a gauge). */
+  get waitingCount(): number {
+    return this.waiting.size;
   }
 
   async start(): Promise<void> {
@@ -84,25 +92,44 @@ export class AttemptQueue {
   }
 
   /**
-   * Stops fetching (pauses everything), lets the attempts in flight finish (each is bounded by its
-   * timeouts), commits while still in the group, then leaves.
+   * Stops fetching (pauses everything), drops the waiting attempts (uncommitted: the next consumer
+   * reads them again), lets the attempts in flight finish (each is bounded by its timeouts),
+   * commits while still in the group, then leaves.
    */
-  async stop(): Promise<void> {
+  stop(): Promise<void> {
+    return (this.stopped ??= this.stopOnce());
+  }
+
+  private async stopOnce(): Promise<void> {
     this.stopping = true;
-    for (const timer of this.timers) clearTimeout(timer);
+    for (const { timer } of this.waiting.values()) clearTimeout(timer);
+    this.waiting.clear();
     this.consumer.pause(this.options.topics.map((topic) => ({ topic })));
     await Promise.allSettled([...this.inFlight]);
     await this.commitAll().catch((error) => this.log.warn({ err: error }, 'final commit of attempt offsets failed; some attempts may repeat'));
     await this.consumer.disconnect();
+    for (const key of this.full.keys()) this.options.holds?.release(`attempts-full:${key}`);
+  }
+
+  private progressOf(topic: string, partition: number): PartitionProgress {
+    const key = `${topic}:${partition}`;
+    let progress = this.progress.get(key);
+    if (!progress) this.progress.set(key, (progress = new PartitionProgress()));
+    return progress;
   }
 
   private async eachBatch({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
     const { topic, partition } = batch;
-    const key = `${topic}:${partition}`;
-    const progress = this.progress.get(key) ?? this.progress.set(key, new PartitionProgress()).get(key)!;
+    const progress = this.progressOf(topic, partition);
     for (const message of batch.messages) {
       if (!isRunning() || isStale() || this.stopping) return;
       const offset = BigInt(message.offset);
+      // Read again after a rebalance that left this partition here (kafkajs goes back to the
+      // committed offset): it is waiting, in flight or done already.
+      if (progress.hasRead(offset)) {
+        resolveOffset(message.offset);
+        continue;
+      }
       let job: AttemptJob | undefined;
       try {
         job = (await this.schemas.decode(message.value!)) as AttemptJob;
@@ -111,72 +138,161 @@ export class AttemptQueue {
         this.log.error({ err: error, topic, partition, offset: message.offset }, 'unreadable attempt message skipped');
       }
       const wait = job ? Date.parse(job.dueAt) - Date.now() : 0;
-      if (job && wait > 0) {
-        // Not due: read this partition again from here once it is.
-        this.consumer.pause([{ topic, partitions: [partition] }]);
-        this.consumer.seek({ topic, partition, offset: message.offset });
-        const timer = setTimeout(() => {
-          this.timers.delete(timer);
-          if (!this.stopping) this.consumer.resume([{ topic, partitions: [partition] }]);
-        }, Math.min(wait, 2 ** 31 - 1));
-        this.timers.add(timer);
+      if (job && wait > 0 && this.waiting.size >= this.options.maxWaiting) {
+        // No room to wait for more: this partition reads on from here once an attempt is sent.
+        this.stopReading(topic, partition, message.offset);
+        break;
+      }
+      if (job && wait <= 0) await this.untilRoomInFlight(topic, partition, heartbeat);
+      if (this.stopping) return;
+      progress.begin(offset);
+      resolveOffset(message.offset);
+      if (!job) progress.end(offset);
+      else if (wait > 0) this.waitFor(job, topic, partition, offset, wait);
+      else this.dispatch(job, topic, partition, offset);
+      await heartbeat();
+    }
+    await this.commit(topic, partition, this.progressOf(topic, partition));
+  }
+
+  /** Keeps a not-yet-due attempt in memory until its due time, then dispatches it. */
+  private waitFor(job: AttemptJob, topic: string, partition: number, offset: bigint, wait: number): void {
+    const key = `${topic}:${partition}:${offset}`;
+    const timer = setTimeout(() => {
+      this.waiting.delete(key);
+      if (this.stopping) return;
+      // Timers may fire a millisecond early, and one reaches at most 24.8 days: wait for the rest.
+      const rest = Date.parse(job.dueAt) - Date.now();
+      if (rest > 0) {
+        this.waitFor(job, topic, partition, offset, rest);
         return;
       }
+      this.dispatch(job, topic, partition, offset);
+      this.readOnWhereFull();
+    }, Math.min(wait, MAX_TIMER_MS));
+    this.waiting.set(key, { timer, topic, partition });
+  }
+
+  private dispatch(job: AttemptJob, topic: string, partition: number, offset: bigint): void {
+    const progress = this.progressOf(topic, partition);
+    const running: Promise<void> = this.dispatcher
+      .run(job.installationId, () => this.handleUntilDone(job, topic, partition))
+      .then((done) => {
+        // Unfinished (the service is stopping mid-outage): the offset stays pending, nothing is
+        // committed past it, and the next consumer makes the attempt.
+        if (done) progress.end(offset);
+        this.inFlight.delete(running);
+        return this.commit(topic, partition, progress);
+      });
+    this.inFlight.add(running);
+  }
+
+  /** Waits while the dispatcher holds as many jobs as allowed (receivers slow): a hold, alarmed when long. */
+  private async untilRoomInFlight(topic: string, partition: number, heartbeat: () => Promise<void>): Promise<void> {
+    if (this.dispatcher.load < this.options.maxInFlight) return;
+    const key = `attempts-busy:${topic}:${partition}`;
+    this.options.holds?.hold(key, {
+      group: this.options.groupId,
+      topic,
+      partition,
+      code: 'webhook.attempts_in_flight_full',
+      reason: `${this.options.maxInFlight} attempts are in flight or queued for their receivers; due attempts wait for a free slot`,
+    });
+    try {
       while (this.dispatcher.load >= this.options.maxInFlight && !this.stopping) {
         await new Promise((resolve) => setTimeout(resolve, 20));
         await heartbeat();
       }
-      progress.begin(offset);
-      resolveOffset(message.offset);
-      if (job) {
-        const due = job;
-        const running: Promise<void> = this.dispatcher
-          .run(due.installationId, () => this.handleUntilDone(due))
-          .then((done) => {
-            // Unfinished (the service is stopping mid-outage): the offset stays pending, nothing
-            // is committed past it, and the next consumer makes the attempt.
-            if (done) progress.end(offset);
-            this.inFlight.delete(running);
-            return this.commit(topic, partition, progress);
-          });
-        this.inFlight.add(running);
-      } else {
-        progress.end(offset);
-      }
-      await heartbeat();
+    } finally {
+      this.options.holds?.release(key);
     }
-    await this.commit(topic, partition, progress);
+  }
+
+  private stopReading(topic: string, partition: number, offset: string): void {
+    const key = `${topic}:${partition}`;
+    this.consumer.pause([{ topic, partitions: [partition] }]);
+    this.consumer.seek({ topic, partition, offset });
+    this.full.set(key, { topic, partition });
+    this.options.holds?.hold(`attempts-full:${key}`, {
+      group: this.options.groupId,
+      topic,
+      partition,
+      offset,
+      code: 'webhook.attempts_waiting_full',
+      reason: `${this.waiting.size} attempts wait in memory for their due time (WEBHOOK_MAX_WAITING_ATTEMPTS); this partition reads on when one is sent`,
+    });
+  }
+
+  private readOnWhereFull(): void {
+    if (this.full.size === 0 || this.waiting.size >= this.options.maxWaiting || this.stopping) return;
+    const partitions = [...this.full.values()];
+    this.full.clear();
+    for (const { topic, partition } of partitions) {
+      this.options.holds?.release(`attempts-full:${topic}:${partition}`);
+      this.consumer.resume([{ topic, partitions: [partition] }]);
+    }
+  }
+
+  /** Forgets what was read of partitions this member no longer has. */
+  private keepOnly(assignment: Record<string, number[]>): void {
+    const kept = new Set(Object.entries(assignment).flatMap(([topic, partitions]) => partitions.map((p) => `${topic}:${p}`)));
+    for (const [key, waiting] of this.waiting) {
+      if (kept.has(`${waiting.topic}:${waiting.partition}`)) continue;
+      clearTimeout(waiting.timer);
+      this.waiting.delete(key);
+    }
+    for (const key of this.progress.keys()) if (!kept.has(key)) this.progress.delete(key);
+    for (const key of this.full.keys()) {
+      if (kept.has(key)) continue;
+      this.full.delete(key);
+      this.options.holds?.release(`attempts-full:${key}`);
+    }
   }
 
   /**
    * Runs the attempt; a failure of our own (the database away, say: the partner's answers are
    * results, not failures) is retried with backoff until it succeeds or the service stops.
    */
-  private async handleUntilDone(job: AttemptJob): Promise<boolean> {
-    for (let delay = 500; ; delay = Math.min(delay * 2, 30_000)) {
-      try {
-        await this.options.handle(job);
-        return true;
-      } catch (error) {
-        this.log.error({ err: error, deliveryId: job.deliveryId, retryInMs: delay }, 'attempt could not be made or recorded; retrying');
-        // Waits in short steps, so a stop does not sit out the backoff.
-        for (const until = Date.now() + delay; Date.now() < until; ) {
-          if (this.stopping) return false;
-          await new Promise((resolve) => setTimeout(resolve, 250));
+  private async handleUntilDone(job: AttemptJob, topic: string, partition: number): Promise<boolean> {
+    const holdKey = `attempts-retry:${job.deliveryId}:${job.round}:${job.attempt}`;
+    try {
+      for (let delay = 500; ; delay = Math.min(delay * 2, 30_000)) {
+        try {
+          await this.options.handle(job);
+          return true;
+        } catch (error) {
+          this.log.error({ err: error, deliveryId: job.deliveryId, retryInMs: delay }, 'attempt could not be made or recorded; retrying');
+          this.options.holds?.hold(holdKey, {
+            group: this.options.groupId,
+            topic,
+            partition,
+            code: (error as { code?: unknown }).code === undefined ? 'webhook.attempt_failed' : String((error as { code?: unknown }).code),
+            reason: `attempt ${job.attempt} of delivery ${job.deliveryId} could not be made or recorded: ${(error as Error).message}`,
+          });
+          // Waits in short steps, so a stop does not sit out the backoff.
+          for (const until = Date.now() + delay; Date.now() < until; ) {
+            if (this.stopping) return false;
+            await new Promise((resolve) => setTimeout(resolve, 250));
+          }
         }
       }
+    } finally {
+      this.options.holds?.release(holdKey);
     }
   }
 
   private async commit(topic: string, partition: number, progress: PartitionProgress): Promise<void> {
-    const offset = progress.committable();
+    const offset = progress.toCommit();
     if (offset === undefined) return;
-    await this.consumer.commitOffsets([{ topic, partition, offset: offset.toString() }]).catch((error) => this.log.debug({ err: error, topic, partition }, 'commit of attempt offsets failed (rebalance?)'));
+    await this.consumer
+      .commitOffsets([{ topic, partition, offset: offset.toString() }])
+      .then(() => progress.committed(offset))
+      .catch((error) => this.log.debug({ err: error, topic, partition }, 'commit of attempt offsets failed (rebalance?)'));
   }
 
   private async commitAll(): Promise<void> {
     const offsets = [...this.progress].flatMap(([key, progress]) => {
-      const offset = progress.committable();
+      const offset = progress.toCommit();
       const at = key.lastIndexOf(':');
       return offset === undefined ? [] : [{ topic: key.slice(0, at), partition: Number(key.slice(at + 1)), offset: offset.toString() }];
     });

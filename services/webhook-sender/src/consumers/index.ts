@@ -2,6 +2,7 @@ import { AppError } from '@marketplace/errors';
 import type { ConsumerSpec } from '@marketplace/runtime';
 import type { InstallationsProgress } from '../adapters/installations-progress';
 import type { WebhookContext } from '../usecases/context';
+import { describeBehind } from '../domain/installations-catch-up';
 import { webhookOf, WEBHOOK_SOURCE_TOPICS } from '../domain/webhook-events';
 import { createDeliveries } from '../usecases/deliveries';
 import { applyInstallationChange, type InstallationChange } from '../usecases/installations';
@@ -39,8 +40,12 @@ export function consumers(ctx: WebhookContext, installations: InstallationsProgr
         if (event.occurredAt !== undefined && new Date(event.occurredAt) < since) return;
         const webhook = webhookOf(event.topic, event.type, event.data);
         if (!webhook) return;
-        // Retried (with backoff, the partition waiting) until the installation copy is current.
-        if (!(await installations.caughtUpTo(new Date(event.occurredAt ?? Date.now())))) throw new AppError('unavailable', 'webhook.installations_behind', 'The installation copy is still catching up; the event waits.');
+        // Retried (with backoff, the partition waiting) until the installation copy is current; a
+        // wait past CONSUMER_HOLD_ALARM_MS is an alarm naming these partitions.
+        const behind = await installations.behindAt(new Date(event.occurredAt ?? Date.now()));
+        if (behind.length > 0) {
+          throw new AppError('unavailable', 'webhook.installations_behind', `the installation copy is behind the event (${INSTALLATIONS_TOPIC} ${describeBehind(behind)})`, { details: { topic: INSTALLATIONS_TOPIC, behind } });
+        }
         const created = await createDeliveries(ctx, webhook, event.eventId, event.occurredAt ?? new Date().toISOString());
         event.log.debug({ type: webhook.type, created }, 'webhook deliveries created');
       },

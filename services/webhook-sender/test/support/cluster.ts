@@ -1,8 +1,7 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { MongoClient, type Db } from 'mongodb';
 import { freePort, stackEnv, startServiceProcess, startServiceProcesses, waitFor, type ServiceProcess } from '@marketplace/testing';
 import { startGateway, type TestGateway } from '../../../gateway-auth/test/support/gateway';
-import type { Received } from './receiver';
 
 
 /** Services joining consumer groups on a broker busy with every other test file can take a while. */
@@ -85,16 +84,4 @@ export async function waitForInstallation(cluster: WebhookCluster, installationI
     const copy = await cluster.senderDb.collection('installations').findOne({ _id: installationId as never });
     return copy !== null && wanted(copy);
   });
-}
-
-/**
- * The receiver's check, written independently of the sender's code: HMAC-SHA256 over the
- * timestamp text, a dot and the raw body bytes, lowercase hex, compared in constant time.
- */
-export function verifySignature(request: Received, secret: string): boolean {
-  const timestamp = String(request.headers['x-marketplace-timestamp'] ?? '');
-  const signature = String(request.headers['x-marketplace-signature'] ?? '');
-  if (!/^\d+$/.test(timestamp) || !/^[0-9a-f]{64}$/.test(signature)) return false;
-  const expected = createHmac('sha256', secret).update(Buffer.concat([Buffer.from(`${timestamp}.`, 'utf8'), request.body])).digest();
-  return timingSafeEqual(expected, Buffer.from(signature, 'hex'));
 }

@@ -1,3 +1,4 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -56,4 +57,17 @@ export async function startReceiver(): Promise<Receiver> {
     return close();
   };
   return receiver;
+}
+
+/**
+ * The receiver's check of a marketplace webhook, written independently of the sender's code:
+ * HMAC-SHA256 over the timestamp text, a dot and the raw body bytes, lowercase hex, compared in
+ * constant time.
+ */
+export function verifySignature(request: Received, secret: string): boolean {
+  const timestamp = String(request.headers['x-marketplace-timestamp'] ?? '');
+  const signature = String(request.headers['x-marketplace-signature'] ?? '');
+  if (!/^\d+$/.test(timestamp) || !/^[0-9a-f]{64}$/.test(signature)) return false;
+  const expected = createHmac('sha256', secret).update(Buffer.concat([Buffer.from(`${timestamp}.`, 'utf8'), request.body])).digest();
+  return timingSafeEqual(expected, Buffer.from(signature, 'hex'));
 }

@@ -1,0 +1,154 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Admin } from 'kafkajs';
+import { createKafka, loadTopicCatalog } from '@marketplace/events';
+import {
+  freePort,
+  quietLogger,
+  repoRoot,
+  stackEnv,
+  startReceiver,
+  startServiceProcess,
+  startServiceProcesses,
+  uniqueName,
+  verifySignature,
+  waitFor,
+  type Receiver,
+  type ServiceProcess,
+} from '@marketplace/testing';
+import { partnerCall, startGateway, type TestGateway } from '../../services/gateway-auth/test/support/gateway';
+
+// The demo journey from the state a new user starts in: topics that do not exist yet (the services
+// create them with the partitions of schemas/topics.json, so most partitions of `installations`
+// stay empty), new databases and consumer groups, every service with its default settings (the
+// installation and catalog copies read from the beginning), the demo seed (one tenant, two
+// installations), then one order through the gateway. Its `orders.created` must reach a real
+// receiver within 10 seconds with a valid signature.
+//
+// Disruptive: it deletes the platform's topics first, so it runs alone, after the other tests.
+
+const WEBHOOK_WITHIN_MS = 10_000;
+const catalog = loadTopicCatalog();
+const PLATFORM_TOPICS = [...catalog.topics.keys()];
+/** The topics on the path of the journey, each checked to be new and empty before the seed. */
+const JOURNEY_TOPICS = ['installations', 'catalog', 'orders'];
+
+let admin: Admin;
+let services: ServiceProcess[] = [];
+let gw: TestGateway | undefined;
+let receiver: Receiver;
+let dir: string;
+let fixture: any;
+let topicsBeforeSeed: Map<string, Array<{ partition: number; high: string }>>;
+let installationsAfterSeed: Array<{ partition: number; high: string; low: string }>;
+
+function seed(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  delete env.MARKETPLACE_ADMIN_TOKEN;
+  return new Promise((resolve) => {
+    execFile(process.execPath, [join(repoRoot, 'scripts', 'demo', 'seed.mjs'), ...args], { cwd: repoRoot, env, timeout: 90_000, encoding: 'utf8' }, (error, stdout, stderr) =>
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr }),
+    );
+  });
+}
+
+/** Deletes the platform's topics (and their dead-letter topics) and waits until they are gone. */
+async function deletePlatformTopics(): Promise<void> {
+  const platform = new Set(PLATFORM_TOPICS.flatMap((t) => [t, catalog.deadLetterTopicOf(t)]));
+  const existing = (await admin.listTopics()).filter((t) => platform.has(t));
+  if (existing.length > 0) await admin.deleteTopics({ topics: existing, timeout: 30_000 });
+  await waitFor('the deleted topics to be gone', async () => (await admin.listTopics()).every((t) => !platform.has(t)), 30_000, 250);
+}
+
+beforeAll(async () => {
+  const kafka = createKafka({ brokers: stackEnv().KAFKA_BROKERS.split(','), clientId: 'it-fresh-cluster', logger: quietLogger('fresh-cluster') });
+  admin = kafka.admin();
+  await admin.connect();
+  await deletePlatformTopics();
+
+  // Every service as `npm start` runs it: no copy starts "at new messages", no shortcut.
+  const suffix = uniqueName('fresh').replace(/-/g, '_');
+  const fresh = (name: string) => ({ MONGO_DATABASE: `it_${suffix}_${name}`.slice(0, 60), KAFKA_CONSUMER_GROUP_PREFIX: `it-${suffix}-${name}` });
+  services = await startServiceProcesses([
+    startServiceProcess('catalog', await freePort(), fresh('cat'), 90_000),
+    startServiceProcess('ordering-pricing', await freePort(), fresh('ord'), 90_000),
+    startServiceProcess('webhook-sender', await freePort(), { ...fresh('wh'), ALLOW_LOOPBACK_HTTP_URLS: 'true' }, 90_000),
+  ]);
+  const [catalogService, ordering, sender] = services;
+  gw = await startGateway({
+    CATALOG_URL: catalogService!.url,
+    ORDERING_URL: ordering!.url,
+    WEBHOOKS_URL: sender!.url,
+    ALLOW_LOOPBACK_HTTP_URLS: 'true',
+    RATE_LIMIT_PER_IP: '100000',
+    RATE_LIMIT_PER_INSTALLATION: '100000',
+  });
+  topicsBeforeSeed = new Map(await Promise.all(JOURNEY_TOPICS.map(async (t) => [t, await admin.fetchTopicOffsets(t)] as const)));
+
+  receiver = await startReceiver();
+  dir = mkdtempSync(join(tmpdir(), 'fresh-cluster-'));
+  const file = join(dir, 'demo.json');
+  const result = await seed(['--gateway', gw.url, '--webhook-url', `${receiver.url}/hooks`, '--out', file]);
+  if (result.code !== 0) throw new Error(`seed exited ${result.code}:\n${result.stdout}\n${result.stderr}`);
+  fixture = JSON.parse(readFileSync(file, 'utf8'));
+  installationsAfterSeed = await admin.fetchTopicOffsets('installations');
+}, 300_000);
+
+afterAll(async () => {
+  await gw?.stop();
+  await Promise.all(services.map((s) => s.stop()));
+  await receiver?.close();
+  await admin?.disconnect();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+}, 60_000);
+
+describe('a fresh cluster: seed, order, webhook', () => {
+  it('starts from new, empty topics with the partitions of schemas/topics.json; the seed leaves partitions of installations empty', () => {
+    for (const [topic, offsets] of topicsBeforeSeed) {
+      expect(offsets).toHaveLength(catalog.get(topic).partitions);
+      expect(offsets.every((p) => p.high === '0')).toBe(true);
+    }
+    // Two installations on six partitions: at least four partitions never get a message.
+    expect(installationsAfterSeed.filter((p) => p.high === '0').length).toBeGreaterThanOrEqual(catalog.get('installations').partitions - 2);
+  });
+
+  it("delivers the order's orders.created to the order source's webhook URL within 10 s, signed with its secret", async () => {
+    const source = fixture.installations.orderSource;
+    const mitte = fixture.branches.find((b: any) => b.name === 'Demo Bistro Mitte');
+    const zone = fixture.deliveryZones[0];
+    const menu = (await partnerCall(gw!, source.apiKey, 'GET', `/catalog/branches/${mitte.id}/products`)).body;
+    const cola = menu.categories.flatMap((c: any) => c.products).find((p: any) => p.name === 'Cola');
+    const placedAt = Date.now();
+    const order = await partnerCall(gw!, source.apiKey, 'POST', '/orders', {
+      headers: { 'idempotency-key': uniqueName('fresh-order') },
+      body: JSON.stringify({
+        branchId: mitte.id,
+        orderMode: 1,
+        customerName: 'Demo Customer',
+        customerPhone: '+49 30 555 0100',
+        paymentMethod: 1,
+        externalOrderId: uniqueName('fresh'),
+        deliveryZoneId: zone.id,
+        deliveryAddress: { label: null, addressLine: 'Torstraße 10', ...zone.inside },
+        lines: [{ productId: cola.id, variantId: cola.variants[0].id, quantity: 6, modifierSelections: [] }],
+      }),
+    });
+    expect({ status: order.status, body: order.status === 201 ? undefined : order.body }).toEqual({ status: 201, body: undefined });
+    const orderId: string = order.body.orderId;
+
+    const webhook = await waitFor(
+      'orders.created at the receiver',
+      () => receiver.at('/hooks').find((r) => JSON.parse(r.body.toString('utf8')).type === 'orders.created'),
+      WEBHOOK_WITHIN_MS,
+      50,
+    );
+    const envelope = JSON.parse(webhook.body.toString('utf8'));
+    expect(envelope).toMatchObject({ type: 'orders.created', version: 1 });
+    expect(JSON.stringify(envelope.data)).toContain(orderId);
+    expect(verifySignature(webhook, source.webhookSecret)).toBe(true);
+    expect(webhook.at - placedAt).toBeLessThan(WEBHOOK_WITHIN_MS);
+    console.log(`fresh cluster: order to webhook in ${webhook.at - placedAt} ms`);
+  }, 60_000);
+});
