@@ -2,16 +2,18 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findSecrets, freePort, repoRoot, startServiceProcess, type ServiceProcess } from '@marketplace/testing';
+import { findSecrets, freePort, repoRoot, startReceiver, startServiceProcess, verifySignature, waitFor, type Receiver, type ServiceProcess } from '@marketplace/testing';
 import { apiClient, partnerCall, startGateway, type TestGateway } from '../../services/gateway-auth/test/support/gateway';
 
 // `npm run demo:seed` (scripts/demo/seed.mjs) as a developer runs it, against a gateway process of
 // this test with its own database: the fixture it writes, its idempotency (same tenant and apps,
 // fresh credentials, old ones revoked), moving to a new contract version when the webhook URL
-// changes, the demo menu in a real catalog process, and its errors.
+// changes, the demo menu in a real catalog process, that an order placed with the seeded key
+// reaches the seeded webhook URL (a real receiver, through a webhook-sender process), and its errors.
 
-const WEBHOOK_URL = 'http://127.0.0.1:9/hooks';
-const OTHER_WEBHOOK_URL = 'http://127.0.0.1:9/other-hooks';
+/** The receiver's URLs, set once it listens. */
+let WEBHOOK_URL = '';
+let OTHER_WEBHOOK_URL = '';
 const SEED = join(repoRoot, 'scripts', 'demo', 'seed.mjs');
 const RUN_TIMEOUT_MS = 60_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -79,6 +81,8 @@ let catalog: ServiceProcess;
 let catalogDatabase: string;
 let ordering: ServiceProcess;
 let orderingDatabase: string;
+let sender: ServiceProcess;
+let receiver: Receiver;
 let gw: TestGateway;
 let dir: string;
 const fileOf = (name: string) => join(dir, 'nested', 'folder', name);
@@ -99,13 +103,21 @@ const branches = (apiKey: string) => partnerCall(gw, apiKey, 'GET', '/catalog/br
 beforeAll(async () => {
   catalogDatabase = `it_demo_cat_${Date.now().toString(36)}`;
   orderingDatabase = `it_demo_ord_${Date.now().toString(36)}`;
-  [catalog, ordering] = await Promise.all([
+  const senderDatabase = `it_demo_wh_${Date.now().toString(36)}`;
+  receiver = await startReceiver();
+  WEBHOOK_URL = `${receiver.url}/hooks`;
+  OTHER_WEBHOOK_URL = `${receiver.url}/other-hooks`;
+  [catalog, ordering, sender] = await Promise.all([
     startServiceProcess('catalog', await freePort(), { MONGO_DATABASE: catalogDatabase }),
     startServiceProcess('ordering-pricing', await freePort(), { MONGO_DATABASE: orderingDatabase, KAFKA_CONSUMER_GROUP_PREFIX: orderingDatabase, CATALOG_COPY_START: 'latest' }),
+    // Its installation copy starts at new messages: on this busy shared topic every installation
+    // of the test is new (test/demo/fresh-cluster.disruptive.test.ts runs the default settings).
+    startServiceProcess('webhook-sender', await freePort(), { MONGO_DATABASE: senderDatabase, KAFKA_CONSUMER_GROUP_PREFIX: senderDatabase, INSTALLATIONS_COPY_START: 'latest', ALLOW_LOOPBACK_HTTP_URLS: 'true' }),
   ]);
   gw = await startGateway({
     CATALOG_URL: catalog.url,
     ORDERING_URL: ordering.url,
+    WEBHOOKS_URL: sender.url,
     ALLOW_LOOPBACK_HTTP_URLS: 'true',
     RATE_LIMIT_PER_IP: '100000',
     RATE_LIMIT_PER_INSTALLATION: '100000',
@@ -120,6 +132,8 @@ afterAll(async () => {
   await gw?.stop();
   await catalog?.stop();
   await ordering?.stop();
+  await sender?.stop();
+  await receiver?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
   // The databases stay (like every test's): dropping one while FerretDB may still run a stopped
   // service's last query in it can crash FerretDB 1.24 (SIGBUS in the SQLite WAL).
@@ -232,6 +246,14 @@ describe('npm run demo:seed', () => {
       });
     const inside = await order(zone.inside);
     expect(inside.status).toBe(201);
+    // The seeded webhook URL gets the order, signed with the seeded secret of the latest run.
+    const webhook = await waitFor(
+      "the order's orders.created at the seeded webhook URL",
+      () => receiver.at('/hooks').find((r) => r.body.toString('utf8').includes(inside.body.orderId) && JSON.parse(r.body.toString('utf8')).type === 'orders.created'),
+      10_000,
+      50,
+    );
+    expect(verifySignature(webhook, second!.installations.orderSource.webhookSecret)).toBe(true);
     expect(inside.body).toMatchObject({ deliveryFee: 2.5, serviceFee: 0.49 });
     expect(inside.body.discountTotal).toBeGreaterThan(0);
     const outside = await order(zone.outside);

@@ -17,7 +17,7 @@ describe.each(SERVICES)('%s process', (name, defaultPort) => {
     expect(await (await fetch(`${service.url}/healthz`)).json()).toEqual({ status: 'ok', service: name });
     const ready = await fetch(`${service.url}/readyz`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ status: 'ready', service: name, checks: { mongodb: 'up', redis: 'up', kafka: 'up', schemaRegistry: 'up' } });
+    expect(await ready.json()).toEqual({ status: 'ready', service: name, checks: { mongodb: 'up', redis: 'up', kafka: 'up', schemaRegistry: 'up', consumers: 'up' } });
   });
 
   it('exposes Prometheus metrics', async () => {
