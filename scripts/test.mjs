@@ -8,7 +8,7 @@
 //   npm test -- --unit            unit tests only, no stack
 //   npm test -- shared/events     only tests whose path matches (passed on to jest)
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -36,6 +36,32 @@ function jest(projects, outputName, extra = []) {
   return { passed: report.numPassedTests, failed: report.numFailedTests + brokenSuites, status };
 }
 
+/**
+ * After a failed project: the warnings and errors of the service processes it ran (their logs in
+ * .test-results/service-logs, written since `since`), so a failure in CI shows what the services
+ * said, not only what the test waited for. Bounded: the last lines of each log, 400 lines in all.
+ */
+function printServiceLogs(since) {
+  const dir = join(results, 'service-logs');
+  if (!existsSync(dir)) return;
+  const files = readdirSync(dir)
+    .map((name) => ({ name, path: join(dir, name), mtime: statSync(join(dir, name)).mtimeMs }))
+    .filter((f) => f.mtime >= since)
+    .sort((a, b) => a.mtime - b.mtime);
+  let budget = 400;
+  console.log(`\n== warnings and errors of the ${files.length} service processes of the failed tests (.test-results/service-logs)`);
+  for (const file of files) {
+    const lines = readFileSync(file.path, 'utf8')
+      .split('\n')
+      .filter((line) => /"level":"(warn|error|fatal)"/.test(line) || (line.trim() !== '' && !line.startsWith('{')));
+    if (lines.length === 0 || budget <= 0) continue;
+    const shown = lines.slice(-Math.min(30, budget));
+    budget -= shown.length;
+    console.log(`-- ${file.name} (${shown.length} of ${lines.length} lines)`);
+    for (const line of shown) console.log(line.length > 2000 ? `${line.slice(0, 2000)}…` : line);
+  }
+}
+
 const totals = { passed: 0, failed: 0 };
 let exitCode = 0;
 const add = (r) => {
@@ -58,8 +84,12 @@ if (unitOnly) {
   }
   // Service processes started by the tests log here; the audit reads it at the end.
   rmSync(join(results, 'service-logs'), { recursive: true, force: true });
-  add(jest(['unit', 'integration'], 'main'));
-  add(jest(['disruptive'], 'disruptive', ['--runInBand']));
+  for (const [projects, name, extra] of [[['unit', 'integration'], 'main', []], [['disruptive'], 'disruptive', ['--runInBand']]]) {
+    const since = Date.now();
+    const result = jest(projects, name, extra);
+    add(result);
+    if (result.failed > 0 || result.status !== 0) printServiceLogs(since);
+  }
   add(jest(['audit'], 'audit'));
 }
 

@@ -86,8 +86,9 @@ export class HoldWatch {
     }
   }
 
-  /** Holds longer than the limit, oldest first. */
+  /** Holds longer than the limit, oldest first (each alarmed before it is reported). */
   overdue(): Hold[] {
+    this.check();
     const now = this.now();
     return [...this.holds.values()].filter((h) => now - h.since >= this.options.alarmAfterMs).sort((a, b) => a.since - b.since);
   }

@@ -9,7 +9,7 @@ import { AppError } from '@marketplace/errors';
 import { isRedactedKey, REDACTED, type Logger } from '@marketplace/logging';
 import { type ErrorFormat, formatError, statusOf, toAppError } from './error-format';
 import { createMetrics, type Metrics } from './metrics';
-import { type ReadinessCheck, runReadinessChecks } from './readiness';
+import { type ReadinessCheck, type ReadinessReport, runReadinessChecks } from './readiness';
 import { jsonNestedDeeperThan, MAX_JSON_DEPTH } from './json-depth';
 import { requestTraceContext, traceIdOf } from './trace-context';
 
@@ -128,8 +128,21 @@ export function createHttpApp(options: HttpAppOptions) {
   router.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok', service };
   });
+  // A check that changes state is logged once, with why it failed: a probe that keeps answering
+  // 503 must say what it waits for.
+  const lastStates = new Map<string, string>();
+  function logChanges(report: ReadinessReport) {
+    for (const [name, state] of Object.entries(report.checks)) {
+      const before = lastStates.get(name) ?? 'up';
+      lastStates.set(name, state);
+      if (state === before) continue;
+      if (state === 'up') logger.info({ check: name, was: before }, `readiness check ${name} is up again`);
+      else logger.warn({ check: name, state, reason: report.failures[name] }, `readiness check ${name} is ${state}`);
+    }
+  }
   router.get('/readyz', async (ctx) => {
     const report = await runReadinessChecks(checks, readinessTimeoutMs);
+    logChanges(report);
     const ready = report.ready && accepting;
     ctx.status = ready ? 200 : 503;
     ctx.body = { status: ready ? 'ready' : accepting ? 'unready' : 'stopping', service, checks: report.checks, ...(Object.keys(report.details).length > 0 ? { details: report.details } : {}) };

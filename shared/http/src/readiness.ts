@@ -18,6 +18,8 @@ export interface ReadinessReport {
   checks: Record<string, CheckState>;
   /** Why each degraded check is degraded (our own words: never a driver's message). */
   details: Record<string, string>;
+  /** Why each check that is not up failed: for the service's log only, never for the body. */
+  failures: Record<string, string>;
 }
 
 export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
@@ -31,12 +33,15 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): P
 /** Runs every check at once, each bounded by `timeoutMs`, so a dead dependency cannot hang a probe. */
 export async function runReadinessChecks(checks: ReadinessCheck[], timeoutMs: number): Promise<ReadinessReport> {
   const results = await Promise.allSettled(checks.map((c) => withTimeout(c.check(), timeoutMs, c.name)));
-  const report: ReadinessReport = { ready: true, checks: {}, details: {} };
+  const report: ReadinessReport = { ready: true, checks: {}, details: {}, failures: {} };
   results.forEach((result, i) => {
     const check = checks[i]!;
     if (result.status === 'fulfilled') {
       report.checks[check.name] = 'up';
-    } else if (check.degradesOnly) {
+      return;
+    }
+    report.failures[check.name] = (result.reason as Error)?.message ?? String(result.reason);
+    if (check.degradesOnly) {
       report.checks[check.name] = 'degraded';
       report.details[check.name] = (result.reason as Error)?.message ?? String(result.reason);
     } else {
