@@ -59,9 +59,14 @@ export class EventSchemas {
     return this.registry.decode(buffer);
   }
 
-  /** Readiness: the registry answers its subjects listing. */
+  /**
+   * Readiness: the registry answers its global configuration (a few bytes, where the subjects
+   * listing grows with every topic). The body is always read: an unread body keeps its
+   * connection from going back to the pool, so each probe would hold one more socket.
+   */
   async ping(timeoutMs = 2000): Promise<void> {
-    const res = await fetch(`${this.url.replace(/\/$/, '')}/subjects`, { signal: AbortSignal.timeout(timeoutMs) });
+    const res = await fetch(`${this.url.replace(/\/$/, '')}/config`, { signal: AbortSignal.timeout(timeoutMs) });
+    await res.arrayBuffer();
     if (!res.ok) throw new Error(`schema registry answered ${res.status}`);
   }
 }

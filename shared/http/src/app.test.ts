@@ -103,6 +103,22 @@ describe('createHttpApp', () => {
     expect(await res.json()).toEqual({ status: 'ready', service: 'test', checks: { db: 'up', consumers: 'up' } });
   });
 
+  it('runs a slow check once at a time: probes during a run wait for it instead of piling up new ones', async () => {
+    let started = 0;
+    let finish: () => void = () => undefined;
+    const slow = { name: 'slow', check: () => (started++, new Promise<void>((resolve) => (finish = resolve))) };
+    await start({ readinessChecks: [slow], readinessTimeoutMs: 50 });
+    expect((await fetch(`${base}/readyz`)).status).toBe(503);
+    expect((await fetch(`${base}/readyz`)).status).toBe(503);
+    expect(started).toBe(1);
+    finish();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const res = await fetch(`${base}/readyz`);
+    expect(started).toBe(2); // the run ended: the next probe starts a fresh one
+    expect(res.status).toBe(503); // and that one is slow again
+    finish();
+  });
+
   it('turns unready once the service stops accepting', async () => {
     const http = await start();
     http.stopAccepting();

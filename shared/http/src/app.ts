@@ -9,7 +9,7 @@ import { AppError } from '@marketplace/errors';
 import { isRedactedKey, REDACTED, type Logger } from '@marketplace/logging';
 import { type ErrorFormat, formatError, statusOf, toAppError } from './error-format';
 import { createMetrics, type Metrics } from './metrics';
-import { type ReadinessCheck, type ReadinessReport, runReadinessChecks } from './readiness';
+import { type ReadinessCheck, type ReadinessReport, runReadinessChecks, singleFlight } from './readiness';
 import { jsonNestedDeeperThan, MAX_JSON_DEPTH } from './json-depth';
 import { requestTraceContext, traceIdOf } from './trace-context';
 
@@ -78,7 +78,7 @@ export function createHttpApp(options: HttpAppOptions) {
   const { service, logger, errorFormat = 'problem', readinessTimeoutMs = 2000 } = options;
   const jsonLimit = options.jsonLimit ?? '256kb';
   const metrics = options.metrics ?? createMetrics(service);
-  const checks = options.readinessChecks ?? [];
+  const checks = (options.readinessChecks ?? []).map(singleFlight);
   const app = new Koa<RequestState>();
   app.proxy = options.trustProxy ?? false;
   app.silent = true; // errors are logged by our own middleware, once

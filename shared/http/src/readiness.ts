@@ -51,3 +51,23 @@ export async function runReadinessChecks(checks: ReadinessCheck[], timeoutMs: nu
   });
   return report;
 }
+
+/**
+ * The check with at most one run in flight: a probe that comes while the last run is still going
+ * (it timed out for the caller, but the ping goes on) waits for that run instead of starting
+ * another. On a slow machine probes would otherwise pile up pings that each add to the load.
+ */
+export function singleFlight(check: ReadinessCheck): ReadinessCheck {
+  let running: Promise<unknown> | undefined;
+  return {
+    ...check,
+    check: () =>
+      (running ??= (async () => {
+        try {
+          return await check.check();
+        } finally {
+          running = undefined;
+        }
+      })()),
+  };
+}

@@ -7,7 +7,7 @@ import {
   SchemaValidator,
   createKafka,
   ensureTopics,
-  pingKafka,
+  KafkaPing,
   type HoldWatch,
   type TopicCatalog,
 } from '@marketplace/events';
@@ -106,10 +106,12 @@ export async function connectDependencies({ service, config, catalog, logger, to
     await untilDeadline('Kafka (dead-letter producer)', deadline, logger, () => deadLetters.connect());
     opened.push(() => deadLetters.disconnect());
 
+    const kafkaPing = new KafkaPing(kafka);
+    opened.push(() => kafkaPing.close());
     const readinessChecks: ReadinessCheck[] = [
       { name: 'mongodb', check: () => mongo.ping() },
       { name: 'redis', check: () => redis.ping() },
-      { name: 'kafka', check: () => pingKafka(kafka) },
+      { name: 'kafka', check: () => kafkaPing.ping() },
       { name: 'schemaRegistry', check: () => schemas.ping() },
     ];
     const createConsumer = (spec: ConsumerSpec) => {
