@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `npm start`: brings up the local stack, builds, starts the six services as separate processes,
+// `npm start`: installs the npm dependencies when they are missing or stale, brings up the local
+// stack, builds, starts the six services as separate processes,
 // waits until every one is ready and prints where each listens. Ctrl-C stops them cleanly (the
 // stack keeps running; `npm run stack:down` stops it).
 //
@@ -9,6 +10,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { ensureDependencies } from './dependencies.mjs';
 import { isReady, readStackEnv, root, runFile, services, stackDir } from './services.mjs';
 
 const READY_TIMEOUT_MS = Number(process.env.START_READY_TIMEOUT_MS ?? 120_000);
@@ -23,6 +25,7 @@ function step(what, command, args) {
   }
 }
 
+ensureDependencies(root, 'start');
 step('the local stack', 'bash', ['scripts/stack/stack.sh', 'up']);
 step('the build', process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-b']);
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npm test`: starts the local stack when it is not running, builds (services run from dist in
-// the process-level tests), runs unit and integration tests, then the disruptive tests alone
+// `npm test`: installs the npm dependencies when they are missing or stale, starts the local stack
+// when it is not running, builds (services run from dist in the process-level tests), runs unit
+// and integration tests, then the disruptive tests alone
 // (they stop and restart stack components), then the audit of what the run left behind (no secret
 // in any service log), and ends with one line: `N passed, N failed`.
 //
@@ -11,8 +12,10 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureDependencies } from './dependencies.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+ensureDependencies(root, 'test');
 const args = process.argv.slice(2);
 const unitOnly = args.includes('--unit');
 const jestArgs = args.filter((a) => a !== '--unit');
