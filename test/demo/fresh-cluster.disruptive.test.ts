@@ -18,7 +18,8 @@ import {
   type Receiver,
   type ServiceProcess,
 } from '@marketplace/testing';
-import { partnerCall, startGateway, type TestGateway } from '../../services/gateway-auth/test/support/gateway';
+import { startGateway, type TestGateway } from '../../services/gateway-auth/test/support/gateway';
+import { placeDemoOrder } from './support/demo-order';
 
 // The demo journey from the state a new user starts in: topics that do not exist yet (the services
 // create them with the partitions of schemas/topics.json, so most partitions of `installations`
@@ -116,25 +117,8 @@ describe('a fresh cluster: seed, order, webhook', () => {
 
   it("delivers the order's orders.created to the order source's webhook URL within 10 s, signed with its secret", async () => {
     const source = fixture.installations.orderSource;
-    const mitte = fixture.branches.find((b: any) => b.name === 'Demo Bistro Mitte');
-    const zone = fixture.deliveryZones[0];
-    const menu = (await partnerCall(gw!, source.apiKey, 'GET', `/catalog/branches/${mitte.id}/products`)).body;
-    const cola = menu.categories.flatMap((c: any) => c.products).find((p: any) => p.name === 'Cola');
     const placedAt = Date.now();
-    const order = await partnerCall(gw!, source.apiKey, 'POST', '/orders', {
-      headers: { 'idempotency-key': uniqueName('fresh-order') },
-      body: JSON.stringify({
-        branchId: mitte.id,
-        orderMode: 1,
-        customerName: 'Demo Customer',
-        customerPhone: '+49 30 555 0100',
-        paymentMethod: 1,
-        externalOrderId: uniqueName('fresh'),
-        deliveryZoneId: zone.id,
-        deliveryAddress: { label: null, addressLine: 'Torstraße 10', ...zone.inside },
-        lines: [{ productId: cola.id, variantId: cola.variants[0].id, quantity: 6, modifierSelections: [] }],
-      }),
-    });
+    const order = await placeDemoOrder(gw!, fixture);
     expect({ status: order.status, body: order.status === 201 ? undefined : order.body }).toEqual({ status: 201, body: undefined });
     const orderId: string = order.body.orderId;
 

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findSecrets, freePort, repoRoot, startReceiver, startServiceProcess, verifySignature, waitFor, type Receiver, type ServiceProcess } from '@marketplace/testing';
 import { apiClient, partnerCall, startGateway, type TestGateway } from '../../services/gateway-auth/test/support/gateway';
+import { placeDemoOrder } from './support/demo-order';
 
 // `npm run demo:seed` (scripts/demo/seed.mjs) as a developer runs it, against a gateway process of
 // this test with its own database: the fixture it writes, its idempotency (same tenant and apps,
@@ -224,26 +225,8 @@ describe('npm run demo:seed', () => {
     expect(second!.promotionCode).toBe('DEMO10');
     expect(second!.deliveryZones).toEqual([{ id: expect.stringMatching(UUID), branchId: mitte.id, inside: expect.any(Object), outside: expect.any(Object) }]);
     expect(second!.deliveryZones[0]!.id).toBe(first!.deliveryZones[0]!.id);
-    const key = second!.installations.orderSource.apiKey;
-    const menu = (await partnerCall(gw, key, 'GET', `/catalog/branches/${mitte.id}/products`)).body;
-    const cola = menu.categories.flatMap((c: any) => c.products).find((p: any) => p.name === 'Cola');
     const zone = second!.deliveryZones[0]!;
-    const order = (point: { latitude: number; longitude: number }) =>
-      partnerCall(gw, key, 'POST', '/orders', {
-        headers: { 'idempotency-key': `demo-${Math.random()}` },
-        body: JSON.stringify({
-          branchId: mitte.id,
-          orderMode: 1,
-          customerName: 'Demo Customer',
-          customerPhone: '+49 30 555 0100',
-          paymentMethod: 1,
-          externalOrderId: `demo-${Math.random()}`,
-          promotionCode: second!.promotionCode,
-          deliveryZoneId: zone.id,
-          deliveryAddress: { label: null, addressLine: 'Torstraße 10', ...point },
-          lines: [{ productId: cola.id, variantId: cola.variants[0].id, quantity: 6, modifierSelections: [] }],
-        }),
-      });
+    const order = (point: { latitude: number; longitude: number }) => placeDemoOrder(gw, second!, { point, promotionCode: second!.promotionCode });
     const inside = await order(zone.inside);
     expect(inside.status).toBe(201);
     // The seeded webhook URL gets the order, signed with the seeded secret of the latest run.

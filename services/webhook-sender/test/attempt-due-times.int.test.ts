@@ -74,10 +74,11 @@ async function joined(groupId: string): Promise<void> {
   }, 30_000, 100);
 }
 
-/** Puts jobs due at `base + offsetMs` into one partition, in the order given. */
-async function produce(base: number, dueOffsetsMs: number[]): Promise<Array<AttemptJob & { due: number }>> {
+/** Puts jobs due at `base + offsetMs` into one partition, in the order given, and counts them as ours. */
+async function produce(base: number, dueOffsetsMs: number[], ours: Set<string>): Promise<Array<AttemptJob & { due: number }>> {
   const jobs = dueOffsetsMs.map((offset) => ({ deliveryId: randomUUID(), installationId: randomUUID(), round: 1, attempt: 7, dueAt: new Date(base + offset).toISOString(), due: base + offset }));
   const messages = await Promise.all(jobs.map(async ({ due: _due, ...job }) => ({ partition: PARTITION, key: job.deliveryId, value: await schemas.encode(TOPIC, job) })));
+  for (const job of jobs) ours.add(job.deliveryId);
   await producer.send({ topic: TOPIC, acks: -1, messages });
   return jobs;
 }
@@ -103,7 +104,7 @@ describe('attempt queue on a retry tier', () => {
       const base = Date.now() + 1500;
       // The head is due last (1.2 × the delay), the ones behind it earlier (down to 0.8 ×).
       const offsets = [5000, 500, 1000, 1800, 2600, 3400];
-      const jobs = await produce(base, offsets).then((j) => (j.forEach((x) => ours.add(x.deliveryId)), j));
+      const jobs = await produce(base, offsets, ours);
       await waitFor('every attempt to be made', () => jobs.every((j) => log.sends.has(j.deliveryId)), 15_000);
       expectOnTime(jobs, log);
       // In the order of their due times, not of the partition.
@@ -125,7 +126,7 @@ describe('attempt queue on a retry tier', () => {
       await joined(groupId);
       const base = Date.now() + 1500;
       const offsets = [7000, 500, 1200, 5500, 8000];
-      const jobs = await produce(base, offsets).then((j) => (j.forEach((x) => ours.add(x.deliveryId)), j));
+      const jobs = await produce(base, offsets, ours);
       await waitFor('the two early attempts', () => log.sends.size === 2, 10_000);
       // The head (due at +7 s) and two more wait in memory; nothing is committed past the head.
       await sleep(base + 2500 - Date.now());

@@ -76,13 +76,3 @@ export class KafkaPing {
     return admin;
   }
 }
-
-/** One-off readiness ping (a client connected for it alone). */
-export async function pingKafka(kafka: Kafka): Promise<void> {
-  const ping = new KafkaPing(kafka);
-  try {
-    await ping.ping();
-  } finally {
-    await ping.close();
-  }
-}

@@ -4,8 +4,7 @@ import type { Logger } from '@marketplace/logging';
 import type { TopicCatalog } from './catalog';
 import { DeadLetter, STOPPING_MESSAGE, deadLetterMessage, decodeFailure, isPermanent, isWireFormat, nextBackoff, shouldRetry, toDeadLetter } from './failure';
 import { HEADER, extractTraceContext, headerText } from './headers';
-import { AppError } from '@marketplace/errors';
-import type { HoldWatch } from './holds';
+import { holdCauseOf, type HoldWatch } from './holds';
 import type { EventSchemas } from './registry';
 import type { SchemaValidator } from './validation';
 
@@ -265,7 +264,7 @@ export class EventConsumer {
         if (!shouldRetry(error, attempt, unknownAttempts) || this.stopping) throw error;
         // The partition waits on this message: said once here, then by the hold watch (an error
         // log, a metric and a degraded readiness check) if it waits too long.
-        this.options.holds?.hold(this.holdKey(place.topic, place.partition), { group: this.options.groupId, ...place, ...holdCause(error) });
+        this.options.holds?.hold(this.holdKey(place.topic, place.partition), { group: this.options.groupId, ...place, ...holdCauseOf(error) });
         if (attempt === 1) log.warn({ err: error, attempt, retryInMs: delay }, 'event handling failed; retrying');
         else log.debug({ err: error, attempt, retryInMs: delay }, 'event handling failed again; retrying');
         await new Promise<void>((resolve) => {
@@ -282,16 +281,6 @@ export class EventConsumer {
       }
     }
   }
-}
-
-/** The code, message and safe details of a failure, for a hold. */
-function holdCause(error: unknown): { code: string; reason: string; details?: Record<string, unknown> } {
-  const e = error as { code?: unknown; name?: unknown; message?: unknown; details?: unknown };
-  const code = typeof e?.code === 'string' ? e.code : typeof e?.name === 'string' ? e.name : 'error';
-  const reason = typeof e?.message === 'string' ? e.message : String(error);
-  // Only an AppError's details are safe by contract; a driver's error is named, not dumped.
-  const details = error instanceof AppError ? error.details : undefined;
-  return details ? { code, reason, details } : { code, reason };
 }
 
 /**

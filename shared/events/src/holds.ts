@@ -1,3 +1,4 @@
+import { AppError } from '@marketplace/errors';
 import type { Logger } from '@marketplace/logging';
 
 /**
@@ -125,4 +126,13 @@ export class HoldWatch {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
   }
+}
+
+/** The code, message and safe details of a failure, for a hold. */
+export function holdCauseOf(error: unknown): Pick<Hold, 'code' | 'reason' | 'details'> {
+  const e = error as { code?: unknown; name?: unknown; message?: unknown };
+  const code = typeof e?.code === 'string' || typeof e?.code === 'number' ? String(e.code) : typeof e?.name === 'string' ? e.name : 'error';
+  const reason = typeof e?.message === 'string' ? e.message : String(error);
+  // Only an AppError's details are safe by contract; a driver's error is named, not dumped.
+  return error instanceof AppError && error.details ? { code, reason, details: error.details } : { code, reason };
 }

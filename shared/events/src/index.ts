@@ -4,6 +4,6 @@ export { SchemaValidator, createAjv } from './validation';
 export { EventSchemas } from './registry';
 export { EventPublisher, type OutgoingEvent, type PublishedEvent } from './producer';
 export { EventConsumer, subscribeWhenReady, type ConsumedEvent, type ConsumerOptions, type ConsumeOutcome, type EventHandler, type ProcessedEvents } from './consumer';
-export { ensureTopics, KafkaPing, pingKafka } from './admin';
-export { HoldWatch, type Hold, type HoldKey, type HoldWatchOptions } from './holds';
+export { ensureTopics, KafkaPing } from './admin';
+export { HoldWatch, holdCauseOf, type Hold, type HoldKey, type HoldWatchOptions } from './holds';
 export { HEADER, DLT_HEADER, headerText, injectTraceContext, extractTraceContext } from './headers';

@@ -145,7 +145,8 @@ export function createHttpApp(options: HttpAppOptions) {
     logChanges(report);
     const ready = report.ready && accepting;
     ctx.status = ready ? 200 : 503;
-    ctx.body = { status: ready ? 'ready' : accepting ? 'unready' : 'stopping', service, checks: report.checks, ...(Object.keys(report.details).length > 0 ? { details: report.details } : {}) };
+    const details = Object.fromEntries(Object.entries(report.failures).filter(([name]) => report.checks[name] === 'degraded'));
+    ctx.body = { status: ready ? 'ready' : accepting ? 'unready' : 'stopping', service, checks: report.checks, ...(Object.keys(details).length > 0 ? { details } : {}) };
   });
   router.get('/metrics', async (ctx) => {
     ctx.type = metrics.registry.contentType;

@@ -16,9 +16,10 @@ export type CheckState = 'up' | 'down' | 'degraded';
 export interface ReadinessReport {
   ready: boolean;
   checks: Record<string, CheckState>;
-  /** Why each degraded check is degraded (our own words: never a driver's message). */
-  details: Record<string, string>;
-  /** Why each check that is not up failed: for the service's log only, never for the body. */
+  /**
+   * Why each check that is not up failed. A degraded check's reason is our own words and goes in
+   * the body; a down check's may be a driver's message and goes to the service's log only.
+   */
   failures: Record<string, string>;
 }
 
@@ -33,7 +34,7 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): P
 /** Runs every check at once, each bounded by `timeoutMs`, so a dead dependency cannot hang a probe. */
 export async function runReadinessChecks(checks: ReadinessCheck[], timeoutMs: number): Promise<ReadinessReport> {
   const results = await Promise.allSettled(checks.map((c) => withTimeout(c.check(), timeoutMs, c.name)));
-  const report: ReadinessReport = { ready: true, checks: {}, details: {}, failures: {} };
+  const report: ReadinessReport = { ready: true, checks: {}, failures: {} };
   results.forEach((result, i) => {
     const check = checks[i]!;
     if (result.status === 'fulfilled') {
@@ -43,7 +44,6 @@ export async function runReadinessChecks(checks: ReadinessCheck[], timeoutMs: nu
     report.failures[check.name] = (result.reason as Error)?.message ?? String(result.reason);
     if (check.degradesOnly) {
       report.checks[check.name] = 'degraded';
-      report.details[check.name] = (result.reason as Error)?.message ?? String(result.reason);
     } else {
       report.checks[check.name] = 'down';
       report.ready = false;

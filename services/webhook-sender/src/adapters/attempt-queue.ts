@@ -1,5 +1,5 @@
 import type { Consumer, EachBatchPayload, Kafka } from 'kafkajs';
-import { subscribeWhenReady, type EventSchemas, type HoldWatch } from '@marketplace/events';
+import { holdCauseOf, subscribeWhenReady, type EventSchemas, type HoldWatch } from '@marketplace/events';
 import type { Logger } from '@marketplace/logging';
 import type { FairDispatcher } from '../domain/fair-dispatcher';
 import { PartitionProgress } from '../domain/partition-progress';
@@ -262,13 +262,8 @@ export class AttemptQueue {
           return true;
         } catch (error) {
           this.log.error({ err: error, deliveryId: job.deliveryId, retryInMs: delay }, 'attempt could not be made or recorded; retrying');
-          this.options.holds?.hold(holdKey, {
-            group: this.options.groupId,
-            topic,
-            partition,
-            code: (error as { code?: unknown }).code === undefined ? 'webhook.attempt_failed' : String((error as { code?: unknown }).code),
-            reason: `attempt ${job.attempt} of delivery ${job.deliveryId} could not be made or recorded: ${(error as Error).message}`,
-          });
+          const cause = holdCauseOf(error);
+          this.options.holds?.hold(holdKey, { group: this.options.groupId, topic, partition, ...cause, reason: `attempt ${job.attempt} of delivery ${job.deliveryId} could not be made or recorded: ${cause.reason}` });
           // Waits in short steps, so a stop does not sit out the backoff.
           for (const until = Date.now() + delay; Date.now() < until; ) {
             if (this.stopping) return false;
