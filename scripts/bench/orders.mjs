@@ -8,24 +8,29 @@
 //   3. steady rate: `--rate` orders per second, started on schedule whatever the answers (open
 //      loop), for `--duration` seconds: p50/p99 latency from the scheduled start, and the rate
 //      achieved.
+//   4. with --preload N: growth. Create and read latency at the steady rate on the fresh database,
+//      then N orders of the same tenant are added to ordering's database (copies of a real order
+//      with their claims), and the same measurement runs again: the ratios say whether lookups
+//      grow with the data.
 // Every order: 3 lines with nested modifiers, a promotion code, its own Idempotency-Key and
 // externalOrderId. A benchmark, not a test: it reports orders not created (not 201) and fails
 // only when the set-up does.
 //
-//   npm run stack:up && npm run build && npm run bench:orders [-- --rate 5 --duration 10 --connections 4]
+//   npm run bench:orders [-- --rate 50 --duration 10 --connections 8]
+//   npm run bench:orders -- --preload 100000 --rate 20      (growth; skips the capacity phase)
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import os from 'node:os';
 import { readStackEnv } from '../services.mjs';
 import { adminClient, client, cpuMs, dropDatabases, percentile, processes, startService, stopServices, require } from './lib/processes.mjs';
 
-const options = { rate: 5, duration: 10, connections: 4 };
+const options = { rate: 50, duration: 10, connections: 8, preload: 0 };
 for (let i = 2; i < process.argv.length; i++) {
   const [flag, inline] = process.argv[i].split('=', 2);
   const name = flag.replace(/^--/, '');
   const value = Number(inline ?? process.argv[++i]);
   if (!(name in options) || !(Number.isInteger(value) && value > 0)) {
-    console.error('usage: node scripts/bench/orders.mjs [--rate orders/s] [--duration seconds] [--connections n]');
+    console.error('usage: node scripts/bench/orders.mjs [--rate orders/s] [--duration seconds] [--connections n] [--preload orders]');
     process.exit(2);
   }
   options[name] = value;
@@ -96,7 +101,10 @@ const failures = new Map();
 /** Creates one order; true when it was (201), else counts the failure by status and code. */
 async function created(url, apiKey, m) {
   const res = await postOrder(url, apiKey, orderBody(m)).catch((error) => ({ status: 0, body: JSON.stringify({ code: error.message }) }));
-  if (res.status === 201) return true;
+  if (res.status === 201) {
+    if (m.orderIds && m.orderIds.length < 1_000) m.orderIds.push(JSON.parse(res.body).orderId);
+    return true;
+  }
   let code = '';
   try {
     code = JSON.parse(res.body).code ?? '';
@@ -138,6 +146,67 @@ async function steady(url, apiKey, m) {
   return { achieved: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: latencies.at(-1) };
 }
 
+/** Reads orders back through the gateway (GET /orders/{id}), one at a time: p50 and p99. */
+async function reads(gatewayUrl, apiKey, orderIds, count = 300) {
+  const latencies = [];
+  for (let i = 0; i < count; i++) {
+    const id = orderIds[i % orderIds.length];
+    const started = performance.now();
+    const res = await fetch(`${gatewayUrl}/api/partner/v1/orders/${id}`, { headers: { authorization: `ApiKey ${apiKey}` }, signal: AbortSignal.timeout(30_000) });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`GET /orders/${id} answered ${res.status}`);
+    latencies.push(performance.now() - started);
+  }
+  latencies.sort((a, b) => a - b);
+  return { p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+}
+
+/**
+ * Adds `total` orders of the bench tenant to ordering's database: copies of a real order, each
+ * with a new id, external order id and number, and a copy of every claim document of the
+ * original (external order id, order number), so every collection an order touches grows.
+ */
+async function preload(total) {
+  const { MongoClient } = require('mongodb');
+  const mongo = await new MongoClient(readStackEnv().MONGO_URL).connect();
+  try {
+    const db = mongo.db(DATABASES.ordering);
+    const template = await db.collection('orders').findOne({}, { projection: { _outbox: 0, _outboxSince: 0, _outboxVersion: 0 } });
+    const claims = [];
+    for (const { name } of await db.listCollections().toArray()) {
+      if (name === 'orders') continue;
+      const claim = await db.collection(name).findOne({ orderId: template._id });
+      if (claim) claims.push([name, claim]);
+    }
+    const started = Date.now();
+    for (let done = 0; done < total; ) {
+      const size = Math.min(1_000, total - done);
+      const orders = [];
+      const claimCopies = new Map(claims.map(([name]) => [name, []]));
+      for (let k = 0; k < size; k++) {
+        const n = done + k;
+        const orderId = randomUUID();
+        orders.push({ ...template, _id: orderId, externalOrderId: `preload-${tag}-${n}`, createdAt: new Date(Date.now() - (total - n) * 1000) });
+        for (const [name, claim] of claims) claimCopies.get(name).push({ ...claim, _id: `${claim._id}:preload-${n}`, orderId });
+      }
+      await db.collection('orders').insertMany(orders, { ordered: false });
+      for (const [name, docs] of claimCopies) await db.collection(name).insertMany(docs, { ordered: false });
+      done += size;
+    }
+    console.log(`preloaded ${total} orders (+ ${claims.map(([name]) => name).join(', ') || 'no claims'}) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  } finally {
+    await mongo.close();
+  }
+}
+
+/** Steady creation at --rate, then reads of orders created during it. */
+async function latencies(gatewayUrl, url, m) {
+  failures.clear();
+  const s = await steady(url, m.apiKey, m);
+  const r = await reads(gatewayUrl, m.apiKey, m.orderIds);
+  return { createP50: s.p50, createP99: s.p99, readP50: r.p50, readP99: r.p99, failed: failureReport() };
+}
+
 async function waitForCopy(productId) {
   const { MongoClient } = require('mongodb');
   const mongo = await new MongoClient(readStackEnv().MONGO_URL).connect();
@@ -169,16 +238,28 @@ try {
   const m = await setUp(gatewayUrl);
   await waitForCopy(m.products.at(-1).id);
   const url = `${gatewayUrl}/api/partner/v1/orders`;
+  m.orderIds = [];
   for (let i = 0; i < 20; i++) if (!(await created(url, m.apiKey, m))) throw new Error(`warm-up order not created: ${failureReport()}`);
 
-  const cpuBefore = { gateway: cpuMs(processes['gateway-auth']), ordering: cpuMs(processes['ordering-pricing']) };
-  const perSecond = await capacity(url, m.apiKey, m);
-  const cpuAfter = { gateway: cpuMs(processes['gateway-auth']), ordering: cpuMs(processes['ordering-pricing']) };
-  const cpuShare = (name) => (cpuBefore[name] === undefined ? 'n/a' : `${Math.round((cpuAfter[name] - cpuBefore[name]) / (options.duration * 10))} %`);
-  console.log(`capacity: ${perSecond.toFixed(1)} orders/s created with ${options.connections} concurrent clients for ${options.duration} s (CPU: gateway ${cpuShare('gateway')}, ordering ${cpuShare('ordering')} of one core); ${failureReport()}`);
-  failures.clear();
-  const s = await steady(url, m.apiKey, m);
-  console.log(`steady rate ${options.rate} orders/s for ${options.duration} s: ${s.achieved.toFixed(1)} orders/s created, latency p50 ${s.p50.toFixed(1)} ms, p99 ${s.p99.toFixed(1)} ms, max ${s.max.toFixed(1)} ms; ${failureReport()}`);
+  if (options.preload > 0) {
+    const figures = (l) => `create p50 ${l.createP50.toFixed(1)} ms, p99 ${l.createP99.toFixed(1)} ms; read p50 ${l.readP50.toFixed(1)} ms, p99 ${l.readP99.toFixed(1)} ms; ${l.failed}`;
+    const empty = await latencies(gatewayUrl, url, m);
+    console.log(`fresh database, steady ${options.rate} orders/s for ${options.duration} s: ${figures(empty)}`);
+    await preload(options.preload);
+    const full = await latencies(gatewayUrl, url, m);
+    console.log(`after ${options.preload} more orders, same load: ${figures(full)}`);
+    const ratio = (a, b) => `${(a / b).toFixed(2)}x`;
+    console.log(`growth ratios (after / before): create p50 ${ratio(full.createP50, empty.createP50)}, p99 ${ratio(full.createP99, empty.createP99)}; read p50 ${ratio(full.readP50, empty.readP50)}, p99 ${ratio(full.readP99, empty.readP99)}`);
+  } else {
+    const cpuBefore = { gateway: cpuMs(processes['gateway-auth']), ordering: cpuMs(processes['ordering-pricing']) };
+    const perSecond = await capacity(url, m.apiKey, m);
+    const cpuAfter = { gateway: cpuMs(processes['gateway-auth']), ordering: cpuMs(processes['ordering-pricing']) };
+    const cpuShare = (name) => (cpuBefore[name] === undefined ? 'n/a' : `${Math.round((cpuAfter[name] - cpuBefore[name]) / (options.duration * 10))} %`);
+    console.log(`capacity: ${perSecond.toFixed(1)} orders/s created with ${options.connections} concurrent clients for ${options.duration} s (CPU: gateway ${cpuShare('gateway')}, ordering ${cpuShare('ordering')} of one core); ${failureReport()}`);
+    failures.clear();
+    const s = await steady(url, m.apiKey, m);
+    console.log(`steady rate ${options.rate} orders/s for ${options.duration} s: ${s.achieved.toFixed(1)} orders/s created, latency p50 ${s.p50.toFixed(1)} ms, p99 ${s.p99.toFixed(1)} ms, max ${s.max.toFixed(1)} ms; ${failureReport()}`);
+  }
 } catch (error) {
   console.error(`bench:orders failed: ${error.message}`);
   exitCode = 1;

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // Measures how the MongoDB-protocol server isolates concurrent writes to one document, the fact
-// the platform's concurrency design rests on (see README, "FerretDB and MongoDB").
+// the platform's concurrency design rests on (see scripts/stack/README.md, "The local MongoDB-wire engine").
 //
 //   node scripts/stack/check-update-isolation.mjs [mongodb-url]     (default: .stack/stack.env)
 //
-// MongoDB 7 prints 50 / 50 / 1 / 1; FerretDB 1.x prints fewer increments and several
-// compare-and-set winners, while unique-index inserts keep exactly one winner on both.
+// MongoDB 7 and the local engine print 50 / 50 / 1 / 1. FerretDB 1.x, which the local stack ran
+// before, printed fewer increments and several compare-and-set winners.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';

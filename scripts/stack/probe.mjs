@@ -76,8 +76,7 @@ async function probeMongo() {
     const pong = await admin.command({ ping: 1 });
     if (pong.ok !== 1) throw new Error(`ping returned ${JSON.stringify(pong)}`);
     const info = await admin.command({ buildInfo: 1 });
-    const ferret = info.ferretdb?.version ? `, ferretdb ${info.ferretdb.version}` : '';
-    return `ping ok, mongodb-compatible ${info.version}${ferret}`;
+    return `ping ok, mongodb-compatible ${info.version}`;
   } finally {
     await client.close().catch(() => {});
   }

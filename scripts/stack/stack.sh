@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Local infrastructure stack, run natively (no Docker): Kafka, Apicurio Registry, FerretDB, Redis.
+# Local infrastructure stack, run natively (no Docker): Kafka, Apicurio Registry, mongo-java-server, Redis.
 # See scripts/stack/README.md.
 #
 #   stack.sh up [component...]             start what is not running+ready, write .stack/stack.env
@@ -10,7 +10,7 @@
 #   stack.sh env                            print .stack/stack.env content
 #   stack.sh logs <component> [lines]       tail a component's log
 #
-# Components: kafka, schema-registry, ferretdb, redis (aliases: registry, apicurio, mongodb, mongo).
+# Components: kafka, schema-registry, mongo, redis (aliases: registry, apicurio, mongodb).
 set -euo pipefail
 
 STACK_SELF_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -20,12 +20,12 @@ STACK_SELF_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 . "$STACK_SELF_DIR/kafka.sh"
 # shellcheck source=registry.sh
 . "$STACK_SELF_DIR/registry.sh"
-# shellcheck source=ferretdb.sh
-. "$STACK_SELF_DIR/ferretdb.sh"
+# shellcheck source=mongo.sh
+. "$STACK_SELF_DIR/mongo.sh"
 # shellcheck source=redis.sh
 . "$STACK_SELF_DIR/redis.sh"
 
-STACK_COMPONENTS=(kafka schema-registry ferretdb redis)
+STACK_COMPONENTS=(kafka schema-registry mongo redis)
 
 usage() {
   sed -n '2,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
@@ -36,7 +36,7 @@ comp_canonical() {
   case "$1" in
     kafka) echo kafka ;;
     schema-registry|registry|apicurio|schemaRegistry) echo schema-registry ;;
-    ferretdb|mongodb|mongo) echo ferretdb ;;
+    mongo|mongodb) echo mongo ;;
     redis) echo redis ;;
     *) return 1 ;;
   esac
@@ -52,7 +52,7 @@ comp_fn() {
 comp_key() {
   case "$1" in
     schema-registry) echo schemaRegistry ;;
-    ferretdb) echo mongodb ;;
+    mongo) echo mongodb ;;
     *) echo "$1" ;;
   esac
 }
@@ -115,7 +115,7 @@ write_env() {
   {
     printf 'KAFKA_BROKERS=%s\n' "$(kafka_address)"
     printf 'SCHEMA_REGISTRY_URL=%s\n' "$(registry_url)"
-    printf 'MONGO_URL=%s\n' "$(ferretdb_url)"
+    printf 'MONGO_URL=%s\n' "$(mongo_url)"
     printf 'REDIS_URL=%s\n' "$(redis_url)"
   } > "$tmp"
   mv -f "$tmp" "$STACK_ENV_FILE"

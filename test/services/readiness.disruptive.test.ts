@@ -25,7 +25,7 @@ afterAll(async () => {
 });
 
 describe.each([
-  ['ferretdb', 'mongodb'],
+  ['mongo', 'mongodb'],
   ['redis', 'redis'],
   ['schema-registry', 'schemaRegistry'],
   ['kafka', 'kafka'],

@@ -1,8 +1,7 @@
 import { guardGatewayRoutes, publicKeyFrom } from '@marketplace/identity';
 import { AppError } from '@marketplace/errors';
 import type { ServiceDefinition } from '@marketplace/runtime';
-import { DocumentLock } from '@marketplace/store';
-import { catalogCollections, catalogIndexes, RESOURCE_COLLECTIONS } from './adapters/store';
+import { catalogIndexes, catalogStore, RESOURCE_COLLECTIONS } from './adapters/store';
 import { settings } from './config';
 import { consumers } from './consumers';
 import { registerRoutes } from './http/routes';
@@ -20,14 +19,13 @@ export const catalogService: ServiceDefinition<typeof settings> = {
   setup(context) {
     // Partner and tenant routes answer only requests whose identity the gateway signed.
     context.useBeforeBody(guardGatewayRoutes(publicKeyFrom(context.config.identityPublicKey)));
-    const store = catalogCollections(context.db);
-    const reads = new MenuReads(store, { menus: context.config.menuCacheTenants, responseBytes: context.config.menuCacheResponseMegabytes * 1024 * 1024 });
-    const lock = new DocumentLock(store.locks, {
+    const store = catalogStore(context.db, {
       waitMs: context.config.writeLockWaitMs,
       ttlMs: 30_000,
       busy: () => new AppError('unavailable', 'catalog.busy', 'Another change of this catalog is in progress; retry shortly.', { retryAfterSeconds: 1 }),
     });
-    registerRoutes(context, { store, lock, reads, outbox: context.outbox, logger: context.logger, now: () => new Date() });
+    const reads = new MenuReads(store, { menus: context.config.menuCacheTenants, responseBytes: context.config.menuCacheResponseMegabytes * 1024 * 1024 });
+    registerRoutes(context, { store, reads, outbox: context.outbox, logger: context.logger, now: () => new Date() });
     return { consumers: consumers(context) };
   },
 };

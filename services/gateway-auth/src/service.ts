@@ -5,7 +5,8 @@ import { ApiKeyCache } from './adapters/api-key-cache';
 import { RateLimiter } from './adapters/rate-limiter';
 import { RedisLock } from '@marketplace/redis';
 import { SecretBox } from './adapters/secret-box';
-import { gatewayCollections, gatewayIndexes } from './adapters/store/collections';
+import { InstallationsRepository } from './adapters/store/installations-repository';
+import { gatewayIndexes, gatewayRepositories } from './adapters/store/repositories';
 import { UpstreamClient } from './adapters/upstream';
 import { settings } from './config';
 import { consumers } from './consumers';
@@ -23,11 +24,11 @@ export const gatewayAuthService: ServiceDefinition<typeof settings> = {
   settings,
   topics: [INSTALLATIONS_TOPIC],
   indexes: gatewayIndexes,
-  outboxCollections: ['installations'],
+  outboxCollections: [InstallationsRepository.storage.collection],
   setup(context) {
     const { config, redis, db, logger } = context;
     const gateway: GatewayContext = {
-      store: gatewayCollections(db),
+      store: gatewayRepositories(db),
       box: new SecretBox(config.encryptionKey),
       webhookSecretTransportKey: config.webhookSecretTransportKey,
       outbox: context.outbox,

@@ -2,7 +2,7 @@ import { guardGatewayRoutes, publicKeyFrom } from '@marketplace/identity';
 import type { ServiceDefinition } from '@marketplace/runtime';
 import { RedisLock } from '@marketplace/redis';
 import { OrderLock } from './adapters/order-lock';
-import { ORDERS, orderingCollections, orderingIndexes } from './adapters/store';
+import { ORDERS, orderingIndexes, orderingStore } from './adapters/store';
 import { settings } from './config';
 import { consumers } from './consumers';
 import { ORDERS_TOPIC } from './domain/order-events';
@@ -22,9 +22,9 @@ export const orderingPricingService: ServiceDefinition<typeof settings> = {
   setup(context) {
     // Partner and tenant routes answer only requests whose identity the gateway signed.
     context.useBeforeBody(guardGatewayRoutes(publicKeyFrom(context.config.identityPublicKey)));
-    const store = orderingCollections(context.db);
+    const store = orderingStore(context.db);
     const orderLock = new OrderLock(new RedisLock(context.redis, 'ordering-pricing:'), { waitMs: context.config.orderLockWaitMs, ttlMs: 30_000 });
-    registerRoutes(context, { store, outbox: context.outbox, orderLock, deliveryOwnership: liveAssignmentOwnership, orderNumbers: new OrderNumbers(store), catalogCopy: new CopyCache(store), logger: context.logger, now: () => new Date() });
-    return { consumers: consumers(context, store) };
+    registerRoutes(context, { store, outbox: context.outbox, orderLock, deliveryOwnership: liveAssignmentOwnership, orderNumbers: new OrderNumbers(store.orderClaims), catalogCopy: new CopyCache(store.catalogCopy), logger: context.logger, now: () => new Date() });
+    return { consumers: consumers(context, store.catalogCopy) };
   },
 };

@@ -7,7 +7,7 @@ import { attemptMetrics, waitingAttemptsGauge } from './adapters/attempt-metrics
 import { AttemptQueue } from './adapters/attempt-queue';
 import { InstallationsProgress } from './adapters/installations-progress';
 import { SafeHttpClient } from './adapters/safe-http';
-import { DELIVERIES, webhookCollections, webhookIndexes } from './adapters/store';
+import { DELIVERIES, webhookIndexes, webhookStore } from './adapters/store';
 import { settings } from './config';
 import { consumers, INSTALLATIONS_TOPIC } from './consumers';
 import { FairDispatcher } from './domain/fair-dispatcher';
@@ -38,7 +38,7 @@ export const webhookSenderService: ServiceDefinition<typeof settings> = {
       ...(config.extraCaFile ? { ca: readFileSync(config.extraCaFile) } : {}),
     });
     const ctx: WebhookContext = {
-      store: webhookCollections(context.db),
+      store: webhookStore(context.db),
       outbox: context.outbox,
       http,
       kinds: deliveryKinds(config.retryTimeScale),

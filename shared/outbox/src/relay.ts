@@ -118,7 +118,6 @@ export class OutboxRelay {
         if (cleared.matchedCount === 1) return events.length;
       }
       // Else remove exactly what was published; events staged meanwhile stay for the next flush.
-      // (No projection: FerretDB 1.24 does not implement one on findAndModify.)
       after = await coll.findOneAndUpdate({ _id: doc._id } as never, { $pullAll: { [OUTBOX]: events } } as never, { returnDocument: 'after' });
     }
     // Clear the pending marker only if nothing was staged since (a staging changes the version,

@@ -22,9 +22,9 @@ export interface DocumentLockOptions {
 
 /**
  * One piece of work at a time per name (a tenant's catalog, an order). Taken by inserting a
- * document under a unique `_id`, which is exact on MongoDB and on FerretDB alike (an update-based
- * lock is not, on FerretDB 1.x, which does not isolate concurrent updates of one document). A lock
- * whose holder died expires after `ttlMs`.
+ * document under a unique `_id`, which is exact on every MongoDB-wire engine (an update-based
+ * lock was not, on FerretDB, which the local stack ran before and which did not isolate concurrent
+ * updates of one document). A lock whose holder died expires after `ttlMs`.
  */
 export class DocumentLock {
   constructor(

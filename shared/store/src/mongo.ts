@@ -16,7 +16,7 @@ export interface MongoStore {
 }
 
 /**
- * Connects to MongoDB (FerretDB locally). Short server-selection and socket timeouts make a dead
+ * Connects to MongoDB (mongo-java-server locally, see scripts/stack/README.md). Short server-selection and socket timeouts make a dead
  * database fail requests and readiness quickly instead of queueing them for 30 seconds.
  */
 export async function connectMongo({ url, database, logger }: MongoSettings): Promise<MongoStore> {
@@ -25,7 +25,9 @@ export async function connectMongo({ url, database, logger }: MongoSettings): Pr
     connectTimeoutMS: 3000,
     socketTimeoutMS: 20_000,
     maxPoolSize: 20,
-    retryWrites: false, // FerretDB v1 does not support retryable writes
+    // Off on every engine: the local one has no sessions, and our writes are made safe to repeat
+    // by their own keys (claims by unique insert, versioned updates), not by the driver.
+    retryWrites: false,
     appName: database,
   });
   await client.connect();
@@ -45,9 +47,8 @@ export async function connectMongo({ url, database, logger }: MongoSettings): Pr
 export type IndexPlan = Record<string, IndexDescription[]>;
 
 /**
- * Creates the indexes a collection does not have yet, by name. Only the missing ones: asking
- * FerretDB 1.24 to create again an existing unique index on three fields crashes its connection
- * (a restarted gateway never got ready), and skipping what exists costs one listIndexes.
+ * Creates the indexes a collection does not have yet, by name. Only the missing ones: a restart
+ * then costs one listIndexes per collection, and no engine is asked to rebuild what it has.
  */
 export async function ensureIndexes(db: Db, plan: IndexPlan): Promise<void> {
   for (const [collection, indexes] of Object.entries(plan)) {

@@ -34,8 +34,8 @@ export function processedEvents(db: Db, group: string) {
 export const PROCESSED_EVENTS_INDEXES = [{ key: { processedAt: 1 }, name: 'processedAt' }];
 
 /**
- * Forgets event ids handled before `olderThan`. FerretDB has no TTL indexes, so the runtime calls
- * this periodically; keep ids well beyond the longest topic retention, since a redelivery can
+ * Forgets event ids handled before `olderThan` (the `processedAt` index serves the range). The
+ * local engine accepts TTL indexes but never applies them, so the runtime calls this periodically; keep ids well beyond the longest topic retention, since a redelivery can
  * only come from a message still on its topic.
  */
 export async function pruneProcessedEvents(db: Db, olderThan: Date): Promise<number> {

@@ -7,3 +7,4 @@ export { readTopic, type RawTopicReader } from './raw-topic';
 export { findSecrets, SECRET_PATTERNS } from './secret-patterns';
 export { validateOpenApi, componentValidator, tenantDocumentOperationIds } from './openapi';
 export { startReceiver, verifySignature, type Received, type Receiver } from './receiver';
+export { describeTimings, fillTo, growsWithData, methodOfCase, queryMethodsOf, timeLookups, GROWTH_SIZES, type LookupCase, type LookupTiming } from './index-growth';

@@ -1,52 +1,60 @@
-import type { Collection, Db } from 'mongodb';
-import type { IndexPlan, LockDoc } from '@marketplace/store';
-import type { AvailabilityDoc, BranchDoc, CategoryDoc, ModifierGroupDoc, ProductDoc, TaxCategoryDoc } from '../domain/model';
+import type { Db } from 'mongodb';
+import { indexPlanOf, type DocumentLockOptions, type IndexPlan } from '@marketplace/store';
+import type { BranchDoc, CategoryDoc, TaxCategoryDoc } from '../domain/model';
+import { AvailabilityRepository } from './availability-repository';
+import { ModifierGroupRepository } from './modifier-group-repository';
+import { ProductRepository } from './product-repository';
+import { RESOURCE_STORAGE, ResourceRepository } from './resource-repository';
+import { TenantLockRepository } from './tenant-lock-repository';
+import { TenantMetaRepository } from './tenant-meta-repository';
 
-/** Per tenant: the change sequence, the revision partner reads are cached under, and whether a write is under way. */
-export interface TenantMetaDoc {
-  _id: string;
-  seq: number;
-  revision: string;
-  /** Set while a write is being applied: reads in that window are not cached. */
-  dirtyUntil: Date | null;
-}
-
-
-export interface CatalogCollections {
-  taxCategories: Collection<TaxCategoryDoc>;
-  branches: Collection<BranchDoc>;
-  categories: Collection<CategoryDoc>;
-  products: Collection<ProductDoc>;
-  modifierGroups: Collection<ModifierGroupDoc>;
-  availability: Collection<AvailabilityDoc>;
-  meta: Collection<TenantMetaDoc>;
+/**
+ * Everything catalog stores, one repository per collection. Every method on a tenant's data takes
+ * the tenant first and filters by it: one tenant's catalog is one index range.
+ */
+export interface CatalogStore {
+  taxCategories: ResourceRepository<TaxCategoryDoc>;
+  branches: ResourceRepository<BranchDoc>;
+  categories: ResourceRepository<CategoryDoc>;
+  products: ProductRepository;
+  modifierGroups: ModifierGroupRepository;
+  availability: AvailabilityRepository;
+  meta: TenantMetaRepository;
   /** A tenant's write lock: one change at a time per tenant. */
-  locks: Collection<LockDoc>;
+  locks: TenantLockRepository;
 }
 
-/** Collections whose documents carry events (the outbox). */
-export const RESOURCE_COLLECTIONS = ['tax_categories', 'branches', 'categories', 'products', 'modifier_groups', 'availability'];
-
-export function catalogCollections(db: Db): CatalogCollections {
+export function catalogStore(db: Db, lock: DocumentLockOptions): CatalogStore {
   return {
-    taxCategories: db.collection('tax_categories'),
-    branches: db.collection('branches'),
-    categories: db.collection('categories'),
-    products: db.collection('products'),
-    modifierGroups: db.collection('modifier_groups'),
-    availability: db.collection('availability'),
-    meta: db.collection('tenant_meta'),
-    locks: db.collection('tenant_locks'),
+    taxCategories: new ResourceRepository<TaxCategoryDoc>(db, RESOURCE_STORAGE.taxCategories),
+    branches: new ResourceRepository<BranchDoc>(db, RESOURCE_STORAGE.branches),
+    categories: new ResourceRepository<CategoryDoc>(db, RESOURCE_STORAGE.categories),
+    products: new ProductRepository(db),
+    modifierGroups: new ModifierGroupRepository(db),
+    availability: new AvailabilityRepository(db),
+    meta: new TenantMetaRepository(db),
+    locks: new TenantLockRepository(db, lock),
   };
 }
 
-// Every query names the tenant first: one tenant's catalog is one index range.
-const byTenant = { key: { tenantId: 1, deleted: 1 }, name: 'tenant_live' };
-export const catalogIndexes: IndexPlan = {
-  tax_categories: [byTenant],
-  branches: [byTenant],
-  categories: [byTenant],
-  products: [byTenant, { key: { tenantId: 1, categoryId: 1 }, name: 'tenant_category' }],
-  modifier_groups: [byTenant],
-  availability: [byTenant],
-};
+/** Collections whose documents carry events (the outbox). */
+export const RESOURCE_COLLECTIONS = [
+  RESOURCE_STORAGE.taxCategories.collection,
+  RESOURCE_STORAGE.branches.collection,
+  RESOURCE_STORAGE.categories.collection,
+  ProductRepository.storage.collection,
+  ModifierGroupRepository.storage.collection,
+  AvailabilityRepository.storage.collection,
+];
+
+/** The indexes of every repository (created at start; proven by test/repositories.int.test.ts). */
+export const catalogIndexes: IndexPlan = indexPlanOf(
+  RESOURCE_STORAGE.taxCategories,
+  RESOURCE_STORAGE.branches,
+  RESOURCE_STORAGE.categories,
+  ProductRepository.storage,
+  ModifierGroupRepository.storage,
+  AvailabilityRepository.storage,
+  TenantMetaRepository.storage,
+  TenantLockRepository.storage,
+);

@@ -64,7 +64,7 @@ export function availabilityView(branchId: string, doc: AvailabilityDoc | null) 
  * tenant's bookkeeping, so a consumer can keep its own copy.
  */
 export function eventState(doc: { _id: string; createdAt: Date; updatedAt: Date } & Record<string, unknown>): Record<string, unknown> {
-  const { _id, _outbox, _outboxSince, tenantId, seq, deleted, createdAt, updatedAt, ...fields } = doc;
-  void _outbox, _outboxSince, tenantId, seq, deleted;
+  const { _id, _outbox, _outboxSince, _outboxVersion, tenantId, seq, deleted, createdAt, updatedAt, ...fields } = doc;
+  void _outbox, _outboxSince, _outboxVersion, tenantId, seq, deleted;
   return { id: _id, ...fields, createdAt: createdAt.toISOString(), updatedAt: updatedAt.toISOString() };
 }

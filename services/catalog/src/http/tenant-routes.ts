@@ -6,6 +6,7 @@ import { categoryView, modifierGroupView, productView, taxCategoryView, tenantBr
 import { getAvailability, patchAvailability } from '../usecases/availability';
 import { tenantScope, type CatalogContext, type TenantScope } from '../usecases/context';
 import * as manage from '../usecases/manage-catalog';
+import type { ResourceDoc } from '../adapters/resource-repository';
 import { findResource, listResources, type ResourceType } from '../usecases/resources';
 import { tenantCatalogApiDocument } from './openapi/tenant-catalog-api';
 import * as schemas from './schemas';
@@ -18,7 +19,7 @@ const tenantOf = (c: Ctx) => tenantScope(identityOf(c, 'tenant'));
 
 interface CrudRoutes<D extends { _id: string }, I> {
   path: string;
-  type: ResourceType<D & { tenantId: string; seq: number; deleted: boolean; createdAt: Date; updatedAt: Date }>;
+  type: ResourceType<D & ResourceDoc>;
   validate(body: unknown): I;
   view(doc: D, tenant: TenantScope): unknown;
   save(ctx: CatalogContext, tenant: TenantScope, id: string | undefined, input: I): Promise<D>;
@@ -36,8 +37,11 @@ export function registerTenantRoutes(router: Router<RequestState>, ctx: CatalogC
     });
     router.get(base, async (c) => {
       const tenant = tenantOf(c);
-      const filter = r.path === 'products' && typeof c.query.categoryId === 'string' ? { categoryId: c.query.categoryId.toLowerCase() } : {};
-      c.body = (await listResources(ctx, r.type, tenant, filter)).map((doc) => r.view(doc as unknown as D, tenant));
+      const docs =
+        r.path === 'products' && typeof c.query.categoryId === 'string'
+          ? await ctx.store.products.listLiveInCategory(tenant, c.query.categoryId.toLowerCase())
+          : await listResources(ctx, r.type, tenant);
+      c.body = docs.map((doc) => r.view(doc as unknown as D, tenant));
     });
     router.get(`${base}/:id`, async (c) => {
       const tenant = tenantOf(c);

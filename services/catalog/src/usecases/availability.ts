@@ -1,17 +1,16 @@
 import { notFound } from '@marketplace/errors';
-import { updateWithOutbox } from '@marketplace/outbox';
 import type { AvailabilityPatch } from '../domain/inputs';
 import type { AvailabilityDoc } from '../domain/model';
+import type { AvailabilityEntries } from '../adapters/availability-repository';
 import { Problems } from '../domain/rules';
 import { availabilityView, eventState } from '../domain/views';
 import { applyChange, catalogEvent } from './change';
 import type { CatalogContext, TenantScope } from './context';
-import { live } from './resources';
 
 /** A branch's availability overrides (tenant API). */
 export async function getAvailability(ctx: CatalogContext, tenant: TenantScope, branchId: string) {
   await requireBranch(ctx, tenant, branchId);
-  return availabilityView(branchId, await ctx.store.availability.findOne({ _id: branchId, tenantId: tenant.tenantId }));
+  return availabilityView(branchId, await ctx.store.availability.findOfBranch(tenant, branchId));
 }
 
 /**
@@ -22,19 +21,15 @@ export async function patchAvailability(ctx: CatalogContext, tenant: TenantScope
   return applyChange(ctx, tenant, async (seq, now) => {
     await requireBranch(ctx, tenant, branchId);
     await checkIds(ctx, tenant, patch);
-    const current = await ctx.store.availability.findOne({ _id: branchId, tenantId: tenant.tenantId });
-    const next: Pick<AvailabilityDoc, 'products' | 'variants' | 'modifierOptions'> = {
+    const current = await ctx.store.availability.findOfBranch(tenant, branchId);
+    const next: AvailabilityEntries = {
       products: merge(current?.products, patch.products),
       variants: merge(current?.variants, patch.variants),
       modifierOptions: merge(current?.modifierOptions, patch.modifierOptions),
     };
     const doc = { _id: branchId, tenantId: tenant.tenantId, deleted: false, createdAt: current?.createdAt ?? now, updatedAt: now, seq, ...next };
     const event = catalogEvent('availability', tenant, seq, branchId, false, eventState(doc));
-    await ctx.store.availability.updateOne(
-      { _id: branchId, tenantId: tenant.tenantId },
-      updateWithOutbox({ $set: { ...next, seq, updatedAt: now, deleted: false }, $setOnInsert: { createdAt: now } }, [event], now),
-      { upsert: true },
-    );
+    await ctx.store.availability.saveOfBranch(tenant, branchId, next, seq, [event], now);
     return { result: availabilityView(branchId, doc as AvailabilityDoc), collection: 'availability', id: branchId };
   });
 }
@@ -49,19 +44,19 @@ function merge(current: Record<string, 1 | 2> | undefined, patch: Record<string,
 }
 
 async function requireBranch(ctx: CatalogContext, tenant: TenantScope, branchId: string): Promise<void> {
-  if (!(await ctx.store.branches.findOne(live(tenant, { _id: branchId }), { projection: { _id: 1 } }))) throw notFound();
+  if (!(await ctx.store.branches.existsLive(tenant, branchId))) throw notFound();
 }
 
 /** Every id in the patch must be a product, variant or option of this tenant. */
 async function checkIds(ctx: CatalogContext, tenant: TenantScope, patch: AvailabilityPatch): Promise<void> {
-  const [products, groups] = await Promise.all([
-    ctx.store.products.find(live(tenant), { projection: { _id: 1, 'variants.id': 1 } }).toArray(),
-    Object.keys(patch.modifierOptions ?? {}).length > 0 ? ctx.store.modifierGroups.find(live(tenant), { projection: { 'options.id': 1 } }).toArray() : [],
+  const [products, optionIds] = await Promise.all([
+    ctx.store.products.liveProductAndVariantIds(tenant),
+    Object.keys(patch.modifierOptions ?? {}).length > 0 ? ctx.store.modifierGroups.liveOptionIds(tenant) : [],
   ]);
   const known = {
-    products: new Set(products.map((p) => p._id)),
-    variants: new Set(products.flatMap((p) => p.variants.map((v) => v.id))),
-    modifierOptions: new Set(groups.flatMap((g) => g.options.map((o) => o.id))),
+    products: new Set(products.map((p) => p.id)),
+    variants: new Set(products.flatMap((p) => p.variantIds)),
+    modifierOptions: new Set(optionIds),
   };
   const problems = new Problems();
   for (const kind of ['products', 'variants', 'modifierOptions'] as const) {

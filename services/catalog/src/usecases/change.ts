@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { OutgoingEvent } from '@marketplace/events';
 import type { CatalogContext, TenantScope } from './context';
 
@@ -25,21 +24,17 @@ export interface Changed<T> {
  * outbox) and is published right after, before the lock is released.
  */
 export async function applyChange<T>(ctx: CatalogContext, tenant: TenantScope, work: (seq: number, now: Date) => Promise<Changed<T>>): Promise<T> {
-  const changed = await ctx.lock.run(tenant.tenantId, async () => {
+  const changed = await ctx.store.locks.runExclusive(tenant, async () => {
     const now = ctx.now();
-    const meta = await ctx.store.meta.findOneAndUpdate(
-      { _id: tenant.tenantId },
-      { $inc: { seq: 1 }, $set: { revision: randomUUID(), dirtyUntil: new Date(now.getTime() + DIRTY_WINDOW_MS) } },
-      { upsert: true, returnDocument: 'after' },
-    );
+    const seq = await ctx.store.meta.startChange(tenant, new Date(now.getTime() + DIRTY_WINDOW_MS));
     let changed: Changed<T>;
     try {
-      changed = await work(meta!.seq, now);
+      changed = await work(seq, now);
     } finally {
-      await ctx.store.meta.updateOne({ _id: tenant.tenantId }, { $set: { dirtyUntil: null } });
+      await ctx.store.meta.finishChange(tenant);
     }
-    // Published now, still under the lock: on FerretDB, which does not isolate two updates of one
-    // document, the next change's staging must not race this removal from the outbox. If Kafka is
+    // Published now, still under the lock: the tenant's next change starts only once this one's
+    // event is on Kafka, so its events normally leave in the order of its changes. If Kafka is
     // away, the flush gives up after its timeout and the outbox sweep publishes later.
     await ctx.outbox.flush(changed.collection, changed.id);
     return changed;

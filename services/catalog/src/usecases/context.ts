@@ -1,8 +1,7 @@
 import type { Logger } from '@marketplace/logging';
 import type { OutboxRelay } from '@marketplace/outbox';
 import type { TenantIdentity, PartnerIdentity } from '@marketplace/identity';
-import type { CatalogCollections } from '../adapters/store';
-import type { DocumentLock } from '@marketplace/store';
+import type { CatalogStore } from '../adapters/store';
 import { canonicalLanguage } from '../domain/language';
 import { currencyDecimals } from '@marketplace/money';
 import type { TenantRules } from '../domain/rules';
@@ -10,9 +9,8 @@ import type { MenuReads } from './menu-reads';
 
 /** What the use cases work with. */
 export interface CatalogContext {
-  store: CatalogCollections;
-  /** One change at a time per tenant (by tenant id). */
-  lock: DocumentLock;
+  /** The repositories: every query is scoped to a tenant, and one change at a time per tenant (store.locks). */
+  store: CatalogStore;
   outbox: OutboxRelay;
   reads: MenuReads;
   logger: Logger;

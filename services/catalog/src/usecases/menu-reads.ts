@@ -1,6 +1,6 @@
 import { notFound } from '@marketplace/errors';
 import { LruCache } from '../adapters/lru-cache';
-import type { CatalogCollections } from '../adapters/store';
+import type { CatalogStore } from '../adapters/store';
 import { resolveLanguage } from '../domain/language';
 import { bodyWeight, renderBody, type RenderedBody } from '../domain/rendered-body';
 import { activeBranch, activeBranches, buildMenu, productDetailView, productListView, type Menu } from '../domain/menu';
@@ -12,8 +12,6 @@ export interface MenuCacheSettings {
   /** Bytes of serialized responses kept. */
   responseBytes: number;
 }
-
-const WITHOUT_OUTBOX = { projection: { _outbox: 0, _outboxSince: 0 } };
 
 /**
  * Partner reads. A tenant's menu is loaded once per catalog revision and kept; each serialized
@@ -27,7 +25,7 @@ export class MenuReads {
   private readonly responses: LruCache<RenderedBody>;
 
   constructor(
-    private readonly store: CatalogCollections,
+    private readonly store: CatalogStore,
     settings: MenuCacheSettings,
     private readonly now: () => Date = () => new Date(),
   ) {
@@ -66,7 +64,7 @@ export class MenuReads {
   }
 
   private async cached(tenant: TenantScope, keyOf: (menu: Menu) => string, render: (menu: Menu) => RenderedBody): Promise<RenderedBody> {
-    const meta = await this.store.meta.findOne({ _id: tenant.tenantId }, { projection: { revision: 1, dirtyUntil: 1 } });
+    const meta = await this.store.meta.findRevision(tenant);
     const writing = meta?.dirtyUntil != null && meta.dirtyUntil > this.now();
     if (writing) return render(await this.load(tenant)); // a change is being applied: nothing may be kept
     const revision = `${tenant.tenantId}:${meta?.revision ?? 'empty'}`;
@@ -86,14 +84,13 @@ export class MenuReads {
   }
 
   private async load(tenant: TenantScope): Promise<Menu> {
-    const filter = { tenantId: tenant.tenantId, deleted: false };
     const [branches, categories, products, groups, taxes, availability] = await Promise.all([
-      this.store.branches.find(filter, WITHOUT_OUTBOX).toArray(),
-      this.store.categories.find(filter, WITHOUT_OUTBOX).toArray(),
-      this.store.products.find(filter, WITHOUT_OUTBOX).toArray(),
-      this.store.modifierGroups.find(filter, WITHOUT_OUTBOX).toArray(),
-      this.store.taxCategories.find(filter, WITHOUT_OUTBOX).toArray(),
-      this.store.availability.find(filter, WITHOUT_OUTBOX).toArray(),
+      this.store.branches.listLive(tenant),
+      this.store.categories.listLive(tenant),
+      this.store.products.listLive(tenant),
+      this.store.modifierGroups.listLive(tenant),
+      this.store.taxCategories.listLive(tenant),
+      this.store.availability.listLive(tenant),
     ]);
     return buildMenu({ branches, categories, products, groups, taxes, availability }, tenant.decimals, tenant.defaultLanguage);
   }

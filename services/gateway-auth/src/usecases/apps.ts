@@ -16,7 +16,7 @@ export const appView = (a: AppDoc) => ({ id: a._id, slug: a.slug, name: a.name, 
 export async function createApp(ctx: GatewayContext, input: AppInput) {
   const doc: AppDoc = { _id: randomUUID(), slug: input.slug, name: input.name, description: input.description ?? null, createdAt: ctx.now() };
   try {
-    await ctx.store.apps.insertOne(doc);
+    await ctx.store.apps.insert(doc);
   } catch (error) {
     if (isDuplicateKeyError(error)) throw conflict('marketplace.app.slug_taken', 'An app with this slug already exists.');
     throw error;
@@ -25,27 +25,29 @@ export async function createApp(ctx: GatewayContext, input: AppInput) {
 }
 
 export async function listApps(ctx: GatewayContext, slug?: string) {
-  const docs = await ctx.store.apps.find(slug ? { slug } : {}).sort({ createdAt: 1 }).limit(1000).toArray();
-  return docs.map(appView);
+  if (slug) {
+    const app = await ctx.store.apps.findBySlug(slug);
+    return app ? [appView(app)] : [];
+  }
+  return (await ctx.store.apps.listAll(1000)).map(appView);
 }
 
 export async function getApp(ctx: GatewayContext, appId: string): Promise<AppDoc> {
-  const app = await ctx.store.apps.findOne({ _id: appId });
+  const app = await ctx.store.apps.findById(appId);
   if (!app) throw notFound();
   return app;
 }
 
 export async function getAppDetail(ctx: GatewayContext, appId: string) {
   const app = await getApp(ctx, appId);
-  const versions = await ctx.store.contractVersions.find({ appId }).sort({ version: 1 }).toArray();
+  const versions = await ctx.store.contractVersions.listForApp(appId);
   return { ...appView(app), versions: versions.map(contractVersionView) };
 }
 
 /** What tenants browse: apps with at least one published contract version. */
 export async function listPublishedApps(ctx: GatewayContext) {
-  const versions = await ctx.store.contractVersions.find({ status: 'Published' }).sort({ appId: 1, version: 1 }).toArray();
-  const appIds = [...new Set(versions.map((v) => v.appId))];
-  const apps = await ctx.store.apps.find({ _id: { $in: appIds } }).sort({ createdAt: 1 }).toArray();
+  const versions = await ctx.store.contractVersions.listPublished();
+  const apps = await ctx.store.apps.findByIds([...new Set(versions.map((v) => v.appId))]);
   return apps.map((app) => ({
     id: app._id,
     slug: app.slug,

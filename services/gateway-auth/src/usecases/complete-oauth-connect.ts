@@ -1,6 +1,6 @@
 import { AppError } from '@marketplace/errors';
 import { exchangeCode } from '../adapters/oauth2-client';
-import { contractVersionId, oauthRedirectUri, type GatewayContext } from './context';
+import { oauthRedirectUri, type GatewayContext } from './context';
 import { mintCredentials, oauthSettings, stateId, type Credentials } from './connect-installation';
 import { installationView, withInstallationLock } from './installations';
 
@@ -19,24 +19,21 @@ const stateInvalid = () => new AppError('validation', 'oauth.state_invalid', 'Th
  */
 export async function completeOAuthConnect(ctx: GatewayContext, query: CallbackQuery): Promise<{ installation: ReturnType<typeof installationView>; credentials: Credentials }> {
   if (!query.state) throw stateInvalid();
-  const state = await ctx.store.oauthStates.findOneAndDelete({ _id: stateId(query.state) });
+  const state = await ctx.store.oauthStates.takeByStateHashAcrossTenants(stateId(query.state));
   if (!state || state.expiresAt.getTime() <= ctx.now().getTime()) throw stateInvalid();
-  const installation = await ctx.store.installations.findOne({ _id: state.installationId, tenantId: state.tenantId, status: { $ne: 'Uninstalled' } });
+  const owner = { tenantId: state.tenantId }; // the state names its installation and tenant
+  const installation = await ctx.store.installations.findLive(owner, state.installationId);
   if (!installation) throw stateInvalid();
-  const revertConnecting = () =>
-    installation.status === 'Connecting'
-      ? ctx.store.installations.updateOne(
-          { _id: installation._id, tenantId: installation.tenantId, status: 'Connecting' },
-          { $set: { status: installation.connectedAt ? 'Disconnected' : 'Installed', updatedAt: ctx.now() } },
-        )
-      : Promise.resolve();
+  const revertConnecting = async () => {
+    if (installation.status === 'Connecting') await ctx.store.installations.revertConnecting(owner, installation._id, installation.connectedAt ? 'Disconnected' : 'Installed', ctx.now());
+  };
 
   if (query.error || !query.code) {
     await revertConnecting();
     const reason = query.error && /^[A-Za-z0-9_.-]{1,64}$/.test(query.error) ? query.error : 'no_code';
     throw new AppError('validation', 'oauth.authorization_denied', `The partner's authorization server did not grant access (${reason}).`);
   }
-  const version = await ctx.store.contractVersions.findOne({ _id: contractVersionId(installation.appId, installation.contractVersion) });
+  const version = await ctx.store.contractVersions.findVersion(installation.appId, installation.contractVersion);
   if (!version?.oauth2) throw stateInvalid();
   const verifier = ctx.box.open(state.codeVerifierSealed, `oauth-state:${state._id}`);
   let tokens;
@@ -53,7 +50,7 @@ export async function completeOAuthConnect(ctx: GatewayContext, query: CallbackQ
     throw error;
   }
   return withInstallationLock(ctx, installation._id, async () => {
-    const current = await ctx.store.installations.findOne({ _id: installation._id, tenantId: installation.tenantId, status: { $ne: 'Uninstalled' } });
+    const current = await ctx.store.installations.findLive(owner, installation._id);
     // A disconnect (or another callback) may have come in while we were exchanging the code.
     if (!current || (current.status !== 'Connecting' && current.status !== 'Connected')) throw stateInvalid();
     const sealed = (value: string, what: string) => ctx.box.seal(value, `installation:${current._id}:oauth-${what}`);

@@ -1,12 +1,12 @@
-import { updateWithOutbox } from '@marketplace/outbox';
 import { installationChanged, nextRevision } from './installation-events';
 import { createHash } from 'node:crypto';
 import { conflict } from '@marketplace/errors';
 import { authorizationUrl, newPkcePair, newState, type OAuth2ClientSettings } from '../adapters/oauth2-client';
 import type { InstallationDoc, OAuth2SettingsDoc } from '../adapters/store/documents';
-import { clientSecretContext, contractVersionId, oauthRedirectUri, type GatewayContext } from './context';
+import { InstallationsRepository } from '../adapters/store/installations-repository';
+import { clientSecretContext, oauthRedirectUri, type GatewayContext } from './context';
 import { issueApiKey, newWebhookSecret } from './credentials';
-import { findInstallation, installationView, withInstallationLock } from './installations';
+import { findInstallation, installationView, ownerOf, withInstallationLock } from './installations';
 
 export interface Credentials {
   apiKey: string | null;
@@ -48,8 +48,8 @@ export async function mintCredentials(ctx: GatewayContext, installation: Install
   const revision = nextRevision(installation);
   const changes = { status: 'Connected' as const, scopes, apiKeyId: key.keyId, webhookSecretSealed: webhook?.sealed ?? null, oauth, connectedAt: now, updatedAt: now, eventRevision: revision };
   const event = installationChanged(ctx, { ...installation, ...changes }, revision, webhook?.secret ?? null);
-  await ctx.store.installations.updateOne({ _id: installation._id, tenantId: installation.tenantId }, updateWithOutbox({ $set: changes }, [event], now));
-  await ctx.outbox.flush('installations', installation._id);
+  await ctx.store.installations.updateWithEvent(installation, installation._id, changes, event, now);
+  await ctx.outbox.flush(InstallationsRepository.storage.collection, installation._id);
   return { installation: { ...installation, ...changes }, credentials: { apiKey: key.apiKey, webhookSigningSecret: webhook?.secret ?? null } };
 }
 
@@ -67,15 +67,13 @@ export function oauthSettings(ctx: GatewayContext, appId: string, version: numbe
 }
 
 async function startOAuthConnect(ctx: GatewayContext, installation: InstallationDoc): Promise<ConnectResult> {
-  const version = await ctx.store.contractVersions.findOne({ _id: contractVersionId(installation.appId, installation.contractVersion) });
+  const version = await ctx.store.contractVersions.findVersion(installation.appId, installation.contractVersion);
   if (!version?.oauth2) throw conflict('marketplace.installation.oauth_unavailable', 'The contract version has no OAuth2 settings.');
   const state = newState();
   const pkce = newPkcePair();
   const now = ctx.now();
-  await ctx.store.oauthStates.insertOne({
+  await ctx.store.oauthStates.insert(ownerOf(installation), {
     _id: stateId(state),
-    installationId: installation._id,
-    tenantId: installation.tenantId,
     codeVerifierSealed: ctx.box.seal(pkce.verifier, `oauth-state:${stateId(state)}`),
     createdAt: now,
     expiresAt: new Date(now.getTime() + ctx.oauthStateTtlSeconds * 1000),
@@ -83,7 +81,7 @@ async function startOAuthConnect(ctx: GatewayContext, installation: Installation
   let current = installation;
   if (installation.status !== 'Connected') {
     // A reconnect of a connected installation keeps its current credentials until the callback.
-    await ctx.store.installations.updateOne({ _id: installation._id, tenantId: installation.tenantId }, { $set: { status: 'Connecting', updatedAt: now } });
+    await ctx.store.installations.markConnecting(installation, installation._id, now);
     current = { ...installation, status: 'Connecting', updatedAt: now };
   }
   const url = authorizationUrl(oauthSettings(ctx, installation.appId, installation.contractVersion, version.oauth2), {

@@ -3,11 +3,11 @@ import type { Logger } from '@marketplace/logging';
 import type { ApiKeyCache } from '../adapters/api-key-cache';
 import type { RedisLock } from '@marketplace/redis';
 import type { SecretBox } from '../adapters/secret-box';
-import type { GatewayCollections } from '../adapters/store/collections';
+import type { GatewayRepositories } from '../adapters/store/repositories';
 
-/** What the use cases work with: storage, the secret box, caches and locks, the clock. */
+/** What the use cases work with: the repositories, the secret box, caches and locks, the clock. */
 export interface GatewayContext {
-  store: GatewayCollections;
+  store: GatewayRepositories;
   box: SecretBox;
   /** Seals signing secrets for the installation events (shared with webhook-sender). */
   webhookSecretTransportKey: Buffer;
@@ -31,9 +31,6 @@ export const OAUTH_CALLBACK_PATH = '/api/marketplace/oauth/callback';
 export function oauthRedirectUri(context: GatewayContext): string {
   return new URL(OAUTH_CALLBACK_PATH, context.publicBaseUrl).toString();
 }
-
-/** A contract version's `_id`: unique per app and number, which makes numbering race-free. */
-export const contractVersionId = (appId: string, version: number) => `${appId}:${version}`;
 
 /** What a contract version's OAuth client secret is sealed to (see SecretBox). */
 export const clientSecretContext = (appId: string, version: number) => `contract:${appId}:${version}:client-secret`;

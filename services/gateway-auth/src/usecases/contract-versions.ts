@@ -3,7 +3,8 @@ import { isDuplicateKeyError } from '@marketplace/store';
 import { outboundUrlProblem } from '../domain/outbound-url';
 import type { AuthType } from '../domain/scopes';
 import type { ContractVersionDoc } from '../adapters/store/documents';
-import { clientSecretContext, contractVersionId, type GatewayContext } from './context';
+import { contractVersionId, type ContractFields } from '../adapters/store/contract-versions-repository';
+import { clientSecretContext, type GatewayContext } from './context';
 import { getApp } from './apps';
 
 export interface ContractVersionInput {
@@ -73,7 +74,7 @@ function checkContract(ctx: GatewayContext, input: ContractVersionInput): void {
   if (Object.keys(errors).length > 0) throw new AppError('validation', 'request.invalid', 'The contract version is invalid.', { fieldErrors: errors });
 }
 
-function contractFields(ctx: GatewayContext, appId: string, version: number, input: ContractVersionInput) {
+function contractFields(ctx: GatewayContext, appId: string, version: number, input: ContractVersionInput): ContractFields {
   const oauth2 = input.authType === 'OAuth2' && input.oauth2
     ? {
         authorizationEndpoint: input.oauth2.authorizationEndpoint,
@@ -99,12 +100,12 @@ export async function createContractVersion(ctx: GatewayContext, appId: string, 
 /** Under the per-app lock: the highest number plus one. The unique `_id` still guards the number
  * should the lock ever expire mid-way (then the loser is told to retry). */
 async function insertNextVersion(ctx: GatewayContext, appId: string, input: ContractVersionInput) {
-  const last = await ctx.store.contractVersions.find({ appId }).sort({ version: -1 }).limit(1).next();
+  const last = await ctx.store.contractVersions.findLatestForApp(appId);
   const version = (last?.version ?? 0) + 1;
   const now = ctx.now();
   const doc: ContractVersionDoc = { _id: contractVersionId(appId, version), appId, version, status: 'Draft', ...contractFields(ctx, appId, version, input), createdAt: now, updatedAt: now, publishedAt: null };
   try {
-    await ctx.store.contractVersions.insertOne(doc);
+    await ctx.store.contractVersions.insert(doc);
   } catch (error) {
     if (isDuplicateKeyError(error)) throw conflict('marketplace.contract_version.busy', 'Another version is being created for this app; try again.');
     throw error;
@@ -113,14 +114,15 @@ async function insertNextVersion(ctx: GatewayContext, appId: string, input: Cont
 }
 
 export async function getContractVersion(ctx: GatewayContext, appId: string, version: number): Promise<ContractVersionDoc> {
-  const doc = await ctx.store.contractVersions.findOne({ _id: contractVersionId(appId, version) });
+  const doc = await ctx.store.contractVersions.findVersion(appId, version);
   if (!doc) throw notFound();
   return doc;
 }
 
 /**
- * Changes of one version run one at a time (a Redis lock): FerretDB does not isolate concurrent
- * updates of a document, and an edit racing the publication must not slip into a published version.
+ * Changes of one version run one at a time (a Redis lock): an edit reads, checks and writes, and
+ * one racing the publication must not slip into a published version. The writes are conditional
+ * on the draft status as well; the lock keeps the whole read-check-write in one piece.
  */
 async function serialized<T>(ctx: GatewayContext, appId: string, version: number, work: () => Promise<T>): Promise<T> {
   const result = await ctx.locks.withLock(`contract:${appId}:${version}`, { ttlMs: 10_000, waitMs: 5_000 }, work);
@@ -140,11 +142,7 @@ async function updateUnlocked(ctx: GatewayContext, appId: string, version: numbe
   const current = await getContractVersion(ctx, appId, version);
   if (current.status === 'Published') throw conflict('marketplace.contract_version.published', 'A published contract version is immutable; create a new version.');
   checkContract(ctx, input);
-  const updated = await ctx.store.contractVersions.findOneAndUpdate(
-    { _id: current._id, status: 'Draft' },
-    { $set: { ...contractFields(ctx, appId, version, input), updatedAt: ctx.now() } },
-    { returnDocument: 'after' },
-  );
+  const updated = await ctx.store.contractVersions.updateDraft(appId, version, contractFields(ctx, appId, version, input), ctx.now());
   if (!updated) throw conflict('marketplace.contract_version.published', 'A published contract version is immutable; create a new version.');
   return contractVersionView(updated);
 }
@@ -152,11 +150,6 @@ async function updateUnlocked(ctx: GatewayContext, appId: string, version: numbe
 async function publishUnlocked(ctx: GatewayContext, appId: string, version: number) {
   const current = await getContractVersion(ctx, appId, version);
   if (current.status === 'Published') return contractVersionView(current);
-  const now = ctx.now();
-  const updated = await ctx.store.contractVersions.findOneAndUpdate(
-    { _id: current._id, status: 'Draft' },
-    { $set: { status: 'Published', publishedAt: now, updatedAt: now } },
-    { returnDocument: 'after' },
-  );
+  const updated = await ctx.store.contractVersions.publishDraft(appId, version, ctx.now());
   return contractVersionView(updated ?? (await getContractVersion(ctx, appId, version)));
 }

@@ -2,15 +2,16 @@ import { apiSecretMatches, hashApiSecret, mintApiKey, mintSigningSecret } from '
 import type { TenantProfile } from '@marketplace/identity';
 import type { InstallationDoc } from '../adapters/store/documents';
 import type { CachedApiKey } from '../adapters/api-key-cache';
+import type { InstallationOwner } from '@marketplace/store';
 import type { GatewayContext } from './context';
+import { ownerOf } from './installations';
 
 /** Mints a new API key for the installation and revokes every other key it had. */
 export async function issueApiKey(ctx: GatewayContext, installation: InstallationDoc, scopes: string[]): Promise<{ apiKey: string; keyId: string }> {
   const key = mintApiKey();
-  await ctx.store.apiKeys.insertOne({
+  const owner = ownerOf(installation);
+  await ctx.store.apiKeys.insert(owner, {
     _id: key.keyId,
-    installationId: installation._id,
-    tenantId: installation.tenantId,
     appId: installation.appId,
     secretHash: hashApiSecret(key.secret, ctx.apiKeyHashSecret),
     scopes,
@@ -18,19 +19,17 @@ export async function issueApiKey(ctx: GatewayContext, installation: Installatio
     createdAt: ctx.now(),
     revokedAt: null,
   });
-  await revokeApiKeys(ctx, installation._id, key.keyId);
+  await revokeApiKeys(ctx, owner, key.keyId);
   return { apiKey: key.apiKey, keyId: key.keyId };
 }
 
 /** Revokes the installation's keys (all, or all but one): in every gateway's cache first, then in MongoDB. */
-export async function revokeApiKeys(ctx: GatewayContext, installationId: string, keep?: string): Promise<void> {
-  const filter = { installationId, status: 'active' as const, ...(keep ? { _id: { $ne: keep } } : {}) };
-  const revoked = await ctx.store.apiKeys.find(filter, { projection: { _id: 1 } }).toArray();
-  if (revoked.length === 0) return;
-  const ids = revoked.map((k) => k._id);
+export async function revokeApiKeys(ctx: GatewayContext, owner: InstallationOwner, keep?: string): Promise<void> {
+  const ids = await ctx.store.apiKeys.listActiveIds(owner, keep);
+  if (ids.length === 0) return;
   // Tombstones first: the key stops working now even if the database write is slow.
   await ctx.keyCache.revoke(ids);
-  await ctx.store.apiKeys.updateMany({ _id: { $in: ids } }, { $set: { status: 'revoked', revokedAt: ctx.now() } });
+  await ctx.store.apiKeys.revoke(owner, ids, ctx.now());
 }
 
 export function newWebhookSecret(ctx: GatewayContext, installationId: string): { secret: string; sealed: string } {
@@ -63,7 +62,7 @@ export async function authenticatePartner(
   let entry = await cached;
   if (entry === 'revoked') return undefined;
   if (!entry) {
-    const doc = await ctx.store.apiKeys.findOne({ _id: keyId });
+    const doc = await ctx.store.apiKeys.findByIdAcrossTenants(keyId);
     if (!doc || doc.status !== 'active') return undefined;
     const tenant = await tenantProfile(ctx, doc.tenantId);
     if (!tenant) return undefined;
@@ -76,7 +75,6 @@ export async function authenticatePartner(
 
 /** The tenant's currency and default language, passed to owner services in the signed identity. */
 export async function tenantProfile(ctx: GatewayContext, tenantId: string): Promise<TenantProfile | undefined> {
-  const doc = await ctx.store.tenants.findOne({ _id: tenantId }, { projection: { currencyCode: 1, defaultLanguage: 1 } });
-  return doc ? { currencyCode: doc.currencyCode, defaultLanguage: doc.defaultLanguage } : undefined;
+  return ctx.store.tenants.profileOf({ tenantId });
 }
 

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { conflict } from '@marketplace/errors';
+import type { InstallationOwner } from '@marketplace/store';
 import type { IdempotencyRecordDoc } from '../adapters/store/documents';
+import { idempotencyRecordId } from '../adapters/store/idempotency-records-repository';
 import type { GatewayContext } from './context';
 
 /** A response as stored for replay: status, the headers that matter, the exact body text. */
@@ -11,7 +13,8 @@ export interface StoredResponse {
 }
 
 export interface IdempotentRequest {
-  installationId: string;
+  /** Keys are scoped per installation. */
+  owner: InstallationOwner;
   key: string;
   /** Method, path and canonical JSON body (see domain/idempotency). */
   fingerprint: string;
@@ -39,8 +42,8 @@ export async function runIdempotent(
   request: IdempotentRequest,
   execute: () => Promise<StoredResponse>,
 ): Promise<{ response: StoredResponse; replayed: boolean }> {
-  const id = `${request.installationId}:${createHash('sha256').update(request.key).digest('base64url')}`;
-  const lockName = `idem:${id}`;
+  const keyHash = createHash('sha256').update(request.key).digest('base64url');
+  const lockName = `idem:${idempotencyRecordId(request.owner, keyHash)}`;
   const deadline = Date.now() + settings.waitMs;
   // Lock first, then read: a first request (the common case) costs one database read, and a
   // record read under the lock cannot be about to be written by someone else.
@@ -48,17 +51,17 @@ export async function runIdempotent(
     const token = await ctx.locks.acquire(lockName, settings.lockTtlMs);
     if (token) {
       try {
-        const stored = await findRecord(ctx, id);
+        const stored = await ctx.store.idempotencyRecords.findUnexpired(request.owner, keyHash, ctx.now());
         if (stored) return replay(stored, request);
         const response = await execute();
-        if (response.status >= 200 && response.status < 300) await storeRecord(ctx, settings, id, request, response);
+        if (response.status >= 200 && response.status < 300) await storeRecord(ctx, settings, keyHash, request, response);
         return { response, replayed: false };
       } finally {
         await ctx.locks.release(lockName, token).catch(() => undefined);
       }
     }
     // Someone else holds the key: it may be done already (replay), else wait for it.
-    const stored = await findRecord(ctx, id);
+    const stored = await ctx.store.idempotencyRecords.findUnexpired(request.owner, keyHash, ctx.now());
     if (stored) return replay(stored, request);
     if (Date.now() >= deadline) throw inProgress();
     await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 30));
@@ -70,29 +73,25 @@ function replay(record: IdempotencyRecordDoc, request: IdempotentRequest) {
   return { response: { status: record.status, headers: record.headers, body: record.body }, replayed: true };
 }
 
-async function findRecord(ctx: GatewayContext, id: string): Promise<IdempotencyRecordDoc | null> {
-  return ctx.store.idempotencyRecords.findOne({ _id: id, expiresAt: { $gt: ctx.now() } });
-}
-
-async function storeRecord(ctx: GatewayContext, settings: IdempotencySettings, id: string, request: IdempotentRequest, response: StoredResponse) {
+async function storeRecord(ctx: GatewayContext, settings: IdempotencySettings, keyHash: string, request: IdempotentRequest, response: StoredResponse) {
   const now = ctx.now();
-  const record: IdempotencyRecordDoc = {
-    _id: id,
-    installationId: request.installationId,
+  // Under the lock: an expired record with the same id may still be there; save replaces it.
+  await ctx.store.idempotencyRecords.save(request.owner, keyHash, {
     fingerprint: request.fingerprint,
     status: response.status,
     headers: response.headers,
     body: response.body,
     createdAt: now,
     expiresAt: new Date(now.getTime() + settings.retentionHours * 3_600_000),
-  };
-  // Under the lock: an expired record with the same id may still be there, so replace it.
-  await ctx.store.idempotencyRecords.replaceOne({ _id: id }, record, { upsert: true });
+  });
 }
 
-/** Removes expired records and OAuth states (FerretDB has no TTL indexes). */
+/**
+ * Removes expired records and OAuth states. The service sweeps them itself rather than with TTL
+ * indexes, which the local engine does not have (MongoDB 7 does; the sweep works on both).
+ */
 export async function pruneExpired(ctx: GatewayContext): Promise<void> {
   const now = ctx.now();
-  await ctx.store.idempotencyRecords.deleteMany({ expiresAt: { $lte: now } });
-  await ctx.store.oauthStates.deleteMany({ expiresAt: { $lte: now } });
+  await ctx.store.idempotencyRecords.deleteExpired(now);
+  await ctx.store.oauthStates.deleteExpired(now);
 }

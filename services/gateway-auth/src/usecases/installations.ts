@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { conflict, notFound } from '@marketplace/errors';
-import { isDuplicateKeyError } from '@marketplace/store';
+import { isDuplicateKeyError, type InstallationOwner } from '@marketplace/store';
 import type { InstallationDoc } from '../adapters/store/documents';
-import { contractVersionId, type GatewayContext } from './context';
+import type { GatewayContext } from './context';
 
 /** The slot of an installed installation (see InstallationDoc.slot). */
 const LIVE = 'live';
@@ -33,13 +33,12 @@ export const installationView = (i: InstallationDoc) => ({
  * index (see InstallationDoc.slot) decides, since an insert is exact where updates are not isolated.
  */
 export async function installApp(ctx: GatewayContext, tenantId: string, input: { appId: string; contractVersion: number }) {
-  const version = await ctx.store.contractVersions.findOne({ _id: contractVersionId(input.appId, input.contractVersion), status: 'Published' });
-  const app = version && (await ctx.store.apps.findOne({ _id: input.appId }));
+  const version = await ctx.store.contractVersions.findPublishedVersion(input.appId, input.contractVersion);
+  const app = version && (await ctx.store.apps.findById(input.appId));
   if (!version || !app) throw notFound('resource.not_found', 'The app or contract version does not exist or is not published.');
   const now = ctx.now();
-  const doc: InstallationDoc = {
+  const doc: Omit<InstallationDoc, 'tenantId'> = {
     _id: randomUUID(),
-    tenantId,
     appId: app._id,
     appName: app.name,
     contractVersion: version.version,
@@ -58,29 +57,32 @@ export async function installApp(ctx: GatewayContext, tenantId: string, input: {
     updatedAt: now,
   };
   try {
-    await ctx.store.installations.insertOne(doc);
+    return installationView(await ctx.store.installations.insert({ tenantId }, doc));
   } catch (error) {
     if (isDuplicateKeyError(error)) throw conflict('marketplace.installation.exists', 'This app is already installed; uninstall it first.');
     throw error;
   }
-  return installationView(doc);
 }
 
 export async function listInstallations(ctx: GatewayContext, tenantId: string) {
-  const docs = await ctx.store.installations.find({ tenantId, status: { $ne: 'Uninstalled' } }).sort({ installedAt: 1 }).toArray();
-  return docs.map(installationView);
+  return (await ctx.store.installations.listLive({ tenantId })).map(installationView);
 }
+
+/** The installation as the owner of its keys and states. */
+export const ownerOf = (installation: InstallationDoc): InstallationOwner => ({ tenantId: installation.tenantId, installationId: installation._id });
 
 /** The tenant's own live installation; anything else (another tenant's, uninstalled, unknown) is 404. */
 export async function findInstallation(ctx: GatewayContext, tenantId: string, installationId: string): Promise<InstallationDoc> {
-  const doc = await ctx.store.installations.findOne({ _id: installationId, tenantId, status: { $ne: 'Uninstalled' } });
+  const doc = await ctx.store.installations.findLive({ tenantId }, installationId);
   if (!doc) throw notFound();
   return doc;
 }
 
 /**
  * Changes of one installation run one at a time under a Redis lock: connect, rotate and disconnect
- * each touch several documents, and FerretDB does not isolate concurrent updates of one document.
+ * each read the installation, then touch several documents (keys, states, the installation), and
+ * the event revision must grow by one per change. The lock keeps each change whole on MongoDB 7
+ * as on the local engine.
  */
 export async function withInstallationLock<T>(ctx: GatewayContext, installationId: string, work: () => Promise<T>): Promise<T> {
   const result = await ctx.locks.withLock(`installation:${installationId}`, { ttlMs: 30_000, waitMs: 10_000 }, work);

@@ -1,10 +1,9 @@
-import { updateWithOutbox } from '@marketplace/outbox';
-import type { InstallationDoc } from '../adapters/store/documents';
+import { InstallationsRepository } from '../adapters/store/installations-repository';
 import { conflict } from '@marketplace/errors';
 import type { GatewayContext } from './context';
 import { issueApiKey, newWebhookSecret, revokeApiKeys } from './credentials';
 import { installationChanged, nextRevision } from './installation-events';
-import { findInstallation, installationView, withInstallationLock } from './installations';
+import { findInstallation, installationView, ownerOf, withInstallationLock } from './installations';
 
 const notConnected = () => conflict('marketplace.installation.not_connected', 'The installation is not connected.');
 
@@ -15,7 +14,7 @@ export function rotateApiKey(ctx: GatewayContext, tenantId: string, installation
     if (installation.status !== 'Connected') throw notConnected();
     const key = await issueApiKey(ctx, installation, installation.scopes);
     const updatedAt = ctx.now();
-    await ctx.store.installations.updateOne({ _id: installationId, tenantId }, { $set: { apiKeyId: key.keyId, updatedAt } });
+    await ctx.store.installations.setApiKeyId({ tenantId }, installationId, key.keyId, updatedAt);
     return { installation: installationView({ ...installation, apiKeyId: key.keyId, updatedAt }), credentials: { apiKey: key.apiKey, webhookSigningSecret: null } };
   });
 }
@@ -31,8 +30,8 @@ export function rotateWebhookSecret(ctx: GatewayContext, tenantId: string, insta
     const revision = nextRevision(installation);
     const changes = { webhookSecretSealed: secret.sealed, updatedAt, eventRevision: revision };
     const event = installationChanged(ctx, { ...installation, ...changes }, revision, secret.secret);
-    await ctx.store.installations.updateOne({ _id: installationId, tenantId }, updateWithOutbox({ $set: changes }, [event], updatedAt));
-    await ctx.outbox.flush('installations', installationId);
+    await ctx.store.installations.updateWithEvent({ tenantId }, installationId, changes, event, updatedAt);
+    await ctx.outbox.flush(InstallationsRepository.storage.collection, installationId);
     return { installation: installationView({ ...installation, webhookSecretSealed: secret.sealed, updatedAt }), credentials: { apiKey: null, webhookSigningSecret: secret.secret } };
   });
 }
@@ -42,13 +41,13 @@ export function disconnectInstallation(ctx: GatewayContext, tenantId: string, in
   return withInstallationLock(ctx, installationId, async () => {
     const installation = await findInstallation(ctx, tenantId, installationId);
     if (installation.status === 'Disconnected') return installationView(installation);
-    await revokeApiKeys(ctx, installationId);
-    await ctx.store.oauthStates.deleteMany({ installationId }); // a pending authorization ends here too
+    await revokeApiKeys(ctx, ownerOf(installation));
+    await ctx.store.oauthStates.deleteForInstallation(ownerOf(installation)); // a pending authorization ends here too
     const revision = nextRevision(installation);
     const changes = { status: 'Disconnected' as const, apiKeyId: null, webhookSecretSealed: null, oauth: null, updatedAt: ctx.now(), eventRevision: revision };
     const event = installationChanged(ctx, { ...installation, ...changes }, revision, null);
-    await ctx.store.installations.updateOne({ _id: installationId, tenantId }, updateWithOutbox<InstallationDoc>({ $set: changes }, [event], changes.updatedAt));
-    await ctx.outbox.flush('installations', installationId);
+    await ctx.store.installations.updateWithEvent({ tenantId }, installationId, changes, event, changes.updatedAt);
+    await ctx.outbox.flush(InstallationsRepository.storage.collection, installationId);
     return installationView({ ...installation, ...changes });
   });
 }
@@ -57,13 +56,13 @@ export function disconnectInstallation(ctx: GatewayContext, tenantId: string, in
 export function uninstallApp(ctx: GatewayContext, tenantId: string, installationId: string) {
   return withInstallationLock(ctx, installationId, async () => {
     const installation = await findInstallation(ctx, tenantId, installationId);
-    await revokeApiKeys(ctx, installationId);
-    await ctx.store.oauthStates.deleteMany({ installationId });
+    await revokeApiKeys(ctx, ownerOf(installation));
+    await ctx.store.oauthStates.deleteForInstallation(ownerOf(installation));
     // Last, in one write: the installation leaves the tenant's view and frees its slot together.
     const revision = nextRevision(installation);
     const changes = { status: 'Uninstalled' as const, slot: installationId, apiKeyId: null, webhookSecretSealed: null, oauth: null, scopes: [], updatedAt: ctx.now(), eventRevision: revision };
     const event = installationChanged(ctx, { ...installation, ...changes }, revision, null);
-    await ctx.store.installations.updateOne({ _id: installationId, tenantId }, updateWithOutbox<InstallationDoc>({ $set: changes }, [event], changes.updatedAt));
-    await ctx.outbox.flush('installations', installationId);
+    await ctx.store.installations.updateWithEvent({ tenantId }, installationId, changes, event, changes.updatedAt);
+    await ctx.outbox.flush(InstallationsRepository.storage.collection, installationId);
   });
 }

@@ -24,7 +24,7 @@ export const tenantView = (t: TenantDoc) => ({
 export async function createTenant(ctx: GatewayContext, input: TenantInput) {
   const doc: TenantDoc = { _id: randomUUID(), ...input, createdAt: ctx.now() };
   try {
-    await ctx.store.tenants.insertOne(doc);
+    await ctx.store.tenants.insert(doc);
   } catch (error) {
     if (isDuplicateKeyError(error)) throw conflict('marketplace.tenant.slug_taken', 'A tenant with this slug already exists.');
     throw error;
@@ -33,12 +33,15 @@ export async function createTenant(ctx: GatewayContext, input: TenantInput) {
 }
 
 export async function listTenants(ctx: GatewayContext, slug?: string) {
-  const docs = await ctx.store.tenants.find(slug ? { slug } : {}).sort({ createdAt: 1 }).limit(1000).toArray();
-  return docs.map(tenantView);
+  if (slug) {
+    const tenant = await ctx.store.tenants.findBySlug(slug);
+    return tenant ? [tenantView(tenant)] : [];
+  }
+  return (await ctx.store.tenants.listAllAcrossTenants(1000)).map(tenantView);
 }
 
 export async function getTenant(ctx: GatewayContext, tenantId: string) {
-  const doc = await ctx.store.tenants.findOne({ _id: tenantId });
+  const doc = await ctx.store.tenants.findTenant({ tenantId });
   if (!doc) throw notFound();
   return doc;
 }

@@ -2,10 +2,13 @@ import { AppError } from '@marketplace/errors';
 import type { RedisLock } from '@marketplace/redis';
 
 /**
- * One change at a time per order, across instances: FerretDB does not isolate two updates of one
- * document, so a conditional update alone cannot decide between, say, a source cancel and a tenant
- * accept, nor keep an outbox flush from racing the next change's staging. A lease in Redis costs
- * no database write; one whose holder died expires after `ttlMs`.
+ * One change at a time per order, across instances: a change is decided on the order as read
+ * (between, say, a source cancel and a tenant accept) and written with its events, and an outbox
+ * flush must not race the next change's staging. The lease holds from the read to the flush, so
+ * the design needs no per-document isolation from the engine (it was chosen when the local engine,
+ * FerretDB, had none; MongoDB and today's local engine isolate single-document writes, and the
+ * lease stays as the one way orders change). A lease in Redis costs no database write; one whose
+ * holder died expires after `ttlMs`.
  */
 export class OrderLock {
   constructor(

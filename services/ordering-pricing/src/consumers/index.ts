@@ -1,5 +1,5 @@
 import type { ConsumerSpec, ServiceContext } from '@marketplace/runtime';
-import type { OrderingCollections } from '../adapters/store';
+import type { CatalogCopyRepository } from '../adapters/catalog-copy-repository';
 import type { settings } from '../config';
 import { applyCatalogChange, CATALOG_TOPIC, type CatalogChange } from '../usecases/catalog-copy';
 
@@ -8,14 +8,14 @@ import { applyCatalogChange, CATALOG_TOPIC, type CatalogChange } from '../usecas
  * `catalog-copy` reads the catalog topic from its beginning (it is kept forever), so a new
  * database fills itself.
  */
-export function consumers(context: ServiceContext<typeof settings>, store: OrderingCollections): ConsumerSpec[] {
+export function consumers(context: ServiceContext<typeof settings>, catalogCopy: CatalogCopyRepository): ConsumerSpec[] {
   return [
     {
       name: 'catalog-copy',
       topics: [CATALOG_TOPIC],
       fromBeginning: context.config.catalogCopyStart === 'earliest',
       dedupe: false, // the copy keeps the highest sequence: a repeat changes nothing
-      handler: (event) => applyCatalogChange(store, event.data as CatalogChange),
+      handler: (event) => applyCatalogChange(catalogCopy, event.data as CatalogChange),
     },
   ];
 }

@@ -1,5 +1,5 @@
-import { isDuplicateKeyError } from '@marketplace/store';
-import type { CatalogCopyDoc, OrderingCollections } from '../adapters/store';
+import type { TenantOwner } from '@marketplace/store';
+import { catalogCopyId, type CatalogCopyDoc, type CatalogCopyRepository } from '../adapters/catalog-copy-repository';
 import type { CopiedAvailability, CopiedBranch, CopiedEntity, CopiedModifierGroup, CopiedProduct, CopiedTaxCategory, MenuSlice } from '../domain/catalog-copy';
 import type { LineRequest } from '../domain/order-lines';
 
@@ -15,41 +15,32 @@ export interface CatalogChange {
   state: Record<string, unknown>;
 }
 
-const copyId = (tenantId: string, entity: CopiedEntity, id: string) => `${tenantId}:${entity}:${id}`;
-
 /**
  * Keeps ordering's copy of a catalog resource: the change replaces what is held unless the copy
  * already holds a later one (sequence), so replays and duplicates change nothing. One tenant's
  * events come in order on one partition, one at a time, so the update and the insert below never
  * race each other for the same resource.
  */
-export async function applyCatalogChange(store: OrderingCollections, change: CatalogChange): Promise<void> {
+export async function applyCatalogChange(copy: CatalogCopyRepository, change: CatalogChange): Promise<void> {
+  const owner = { tenantId: change.tenantId };
   const doc: CatalogCopyDoc = {
-    _id: copyId(change.tenantId, change.entity, change.id),
+    _id: catalogCopyId(owner, change.entity, change.id),
     tenantId: change.tenantId,
     entity: change.entity,
     sequence: change.sequence,
     deleted: change.deleted,
     state: change.state,
   };
-  const { matchedCount } = await store.catalogCopy.updateOne({ _id: doc._id, sequence: { $lt: doc.sequence } }, { $set: doc });
-  if (matchedCount === 0) {
-    try {
-      await store.catalogCopy.insertOne(doc);
-    } catch (error) {
-      if (!isDuplicateKeyError(error)) throw error; // held already, with this sequence or a later one
-    }
-  }
+  // Not replaced: either held already, with this sequence or a later one, or not held yet.
+  if (!(await copy.replaceIfOlder(owner, doc))) await copy.insertIfAbsent(owner, doc);
   // The tenant's copy as a whole has reached this sequence: readers' caches older than it go.
-  await store.catalogCopy.updateOne({ _id: metaId(change.tenantId) }, { $max: { sequence: change.sequence }, $setOnInsert: { tenantId: change.tenantId, entity: 'meta', deleted: false, state: {} } }, { upsert: true });
+  await copy.raiseSequence(owner, change.sequence);
 }
-
-const metaId = (tenantId: string) => `${tenantId}:meta`;
 
 /** What loads copied resources: a cache in front of the database (or the database itself). */
 export interface CopyReader {
-  /** The documents by copy id (null for those not held), read at or after `sequence` began. */
-  load(tenantId: string, ids: string[]): Promise<Map<string, CatalogCopyDoc | null>>;
+  /** The tenant's documents by copy id (null for those not held). */
+  load(owner: TenantOwner, ids: string[]): Promise<Map<string, CatalogCopyDoc | null>>;
 }
 
 /**
@@ -63,13 +54,13 @@ export class CopyCache implements CopyReader {
   private readonly tenants = new Map<string, { sequence: number; docs: Map<string, CatalogCopyDoc | null> }>();
 
   constructor(
-    private readonly store: OrderingCollections,
+    private readonly copy: CatalogCopyRepository,
     private readonly maxTenants = 1000,
   ) {}
 
-  async load(tenantId: string, ids: string[]): Promise<Map<string, CatalogCopyDoc | null>> {
-    const meta = await this.store.catalogCopy.findOne({ _id: metaId(tenantId) });
-    const sequence = meta?.sequence ?? 0;
+  async load(owner: TenantOwner, ids: string[]): Promise<Map<string, CatalogCopyDoc | null>> {
+    const tenantId = owner.tenantId;
+    const sequence = await this.copy.findSequence(owner);
     let entry = this.tenants.get(tenantId);
     if (!entry || entry.sequence !== sequence) {
       entry = { sequence, docs: new Map() };
@@ -80,24 +71,28 @@ export class CopyCache implements CopyReader {
     }
     this.tenants.set(tenantId, entry);
     const missing = ids.filter((id) => !entry.docs.has(id));
-    // One primary-key read each, in parallel: FerretDB answers `_id` equality from its key.
-    const found = await Promise.all(missing.map((id) => this.store.catalogCopy.findOne({ _id: id })));
-    missing.forEach((id, i) => entry.docs.set(id, found[i] ?? null));
+    // One read by `_id` for all of them.
+    const found = await this.copy.findByIds(owner, missing);
+    for (const id of missing) entry.docs.set(id, found.get(id) ?? null);
     return new Map(ids.map((id) => [id, entry.docs.get(id) ?? null]));
   }
 }
 
 /** Loads resources of one kind by id; deleted or unknown ones are absent. */
 async function load<T>(reader: CopyReader, tenantId: string, entity: CopiedEntity, ids: Iterable<string>): Promise<Map<string, T>> {
-  const docs = await reader.load(tenantId, [...new Set(ids)].map((id) => copyId(tenantId, entity, id)));
+  const owner = { tenantId };
+  const docs = await reader.load(owner, [...new Set(ids)].map((id) => catalogCopyId(owner, entity, id)));
   const found = new Map<string, T>();
   for (const doc of docs.values()) if (doc && !doc.deleted) found.set(doc.state.id as string, doc.state as T);
   return found;
 }
 
 /** The database itself, uncached (for the tenant API's checks). */
-export const uncached = (store: OrderingCollections): CopyReader => ({
-  load: async (_tenantId, ids) => new Map(await Promise.all(ids.map(async (id) => [id, await store.catalogCopy.findOne({ _id: id })] as const))),
+export const uncached = (copy: CatalogCopyRepository): CopyReader => ({
+  load: async (owner, ids) => {
+    const found = await copy.findByIds(owner, ids);
+    return new Map(ids.map((id) => [id, found.get(id) ?? null]));
+  },
 });
 
 export async function findBranch(reader: CopyReader, tenantId: string, branchId: string): Promise<CopiedBranch | undefined> {

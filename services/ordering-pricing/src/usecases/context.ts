@@ -3,14 +3,14 @@ import type { Logger } from '@marketplace/logging';
 import { currencyDecimals } from '@marketplace/money';
 import type { OutboxRelay } from '@marketplace/outbox';
 import type { OrderLock } from '../adapters/order-lock';
-import type { OrderingCollections } from '../adapters/store';
+import type { OrderingStore } from '../adapters/store';
 import type { CopyReader } from './catalog-copy';
 import type { DeliveryOwnership } from './delivery-ownership';
 import type { OrderNumbers } from './order-numbers';
 
 /** What the use cases work with. */
 export interface OrderingContext {
-  store: OrderingCollections;
+  store: OrderingStore;
   outbox: OutboxRelay;
   /** One change at a time per order (by order id). */
   orderLock: OrderLock;

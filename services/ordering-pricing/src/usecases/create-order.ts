@@ -2,9 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { AppError, conflict, validationError, type FieldErrors } from '@marketplace/errors';
 import type { PartnerIdentity } from '@marketplace/identity';
 import { fromMinorUnits, toMinorUnits } from '@marketplace/money';
-import { withOutbox } from '@marketplace/outbox';
-import { isDuplicateKeyError } from '@marketplace/store';
-import { ORDERS, type OrderingCollections } from '../adapters/store';
+import type { InstallationOwner } from '@marketplace/store';
+import { ORDERS, type OrderingStore } from '../adapters/store';
 import { zoneContains, type ZoneGeometry } from '../domain/geo';
 import { addressLine, createdView, type OrderDoc } from '../domain/order';
 import { orderCreated } from '../domain/order-events';
@@ -42,16 +41,15 @@ export async function createOrder(ctx: OrderingContext, caller: PartnerIdentity,
     });
   }
 
-  const claimId = `${caller.installationId}:${request.externalOrderId}`;
-  const claim = await claimExternalId(ctx.store, claimId, idempotencyKey, now);
+  const claim = await claimExternalId(ctx.store, caller, request.externalOrderId, idempotencyKey, now);
   if (claim.existing) return { status: 201, body: createdView(claim.existing) };
   const orderId = claim.orderId;
   try {
-    if (priced.promotion?.usageLimit != null && !(await takePromotionUse(ctx.store, priced.promotion.id, priced.promotion.usageLimit, orderId))) {
+    if (priced.promotion?.usageLimit != null && !(await takePromotionUse(ctx.store.promotionUses, tenant, priced.promotion.id, priced.promotion.usageLimit, orderId))) {
       throw invalid({ promotionCode: ['has reached its usage limit'] });
     }
   } catch (error) {
-    await ctx.store.externalOrderIds.deleteOne({ _id: claimId, orderId }).catch(() => undefined); // the id stays usable
+    await ctx.store.orderClaims.releaseExternalOrderClaim(caller, request.externalOrderId, orderId).catch(() => undefined); // the id stays usable
     throw error;
   }
 
@@ -59,7 +57,7 @@ export async function createOrder(ctx: OrderingContext, caller: PartnerIdentity,
     _id: orderId,
     tenantId: tenant.tenantId,
     branchId: request.branchId,
-    orderNumber: await ctx.orderNumbers.claim(tenant.tenantId, orderId),
+    orderNumber: await ctx.orderNumbers.claim(tenant, orderId),
     status: ORDER_STATUS.Pending,
     paymentStatus: PAYMENT_STATUS.Unpaid,
     orderMode: request.orderMode,
@@ -85,11 +83,8 @@ export async function createOrder(ctx: OrderingContext, caller: PartnerIdentity,
   // Under the order's lock: a tenant may act on the order as soon as it is stored, and that change
   // must not race this flush on the same document.
   return ctx.orderLock.run(orderId, async () => {
-    try {
-      await ctx.store.orders.insertOne(withOutbox(order, [orderCreated(order)], now));
-    } catch (error) {
-      if (!isDuplicateKeyError(error)) throw error;
-      const stored = await ctx.store.orders.findOne({ _id: orderId }); // a concurrent repeat stored it first
+    if (!(await ctx.store.orders.insertWithEvents(tenant, order, [orderCreated(order)], now))) {
+      const stored = await ctx.store.orders.findById(tenant, orderId); // a concurrent repeat stored it first
       return { status: 201 as const, body: createdView(stored!) };
     }
     await ctx.outbox.flush(ORDERS, orderId);
@@ -102,24 +97,18 @@ export async function createOrder(ctx: OrderingContext, caller: PartnerIdentity,
  * same request (same key), its order is the answer (or, if that request died before storing it,
  * its order id is reused); by another key, 409, unless that claim was abandoned long ago.
  */
-async function claimExternalId(store: OrderingCollections, claimId: string, idempotencyKey: string, now: Date): Promise<{ orderId: string; existing?: undefined } | { existing: OrderDoc; orderId?: undefined }> {
+async function claimExternalId(store: OrderingStore, owner: InstallationOwner, externalOrderId: string, idempotencyKey: string, now: Date): Promise<{ orderId: string; existing?: undefined } | { existing: OrderDoc; orderId?: undefined }> {
   const orderId = randomUUID();
-  try {
-    await store.externalOrderIds.insertOne({ _id: claimId, orderId, idempotencyKey, createdAt: now });
-    return { orderId };
-  } catch (error) {
-    if (!isDuplicateKeyError(error)) throw error;
-  }
-  const claim = await store.externalOrderIds.findOne({ _id: claimId });
-  const order = claim && (await store.orders.findOne({ _id: claim.orderId }));
+  if (await store.orderClaims.claimExternalOrderId(owner, externalOrderId, { orderId, idempotencyKey, createdAt: now })) return { orderId };
+  const claim = await store.orderClaims.findExternalOrderClaim(owner, externalOrderId);
+  const order = claim && (await store.orders.findById(owner, claim.orderId));
   if (claim && order) {
     if (claim.idempotencyKey === idempotencyKey) return { existing: order };
     throw externalIdConflict();
   }
   if (claim && claim.idempotencyKey === idempotencyKey) return { orderId: claim.orderId };
   if (claim && now.getTime() - claim.createdAt.getTime() > ABANDONED_CLAIM_MS) {
-    const taken = await store.externalOrderIds.updateOne({ _id: claimId, orderId: claim.orderId }, { $set: { orderId, idempotencyKey, createdAt: now } });
-    if (taken.modifiedCount === 1) return { orderId };
+    if (await store.orderClaims.takeOverExternalOrderClaim(owner, externalOrderId, claim.orderId, { orderId, idempotencyKey, createdAt: now })) return { orderId };
   }
   throw externalIdConflict();
 }
@@ -165,9 +154,9 @@ export async function priceRequest(ctx: OrderingContext, tenant: TenantScope, re
 
   const [menu, zone, promotion, serviceFee] = await Promise.all([
     loadMenuSlice(ctx.catalogCopy, tenant.tenantId, request.branchId, request.lines),
-    delivery && hasZone ? ctx.store.zones.findOne({ _id: request.deliveryZoneId!, tenantId: tenant.tenantId }) : Promise.resolve(null),
-    request.promotionCode != null ? findPromotion(ctx.store, tenant.tenantId, request.promotionCode) : Promise.resolve(null),
-    serviceFeeOf(ctx.store, tenant.tenantId),
+    delivery && hasZone ? ctx.store.zones.findById(tenant, request.deliveryZoneId!) : Promise.resolve(undefined),
+    request.promotionCode != null ? ctx.store.promotions.findByCode(tenant, normalizeCode(request.promotionCode)) : Promise.resolve(undefined),
+    serviceFeeOf(ctx.store.settings, tenant),
   ]);
 
   const branch = menu.branch;
@@ -201,7 +190,7 @@ export async function priceRequest(ctx: OrderingContext, tenant: TenantScope, re
   return {
     lines: lines.map((l, i) => ({ ...l, priced: pricedLines[i]! })),
     totals,
-    promotion: promotion && { id: promotion._id, code: promotion.code, effect: promotion.effect, usageLimit: promotion.usageLimit },
+    promotion: promotion ? { id: promotion._id, code: promotion.code, effect: promotion.effect, usageLimit: promotion.usageLimit } : null,
     branch: {
       name: branch.name,
       address: addressLine(branch.address),
@@ -210,9 +199,4 @@ export async function priceRequest(ctx: OrderingContext, tenant: TenantScope, re
       externalLocationId: branch.externalLocationId,
     },
   };
-}
-
-async function findPromotion(store: OrderingCollections, tenantId: string, code: string) {
-  const entry = await store.promotionCodes.findOne({ _id: `${tenantId}:${normalizeCode(code)}` });
-  return entry ? store.promotions.findOne({ _id: entry.promotionId, tenantId }) : null;
 }

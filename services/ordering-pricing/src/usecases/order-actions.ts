@@ -1,13 +1,11 @@
 import { AppError, notFound } from '@marketplace/errors';
 import type { OutgoingEvent } from '@marketplace/events';
 import type { PartnerIdentity } from '@marketplace/identity';
-import { updateWithOutbox } from '@marketplace/outbox';
 import { ORDERS } from '../adapters/store';
 import { cancellationView, tenantOrderView, type OrderDoc } from '../domain/order';
 import { orderCancelled, orderStatusChanged, paymentCompleted } from '../domain/order-events';
 import { canRecordPayment, ORDER_STATUS, PAYMENT_STATUS, statusName, transition, type OrderAction, type OrderStatus } from '../domain/order-status';
 import type { OrderingContext, TenantScope } from './context';
-import { findOrder } from './order-reads';
 
 const notCancellable = (order: OrderDoc) =>
   new AppError('conflict', 'tenancy.partner_api.order_not_cancellable', 'The order can no longer be cancelled by its source.', { details: { status_detail: { status: statusName(order.status) } } });
@@ -16,20 +14,20 @@ const illegalTransition = (order: OrderDoc, action: string) =>
   new AppError('conflict', 'order.invalid_transition', `The order cannot be ${action} in status ${statusName(order.status)}.`, { details: { status_detail: { status: statusName(order.status) } } });
 
 /**
- * Changes an order under its lock (FerretDB does not isolate two updates of one document, so a
- * conditional update alone cannot decide between a source cancel and a tenant accept). The change
- * and its events are one write (outbox), published right after.
+ * Changes an order under its lock (see adapters/order-lock.ts): the decision is taken on the order
+ * as read, so no other change may come between the read and the write. The change and its events
+ * are one write (outbox), published right after.
  */
 async function changeOrder(ctx: OrderingContext, tenantId: string, orderId: string, decide: (order: OrderDoc, now: Date) => { set: Partial<OrderDoc>; events: OutgoingEvent[]; by: 'source' | 'tenant' } | 'unchanged'): Promise<OrderDoc> {
   return ctx.orderLock.run(orderId, async () => {
-    const order = await findOrder(ctx, tenantId, orderId);
+    const order = await ctx.store.orders.findById({ tenantId }, orderId);
     if (!order) throw notFound();
     const now = ctx.now();
     const decision = decide(order, now);
     if (decision === 'unchanged') return order;
     const next: OrderDoc = { ...order, ...decision.set, updatedAt: now };
     if (decision.set.status !== undefined) next.history = [...order.history, { status: statusName(next.status), at: now, by: decision.by }];
-    await ctx.store.orders.updateOne({ _id: orderId, tenantId }, updateWithOutbox({ $set: { ...decision.set, updatedAt: now, history: next.history } }, decision.events, now));
+    await ctx.store.orders.updateWithEvents({ tenantId }, orderId, { ...decision.set, updatedAt: now, history: next.history }, decision.events, now);
     await ctx.outbox.flush(ORDERS, orderId);
     return next;
   });

@@ -1,5 +1,5 @@
-import { isDuplicateKeyError } from '@marketplace/store';
-import type { OrderingCollections } from '../adapters/store';
+import type { TenantOwner } from '@marketplace/store';
+import type { OrderClaimsRepository } from '../adapters/order-claims-repository';
 
 /** Order numbers start here, so that every number has four digits at least. */
 export const FIRST_ORDER_NUMBER = 1001;
@@ -17,20 +17,16 @@ const COUNTER_EVERY = 10;
 export class OrderNumbers {
   private readonly last = new Map<string, number>();
 
-  constructor(private readonly store: OrderingCollections) {}
+  constructor(private readonly claims: OrderClaimsRepository) {}
 
-  async claim(tenantId: string, orderId: string): Promise<string> {
+  async claim(owner: TenantOwner, orderId: string): Promise<string> {
+    const { tenantId } = owner;
     let start = this.last.get(tenantId);
-    if (start === undefined) start = Math.max((await this.store.orderCounters.findOne({ _id: tenantId }))?.last ?? 0, FIRST_ORDER_NUMBER - 1);
+    if (start === undefined) start = Math.max((await this.claims.findOrderCounter(owner)) ?? 0, FIRST_ORDER_NUMBER - 1);
     for (let n = start + 1; ; n++) {
-      try {
-        await this.store.orderNumbers.insertOne({ _id: `${tenantId}:${n}`, orderId });
-      } catch (error) {
-        if (isDuplicateKeyError(error)) continue;
-        throw error;
-      }
+      if (!(await this.claims.claimOrderNumber(owner, n, orderId))) continue;
       if ((this.last.get(tenantId) ?? 0) < n) this.last.set(tenantId, n);
-      if (n % COUNTER_EVERY === 0) await this.store.orderCounters.updateOne({ _id: tenantId }, { $max: { last: n } }, { upsert: true }).catch(() => undefined);
+      if (n % COUNTER_EVERY === 0) await this.claims.raiseOrderCounter(owner, n).catch(() => undefined);
       return String(n);
     }
   }

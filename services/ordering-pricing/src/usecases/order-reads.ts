@@ -3,11 +3,6 @@ import type { PartnerIdentity } from '@marketplace/identity';
 import { orderView, tenantOrderView, type OrderDoc } from '../domain/order';
 import type { OrderingContext, TenantScope } from './context';
 
-/** The tenant's order, or undefined (another tenant's order is undefined too: the tenant is in the filter). */
-export async function findOrder(ctx: OrderingContext, tenantId: string, orderId: string): Promise<OrderDoc | undefined> {
-  return (await ctx.store.orders.findOne({ _id: orderId, tenantId }, { projection: { _outbox: 0, _outboxSince: 0, _outboxVersion: 0 } })) ?? undefined;
-}
-
 /**
  * GET /orders/{orderId} (spec, Read order rules): the source-owned read needs Orders.Create and an
  * order created by the caller's installation and shows everything; the delivery-assignment-owned
@@ -15,7 +10,7 @@ export async function findOrder(ctx: OrderingContext, tenantId: string, orderId:
  * case is the same 404 as an order that does not exist.
  */
 export async function readOrderAsPartner(ctx: OrderingContext, caller: PartnerIdentity, orderId: string) {
-  const order = await findOrder(ctx, caller.tenantId, orderId);
+  const order = await ctx.store.orders.findById(caller, orderId);
   if (!order) throw notFound();
   if (caller.scopes.includes('Orders.Create') && order.source.installationId === caller.installationId) return orderView(order, true);
   if (caller.scopes.includes('Orders.Read') && (await ctx.deliveryOwnership.holds(order, caller.installationId))) return orderView(order, false);
@@ -23,14 +18,13 @@ export async function readOrderAsPartner(ctx: OrderingContext, caller: PartnerId
 }
 
 export async function readOrderAsTenant(ctx: OrderingContext, tenant: TenantScope, orderId: string) {
-  const order = await findOrder(ctx, tenant.tenantId, orderId);
+  const order = await ctx.store.orders.findById(tenant, orderId);
   if (!order) throw notFound();
   return tenantOrderView(order);
 }
 
 /** The tenant's latest orders, newest first. */
 export async function listOrders(ctx: OrderingContext, tenant: TenantScope, options: { status?: number; limit: number }) {
-  const filter = { tenantId: tenant.tenantId, ...(options.status !== undefined ? { status: options.status as OrderDoc['status'] } : {}) };
-  const orders = await ctx.store.orders.find(filter, { projection: { _outbox: 0, _outboxSince: 0, _outboxVersion: 0 } }).sort({ createdAt: -1 }).limit(options.limit).toArray();
+  const orders = await ctx.store.orders.listRecent(tenant, { status: options.status as OrderDoc['status'] | undefined, limit: options.limit });
   return orders.map(tenantOrderView);
 }

@@ -1,5 +1,5 @@
-import { isDuplicateKeyError } from '@marketplace/store';
-import type { OrderingCollections } from '../adapters/store';
+import type { TenantOwner } from '@marketplace/store';
+import type { PromotionUsesRepository } from '../adapters/promotion-uses-repository';
 
 /**
  * Takes one use of a limited promotion for an order: uses are slots 1 to the limit, each claimed by
@@ -7,17 +7,12 @@ import type { OrderingCollections } from '../adapters/store';
  * every slot is taken. A slot taken by a request that failed afterwards stays taken (a use may be
  * lost, never granted twice).
  */
-export async function takePromotionUse(store: OrderingCollections, promotionId: string, limit: number, orderId: string): Promise<boolean> {
+export async function takePromotionUse(uses: PromotionUsesRepository, owner: TenantOwner, promotionId: string, limit: number, orderId: string): Promise<boolean> {
   // Slots are taken lowest first and never given back, so the ones in use are 1 to the count
   // (a count read while others claim is low, never high): start there instead of probing from 1.
-  const used = await store.promotionUses.countDocuments({ _id: { $regex: `^${promotionId}:` } });
+  const used = await uses.countUses(owner, promotionId);
   for (let slot = used + 1; slot <= limit; slot++) {
-    try {
-      await store.promotionUses.insertOne({ _id: `${promotionId}:${slot}`, orderId });
-      return true;
-    } catch (error) {
-      if (!isDuplicateKeyError(error)) throw error;
-    }
+    if (await uses.takeSlot(owner, promotionId, slot, orderId)) return true;
   }
   return false;
 }

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { conflict, notFound, validationError, type FieldErrors } from '@marketplace/errors';
 import { fromMinorUnits, toMinorUnits } from '@marketplace/money';
-import { isDuplicateKeyError } from '@marketplace/store';
-import type { PromotionDoc } from '../adapters/store';
+import type { PromotionDoc } from '../adapters/promotions-repository';
 import type { PromotionEffect } from '../domain/pricing';
 import { normalizeCode } from '../domain/promotion';
 import type { OrderingContext, TenantScope } from './context';
@@ -25,7 +24,7 @@ export interface PromotionInput {
 
 export async function promotionView(ctx: OrderingContext, p: PromotionDoc, tenant: TenantScope) {
   const m = (minor: number) => fromMinorUnits(minor, tenant.decimals);
-  const used = p.usageLimit === null ? null : await ctx.store.promotionUses.countDocuments({ _id: { $regex: `^${p._id}:` } });
+  const used = p.usageLimit === null ? null : await ctx.store.promotionUses.countUses(tenant, p._id);
   return {
     id: p._id,
     code: p.code,
@@ -91,20 +90,24 @@ export async function createPromotion(ctx: OrderingContext, tenant: TenantScope,
   };
   // The promotion first, then its code: a crash in between leaves an unreachable promotion, never
   // a code pointing nowhere.
-  await ctx.store.promotions.insertOne(promotion);
+  await ctx.store.promotions.insert(tenant, promotion);
+  let claimed: boolean;
   try {
-    await ctx.store.promotionCodes.insertOne({ _id: `${tenant.tenantId}:${code}`, promotionId: promotion._id });
+    claimed = await ctx.store.promotions.claimCode(tenant, code, promotion._id);
   } catch (error) {
-    await ctx.store.promotions.deleteOne({ _id: promotion._id });
-    if (isDuplicateKeyError(error)) throw conflict('promotion.code_taken', 'This restaurant already has a promotion with this code.');
+    await ctx.store.promotions.delete(tenant, promotion._id);
     throw error;
+  }
+  if (!claimed) {
+    await ctx.store.promotions.delete(tenant, promotion._id);
+    throw conflict('promotion.code_taken', 'This restaurant already has a promotion with this code.');
   }
   return promotionView(ctx, promotion, tenant);
 }
 
 /** Replaces everything but the code (which must be sent unchanged). */
 export async function updatePromotion(ctx: OrderingContext, tenant: TenantScope, id: string, input: PromotionInput) {
-  const existing = await ctx.store.promotions.findOne({ _id: id, tenantId: tenant.tenantId });
+  const existing = await ctx.store.promotions.findById(tenant, id);
   if (!existing) throw notFound();
   if (normalizeCode(input.code) !== existing.code) throw validationError('order.validation_failed', 'The promotion is invalid; see errors.', { code: ['cannot be changed; create a new promotion instead'] });
   const fields = checked(input, tenant);
@@ -117,25 +120,25 @@ export async function updatePromotion(ctx: OrderingContext, tenant: TenantScope,
     isActive: input.isActive ?? true,
     updatedAt: ctx.now(),
   };
-  await ctx.store.promotions.replaceOne({ _id: id, tenantId: tenant.tenantId }, promotion);
+  await ctx.store.promotions.replace(tenant, promotion);
   return promotionView(ctx, promotion, tenant);
 }
 
 export async function getPromotion(ctx: OrderingContext, tenant: TenantScope, id: string) {
-  const p = await ctx.store.promotions.findOne({ _id: id, tenantId: tenant.tenantId });
+  const p = await ctx.store.promotions.findById(tenant, id);
   if (!p) throw notFound();
   return promotionView(ctx, p, tenant);
 }
 
 export async function listPromotions(ctx: OrderingContext, tenant: TenantScope) {
-  const all = await ctx.store.promotions.find({ tenantId: tenant.tenantId }).sort({ code: 1 }).toArray();
+  const all = await ctx.store.promotions.listByCode(tenant);
   return Promise.all(all.map((p) => promotionView(ctx, p, tenant)));
 }
 
 /** Deletes the promotion and frees its code; orders that used it keep their discount. */
 export async function deletePromotion(ctx: OrderingContext, tenant: TenantScope, id: string) {
-  const p = await ctx.store.promotions.findOne({ _id: id, tenantId: tenant.tenantId });
+  const p = await ctx.store.promotions.findById(tenant, id);
   if (!p) throw notFound();
-  await ctx.store.promotionCodes.deleteOne({ _id: `${tenant.tenantId}:${p.code}`, promotionId: id });
-  await ctx.store.promotions.deleteOne({ _id: id, tenantId: tenant.tenantId });
+  await ctx.store.promotions.releaseCode(tenant, p.code, id);
+  await ctx.store.promotions.delete(tenant, id);
 }

@@ -1,4 +1,5 @@
-import type { OrderingCollections } from '../adapters/store';
+import type { TenantOwner } from '@marketplace/store';
+import type { TenantSettingsRepository } from '../adapters/tenant-settings-repository';
 import type { ServiceFeeRule } from '../domain/pricing';
 import type { OrderingContext, TenantScope } from './context';
 import { fromMinorUnits } from '@marketplace/money';
@@ -6,17 +7,17 @@ import { fromMinorUnits } from '@marketplace/money';
 /** No service fee until the tenant sets one. */
 const NO_FEE: ServiceFeeRule = { fixedMinor: 0, percent: 0 };
 
-export async function serviceFeeOf(store: OrderingCollections, tenantId: string): Promise<ServiceFeeRule> {
-  return (await store.settings.findOne({ _id: tenantId }))?.serviceFee ?? NO_FEE;
+export async function serviceFeeOf(settings: TenantSettingsRepository, owner: TenantOwner): Promise<ServiceFeeRule> {
+  return (await settings.findServiceFee(owner)) ?? NO_FEE;
 }
 
 export const serviceFeeView = (fee: ServiceFeeRule, tenant: TenantScope) => ({ currencyCode: tenant.currencyCode, fixed: fromMinorUnits(fee.fixedMinor, tenant.decimals), percent: fee.percent });
 
 export async function getServiceFee(ctx: OrderingContext, tenant: TenantScope) {
-  return serviceFeeView(await serviceFeeOf(ctx.store, tenant.tenantId), tenant);
+  return serviceFeeView(await serviceFeeOf(ctx.store.settings, tenant), tenant);
 }
 
 export async function putServiceFee(ctx: OrderingContext, tenant: TenantScope, fee: ServiceFeeRule) {
-  await ctx.store.settings.updateOne({ _id: tenant.tenantId }, { $set: { serviceFee: fee, updatedAt: ctx.now() } }, { upsert: true });
+  await ctx.store.settings.saveServiceFee(tenant, fee, ctx.now());
   return serviceFeeView(fee, tenant);
 }

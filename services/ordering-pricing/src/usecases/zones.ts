@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { notFound, validationError, type FieldErrors } from '@marketplace/errors';
 import { fromMinorUnits, toMinorUnits } from '@marketplace/money';
-import type { DeliveryZoneDoc } from '../adapters/store';
+import type { DeliveryZoneDoc } from '../adapters/delivery-zones-repository';
 import { zoneGeometryProblem, type ZoneGeometry } from '../domain/geo';
 import { findBranch, uncached } from './catalog-copy';
 import type { OrderingContext, TenantScope } from './context';
@@ -39,9 +39,9 @@ export async function saveZone(ctx: OrderingContext, tenant: TenantScope, id: st
   if (feeMinor === undefined) errors.fee = [money(tenant)];
   const minimumOrderMinor = input.minimumOrder == null ? null : toMinorUnits(input.minimumOrder, tenant.decimals);
   if (minimumOrderMinor === undefined) errors.minimumOrder = [money(tenant)];
-  const existing = id ? await ctx.store.zones.findOne({ _id: id, tenantId: tenant.tenantId }) : null;
+  const existing = id ? await ctx.store.zones.findById(tenant, id) : undefined;
   if (id && !existing) throw notFound();
-  if (!(await findBranch(uncached(ctx.store), tenant.tenantId, input.branchId))) errors.branchId = ['is not a branch of this restaurant'];
+  if (!(await findBranch(uncached(ctx.store.catalogCopy), tenant.tenantId, input.branchId))) errors.branchId = ['is not a branch of this restaurant'];
   if (Object.keys(errors).length > 0) throw validationError('order.validation_failed', 'The delivery zone is invalid; see errors.', errors);
   const now = ctx.now();
   const zone: DeliveryZoneDoc = {
@@ -56,23 +56,23 @@ export async function saveZone(ctx: OrderingContext, tenant: TenantScope, id: st
     createdAt: existing?.createdAt ?? now,
     updatedAt: now,
   };
-  await ctx.store.zones.replaceOne({ _id: zone._id, tenantId: tenant.tenantId }, zone, { upsert: !id });
+  if (!existing) await ctx.store.zones.insert(tenant, zone);
+  else await ctx.store.zones.replace(tenant, zone);
   return zoneView(zone, tenant);
 }
 
 export async function getZone(ctx: OrderingContext, tenant: TenantScope, id: string) {
-  const zone = await ctx.store.zones.findOne({ _id: id, tenantId: tenant.tenantId });
+  const zone = await ctx.store.zones.findById(tenant, id);
   if (!zone) throw notFound();
   return zoneView(zone, tenant);
 }
 
 export async function listZones(ctx: OrderingContext, tenant: TenantScope, branchId?: string) {
-  const zones = await ctx.store.zones.find({ tenantId: tenant.tenantId, ...(branchId ? { branchId } : {}) }).sort({ name: 1 }).toArray();
+  const zones = await ctx.store.zones.listByName(tenant, branchId || undefined);
   return zones.map((z) => zoneView(z, tenant));
 }
 
 /** Orders keep their zone id and fee; deleting a zone only stops new orders to it. */
 export async function deleteZone(ctx: OrderingContext, tenant: TenantScope, id: string) {
-  const { deletedCount } = await ctx.store.zones.deleteOne({ _id: id, tenantId: tenant.tenantId });
-  if (deletedCount === 0) throw notFound();
+  if (!(await ctx.store.zones.delete(tenant, id))) throw notFound();
 }

@@ -1,7 +1,8 @@
-import type { Collection, Db } from 'mongodb';
-import type { OutboxFields } from '@marketplace/outbox';
-import type { IndexPlan } from '@marketplace/store';
-import type { InstallationCopy } from '../domain/installation';
+import type { Db } from 'mongodb';
+import { indexPlanOf, type IndexPlan } from '@marketplace/store';
+import { DeliveriesRepository } from './deliveries-repository';
+import { InstallationCopiesRepository } from './installation-copies-repository';
+import { MetaRepository } from './meta-repository';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'dead_lettered' | 'cancelled';
 
@@ -46,25 +47,18 @@ export interface DeliveryDoc {
   updatedAt: Date;
 }
 
-/** Facts about this sender's database (`sending-since`: when it first started). */
-export interface MetaDoc {
-  _id: string;
-  at: Date;
+/** What the use cases reach storage through: one repository per collection. */
+export interface WebhookStore {
+  deliveries: DeliveriesRepository;
+  installations: InstallationCopiesRepository;
+  meta: MetaRepository;
 }
 
-export interface WebhookCollections {
-  meta: Collection<MetaDoc>;
-  installations: Collection<InstallationCopy>;
-  deliveries: Collection<DeliveryDoc & OutboxFields>;
+export const DELIVERIES = DeliveriesRepository.storage.collection;
+
+export function webhookStore(db: Db): WebhookStore {
+  return { deliveries: new DeliveriesRepository(db), installations: new InstallationCopiesRepository(db), meta: new MetaRepository(db) };
 }
 
-export const DELIVERIES = 'deliveries';
-
-export function webhookCollections(db: Db): WebhookCollections {
-  return { meta: db.collection('meta'), installations: db.collection('installations'), deliveries: db.collection(DELIVERIES) };
-}
-
-export const webhookIndexes: IndexPlan = {
-  installations: [{ key: { tenantId: 1 }, name: 'tenant' }],
-  deliveries: [{ key: { tenantId: 1, installationId: 1, createdAt: -1 }, name: 'installation_recent' }],
-};
+/** The indexes of the sender's collections, as each repository declares them. */
+export const webhookIndexes: IndexPlan = indexPlanOf(DeliveriesRepository.storage, InstallationCopiesRepository.storage, MetaRepository.storage);

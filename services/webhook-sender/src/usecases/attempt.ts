@@ -1,5 +1,5 @@
-import { updateWithOutbox } from '@marketplace/outbox';
 import type { AttemptJob } from '../adapters/attempt-queue';
+import type { DeliveryStateChange } from '../adapters/deliveries-repository';
 import { DELIVERIES, type AttemptRecord, type DeliveryDoc } from '../adapters/store';
 import { receives } from '../domain/installation';
 import { retryDelayMs, verdictOf, type AttemptResult } from '../domain/retry-policy';
@@ -17,9 +17,9 @@ const LOCK = { ttlMs: 30_000, waitMs: 10_000 };
  * delivery's next attempt (a repeat after a crash, a superseded round) does nothing.
  */
 export async function makeAttempt(ctx: WebhookContext, job: AttemptJob): Promise<void> {
-  const delivery = await ctx.store.deliveries.findOne({ _id: job.deliveryId }, { projection: { _outbox: 0 } });
+  const delivery = await ctx.store.deliveries.findForAttempt(job.deliveryId);
   if (!isCurrent(delivery, job)) return;
-  const installation = await ctx.store.installations.findOne({ _id: delivery.installationId, tenantId: delivery.tenantId });
+  const installation = await ctx.store.installations.findForTenant({ tenantId: delivery.tenantId }, delivery.installationId);
   if (!installation || !receives(installation, delivery.type)) {
     await record(ctx, job, () => ({ status: 'cancelled', reason: 'the installation no longer takes this event (disconnected, uninstalled or unsubscribed)' }));
     return;
@@ -53,8 +53,8 @@ export async function makeAttempt(ctx: WebhookContext, job: AttemptJob): Promise
   });
 }
 
-function isCurrent(delivery: DeliveryDoc | null, job: AttemptJob): delivery is DeliveryDoc {
-  return delivery !== null && delivery.status === 'pending' && delivery.round === job.round && delivery.nextAttempt === job.attempt;
+function isCurrent(delivery: DeliveryDoc | undefined, job: AttemptJob): delivery is DeliveryDoc {
+  return delivery !== undefined && delivery.status === 'pending' && delivery.round === job.round && delivery.nextAttempt === job.attempt;
 }
 
 type Outcome = { status: DeliveryDoc['status']; attempt?: AttemptRecord; reason?: string; next?: Date };
@@ -62,20 +62,20 @@ type Outcome = { status: DeliveryDoc['status']; attempt?: AttemptRecord; reason?
 /** Writes the outcome under the delivery's lock, if the job is still the delivery's next attempt. */
 async function record(ctx: WebhookContext, job: AttemptJob, decide: (now: Date) => Outcome): Promise<void> {
   const locked = await ctx.locks.withLock(`delivery:${job.deliveryId}`, LOCK, async () => {
-    const delivery = await ctx.store.deliveries.findOne({ _id: job.deliveryId }, { projection: { _outbox: 0 } });
+    const delivery = await ctx.store.deliveries.findForAttempt(job.deliveryId);
     if (!isCurrent(delivery, job)) return;
     const now = ctx.now();
     const outcome = decide(now);
     if (outcome.status !== 'pending') ctx.metrics.ended(outcome.status);
-    const set: Partial<DeliveryDoc> = { status: outcome.status, updatedAt: now, nextAttemptAt: outcome.next ?? null, reason: outcome.reason ?? null };
-    const push = outcome.attempt ? { $push: { attempts: outcome.attempt } } : {};
+    const state: DeliveryStateChange = { status: outcome.status, updatedAt: now, nextAttemptAt: outcome.next ?? null, reason: outcome.reason ?? null };
+    const owner = { tenantId: delivery.tenantId, installationId: delivery.installationId };
     if (outcome.next) {
-      set.nextAttempt = job.attempt + 1;
+      state.nextAttempt = job.attempt + 1;
       const event = attemptEvent(attemptTopicAfter(job.attempt), delivery, job.round, job.attempt + 1, outcome.next);
-      await ctx.store.deliveries.updateOne({ _id: delivery._id }, updateWithOutbox({ $set: set, ...push }, [event], now));
+      await ctx.store.deliveries.recordAttempt(owner, delivery._id, state, outcome.attempt, [event], now);
       await ctx.outbox.flush(DELIVERIES, delivery._id);
     } else {
-      await ctx.store.deliveries.updateOne({ _id: delivery._id }, { $set: set, ...push });
+      await ctx.store.deliveries.recordAttempt(owner, delivery._id, state, outcome.attempt, [], now);
     }
   });
   if (!locked) throw new Error(`delivery ${job.deliveryId} stayed locked; the attempt is retried`);

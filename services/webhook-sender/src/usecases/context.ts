@@ -2,7 +2,7 @@ import type { Logger } from '@marketplace/logging';
 import type { OutboxRelay } from '@marketplace/outbox';
 import type { RedisLock } from '@marketplace/redis';
 import type { SafeHttpClient } from '../adapters/safe-http';
-import type { WebhookCollections } from '../adapters/store';
+import type { WebhookStore } from '../adapters/store';
 import type { DeliveryKinds } from './delivery-kinds';
 
 /** What attempts report to Prometheus. */
@@ -13,7 +13,8 @@ export interface AttemptMetrics {
 
 /** What the use cases work with. */
 export interface WebhookContext {
-  store: WebhookCollections;
+  /** The repositories of the sender's collections. */
+  store: WebhookStore;
   outbox: OutboxRelay;
   http: SafeHttpClient;
   kinds: DeliveryKinds;

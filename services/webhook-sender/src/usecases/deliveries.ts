@@ -1,14 +1,12 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { OutgoingEvent } from '@marketplace/events';
-import { withOutbox } from '@marketplace/outbox';
-import { isDuplicateKeyError } from '@marketplace/store';
 import type { AttemptJob } from '../adapters/attempt-queue';
 import { DELIVERIES, type DeliveryDoc } from '../adapters/store';
 import { receives, type InstallationCopy } from '../domain/installation';
 import { envelopeBody, type Webhook } from '../domain/webhook-events';
 import type { WebhookContext } from './context';
 import { ATTEMPTS_TOPIC } from './delivery-kinds';
-import { findInstallation, subscribers } from './installations';
+import { subscribers } from './installations';
 
 /** The delivery id of an event for an installation: the same on every redelivery of the event by Kafka. */
 export function deliveryIdOf(eventId: string, installationId: string): string {
@@ -32,7 +30,7 @@ export async function createDeliveries(ctx: WebhookContext, webhook: Webhook, ev
   const receivers =
     webhook.audience.kind === 'broadcast'
       ? await subscribers(ctx.store, webhook.tenantId, webhook.type)
-      : [await findInstallation(ctx.store, webhook.tenantId, webhook.audience.installationId)].filter((i): i is InstallationCopy => i !== undefined && receives(i, webhook.type));
+      : [await ctx.store.installations.findForTenant({ tenantId: webhook.tenantId }, webhook.audience.installationId)].filter((i): i is InstallationCopy => i !== undefined && receives(i, webhook.type));
   // Side by side: each delivery is its own document and its own first attempt.
   const created = await Promise.all(receivers.map((installation) => createDelivery(ctx, installation, webhook.type, deliveryIdOf(eventId, installation._id), eventId, occurredAt, webhook.data)));
   return created.filter(Boolean).length;
@@ -58,12 +56,8 @@ export async function createDelivery(ctx: WebhookContext, installation: Installa
     createdAt: now,
     updatedAt: now,
   };
-  try {
-    await ctx.store.deliveries.insertOne(withOutbox(delivery, [attemptEvent(ATTEMPTS_TOPIC, delivery, 1, 1, now)], now));
-  } catch (error) {
-    if (isDuplicateKeyError(error)) return false;
-    throw error;
-  }
+  const owner = { tenantId: delivery.tenantId, installationId: delivery.installationId };
+  if (!(await ctx.store.deliveries.create(owner, delivery, [attemptEvent(ATTEMPTS_TOPIC, delivery, 1, 1, now)], now))) return false;
   await ctx.outbox.flush(DELIVERIES, id);
   return true;
 }

@@ -1,13 +1,9 @@
 import { AppError, notFound } from '@marketplace/errors';
-import { updateWithOutbox } from '@marketplace/outbox';
 import { DELIVERIES, type DeliveryDoc, type DeliveryStatus } from '../adapters/store';
 import { receives, SYSTEM_TEST } from '../domain/installation';
 import type { WebhookContext } from './context';
 import { attemptEvent, createTestDelivery } from './deliveries';
 import { ATTEMPTS_TOPIC } from './delivery-kinds';
-import { findInstallation } from './installations';
-
-const WITHOUT_OUTBOX = { projection: { _outbox: 0, _outboxSince: 0, _outboxVersion: 0 } };
 
 export function deliveryView(d: DeliveryDoc, withPayload: boolean) {
   return {
@@ -29,14 +25,13 @@ export function deliveryView(d: DeliveryDoc, withPayload: boolean) {
 
 /** An installation's deliveries, newest first; `status` filters (dead_lettered lists the dead letters). */
 export async function listDeliveries(ctx: WebhookContext, tenantId: string, installationId: string, options: { status?: DeliveryStatus; limit: number }) {
-  if (!(await findInstallation(ctx.store, tenantId, installationId))) throw notFound();
-  const filter = { tenantId, installationId, ...(options.status ? { status: options.status } : {}) };
-  const docs = await ctx.store.deliveries.find(filter, WITHOUT_OUTBOX).sort({ createdAt: -1 }).limit(options.limit).toArray();
+  if (!(await ctx.store.installations.findForTenant({ tenantId }, installationId))) throw notFound();
+  const docs = await ctx.store.deliveries.listForInstallation({ tenantId, installationId }, options);
   return docs.map((d) => deliveryView(d, false));
 }
 
 export async function getDelivery(ctx: WebhookContext, tenantId: string, deliveryId: string) {
-  const d = await ctx.store.deliveries.findOne({ _id: deliveryId, tenantId }, WITHOUT_OUTBOX);
+  const d = await ctx.store.deliveries.findForTenant({ tenantId }, deliveryId);
   if (!d) throw notFound();
   return deliveryView(d, true);
 }
@@ -47,15 +42,15 @@ export async function getDelivery(ctx: WebhookContext, tenantId: string, deliver
  */
 export async function redeliver(ctx: WebhookContext, tenantId: string, deliveryId: string) {
   const result = await ctx.locks.withLock(`delivery:${deliveryId}`, { ttlMs: 30_000, waitMs: 5_000 }, async () => {
-    const d = await ctx.store.deliveries.findOne({ _id: deliveryId, tenantId }, WITHOUT_OUTBOX);
+    const d = await ctx.store.deliveries.findForTenant({ tenantId }, deliveryId);
     if (!d) throw notFound();
     if (d.status === 'pending') throw new AppError('conflict', 'webhook.delivery_in_progress', 'The delivery is still being attempted; redeliver it once it has ended.');
-    const installation = await findInstallation(ctx.store, tenantId, d.installationId);
+    const installation = await ctx.store.installations.findForTenant({ tenantId }, d.installationId);
     if (!installation || !receives(installation, d.type)) throw notReceiving();
     const now = ctx.now();
     const round = d.round + 1;
     const set = { status: 'pending' as const, round, nextAttempt: 1, nextAttemptAt: now, reason: null, updatedAt: now };
-    await ctx.store.deliveries.updateOne({ _id: d._id, tenantId }, updateWithOutbox<DeliveryDoc>({ $set: set }, [attemptEvent(ATTEMPTS_TOPIC, d, round, 1, now)], now));
+    await ctx.store.deliveries.startRound({ tenantId }, d._id, set, [attemptEvent(ATTEMPTS_TOPIC, d, round, 1, now)], now);
     await ctx.outbox.flush(DELIVERIES, d._id);
     return deliveryView({ ...d, ...set }, false);
   });
@@ -67,7 +62,7 @@ const notReceiving = () => new AppError('conflict', 'webhook.installation_not_re
 
 /** system.test to one of the tenant's installations (connected, with a webhook URL). */
 export async function sendTestEvent(ctx: WebhookContext, tenantId: string, installationId: string) {
-  const installation = await findInstallation(ctx.store, tenantId, installationId);
+  const installation = await ctx.store.installations.findForTenant({ tenantId }, installationId);
   if (!installation) throw notFound();
   if (!receives(installation, SYSTEM_TEST)) throw notReceiving();
   const id = await createTestDelivery(ctx, installation);

@@ -96,6 +96,8 @@ export interface OAuthStateDoc {
 export interface IdempotencyRecordDoc {
   _id: string; // `<installationId>:<SHA-256 of the key>`
   installationId: string;
+  /** Absent on records written before records carried their tenant (they expire within a day). */
+  tenantId?: string;
   fingerprint: string;
   status: number;
   headers: Record<string, string>;

@@ -53,7 +53,7 @@ async function handle(ctx: GatewayContext, routing: PartnerRouting, route: Partn
   if (problem === 'missing') throw validationError('idempotency.key_missing', 'The Idempotency-Key header is required on POST and PATCH.');
   if (problem) throw validationError('idempotency.key_invalid', 'The Idempotency-Key header must be 1 to 128 characters without leading or trailing whitespace.');
   const fingerprint = requestFingerprint(c.method, c.path, requestBody(c));
-  const result = await runIdempotent(ctx, routing.idempotency, { installationId: caller.installationId, key, fingerprint }, async () =>
+  const result = await runIdempotent(ctx, routing.idempotency, { owner: { tenantId: caller.tenantId, installationId: caller.installationId }, key, fingerprint }, async () =>
     toStored(await forward(routing, route, c, { ...identity, idempotencyKey: key })),
   );
   send(c, result.response, result.replayed);

@@ -1,0 +1,228 @@
+import { randomUUID } from 'node:crypto';
+import { MongoClient, type Db } from 'mongodb';
+import type { OutgoingEvent } from '@marketplace/events';
+import { OUTBOX, OutboxRelay } from '@marketplace/outbox';
+import { ensureIndexes } from '@marketplace/store';
+import { describeTimings, fillTo, growsWithData, methodOfCase, queryMethodsOf, sleep, stackEnv, timeLookups, uniqueName, type LookupCase } from '@marketplace/testing';
+import { DeliveriesRepository } from '../src/adapters/deliveries-repository';
+import { InstallationCopiesRepository } from '../src/adapters/installation-copies-repository';
+import { MetaRepository, type MetaDoc } from '../src/adapters/meta-repository';
+import { DELIVERIES, webhookIndexes, type AttemptRecord, type DeliveryDoc } from '../src/adapters/store';
+import type { InstallationCopy } from '../src/domain/installation';
+
+// Every repository query of the sender, on the real engine, with its collections at 1,000 and
+// then 20,000 documents of other tenants and installations: a query served by an index costs
+// about the same at both sizes; a scan grows with the data and fails the test. Each case also
+// checks its answer, so that it is a real query; a repository method without a case fails too.
+
+jest.setTimeout(180_000);
+
+const TENANT = 'tenant-under-test';
+const OTHER_TENANT = 'tenant-next-door';
+const INSTALLATION = 'installation-under-test';
+const OWNER = { tenantId: TENANT, installationId: INSTALLATION };
+const SENDING_SINCE = new Date('2024-05-01T00:00:00Z');
+
+let client: MongoClient;
+let db: Db;
+
+beforeAll(async () => {
+  client = await MongoClient.connect(stackEnv().MONGO_URL, { serverSelectionTimeoutMS: 10_000 });
+  db = client.db(uniqueName('it_webhook_repos').replace(/-/g, '_'));
+  // The service's indexes, and the outbox relay's on the deliveries (which the runtime adds).
+  await ensureIndexes(db, webhookIndexes);
+  await ensureIndexes(db, OutboxRelay.indexes([DELIVERIES]));
+});
+
+afterAll(async () => {
+  try {
+    await db?.dropDatabase();
+  } finally {
+    await client?.close();
+  }
+});
+
+const day = (n: number) => new Date(Date.UTC(2024, 5, 1) + n * 86_400_000);
+const body = (id: string, n: number) => JSON.stringify({ id, type: 'order.created', occurredAt: day(n).toISOString(), data: { orderId: randomUUID(), storeId: randomUUID(), total: { amount: 1234 + n, currency: 'EUR' }, lines: [{ itemId: randomUUID(), name: 'Margherita', quantity: 2 }, { itemId: randomUUID(), name: 'Tiramisu', quantity: 1 }] } });
+const attemptAt = (at: Date): AttemptRecord => ({ round: 1, attempt: 1, at, statusCode: 503, latencyMs: 120, errorClass: null, verdict: 'retry' });
+
+/** A delivery as the sender stores it (about 0.8 KB). */
+function delivery(id: string, tenantId: string, installationId: string, n: number, status: DeliveryDoc['status'] = 'delivered'): DeliveryDoc {
+  return {
+    _id: id,
+    tenantId,
+    installationId,
+    kind: 'partner-webhook',
+    type: 'order.created',
+    sourceEventId: randomUUID(),
+    occurredAt: day(n).toISOString(),
+    body: body(id, n),
+    status,
+    round: 1,
+    nextAttempt: 2,
+    nextAttemptAt: null,
+    attempts: [attemptAt(day(n)), { ...attemptAt(day(n)), attempt: 2, statusCode: 200, verdict: 'delivered' }],
+    reason: status === 'dead_lettered' ? 'no success after 8 attempts' : null,
+    createdAt: day(n),
+    updatedAt: day(n),
+  };
+}
+
+/** An installation copy as kept from the installation events (about 0.6 KB). */
+function installation(id: string, tenantId: string, revision = 1): InstallationCopy {
+  return {
+    _id: id,
+    tenantId,
+    appId: randomUUID(),
+    status: 'active',
+    connected: true,
+    webhookUrl: `https://partner-${id}.example.com/webhooks/marketplace`,
+    subscribedEvents: ['order.created', 'order.accepted', 'order.rejected', 'order.cancelled', 'order.delivered', 'catalog.item.changed'],
+    webhookSecretSealed: `v1.${Buffer.from(randomUUID() + randomUUID() + randomUUID()).toString('base64')}`,
+    revision,
+    changedAt: day(revision),
+  };
+}
+
+const { _id: _ignoredId, tenantId: _ignoredTenant, ...snapshotOf } = { ...installation('x', 'x') };
+const snapshot = (revision: number) => ({ ...snapshotOf, revision, changedAt: day(revision) });
+const attemptEvent = (deliveryId: string): OutgoingEvent => ({ topic: 'webhook-attempts.retry-1', key: INSTALLATION, type: 'webhook.attempt', data: { deliveryId, installationId: INSTALLATION, round: 1, attempt: 2, dueAt: day(1).toISOString() } });
+
+/** Fills every collection to `total` with other owners' documents: 5,000 installations of 2,000 tenants. */
+async function growTo(total: number): Promise<void> {
+  await fillTo(db.collection<DeliveryDoc>(DeliveriesRepository.storage.collection), total, (i) => {
+    const inst = i % 5_000;
+    return delivery(`fill-delivery-${i}`, `fill-tenant-${inst % 2_000}`, `fill-installation-${inst}`, i % 365);
+  });
+  await fillTo(db.collection<InstallationCopy>(InstallationCopiesRepository.storage.collection), total, (i) => installation(`fill-installation-${i}`, `fill-tenant-${i % 2_000}`));
+  await fillTo(db.collection<MetaDoc>(MetaRepository.storage.collection), total, (i) => ({ _id: `fill-fact-${i}`, at: day(i % 365) }));
+  // Let the engine settle after thousands of inserts (durable writes, collection) before timing.
+  await sleep(1_000);
+}
+
+it('serves every repository query from an index: the time per lookup does not grow with the data', async () => {
+  const deliveries = new DeliveriesRepository(db);
+  const installations = new InstallationCopiesRepository(db);
+  const meta = new MetaRepository(db);
+
+  // The owner's data: 3 installations, 6 deliveries of one of them (one dead letter), and a
+  // delivery of another tenant's installation.
+  for (const id of [INSTALLATION, 'installation-2', 'installation-3']) await installations.saveIfNewer({ tenantId: TENANT, installationId: id }, snapshot(1));
+  await installations.saveIfNewer({ tenantId: OTHER_TENANT, installationId: 'installation-next-door' }, snapshot(1));
+  for (let n = 0; n < 6; n++) {
+    const { tenantId: _t, installationId: _i, ...d } = delivery(`delivery-${n}`, TENANT, INSTALLATION, n, n === 2 ? 'dead_lettered' : 'delivered');
+    expect(await deliveries.create(OWNER, d, [], day(n))).toBe(true);
+  }
+  const { tenantId: _t, installationId: _i, ...foreign } = delivery('delivery-next-door', OTHER_TENANT, 'installation-next-door', 1);
+  await deliveries.create({ tenantId: OTHER_TENANT, installationId: 'installation-next-door' }, foreign, [], day(1));
+  expect(await meta.claimSendingSince(SENDING_SINCE)).toEqual(SENDING_SINCE);
+
+  let revision = 1;
+  let createdDeliveries = 0;
+  let createdInstallations = 0;
+  let recorded = 0;
+  let staged = 0;
+  let round = 1;
+  const cases: LookupCase[] = [
+    {
+      name: 'DeliveriesRepository.create: a new delivery with its first attempt staged',
+      run: async () => {
+        const { tenantId: _a, installationId: _b, ...d } = delivery(`created-${++createdDeliveries}`, TENANT, 'installation-3', 1, 'pending');
+        expect(await deliveries.create({ tenantId: TENANT, installationId: 'installation-3' }, d, [attemptEvent(d._id)], day(1))).toBe(true);
+      },
+    },
+    {
+      name: 'DeliveriesRepository.create: the same delivery again is refused',
+      run: async () => {
+        const { tenantId: _a, installationId: _b, ...d } = delivery('delivery-0', TENANT, INSTALLATION, 0);
+        expect(await deliveries.create(OWNER, d, [], day(0))).toBe(false);
+      },
+    },
+    {
+      name: 'DeliveriesRepository.findForAttempt: by the id in the attempt message',
+      run: async () => {
+        const found = await deliveries.findForAttempt('delivery-3');
+        expect(found).toMatchObject({ _id: 'delivery-3', tenantId: TENANT, installationId: INSTALLATION });
+        expect(found).not.toHaveProperty(OUTBOX);
+      },
+    },
+    {
+      name: "DeliveriesRepository.findForTenant: one of the tenant's deliveries",
+      run: async () => expect(await deliveries.findForTenant({ tenantId: TENANT }, 'delivery-4')).toMatchObject({ _id: 'delivery-4', type: 'order.created' }),
+    },
+    {
+      name: "DeliveriesRepository.findForTenant: another tenant's delivery is not found",
+      run: async () => expect(await deliveries.findForTenant({ tenantId: TENANT }, 'delivery-next-door')).toBeUndefined(),
+    },
+    {
+      name: "DeliveriesRepository.listForInstallation: the installation's deliveries, newest first",
+      run: async () => expect((await deliveries.listForInstallation(OWNER, { limit: 4 })).map((d) => d._id)).toEqual(['delivery-5', 'delivery-4', 'delivery-3', 'delivery-2']),
+    },
+    {
+      name: "DeliveriesRepository.listForInstallation: the installation's dead letters",
+      run: async () => expect((await deliveries.listForInstallation(OWNER, { status: 'dead_lettered', limit: 50 })).map((d) => d._id)).toEqual(['delivery-2']),
+    },
+    {
+      name: 'DeliveriesRepository.recordAttempt: an outcome that ends the delivery',
+      run: async () => void (recorded++, await deliveries.recordAttempt(OWNER, 'delivery-0', { status: 'failed', reason: 'the receiver answered 410', updatedAt: day(9) }, attemptAt(day(9)), [], day(9))),
+    },
+    {
+      name: 'DeliveriesRepository.recordAttempt: a retry, its next attempt staged',
+      run: async () => void (staged++, await deliveries.recordAttempt(OWNER, 'delivery-1', { status: 'pending', nextAttempt: 2, nextAttemptAt: day(9), updatedAt: day(9) }, attemptAt(day(9)), [attemptEvent('delivery-1')], day(9))),
+    },
+    {
+      name: 'DeliveriesRepository.startRound: a redelivery',
+      run: async () => void (await deliveries.startRound({ tenantId: TENANT }, 'delivery-4', { status: 'delivered', round: ++round, updatedAt: day(9) }, [attemptEvent('delivery-4')], day(9))),
+    },
+    {
+      name: 'InstallationCopiesRepository.saveIfNewer: a newer revision replaces the copy',
+      run: async () => expect(await installations.saveIfNewer(OWNER, snapshot(++revision))).toBe(true),
+    },
+    {
+      name: 'InstallationCopiesRepository.saveIfNewer: a replayed older revision changes nothing',
+      run: async () => expect(await installations.saveIfNewer(OWNER, snapshot(1))).toBe(false),
+    },
+    {
+      name: 'InstallationCopiesRepository.saveIfNewer: a new installation is inserted',
+      run: async () => {
+        const n = ++createdInstallations;
+        expect(await installations.saveIfNewer({ tenantId: `tenant-new-${n}`, installationId: `installation-new-${n}` }, snapshot(1))).toBe(true);
+      },
+    },
+    {
+      name: "InstallationCopiesRepository.findForTenant: one of the tenant's installations",
+      run: async () => expect(await installations.findForTenant({ tenantId: TENANT }, INSTALLATION)).toMatchObject({ _id: INSTALLATION, tenantId: TENANT }),
+    },
+    {
+      name: "InstallationCopiesRepository.findForTenant: another tenant's installation is not found",
+      run: async () => expect(await installations.findForTenant({ tenantId: TENANT }, 'installation-next-door')).toBeUndefined(),
+    },
+    {
+      name: "InstallationCopiesRepository.listForTenant: the tenant's installations",
+      run: async () => expect((await installations.listForTenant({ tenantId: TENANT })).map((i) => i._id).sort()).toEqual(['installation-2', 'installation-3', INSTALLATION].sort()),
+    },
+    {
+      name: 'MetaRepository.claimSendingSince: a later start reads the first one back',
+      run: async () => expect(await meta.claimSendingSince(new Date())).toEqual(SENDING_SINCE),
+    },
+  ];
+
+  // 31 runs a case: the median stays put when other tests load the shared engine for a moment.
+  const timings = await timeLookups(cases, growTo, 31);
+  console.log(describeTimings(timings));
+
+  // (1) No query grows with the data.
+  if (timings.some(growsWithData)) throw new Error(`queries that grow with the data (a scan):\n${describeTimings(timings)}`);
+  // (2) Every repository method has a case.
+  const methods = [deliveries, installations, meta].flatMap((repository) => queryMethodsOf(repository));
+  expect([...new Set(cases.map((c) => methodOfCase(c.name)))].sort()).toEqual([...new Set(methods)].sort());
+  // (3) The writes wrote: each timed update hit its document every time.
+  const raw = db.collection<DeliveryDoc & { [OUTBOX]?: unknown[] }>(DELIVERIES);
+  expect((await raw.findOne({ _id: 'delivery-0' }))!.attempts).toHaveLength(2 + recorded);
+  const retried = (await raw.findOne({ _id: 'delivery-1' }))!;
+  expect({ attempts: retried.attempts.length, staged: retried[OUTBOX]?.length }).toEqual({ attempts: 2 + staged, staged });
+  expect((await raw.findOne({ _id: 'delivery-4' }))!.round).toBe(round);
+  expect((await installations.findForTenant({ tenantId: TENANT }, INSTALLATION))!.revision).toBe(revision);
+  expect(await raw.countDocuments({ tenantId: TENANT, installationId: 'installation-3' })).toBe(createdDeliveries);
+  expect(await installations.findForTenant({ tenantId: `tenant-new-${createdInstallations}` }, `installation-new-${createdInstallations}`)).toBeDefined();
+});
