@@ -8,22 +8,24 @@
 //      the event's publication to its arrival at the receiver, p50/p99;
 //   3. the same with 10 % of the endpoints answering 500 (so their deliveries retry): the
 //      throughput to the healthy endpoints.
+//   4. with --rate N: a steady run, N events per second (N x installations deliveries per
+//      second) for --events events: the delay from event to delivery below capacity.
 // Every delivery's signature is checked at the receiver. A benchmark, not a test.
 //
-//   npm run stack:up && npm run build && npm run bench:webhooks [-- --installations 10 --events 30]
+//   npm run bench:webhooks [-- --installations 20 --events 300 --rate 10]
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
 import os from 'node:os';
 import { readStackEnv } from '../services.mjs';
 import { dropDatabases, percentile, startService, stopServices, require } from './lib/processes.mjs';
 
-const options = { installations: 10, events: 30 };
+const options = { installations: 20, events: 300, rate: 0 };
 for (let i = 2; i < process.argv.length; i++) {
   const [flag, inline] = process.argv[i].split('=', 2);
   const name = flag.replace(/^--/, '');
   const value = Number(inline ?? process.argv[++i]);
   if (!(name in options) || !(Number.isInteger(value) && value > 0)) {
-    console.error('usage: node scripts/bench/webhooks.mjs [--installations n] [--events n]');
+    console.error('usage: node scripts/bench/webhooks.mjs [--installations n] [--events n] [--rate events/s]');
     process.exit(2);
   }
   options[name] = value;
@@ -95,13 +97,18 @@ async function waitForCopies(count) {
   }
 }
 
-/** Publishes `count` orders.created events and waits until every healthy endpoint got each. */
-async function run(publisher, count) {
+/**
+ * Publishes `count` orders.created events (all at once, or `rate` per second) and waits until every
+ * healthy endpoint got each.
+ */
+async function run(publisher, count, rate = 0) {
   const healthy = [...endpoints.values()].filter((e) => !e.failing);
   for (const e of endpoints.values()) e.arrivals = [];
   const published = new Map();
   const started = Date.now();
   for (let i = 0; i < count; i++) {
+    const due = started + (rate > 0 ? (i * 1000) / rate : 0);
+    if (due > Date.now()) await new Promise((resolve) => setTimeout(resolve, due - Date.now()));
     const orderId = randomUUID();
     published.set(orderId, Date.now());
     await publisher.publish([
@@ -148,6 +155,11 @@ try {
   [...endpoints.values()].slice(0, failing).forEach((e) => (e.failing = true));
   const some = await run(publisher, options.events);
   console.log(`${failing} of ${options.installations} endpoints answering 500 (retried): ${some.deliveries} deliveries to the healthy ones, ${some.perSecond.toFixed(0)} deliveries/s; event to delivery p50 ${some.p50} ms, p99 ${some.p99} ms`);
+  if (options.rate > 0) {
+    [...endpoints.values()].forEach((e) => (e.failing = false));
+    const paced = await run(publisher, options.events, options.rate);
+    console.log(`steady ${options.rate} events/s (${options.rate * options.installations} deliveries/s asked), all answering 200: ${paced.perSecond.toFixed(0)} deliveries/s; event to delivery p50 ${paced.p50} ms, p99 ${paced.p99} ms`);
+  }
   if (badSignatures > 0) throw new Error(`${badSignatures} deliveries had a bad signature`);
   console.log('every signature verified');
 } catch (error) {

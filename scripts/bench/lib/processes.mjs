@@ -36,7 +36,10 @@ export async function startService(name, env) {
   const url = `http://127.0.0.1:${port}`;
   const childEnv = { ...process.env, ...readStackEnv(), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env };
   delete childEnv.OTEL_EXPORTER_OTLP_ENDPOINT;
-  const child = spawn(process.execPath, [join(root, 'services', name, 'dist', 'main.js')], { cwd: root, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  // BENCH_CPU_PROFILE=<dir>: each service writes a V8 CPU profile there when it stops (open it
+  // in Chrome's DevTools, or sum its self times by function).
+  const profile = process.env.BENCH_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`] : [];
+  const child = spawn(process.execPath, [...profile, join(root, 'services', name, 'dist', 'main.js')], { cwd: root, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   // The last lines are kept for the error message; BENCH_DEBUG=1 shows everything as it comes.
   child.stdout.on('data', (chunk) => {

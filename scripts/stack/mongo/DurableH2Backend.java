@@ -6,6 +6,8 @@ import de.bwaldvogel.mongo.backend.h2.H2Database;
 import de.bwaldvogel.mongo.bson.Document;
 import io.netty.channel.Channel;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 import org.h2.mvstore.MVStore;
 
 /**
@@ -26,17 +28,36 @@ final class DurableH2Backend extends H2Backend {
     super(store);
   }
 
+  /**
+   * Commands that never change data: answered without a commit. A commit (and even asking whether
+   * one is needed) visits every map of the store, so it costs more as databases accumulate; skipping
+   * it for reads halved the engine's CPU per order. Anything not listed here is committed.
+   */
+  private static final Set<String> READS = Set.of(
+      "find", "getmore", "count", "distinct", "listcollections", "listindexes", "listdatabases",
+      "ping", "hello", "ismaster", "buildinfo", "killcursors", "endsessions", "serverstatus",
+      "dbstats", "collstats", "whatsmyuri", "getlog", "connectionstatus", "getparameter",
+      "hostinfo", "getcmdlineopts", "getfreemonitoringstatus");
+
   @Override
   public Document handleCommand(Channel channel, String database, String command, Document query) {
     try {
       return super.handleCommand(channel, database, command, query);
     } finally {
       // After failures too: an ordered insert that stopped at a duplicate kept its earlier documents.
-      MVStore store = getMvStore();
-      if (store.hasUnsavedChanges()) {
-        store.commit();
+      if (!isRead(command, query)) {
+        getMvStore().commit();
       }
     }
+  }
+
+  private static boolean isRead(String command, Document query) {
+    String name = command.toLowerCase(Locale.ROOT);
+    if (name.equals("aggregate")) {
+      Object pipeline = query.get("pipeline");
+      return !(pipeline instanceof List<?> stages) || stages.stream().noneMatch(stage -> stage instanceof Document d && (d.containsKey("$out") || d.containsKey("$merge")));
+    }
+    return READS.contains(name);
   }
 
   @Override
