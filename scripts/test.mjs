@@ -31,7 +31,9 @@ function run(command, commandArgs, what) {
 function jest(projects, outputName, extra = []) {
   const output = join(results, `${outputName}.json`);
   rmSync(output, { force: true });
-  const status = run(process.execPath, [join(root, 'node_modules/jest/bin/jest.js'), ...jestArgs, ...extra, '--json', `--outputFile=${output}`, '--passWithNoTests', '--selectProjects', ...projects]);
+  // --forceExit: a failed test that left a client open (a Kafka consumer, a socket) must not keep
+  // jest, and so CI, waiting after the results are in; jest still names the open handles.
+  const status = run(process.execPath, [join(root, 'node_modules/jest/bin/jest.js'), ...jestArgs, ...extra, '--json', `--outputFile=${output}`, '--passWithNoTests', '--forceExit', '--selectProjects', ...projects]);
   if (!existsSync(output)) return { passed: 0, failed: 0, status: status || 1 };
   const report = JSON.parse(readFileSync(output, 'utf8'));
   // A suite that failed to run (syntax error, failing beforeAll) has no failed test: count it.

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { context, trace, TraceFlags } from '@opentelemetry/api';
 import { MongoClient } from 'mongodb';
-import type { Producer } from 'kafkajs';
+import { Partitioners, type Producer } from 'kafkajs';
 import { AppError } from '@marketplace/errors';
 import {
   DLT_HEADER,
@@ -173,8 +173,17 @@ describe('events through the schema registry and real Kafka', () => {
 describe('stopping a consumer', () => {
   it('cuts every retry wait short, leaves the messages uncommitted, and a restarted consumer handles them', async () => {
     const groupId = uniqueName('events-stop');
-    // Six keys: stuck messages on (almost surely) more than one partition, each in its own retry wait.
-    const stuck = Array.from({ length: 6 }, () => order());
+    // Two keys on each of the three partitions (chosen with the producer's own partitioner), so the
+    // stuck messages are on every partition, each in its own retry wait.
+    const partitionOf = Partitioners.DefaultPartitioner();
+    const metadata = [0, 1, 2].map((partitionId) => ({ partitionId, leader: 0, replicas: [0], isr: [0], partitionErrorCode: 0 }));
+    const perPartition = new Map<number, ReturnType<typeof order>[]>([[0, []], [1, []], [2, []]]);
+    while ([...perPartition.values()].some((orders) => orders.length < 2)) {
+      const candidate = order();
+      const partition = partitionOf({ topic, partitionMetadata: metadata, message: { key: candidate.orderId, value: null } });
+      if (perPartition.get(partition)!.length < 2) perPartition.get(partition)!.push(candidate);
+    }
+    const stuck = [...perPartition.values()].flat();
     const stuckIds = new Set<string>(stuck.map((o) => o.orderId));
     const failingOn = new Set<number>();
     const healed = new Set<string>();
@@ -205,15 +214,22 @@ describe('stopping a consumer', () => {
     await publisher.publish(stuck.map((o) => ({ topic, key: o.orderId, type: 'test.order.created', data: o })));
     const failing = make(false);
     await failing.start();
-    await waitFor('failing attempts on two partitions at once', () => failingOn.size >= 2, 30_000);
-    const stopping = Date.now();
-    await failing.stop();
-    expect(Date.now() - stopping).toBeLessThan(5000); // none of them sat out its 10 s backoff
+    try {
+      // Generous: the consumer first joins its group, slow when the machine is loaded.
+      await waitFor('failing attempts on two partitions at once', () => failingOn.size >= 2, 45_000);
+    } finally {
+      const stopping = Date.now();
+      await failing.stop(); // also when the wait failed: a running consumer would keep jest alive
+      expect(Date.now() - stopping).toBeLessThan(5000); // none of them sat out its 10 s backoff
+    }
 
     const healthy = make(true);
     await healthy.start();
-    await waitFor('the restarted consumer to handle every uncommitted message', () => healed.size === stuck.length, 30_000);
-    await healthy.stop();
+    try {
+      await waitFor('the restarted consumer to handle every uncommitted message', () => healed.size === stuck.length, 30_000);
+    } finally {
+      await healthy.stop();
+    }
     expect(deadLetters.messages.some((m) => stuckIds.has(m.key?.toString() ?? ''))).toBe(false);
-  });
+  }, 120_000);
 });
