@@ -23,14 +23,7 @@ kafka_marker() { printf '%s' "$KAFKA_CONFIG"; }   # unique to this checkout's .s
 kafka_what() { printf 'a Kafka metadata request (describeCluster) on %s' "$(kafka_address)"; }
 kafka_data_dirs() { printf '%s\n' "$KAFKA_HOME"; }
 
-# Classpath resolved by Maven into ~/.m2; valid while every listed jar still exists.
-kafka_classpath_ok() {
-  [[ -s "$KAFKA_CLASSPATH_FILE" ]] || return 1
-  local jar
-  while IFS= read -r jar; do
-    [[ -z "$jar" || -f "$jar" ]] || return 1
-  done < <(tr ':' '\n' < "$KAFKA_CLASSPATH_FILE")
-}
+kafka_classpath_ok() { stack_classpath_ok "$KAFKA_CLASSPATH_FILE"; }
 
 kafka_prepare() {
   kafka_classpath_ok && return 0

@@ -145,6 +145,16 @@ stack_has_node_module() {
   [[ -f "$ROOT/node_modules/$1/package.json" ]]
 }
 
+# stack_classpath_ok <classpath file>: a classpath resolved by Maven into ~/.m2 is valid while every
+# jar it lists still exists.
+stack_classpath_ok() {
+  [[ -s "$1" ]] || return 1
+  local jar
+  while IFS= read -r jar; do
+    [[ -z "$jar" || -f "$jar" ]] || return 1
+  done < <(tr ':' '\n' < "$1")
+}
+
 # stack_with_lock <lockname> <command...>: run a command holding a machine-wide lock in the cache dir
 # (two checkouts preparing the same artifact, or two Maven runs sharing ~/.m2, never race).
 stack_with_lock() {

@@ -36,13 +36,7 @@ mongo_classes_dir() {
   printf '%s/launcher-%s' "$MONGO_CACHE" "$hash"
 }
 
-mongo_classpath_ok() {
-  [[ -s "$MONGO_CLASSPATH_FILE" ]] || return 1
-  local jar
-  while IFS= read -r jar; do
-    [[ -z "$jar" || -f "$jar" ]] || return 1
-  done < <(tr ':' '\n' < "$MONGO_CLASSPATH_FILE")
-}
+mongo_classpath_ok() { stack_classpath_ok "$MONGO_CLASSPATH_FILE"; }
 
 mongo_prepare() {
   local log work classes

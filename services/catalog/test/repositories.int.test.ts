@@ -143,15 +143,6 @@ async function growTo(total: number): Promise<void> {
   for (const [collection, make] of Object.entries(FILLERS)) await fillTo(db.collection(collection), total, make);
 }
 
-/** The methods of a repository and of the classes it extends (the generic resource methods). */
-function repositoryMethods(repository: object): string[] {
-  const methods: string[] = [];
-  for (let proto = Object.getPrototypeOf(repository); proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
-    methods.push(...queryMethodsOf(Object.create(proto)));
-  }
-  return methods;
-}
-
 type CheckedCase = LookupCase & { check(result: unknown): void | Promise<void> };
 const sortedIds = (docs: unknown) => (docs as Array<{ _id: string }>).map((d) => d._id).sort();
 
@@ -246,35 +237,6 @@ function allCases(): CheckedCase[] {
   ];
 }
 
-/**
- * Times again, at the large size, a case that looked like a scan, up to twice, keeping its best
- * median: on a machine shared with other tests a burst of load can slow one case's runs, while a
- * scan is slow every time (20 ms and more at 20,000 documents, against about 1 ms for a lookup).
- */
-async function remeasureOutliers(timings: LookupTiming[], cases: readonly LookupCase[]): Promise<LookupTiming[]> {
-  const out: LookupTiming[] = [];
-  for (const timing of timings) {
-    let best = timing;
-    const run = cases.find((c) => c.name === timing.name)!.run;
-    for (let retry = 0; retry < 2 && growsWithData(best); retry++) {
-      best = { ...best, largeMs: Math.min(best.largeMs, await medianMs(run, 15)) };
-    }
-    out.push(best);
-  }
-  return out;
-}
-
-async function medianMs(run: () => Promise<unknown>, runs: number): Promise<number> {
-  await run();
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const started = process.hrtime.bigint();
-    await run();
-    times.push(Number(process.hrtime.bigint() - started) / 1e6);
-  }
-  return times.sort((a, b) => a - b)[Math.floor(runs / 2)]!;
-}
-
 it('serves every repository query from an index: the time per lookup does not grow with the data', async () => {
   const cases = allCases();
   const last = new Map<string, unknown>();
@@ -286,7 +248,7 @@ it('serves every repository query from an index: the time per lookup does not gr
       return result;
     },
   }));
-  const timings: LookupTiming[] = await remeasureOutliers(await timeLookups(timed, growTo), timed);
+  const timings: LookupTiming[] = await timeLookups(timed, growTo);
   console.log(describeTimings(timings));
 
   // (1) No lookup grows with the data.
@@ -294,7 +256,7 @@ it('serves every repository query from an index: the time per lookup does not gr
   if (scans.length > 0) throw new Error(`lookups that grow with the data (a scan):\n${describeTimings(timings)}`);
 
   // (2) Every repository method has a case, and every case is a repository method.
-  const methods = new Set(Object.values(store).flatMap(repositoryMethods));
+  const methods = new Set(Object.values(store).flatMap((repository: object) => queryMethodsOf(repository)));
   expect(new Set(cases.map((c) => methodOfCase(c.name)))).toEqual(methods);
 
   // (3) Each case, at 20,000 documents, found what it should.

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { MongoClient, type Db, type Document } from 'mongodb';
 import { ensureIndexes, type InstallationOwner, type TenantOwner } from '@marketplace/store';
-import { describeTimings, fillTo, GROWTH_SIZES, growsWithData, methodOfCase, queryMethodsOf, stackEnv, timeLookups, uniqueName, type LookupCase, type LookupTiming } from '@marketplace/testing';
+import { describeTimings, fillTo, growsWithData, methodOfCase, queryMethodsOf, stackEnv, timeLookups, uniqueName, type LookupCase, type LookupTiming } from '@marketplace/testing';
 import type { CatalogCopyDoc } from '../src/adapters/catalog-copy-repository';
 import { catalogCopyId } from '../src/adapters/catalog-copy-repository';
 import type { DeliveryZoneDoc } from '../src/adapters/delivery-zones-repository';
@@ -26,7 +26,7 @@ const installation: InstallationOwner = { tenantId: owner.tenantId, installation
 /** Other owners: enough that each holds a handful of documents at 20,000. */
 const OTHER_TENANTS = 2_000;
 const otherTenant = (i: number) => `other-tenant-${i % OTHER_TENANTS}`;
-/** Deletes and releases use one seeded document per run: 2 × (1 warm-up + 15), once more 2 × (1 + 5) (retimeOutliers), plus the check. */
+/** Deletes and releases use one seeded document per run: 2 × (1 warm-up + 15), up to 2 × (1 + 5) more when timed again (timeLookups), plus the check. */
 const POOL = 60;
 
 let client: MongoClient;
@@ -266,33 +266,13 @@ function cases(seeded: Awaited<ReturnType<typeof seed>>): Case[] {
   ];
 }
 
-/**
- * Times again, at the large size, the cases that looked like scans, keeping each one's fastest
- * large-size median (of fewer runs: a real scan is slow, and should fail quickly): the engine is shared with other tests and commits every write to one file,
- * so a burst of others' writes (or the end of our own fill) can slow a few of ours for seconds.
- * A scan stays slow however often it is timed; an index lookup caught in a burst does not.
- */
-async function retimeOutliers(cases: readonly Case[], first: LookupTiming[]): Promise<LookupTiming[]> {
-  let timings = first;
-  if (timings.some(growsWithData)) {
-    const suspects = cases.filter((c) => timings.some((t) => t.name === c.name && growsWithData(t)));
-    console.log(`timing again at ${GROWTH_SIZES.large}: ${suspects.map((c) => c.name).join('; ')}`);
-    const again = await timeLookups(suspects, async () => undefined, 5); // both rounds at the large size
-    timings = timings.map((t) => {
-      const retimed = again.find((a) => a.name === t.name);
-      return retimed ? { ...t, largeMs: Math.min(t.largeMs, retimed.smallMs, retimed.largeMs) } : t;
-    });
-  }
-  return timings;
-}
-
 describe('ordering repositories', () => {
   let all: Case[];
   let timings: LookupTiming[];
 
   beforeAll(async () => {
     all = cases(await seed());
-    timings = await retimeOutliers(all, await timeLookups(all, growTo));
+    timings = await timeLookups(all, growTo);
     console.log(describeTimings(timings));
   }, 400_000); // about a minute; longer only when a query scans (20,000 orders take a second each time)
 
