@@ -1,6 +1,8 @@
-// Three projects:
+// Five projects:
 // - unit: pure logic, no infrastructure (`*.test.ts` beside the code, and `test/` at the root);
 // - integration: `*.int.test.ts`, against the real local stack, isolated by random names;
+// - fuzz: `*.fuzz.test.ts`, Schemathesis against the services' OpenAPI documents, run alone by
+//   scripts/test.mjs after unit and integration;
 // - disruptive: `*.disruptive.test.ts`, which stop and restart stack components, so
 //   scripts/test.mjs runs them alone, after the others.
 // Transpile only: types are checked by `tsc` (npm run typecheck, and before npm test runs).
@@ -21,12 +23,27 @@ module.exports = {
       ...common,
       displayName: 'unit',
       testMatch: ['<rootDir>/**/*.test.ts'],
-      testPathIgnorePatterns: [...ignored, '\\.int\\.test\\.ts$', '\\.disruptive\\.test\\.ts$', '\\.audit\\.test\\.ts$'],
+      testPathIgnorePatterns: [
+        ...ignored,
+        '\\.int\\.test\\.ts$',
+        '\\.disruptive\\.test\\.ts$',
+        '\\.audit\\.test\\.ts$',
+        '\\.fuzz\\.test\\.ts$',
+      ],
     },
     {
       ...common,
       displayName: 'integration',
       testMatch: ['<rootDir>/**/*.int.test.ts'],
+      testPathIgnorePatterns: ignored,
+      setupFilesAfterEnv: ['<rootDir>/test/setup/integration.ts'],
+    },
+    {
+      // Schemathesis against the OpenAPI documents of a cluster of its own (scripts/fuzz/api.mjs);
+      // scripts/test.mjs runs it alone, after unit and integration.
+      ...common,
+      displayName: 'fuzz',
+      testMatch: ['<rootDir>/**/*.fuzz.test.ts'],
       testPathIgnorePatterns: ignored,
       setupFilesAfterEnv: ['<rootDir>/test/setup/integration.ts'],
     },

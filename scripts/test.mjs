@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: installs the npm dependencies when they are missing or stale, starts the local stack
 // when it is not running, builds (services run from dist in the process-level tests), runs unit
-// and integration tests, then the disruptive tests alone
+// and integration tests, then the API fuzzing (Schemathesis, test/fuzz), then the disruptive tests alone
 // (they stop and restart stack components), then the audit of what the run left behind (no secret
 // in any service log), and ends with one line: `N passed, N failed`.
 //
@@ -82,6 +82,11 @@ if (unitOnly) {
     console.error('test: the local stack did not come up; see the line above');
     process.exit(1);
   }
+  // The browser tests (gateway-auth's /docs) drive Debian's chromium; a fresh machine lacks it.
+  if (run('bash', [join(root, 'scripts/browser/chromium.sh')]) !== 0) {
+    console.error('test: Chromium (/usr/bin/chromium) could not be installed by scripts/browser/chromium.sh; see the lines above');
+    process.exit(1);
+  }
   const tsc = join(root, 'node_modules/typescript/bin/tsc');
   if (run(process.execPath, [tsc, '-b']) !== 0 || run(process.execPath, [tsc, '-p', 'tsconfig.tests.json']) !== 0) {
     console.error('test: the build or the type check of the tests failed');
@@ -89,7 +94,14 @@ if (unitOnly) {
   }
   // Service processes started by the tests log here; the audit reads it at the end.
   rmSync(join(results, 'service-logs'), { recursive: true, force: true });
-  for (const [projects, name, extra] of [[['unit', 'integration'], 'main', []], [['disruptive'], 'disruptive', ['--runInBand']]]) {
+  // fuzz: Schemathesis against every OpenAPI document (test/fuzz), after the main run (its own
+  // cluster of six processes would slow the integration tests down) and before the disruptive tests.
+  const runs = [
+    [['unit', 'integration'], 'main', []],
+    [['fuzz'], 'fuzz', ['--runInBand']],
+    [['disruptive'], 'disruptive', ['--runInBand']],
+  ];
+  for (const [projects, name, extra] of runs) {
     const since = Date.now();
     const result = jest(projects, name, extra);
     add(result);

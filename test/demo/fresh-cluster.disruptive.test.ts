@@ -18,7 +18,7 @@ import {
   type Receiver,
   type ServiceProcess,
 } from '@marketplace/testing';
-import { startGateway, type TestGateway } from '../../services/gateway-auth/test/support/gateway';
+import { startGateway, type TestGateway } from '@marketplace/testing';
 import { placeDemoOrder } from './support/demo-order';
 
 // The demo journey from the state a new user starts in: topics that do not exist yet (the services

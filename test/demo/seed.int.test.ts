@@ -2,8 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findSecrets, freePort, repoRoot, startReceiver, startServiceProcess, verifySignature, waitFor, type Receiver, type ServiceProcess } from '@marketplace/testing';
-import { apiClient, partnerCall, startGateway, type TestGateway } from '../../services/gateway-auth/test/support/gateway';
+import { apiClient, findSecrets, freePort, partnerCall, repoRoot, startGateway, startReceiver, startServiceProcess, verifySignature, waitFor, type Receiver, type ServiceProcess, type TestGateway } from '@marketplace/testing';
 import { placeDemoOrder } from './support/demo-order';
 
 // `npm run demo:seed` (scripts/demo/seed.mjs) as a developer runs it, against a gateway process of

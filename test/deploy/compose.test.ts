@@ -225,6 +225,7 @@ function isIgnored(path: string, patterns: string[]): boolean {
         .replace(/[.+^${}()|[\]]/g, '\\$&')
         .replace(/\*\*\//g, '\u0000')
         .replace(/\*/g, '[^/]*')
+        // eslint-disable-next-line no-control-regex -- the NUL placeholder set two lines above
         .replace(/\u0000/g, '(?:.*/)?')}(?:/.*)?$`,
     );
   return patterns.some((pattern) => toRegExp(pattern).test(path));

@@ -1,7 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { IDENTITY_HEADER, privateKeyFrom, signIdentity, type PartnerIdentity } from '@marketplace/identity';
-import { freePort, localEnv, startServiceProcess, type ServiceProcess } from '@marketplace/testing';
-import { connectedApp, partnerCall, startGateway, type TestGateway } from '../../services/gateway-auth/test/support/gateway';
+import { connectedApp, freePort, localEnv, partnerCall, startGateway, startServiceProcess, type ServiceProcess, type TestGateway } from '@marketplace/testing';
 
 // A real internal service (catalog) behind the real gateway: only identities the gateway signed
 // for this very request get past the guard; anything reaching the internal port directly is 401.

@@ -1,11 +1,12 @@
 import { guardGatewayRoutes, publicKeyFrom } from '@marketplace/identity';
-import { AppError } from '@marketplace/errors';
+import { TOPICS } from '@marketplace/contracts';
+import { busy as busyError } from '@marketplace/errors';
 import type { ServiceDefinition } from '@marketplace/runtime';
 import { catalogIndexes, catalogStore, RESOURCE_COLLECTIONS } from './adapters/store';
 import { settings } from './config';
 import { consumers } from './consumers';
 import { registerRoutes } from './http/routes';
-import { CATALOG_TOPIC } from './usecases/change';
+import { partnerViews } from './http/views/partner';
 import { MenuReads } from './usecases/menu-reads';
 
 /** Catalog: what it owns, the topics it uses and its indexes, in one place. */
@@ -13,7 +14,7 @@ export const catalogService: ServiceDefinition<typeof settings> = {
   name: 'catalog',
   defaultPort: 4102,
   settings,
-  topics: [CATALOG_TOPIC],
+  topics: [TOPICS.catalog],
   indexes: catalogIndexes,
   outboxCollections: RESOURCE_COLLECTIONS,
   setup(context) {
@@ -22,9 +23,9 @@ export const catalogService: ServiceDefinition<typeof settings> = {
     const store = catalogStore(context.db, {
       waitMs: context.config.writeLockWaitMs,
       ttlMs: 30_000,
-      busy: () => new AppError('unavailable', 'catalog.busy', 'Another change of this catalog is in progress; retry shortly.', { retryAfterSeconds: 1 }),
+      busy: () => busyError('Another change of this catalog is in progress; retry shortly.'),
     });
-    const reads = new MenuReads(store, { menus: context.config.menuCacheTenants, responseBytes: context.config.menuCacheResponseMegabytes * 1024 * 1024 });
+    const reads = new MenuReads(store, { menus: context.config.menuCacheTenants, responseBytes: context.config.menuCacheResponseMegabytes * 1024 * 1024 }, partnerViews);
     registerRoutes(context, { store, reads, outbox: context.outbox, logger: context.logger, now: () => new Date() });
     return { consumers: consumers(context) };
   },

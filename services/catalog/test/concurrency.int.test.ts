@@ -134,7 +134,7 @@ it('lets at most one of 10 concurrent nestings through when any two of them woul
   const statuses = results.map((r) => r.status);
   expect(statuses.filter((s) => s === 200)).toHaveLength(1);
   expect(statuses.filter((s) => s === 400)).toHaveLength(9);
-  for (const r of results.filter((x) => x.status === 400)) expect({ code: r.body.code, options: r.body.errors.options }).toEqual({ code: 'catalog.validation_failed', options: [expect.stringMatching(/cycle/)] });
+  for (const r of results.filter((x) => x.status === 400)) expect({ code: r.body.code, options: r.body.errors.options }).toEqual({ code: 'request.invalid', options: [expect.stringMatching(/cycle/)] });
   expect(await storedCycle(one)).toBeUndefined();
 });
 
@@ -169,7 +169,7 @@ it('lets all but one of a ring of concurrent nestings through', async () => {
   expect(await storedCycle(one)).toBeUndefined();
 });
 
-it('answers 503 catalog.busy with Retry-After: 1 when another change holds the tenant for more than 5 s, and changes nothing', async () => {
+it('answers 503 resource.busy with Retry-After: 1 when another change holds the tenant for more than 5 s, and changes nothing', async () => {
   const t = await catalogTenant(cluster);
   const category = await created(t, '/categories', { name: 'Before' });
   const { db, close } = await catalogDb(cluster);
@@ -181,7 +181,7 @@ it('answers 503 catalog.busy with Retry-After: 1 when another change holds the t
     const waited = Date.now() - started;
     expect({ status: res.status, code: res.body?.code, retryAfter: res.headers.get('retry-after'), type: res.headers.get('content-type') }).toEqual({
       status: 503,
-      code: 'catalog.busy',
+      code: 'resource.busy',
       retryAfter: '1',
       type: expect.stringMatching(/^application\/problem\+json/),
     });
@@ -197,7 +197,7 @@ it('answers 503 catalog.busy with Retry-After: 1 when another change holds the t
     expect((await t.manage('PUT', `/categories/${category.id}`, { name: 'Again' })).status).toBe(200);
     expect(Date.now() - takeover).toBeLessThan(2_000);
   } finally {
-    await db.collection('tenant_locks').deleteOne({ _id: t.tenantId as never, token: { $in: ['someone-else', 'dead'] } } as never);
+    await db.collection('tenant_locks').deleteOne({ _id: t.tenantId as never, token: { $in: ['someone-else', 'dead'] } });
     await close();
   }
   const events = await waitFor('the category events of the busy tenant', () => {

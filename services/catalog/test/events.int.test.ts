@@ -12,7 +12,7 @@ const r: Record<string, any> = {};
 /** What the tenant did, in order: the event type and resource id each successful change must publish. */
 const expected: { type: string; id: () => string; deleted: boolean }[] = [];
 let events: CatalogEvent[];
-const validate = createAjv().compile(loadTopicCatalog().get('catalog')!.schema);
+const validate = createAjv().compile(loadTopicCatalog().get('catalog').schema);
 
 async function change(kind: string, deleted: boolean, method: string, path: string, body: unknown, id?: () => string): Promise<any> {
   const res = await t.manage(method, path, body);

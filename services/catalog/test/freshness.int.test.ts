@@ -1,4 +1,4 @@
-import { partnerCall } from '../../gateway-auth/test/support/gateway';
+import { partnerCall } from '@marketplace/testing';
 import { catalogTenant, created, startCatalogCluster, startSecondInstance, throughGateway, type CatalogCluster, type CatalogTenant, type SecondInstance } from './support/cluster';
 
 // Once a change is acknowledged, the very next partner read sees it: on the instance that wrote it

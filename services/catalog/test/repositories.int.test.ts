@@ -3,9 +3,12 @@ import { AppError } from '@marketplace/errors';
 import type { OutgoingEvent } from '@marketplace/events';
 import { ensureIndexes, type TenantOwner } from '@marketplace/store';
 import { describeTimings, fillTo, growsWithData, methodOfCase, queryMethodsOf, stackEnv, uniqueName, timeLookups, type LookupCase, type LookupTiming } from '@marketplace/testing';
-import type { ResourceDoc, ResourceRepository } from '../src/adapters/resource-repository';
+import type { AvailabilityDoc } from '../src/adapters/availability-repository';
+import type { ModifierGroupDoc } from '../src/adapters/modifier-group-repository';
+import type { ProductDoc } from '../src/adapters/product-repository';
+import type { BranchDoc, CategoryDoc, ResourceDoc, ResourceRepository, TaxCategoryDoc } from '../src/adapters/resource-repository';
 import { catalogIndexes, catalogStore, type CatalogStore } from '../src/adapters/store';
-import type { AvailabilityDoc, BranchDoc, CategoryDoc, ModifierGroupDoc, ProductDoc, TaxCategoryDoc } from '../src/domain/model';
+import type { CatalogResource } from '../src/domain/model';
 
 // Every repository query, timed on the real engine with its collections at 1,000 and then 20,000
 // documents of other tenants: an index lookup costs about the same at both sizes, a scan about 20
@@ -97,7 +100,13 @@ const FILLERS: Record<string, (i: number) => Document> = {
 const DOOMED = 80;
 const doomed = (label: string, k: number) => `${label}-doomed-${k}`;
 
-const event = (id: string): OutgoingEvent => ({ topic: 'catalog', key: WRITER.tenantId, type: 'catalog.test.changed', data: { id } });
+/** A catalog event as the repositories stage it (what it says does not matter here). */
+const event = (id: string): OutgoingEvent => ({
+  topic: 'catalog',
+  key: WRITER.tenantId,
+  type: 'catalog.category.changed',
+  data: { tenantId: WRITER.tenantId, currencyCode: 'EUR', sequence: 1, entity: 'category', id, deleted: false, state: { id, name: id, sortOrder: 0, translations: {}, createdAt: at.toISOString(), updatedAt: at.toISOString() } },
+});
 
 let client: MongoClient;
 let db: Db;
@@ -108,7 +117,7 @@ beforeAll(async () => {
   await client.connect();
   db = client.db(uniqueName('catalog-repositories'));
   await ensureIndexes(db, catalogIndexes);
-  store = catalogStore(db, { waitMs: 5_000, ttlMs: 30_000, busy: () => new AppError('unavailable', 'catalog.busy', 'busy') });
+  store = catalogStore(db, { waitMs: 5_000, ttlMs: 30_000, busy: () => new AppError('unavailable', 'resource.busy', 'busy') });
   // The owner's catalog: one of each, linked as in a real menu.
   const t = OWNER.tenantId;
   await db.collection('tax_categories').insertOne(taxCategory(t, ids.tax) as Document);
@@ -147,12 +156,12 @@ type CheckedCase = LookupCase & { check(result: unknown): void | Promise<void> }
 const sortedIds = (docs: unknown) => (docs as Array<{ _id: string }>).map((d) => d._id).sort();
 
 /** The generic methods, on one resource collection: `seeded` is the owner's one document there. */
-function resourceCases<D extends ResourceDoc>(label: string, plural: string, repository: ResourceRepository<D>, seeded: string[], make: (tenantId: string, id: string) => D): CheckedCase[] {
+function resourceCases<R extends CatalogResource>(label: string, plural: string, repository: ResourceRepository<R>, seeded: string[], make: (tenantId: string, id: string) => ResourceDoc<R>): CheckedCase[] {
   let inserted = 0;
   let deleted = 0;
   const C = 'ResourceRepository';
   return [
-    { name: `${C}.findLive: a ${label} by id`, run: () => repository.findLive(OWNER, seeded[0]!), check: (doc) => expect((doc as D | null)?._id).toBe(seeded[0]) },
+    { name: `${C}.findLive: a ${label} by id`, run: () => repository.findLive(OWNER, seeded[0]!), check: (doc) => expect((doc as R | null)?._id).toBe(seeded[0]) },
     { name: `${C}.existsLive: a ${label} by id`, run: () => repository.existsLive(OWNER, seeded[0]!), check: (exists) => expect(exists).toBe(true) },
     { name: `${C}.listLive: the tenant's ${plural}`, run: () => repository.listLive(OWNER), check: (docs) => expect(sortedIds(docs)).toEqual([...seeded].sort()) },
     {
@@ -166,7 +175,7 @@ function resourceCases<D extends ResourceDoc>(label: string, plural: string, rep
     },
     {
       name: `${C}.replaceLive: a ${label} by id`,
-      run: () => repository.replaceLive(WRITER, `${label}-new-0`, { updatedAt: at } as Partial<D>, 2, [event('replace')], at),
+      run: () => repository.replaceLive(WRITER, `${label}-new-0`, { updatedAt: at } as Partial<R>, 2, [event('replace')], at),
       check: (matched) => expect(matched).toBe(true),
     },
     {

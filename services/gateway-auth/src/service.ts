@@ -1,4 +1,4 @@
-import { INSTALLATIONS_TOPIC } from './usecases/installation-events';
+import { TOPICS } from '@marketplace/contracts';
 import type { ServiceDefinition } from '@marketplace/runtime';
 import { privateKeyFrom } from '@marketplace/identity';
 import { ApiKeyCache } from './adapters/api-key-cache';
@@ -22,7 +22,7 @@ export const gatewayAuthService: ServiceDefinition<typeof settings> = {
   name: 'gateway-auth',
   defaultPort: 4101,
   settings,
-  topics: [INSTALLATIONS_TOPIC],
+  topics: [TOPICS.installations],
   indexes: gatewayIndexes,
   outboxCollections: [InstallationsRepository.storage.collection],
   setup(context) {

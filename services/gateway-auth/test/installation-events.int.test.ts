@@ -1,7 +1,6 @@
 import { createKafka } from '@marketplace/events';
 import { openWebhookSecret } from '@marketplace/identity';
-import { localEnv, quietLogger, readTopic, stackEnv, waitFor, type RawTopicReader } from '@marketplace/testing';
-import { connectedApp, startGateway, type TestGateway } from './support/gateway';
+import { connectedApp, localEnv, quietLogger, readTopic, stackEnv, startGateway, waitFor, type RawTopicReader, type TestGateway } from '@marketplace/testing';
 
 // The gateway tells the webhook sender about installations on the `installations` topic: a whole
 // snapshot per change, the signing secret sealed for the sender alone.

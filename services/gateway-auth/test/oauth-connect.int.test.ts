@@ -1,8 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MongoClient } from 'mongodb';
-import { stackEnv } from '@marketplace/testing';
-import { createTenant, partnerCall, startGateway, type ApiClient, type TestGateway } from './support/gateway';
+import { createTenant, partnerCall, stackEnv, startGateway, type ApiClient, type TestGateway } from '@marketplace/testing';
 import { followAuthorization, startOAuthServer, type TestOAuthServer } from './support/oauth-server';
 import { TestUpstream } from './support/upstream';
 

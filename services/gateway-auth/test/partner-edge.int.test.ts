@@ -1,5 +1,5 @@
 import { IDENTITY_HEADER } from '@marketplace/identity';
-import { connectedApp, partnerCall, startGateway, type ConnectedApp, type TestGateway } from './support/gateway';
+import { connectedApp, partnerCall, startGateway, type ConnectedApp, type TestGateway } from '@marketplace/testing';
 import { TestUpstream } from './support/upstream';
 
 // The Partner API edge through the real gateway process, the real stack and a stand-in owner

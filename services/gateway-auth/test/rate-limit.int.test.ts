@@ -1,4 +1,4 @@
-import { connectedApp, partnerCall, startGateway, type TestGateway } from './support/gateway';
+import { connectedApp, partnerCall, startGateway, type TestGateway } from '@marketplace/testing';
 import { TestUpstream } from './support/upstream';
 
 // Rate limits in Redis under real concurrency: exactly the limit is admitted, the rest get 429

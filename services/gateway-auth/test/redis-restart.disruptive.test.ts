@@ -1,7 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { repoRoot, waitFor } from '@marketplace/testing';
-import { connectedApp, partnerCall, startGateway, type ConnectedApp, type TestGateway } from './support/gateway';
+import { connectedApp, partnerCall, repoRoot, startGateway, waitFor, type ConnectedApp, type TestGateway } from '@marketplace/testing';
 import { TestUpstream } from './support/upstream';
 
 // Stops and restarts the real Redis under a running gateway: stored idempotent responses live in

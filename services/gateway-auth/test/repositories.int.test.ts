@@ -145,7 +145,12 @@ const recordFields = (expiresAt: Date) => ({
   expiresAt,
 });
 
-const installationEvent = (installationId: string): OutgoingEvent => ({ topic: 'installations', key: installationId, type: 'installation.changed', data: { installationId, status: 'Disconnected' } });
+const installationEvent = (installationId: string): OutgoingEvent => ({
+  topic: 'installations',
+  key: installationId,
+  type: 'installation.changed',
+  data: { installationId, tenantId: 'tenant-events', appId: 'app-events', contractVersion: 1, status: 'Disconnected', connected: false, webhookUrl: null, subscribedEvents: [], webhookSecretSealed: null, revision: 2, changedAt: NOW.toISOString() },
+});
 
 /** Numbers the fillers: `fillTo` counts from the collection's size, which the cases that delete change. */
 let filled = 0;

@@ -1,4 +1,4 @@
-import { createTenant, startGateway, apiClient, type TestGateway } from './support/gateway';
+import { createTenant, startGateway, apiClient, type TestGateway } from '@marketplace/testing';
 import { TestUpstream } from './support/upstream';
 
 // Tenant API parts owned by other services: the gateway checks the tenant's bearer token and

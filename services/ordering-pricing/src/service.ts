@@ -1,3 +1,4 @@
+import { TOPICS } from '@marketplace/contracts';
 import { guardGatewayRoutes, publicKeyFrom } from '@marketplace/identity';
 import type { ServiceDefinition } from '@marketplace/runtime';
 import { RedisLock } from '@marketplace/redis';
@@ -5,9 +6,8 @@ import { OrderLock } from './adapters/order-lock';
 import { ORDERS, orderingIndexes, orderingStore } from './adapters/store';
 import { settings } from './config';
 import { consumers } from './consumers';
-import { ORDERS_TOPIC } from './domain/order-events';
 import { registerRoutes } from './http/routes';
-import { CATALOG_TOPIC, CopyCache } from './usecases/catalog-copy';
+import { CopyCache } from './usecases/catalog-copy';
 import { liveAssignmentOwnership } from './usecases/delivery-ownership';
 import { OrderNumbers } from './usecases/order-numbers';
 
@@ -16,7 +16,7 @@ export const orderingPricingService: ServiceDefinition<typeof settings> = {
   name: 'ordering-pricing',
   defaultPort: 4103,
   settings,
-  topics: [CATALOG_TOPIC, ORDERS_TOPIC],
+  topics: [TOPICS.catalog, TOPICS.orders],
   indexes: orderingIndexes,
   outboxCollections: [ORDERS],
   setup(context) {

@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { createAjv, createKafka, headerText, loadTopicCatalog } from '@marketplace/events';
-import { quietLogger, readTopic, stackEnv, waitFor, type RawTopicReader } from '@marketplace/testing';
-import { connectedApp, type ConnectedApp } from '../../gateway-auth/test/support/gateway';
+import { connectedApp, quietLogger, readTopic, stackEnv, waitFor, type ConnectedApp, type RawTopicReader } from '@marketplace/testing';
 import { pickupOrder, restaurant, startOrderingCluster, type OrderingCluster, type Restaurant } from './support/cluster';
 
 // Reading, cancelling and acting on orders, and the events each step publishes on `orders`.
 let cluster: OrderingCluster;
 let r: Restaurant;
 let topic: RawTopicReader;
-const validate = createAjv().compile(loadTopicCatalog().get('orders')!.schema);
+const validate = createAjv().compile(loadTopicCatalog().get('orders').schema);
 
 const create = async (overrides: Record<string, unknown> = {}) => {
   const res = await r.partner('POST', '/orders', pickupOrder(r.menu, overrides));

@@ -7,7 +7,7 @@ import { catalogCopyId } from '../src/adapters/catalog-copy-repository';
 import type { DeliveryZoneDoc } from '../src/adapters/delivery-zones-repository';
 import type { PromotionDoc } from '../src/adapters/promotions-repository';
 import { orderingIndexes, orderingStore, type OrderingStore } from '../src/adapters/store';
-import type { OrderDoc } from '../src/domain/order';
+import type { OrderDoc } from '../src/adapters/orders-repository';
 
 // Every repository query of ordering, on the real engine, with its collections holding 1,000
 // documents and then 20,000 (the extra ones belong to other tenants and installations): a query

@@ -30,11 +30,14 @@ describe('delivery zones', () => {
     const res = await r.manage('POST', '/delivery-zones', {
       branchId: stranger.menu.branchId,
       name: 'Bad',
-      geometry: { type: 'Polygon', coordinates: [[[13.38, 52.52], [13.42, 52.52], [13.42, 52.54]]] },
+      geometry: { type: 'Polygon', coordinates: [[[13.38, 52.52], [13.42, 52.52], [13.42, 52.54], [13.4, 52.54]]] },
       fee: 2.555,
     });
     expect(res.status).toBe(400);
     expect(Object.keys(res.body.errors).sort()).toEqual(['branchId', 'fee', 'geometry']);
+    // A ring of three positions is refused by the schema, at its place.
+    const short = await r.manage('POST', '/delivery-zones', { branchId: r.menu.branchId, name: 'Short', geometry: { type: 'Polygon', coordinates: [[[0, 0], [1, 0], [0, 0]]] }, fee: 1 });
+    expect(Object.keys(short.body.errors)).toEqual(['geometry.coordinates[0]']);
     const open = await r.manage('POST', '/delivery-zones', { branchId: r.menu.branchId, name: 'Open ring', geometry: { type: 'Polygon', coordinates: [[[0, 0], [1, 0], [1, 1], [0, 1]]] }, fee: 1 });
     expect(open.body.errors.geometry).toEqual(['each ring must be closed (first and last positions equal)']);
   });

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { createKafka, EventSchemas } from '@marketplace/events';
+import { TOPICS } from '@marketplace/contracts';
+import { createKafka, EventDecoder, EventSchemas, SchemaValidator } from '@marketplace/events';
 import { guardGatewayRoutes, openWebhookSecret, publicKeyFrom } from '@marketplace/identity';
 import { RedisLock } from '@marketplace/redis';
 import type { ServiceDefinition } from '@marketplace/runtime';
@@ -9,21 +10,21 @@ import { InstallationsProgress } from './adapters/installations-progress';
 import { SafeHttpClient } from './adapters/safe-http';
 import { DELIVERIES, webhookIndexes, webhookStore } from './adapters/store';
 import { settings } from './config';
-import { consumers, INSTALLATIONS_TOPIC } from './consumers';
+import { consumers } from './consumers';
 import { FairDispatcher } from './domain/fair-dispatcher';
 import { WEBHOOK_SOURCE_TOPICS } from './domain/webhook-events';
 import { registerRoutes } from './http/routes';
 import { makeAttempt } from './usecases/attempt';
 import { sendingSince } from './usecases/installations';
 import type { WebhookContext } from './usecases/context';
-import { ATTEMPTS_TOPIC, deliveryKinds, RETRY_TIER_TOPICS } from './usecases/delivery-kinds';
+import { ATTEMPT_TOPICS, deliveryKinds } from './usecases/delivery-kinds';
 
 /** Webhook sender: what it owns, the topics it uses and its indexes, in one place. */
 export const webhookSenderService: ServiceDefinition<typeof settings> = {
   name: 'webhook-sender',
   defaultPort: 4106,
   settings,
-  topics: [INSTALLATIONS_TOPIC, ...WEBHOOK_SOURCE_TOPICS, ATTEMPTS_TOPIC, ...RETRY_TIER_TOPICS],
+  topics: [TOPICS.installations, ...WEBHOOK_SOURCE_TOPICS, ...ATTEMPT_TOPICS],
   indexes: webhookIndexes,
   outboxCollections: [DELIVERIES],
   async setup(context) {
@@ -54,14 +55,15 @@ export const webhookSenderService: ServiceDefinition<typeof settings> = {
     const groupPrefix = config.consumerGroupPrefix ?? 'webhook-sender';
     const admin = kafka.admin();
     await admin.connect();
-    const installations = new InstallationsProgress(admin, `${groupPrefix}.installations`, INSTALLATIONS_TOPIC);
+    const installations = new InstallationsProgress(admin, `${groupPrefix}.installations`, TOPICS.installations);
+    const attemptSchemas = new SchemaValidator(ATTEMPT_TOPICS.map((topic): [string, Record<string, unknown>] => [topic, context.catalog.get(topic).schema]));
     const queue = new AttemptQueue(
       kafka,
-      new EventSchemas(config.schemaRegistryUrl, context.catalog),
+      new EventDecoder(new EventSchemas(config.schemaRegistryUrl, context.catalog), attemptSchemas),
       new FairDispatcher({ overall: config.concurrency, perEndpoint: config.concurrencyPerEndpoint }),
       {
         groupId: `${groupPrefix}.attempts`,
-        topics: [ATTEMPTS_TOPIC, ...RETRY_TIER_TOPICS],
+        topics: ATTEMPT_TOPICS,
         maxInFlight: config.concurrency * 4,
         maxWaiting: config.maxWaitingAttempts,
         handle: (job) => makeAttempt(ctx, job),

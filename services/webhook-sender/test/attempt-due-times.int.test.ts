@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Admin, Kafka, Producer } from 'kafkajs';
-import { createKafka, ensureTopics, EventSchemas, HoldWatch, loadTopicCatalog } from '@marketplace/events';
+import { createKafka, ensureTopics, EventDecoder, EventSchemas, HoldWatch, loadTopicCatalog, SchemaValidator } from '@marketplace/events';
 import { quietLogger, sleep, stackEnv, uniqueName, waitFor } from '@marketplace/testing';
 import { AttemptQueue, type AttemptJob } from '../src/adapters/attempt-queue';
 import { FairDispatcher } from '../src/domain/fair-dispatcher';
@@ -46,7 +46,7 @@ interface Log {
 function queueFor(groupId: string, log: Log, ours: Set<string>): AttemptQueue {
   return new AttemptQueue(
     kafka,
-    schemas,
+    new EventDecoder(schemas, new SchemaValidator([[TOPIC, catalog.get(TOPIC).schema]])),
     new FairDispatcher({ overall: 16, perEndpoint: 4 }),
     {
       groupId,

@@ -4,10 +4,11 @@ import type { OutgoingEvent } from '@marketplace/events';
 import { OUTBOX, OutboxRelay } from '@marketplace/outbox';
 import { ensureIndexes } from '@marketplace/store';
 import { describeTimings, fillTo, growsWithData, methodOfCase, queryMethodsOf, sleep, stackEnv, timeLookups, uniqueName, type LookupCase } from '@marketplace/testing';
-import { DeliveriesRepository } from '../src/adapters/deliveries-repository';
+import { DeliveriesRepository, type DeliveryDoc } from '../src/adapters/deliveries-repository';
 import { InstallationCopiesRepository } from '../src/adapters/installation-copies-repository';
 import { MetaRepository, type MetaDoc } from '../src/adapters/meta-repository';
-import { DELIVERIES, webhookIndexes, type AttemptRecord, type DeliveryDoc } from '../src/adapters/store';
+import { DELIVERIES, webhookIndexes } from '../src/adapters/store';
+import type { AttemptRecord } from '../src/usecases/entities';
 import type { InstallationCopy } from '../src/domain/installation';
 
 // Every repository query of the sender, on the real engine, with its collections at 1,000 and

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { createKafka, EventPublisher, EventSchemas, loadTopicCatalog, SchemaValidator } from '@marketplace/events';
-import { quietLogger, sleep, stackEnv, waitFor, startReceiver, type Receiver, verifySignature } from '@marketplace/testing';
+import { createKafka, EventPublisher, EventSchemas, loadTopicCatalog, SchemaValidator, type OutgoingEvent } from '@marketplace/events';
+import { publishApp, quietLogger, sleep, stackEnv, startReceiver, verifySignature, waitFor, type Receiver } from '@marketplace/testing';
 import { startWebhookCluster, type WebhookCluster } from './support/cluster';
-import { publishApp } from '../../gateway-auth/test/support/gateway';
 import { connectedSource } from './support/partner';
 
 // Nothing is lost when the sender stops in the middle of a retry wait, and an event Kafka delivers
@@ -55,7 +54,7 @@ it('an event published twice (same event id) is delivered once per installation'
   const publisher = new EventPublisher(kafka, catalog, new EventSchemas(stackEnv().SCHEMA_REGISTRY_URL, catalog), new SchemaValidator([...catalog.topics].map(([name, spec]) => [name, spec.schema])), 'duplicate-it');
   await publisher.connect();
   const orderId = randomUUID();
-  const event = {
+  const event: OutgoingEvent = {
     topic: 'orders',
     key: orderId,
     type: 'orders.created',

@@ -115,7 +115,7 @@ export function url(variable: string, opts: Options<string> & { protocols: reado
 export function hostPortList(variable: string, opts: Options<string[]> = {}) {
   return setting(variable, opts, (raw) => {
     const items = raw.split(',').map((s) => s.trim()).filter(Boolean);
-    const bad = items.find((item) => !/^[A-Za-z0-9.\-_\[\]:]+:\d{1,5}$/.test(item));
+    const bad = items.find((item) => !/^[A-Za-z0-9.\-_[\]:]+:\d{1,5}$/.test(item));
     if (items.length === 0 || bad !== undefined) throw new Error('must be a comma-separated list of host:port');
     return items;
   });

@@ -58,6 +58,11 @@ export const conflict = (code: string, message: string, details?: Record<string,
   new AppError('conflict', code, message, { details });
 export const unavailable = (code: string, message: string, cause?: unknown) =>
   new AppError('unavailable', code, message, { cause });
+/**
+ * Another change of the same resource holds it (a lock, a version being numbered): the one code
+ * for this in every service, 503 with `Retry-After: 1`, because trying again shortly succeeds.
+ */
+export const busy = (message: string) => new AppError('unavailable', 'resource.busy', message, { retryAfterSeconds: 1 });
 
 export function isAppError(value: unknown): value is AppError {
   return value instanceof AppError;

@@ -5,7 +5,7 @@ import type { TopicCatalog } from './catalog';
  * Creates the given topics and their dead-letter topics with the partitions and retention of the
  * catalog. Existing topics are left as they are (creation is idempotent).
  */
-export async function ensureTopics(kafka: Kafka, catalog: TopicCatalog, names: string[]): Promise<void> {
+export async function ensureTopics(kafka: Kafka, catalog: TopicCatalog, names: readonly string[]): Promise<void> {
   const admin = kafka.admin();
   await admin.connect();
   try {

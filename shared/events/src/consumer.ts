@@ -1,30 +1,42 @@
-import { KafkaJSError, type Consumer, type EachMessagePayload, type IHeaders, type Kafka, type Producer } from 'kafkajs';
+import { KafkaJSError, type Consumer, type EachMessagePayload, type IHeaders, type Kafka, type KafkaMessage, type Producer } from 'kafkajs';
 import { context, trace } from '@opentelemetry/api';
 import type { Logger } from '@marketplace/logging';
 import type { TopicCatalog } from './catalog';
-import { DeadLetter, STOPPING_MESSAGE, deadLetterMessage, decodeFailure, isPermanent, isWireFormat, nextBackoff, shouldRetry, toDeadLetter } from './failure';
+import { EventDecoder } from './decoder';
+import { DeadLetter, STOPPING_MESSAGE, deadLetterMessage, isPermanent, nextBackoff, shouldRetry, toDeadLetter } from './failure';
 import { HEADER, extractTraceContext, headerText } from './headers';
 import { holdCauseOf, type HoldWatch } from './holds';
 import type { EventSchemas } from './registry';
+import type { PlatformTopics, TopicMap, TopicOf } from './topics';
 import type { SchemaValidator } from './validation';
 
-export interface ConsumedEvent<T = unknown> {
-  topic: string;
+/** One message as a handler receives it: `data` of type T, from `topic`, with event type `type`. */
+export interface ConsumedEvent<T = unknown, Topic extends string = string, Type extends string = string> {
+  topic: Topic;
   partition: number;
   offset: string;
   key: string | null;
   eventId: string;
-  type: string;
+  /** One of the event types the catalog declares for the topic (others are dead letters). */
+  type: Type;
   occurredAt: string | undefined;
+  /** The value, validated against the topic's schema. */
   data: T;
   headers: IHeaders;
   log: Logger;
 }
 
+/**
+ * What a consumer of the topics T receives: one member per topic, told apart by `event.topic`,
+ * each with its topic's data and event types. For `['orders', 'installations']`:
+ * `ConsumedEvent<OrderEvent, 'orders', …> | ConsumedEvent<InstallationChanged, 'installations', …>`.
+ */
+export type EventOf<M extends TopicMap = PlatformTopics, T extends TopicOf<M> = TopicOf<M>> = { [K in T]: ConsumedEvent<M[K]['data'], K, M[K]['type']> }[T];
+
 /** Event ids are UUIDs when we publish; others' ids are accepted within these bounds. */
 const EVENT_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-export type EventHandler = (event: ConsumedEvent) => Promise<void>;
+export type EventHandler<M extends TopicMap = PlatformTopics, T extends TopicOf<M> = TopicOf<M>> = (event: EventOf<M, T>) => Promise<void>;
 
 /** Remembers which event ids a consumer group has handled (MongoDB in services). */
 export interface ProcessedEvents {
@@ -32,10 +44,10 @@ export interface ProcessedEvents {
   add(eventId: string): Promise<void>;
 }
 
-export interface ConsumerOptions {
+export interface ConsumerOptions<M extends TopicMap = PlatformTopics, T extends TopicOf<M> = TopicOf<M>> {
   groupId: string;
-  topics: string[];
-  handler: EventHandler;
+  topics: readonly T[];
+  handler: EventHandler<M, T>;
   processed: ProcessedEvents;
   /** Attempts for an error that is neither marked retriable nor permanent (a bug, say). */
   unknownErrorAttempts?: number;
@@ -62,29 +74,37 @@ export type ConsumeOutcome = 'handled' | 'duplicate' | 'dead_lettered';
 
 /**
  * The one consumer loop every service uses. For each message, in order within its partition:
- * skip it if its event id was already handled; decode it through the registry and validate it
- * against the topic's schema; run the handler in the producer's trace context; remember the event
- * id; then commit the offset. Nothing is committed before it is handled. A retriable failure is
- * retried with backoff without committing (the partition waits, order is kept); a message that can
- * never be handled (no event id, undecodable, invalid, permanent handler error) goes to
- * `<topic>.dlt` with the reason in its headers, and the consumer moves on.
+ * skip it if its event id was already handled; check that its event type is one the catalog
+ * declares for the topic; decode it through the registry and validate it against the topic's
+ * schema (which gives it the topic's type in M); run the handler in the producer's trace context;
+ * remember the event id; then commit the offset. Nothing is committed before it is handled. A
+ * retriable failure is retried with backoff without committing (the partition waits, order is
+ * kept); a message that can never be handled (no event id, undeclared event type, undecodable, invalid, permanent handler
+ * error) goes to `<topic>.dlt` with the reason in its headers, and the consumer moves on.
+ *
+ * M says what the topics carry (the platform's topics by default; the catalog given must be the one
+ * M describes), T which of them this consumer reads: its handler receives `EventOf<M, T>`.
  */
-export class EventConsumer {
+export class EventConsumer<M extends TopicMap = PlatformTopics, T extends TopicOf<M> = TopicOf<M>> {
   private readonly consumer: Consumer;
   private stopping = false;
   /** Ends the retry waits in progress (one per partition at most), so a stop sits out no backoff. */
   private readonly wakers = new Set<() => void>();
   private readonly log: Logger;
+  private readonly decoder: EventDecoder<M>;
+  private readonly subscribed: ReadonlySet<string>;
 
   constructor(
     private readonly kafka: Kafka,
     private readonly catalog: TopicCatalog,
-    private readonly schemas: EventSchemas,
-    private readonly validator: SchemaValidator,
+    schemas: EventSchemas,
+    validator: SchemaValidator,
     private readonly deadLetters: Producer,
-    private readonly options: ConsumerOptions,
+    private readonly options: ConsumerOptions<M, T>,
     logger: Logger,
   ) {
+    this.decoder = new EventDecoder<M>(schemas, validator);
+    this.subscribed = new Set<string>(options.topics);
     // A short fetch wait keeps a graceful stop short: disconnect waits for the fetch in flight.
     this.consumer = kafka.consumer({ groupId: options.groupId, allowAutoTopicCreation: false, sessionTimeout: 30_000, heartbeatInterval: 3000, maxWaitTimeInMs: 1000 });
     this.log = logger.child({ consumerGroup: options.groupId });
@@ -184,9 +204,9 @@ export class EventConsumer {
   private async handleOne({ topic, partition, message }: EachMessagePayload): Promise<void> {
     const eventId = headerText(message.headers, HEADER.eventId);
     const place: MessagePlace = { topic, partition, offset: message.offset, eventId };
-    const type = headerText(message.headers, HEADER.eventType) ?? 'unknown';
+    const type = headerText(message.headers, HEADER.eventType);
     const traceContext = extractTraceContext(message.headers);
-    const log = this.log.child({ topic, partition, offset: message.offset, eventId, eventType: type, traceId: trace.getSpanContext(traceContext)?.traceId });
+    const log = this.log.child({ topic, partition, offset: message.offset, eventId, eventType: type ?? 'unknown', traceId: trace.getSpanContext(traceContext)?.traceId });
     try {
       if (!eventId) throw new DeadLetter('the message has no event-id header', 'event.missing_id');
       if (!EVENT_ID.test(eventId)) throw new DeadLetter('the event-id header is not 1 to 128 letters, digits or ._:-', 'event.invalid_id');
@@ -194,19 +214,8 @@ export class EventConsumer {
         log.debug('duplicate event skipped');
         this.options.onOutcome?.('duplicate', topic);
       } else {
-        const data = await this.decode(topic, message.value);
-        const event: ConsumedEvent = {
-          topic,
-          partition,
-          offset: message.offset,
-          key: message.key?.toString('utf8') ?? null,
-          eventId,
-          type,
-          occurredAt: headerText(message.headers, HEADER.occurredAt),
-          data,
-          headers: message.headers ?? {},
-          log,
-        };
+        if (!this.isSubscribed(topic)) throw new DeadLetter(`${topic} is not a topic of this consumer`, 'event.unknown_topic');
+        const event = await this.read(topic, partition, message, eventId, type, log);
         await context.with(traceContext, () => this.withRetries(log, place, () => this.options.handler(event)));
         this.options.onOutcome?.('handled', topic);
         // Handled: whatever happens to the bookkeeping now, this message is not a dead letter.
@@ -237,18 +246,32 @@ export class EventConsumer {
     }
   }
 
-  private async decode(topic: string, value: Buffer | null): Promise<unknown> {
-    if (!isWireFormat(value)) throw new DeadLetter('the value is not in the schema-registry wire format', 'event.not_wire_format');
-    let data: unknown;
-    try {
-      data = await this.schemas.decode(value);
-    } catch (error) {
-      const failure = decodeFailure(error);
-      throw failure === 'retry' ? error : failure;
-    }
-    const problems = this.validator.problems(topic, data);
-    if (problems.length > 0) throw new DeadLetter(`the value does not match the schema of ${topic}: ${problems.join('; ')}`, 'event.schema_violation');
-    return data;
+  private isSubscribed(topic: string): topic is T {
+    return this.subscribed.has(topic);
+  }
+
+  /** Whether the catalog declares this event type for the topic (as the publisher requires). */
+  private declares<K extends T>(topic: K, type: string | undefined): type is M[K]['type'] {
+    return type !== undefined && this.catalog.get(topic).eventTypes.includes(type);
+  }
+
+  /** The event a handler receives: its type checked against the catalog, its value against the topic's schema. */
+  private async read<K extends T>(topic: K, partition: number, message: KafkaMessage, eventId: string, type: string | undefined, log: Logger): Promise<EventOf<M, K>> {
+    if (!this.declares(topic, type)) throw new DeadLetter(`the event type ${type ?? '(none)'} is not declared for ${topic} in the topic catalog`, 'event.unknown_type');
+    const data = await this.decoder.decode(topic, message.value);
+    const event: ConsumedEvent<M[K]['data'], K, M[K]['type']> = {
+      topic,
+      partition,
+      offset: message.offset,
+      key: message.key?.toString('utf8') ?? null,
+      eventId,
+      type,
+      occurredAt: headerText(message.headers, HEADER.occurredAt),
+      data,
+      headers: message.headers ?? {},
+      log,
+    };
+    return event;
   }
 
   /** Retries retriable failures with backoff for as long as the consumer runs; an unknown error a

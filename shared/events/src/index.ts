@@ -1,9 +1,11 @@
 export { createKafka, type KafkaSettings } from './kafka';
 export { loadTopicCatalog, createTopicCatalog, defaultSchemasDir, type TopicCatalog, type TopicSpec } from './catalog';
+export { type AnyTopics, type PlatformTopics, type TopicContract, type TopicMap, type TopicOf } from './topics';
 export { SchemaValidator, createAjv } from './validation';
 export { EventSchemas } from './registry';
-export { EventPublisher, type OutgoingEvent, type PublishedEvent } from './producer';
-export { EventConsumer, subscribeWhenReady, type ConsumedEvent, type ConsumerOptions, type ConsumeOutcome, type EventHandler, type ProcessedEvents } from './consumer';
+export { EventDecoder } from './decoder';
+export { EventPublisher, type OutgoingEvent, type PublishedEvent, type StoredEvent } from './producer';
+export { EventConsumer, subscribeWhenReady, type ConsumedEvent, type ConsumerOptions, type ConsumeOutcome, type EventHandler, type EventOf, type ProcessedEvents } from './consumer';
 export { ensureTopics, KafkaPing } from './admin';
 export { HoldWatch, holdCauseOf, type Hold, type HoldKey, type HoldWatchOptions } from './holds';
 export { HEADER, DLT_HEADER, headerText, injectTraceContext, extractTraceContext } from './headers';

@@ -4,20 +4,33 @@ import { AppError } from '@marketplace/errors';
 import type { TopicCatalog } from './catalog';
 import { HEADER, injectTraceContext } from './headers';
 import type { EventSchemas } from './registry';
+import type { PlatformTopics, TopicMap, TopicOf } from './topics';
 import type { SchemaValidator } from './validation';
 
-/** An event to publish. `eventId` and `occurredAt` are fixed by the caller when it must be stable
- * (the outbox assigns them when the state change is written, so a republish keeps them). */
-export interface OutgoingEvent<T = unknown> {
-  topic: string;
+/**
+ * An event to publish, whatever the compiler knows of it: `data` is checked against the topic's
+ * schema at run time, before it is sent. `eventId` and `occurredAt` are fixed by the caller when it
+ * must be stable (the outbox assigns them when the state change is written, so a republish keeps
+ * them).
+ */
+export interface StoredEvent<Topic extends string = string, Type extends string = string, T = unknown> {
+  topic: Topic;
   key: string;
-  type: string;
+  type: Type;
   data: T;
   eventId?: string;
   occurredAt?: string;
   /** W3C trace headers captured when the event was staged; the active context otherwise. */
   trace?: Record<string, string>;
 }
+
+/**
+ * An event built in code for one of the topics T: its type must be one the topic declares and its
+ * data the topic's type, so a producer that drifts from the schema does not compile. One member
+ * per topic (told apart by `topic`), e.g. `OutgoingEvent<PlatformTopics, 'orders'>` for an order
+ * event.
+ */
+export type OutgoingEvent<M extends TopicMap = PlatformTopics, T extends TopicOf<M> = TopicOf<M>> = { [K in T]: StoredEvent<K, M[K]['type'], M[K]['data']> }[T];
 
 export interface PublishedEvent {
   topic: string;
@@ -27,8 +40,9 @@ export interface PublishedEvent {
 /**
  * Validates each event against its topic's schema, encodes it through the registry and sends it
  * with acks from all in-sync replicas and the idempotent producer (no duplicates from retries).
+ * M says what the topics carry (the platform's topics by default).
  */
-export class EventPublisher {
+export class EventPublisher<M extends TopicMap = PlatformTopics> {
   private readonly producer: Producer;
   private connected = false;
 
@@ -54,7 +68,17 @@ export class EventPublisher {
     await this.producer.disconnect();
   }
 
-  async publish(events: OutgoingEvent[]): Promise<PublishedEvent[]> {
+  /** Publishes events built in code: each one's data is of its topic's type. */
+  publish(events: readonly OutgoingEvent<M>[]): Promise<PublishedEvent[]> {
+    return this.publishStored(events);
+  }
+
+  /**
+   * Publishes events read back from storage (the outbox): typed when they were staged, of unknown
+   * shape once read back. They get the checks every event gets here (a declared event type, data
+   * matching the topic's schema); one that fails them is refused, not sent.
+   */
+  async publishStored(events: readonly StoredEvent[]): Promise<PublishedEvent[]> {
     const byTopic = new Map<string, { key: string; value: Buffer; headers: Record<string, string> }[]>();
     const published: PublishedEvent[] = [];
     for (const event of events) {
@@ -68,7 +92,7 @@ export class EventPublisher {
     return published;
   }
 
-  private async encode(event: OutgoingEvent) {
+  private async encode(event: StoredEvent) {
     const spec = this.catalog.get(event.topic);
     if (!spec.eventTypes.includes(event.type)) {
       throw new AppError('internal', 'event.unknown_type', `event type ${event.type} is not declared for topic ${event.topic}`);

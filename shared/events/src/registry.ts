@@ -32,7 +32,7 @@ export class EventSchemas {
   }
 
   /** Registers (or finds) the schema of each topic; safe to repeat, the registry dedupes. */
-  async register(topics: string[]): Promise<void> {
+  async register(topics: readonly string[]): Promise<void> {
     for (const topic of topics) {
       if (this.ids.has(topic)) continue;
       const schema = JSON.stringify(this.catalog.get(topic).schema);

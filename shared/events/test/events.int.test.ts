@@ -10,10 +10,20 @@ import {
   ensureTopics,
   headerText,
   type ConsumedEvent,
+  type TopicContract,
 } from '@marketplace/events';
 import { processedEvents } from '@marketplace/store';
 import { quietLogger, readTopic, testEvents, uniqueName, waitFor, type RawTopicReader } from '@marketplace/testing';
 import { startTracing } from '@marketplace/tracing';
+
+/** The test topic's values (testEventSchema) and event types: what its consumer is typed with. */
+interface TestOrder {
+  orderId: string;
+  status: number;
+  totalMinor: number;
+  note?: string | null;
+}
+type TestTopics = Record<string, TopicContract<TestOrder, 'test.order.created' | 'test.order.cancelled'>>;
 
 const logger = quietLogger();
 const { env, catalog, topic, kafka, schemas, validator, publisher } = testEvents('events', logger);
@@ -21,15 +31,15 @@ const mongo = new MongoClient(env.MONGO_URL);
 const db = mongo.db(uniqueName('events_it').replace(/[-.]/g, '_'));
 let raw: Producer;
 let dlt: Producer;
-let consumer: EventConsumer;
+let consumer: EventConsumer<TestTopics>;
 let deadLetters: RawTopicReader;
-const handled: ConsumedEvent[] = [];
+const handled: ConsumedEvent<TestOrder>[] = [];
 const failures = new Map<string, { error: Error; times: number }>();
 const outcomes: string[] = [];
 
 /** The handler under test: records events; fails as told for some order ids. */
-async function handler(event: ConsumedEvent) {
-  const orderId = (event.data as { orderId: string }).orderId;
+async function handler(event: ConsumedEvent<TestOrder>) {
+  const orderId = event.data.orderId;
   const failure = failures.get(orderId);
   if (failure && failure.times > 0) {
     failure.times -= 1;
@@ -39,7 +49,7 @@ async function handler(event: ConsumedEvent) {
 }
 
 const order = (over: Record<string, unknown> = {}) => ({ orderId: randomUUID(), status: 1, totalMinor: 1250, note: null, ...over });
-const handledOrder = (orderId: string) => handled.filter((e) => (e.data as { orderId: string }).orderId === orderId);
+const handledOrder = (orderId: string) => handled.filter((e) => e.data.orderId === orderId);
 
 beforeAll(async () => {
   startTracing({ serviceName: 'events-it' }); // no endpoint: propagation only
@@ -50,7 +60,7 @@ beforeAll(async () => {
   dlt = kafka.producer();
   await Promise.all([raw.connect(), dlt.connect()]);
   const groupId = uniqueName('events-it');
-  consumer = new EventConsumer(kafka, catalog, schemas, validator, dlt, { groupId, topics: [topic], handler, processed: processedEvents(db, groupId), retryBackoffMs: { initial: 50, max: 200 }, onOutcome: (outcome) => void outcomes.push(outcome) }, logger);
+  consumer = new EventConsumer<TestTopics>(kafka, catalog, schemas, validator, dlt, { groupId, topics: [topic], handler, processed: processedEvents(db, groupId), retryBackoffMs: { initial: 50, max: 200 }, onOutcome: (outcome) => void outcomes.push(outcome) }, logger);
   const joined = consumer.onceJoined();
   await consumer.start();
   await joined;
@@ -113,11 +123,13 @@ describe('events through the schema registry and real Kafka', () => {
     expect(outcomes).toContain('duplicate');
   });
 
-  it('sends malformed messages to the dead-letter topic with the reason, and goes on', async () => {
+  it('sends malformed messages (and undeclared event types) to the dead-letter topic with the reason, and goes on', async () => {
     const key = randomUUID();
     const notWire = randomUUID();
     const invalid = randomUUID();
     const noId = randomUUID();
+    const undeclared = randomUUID();
+    const untyped = randomUUID();
     const { id: schemaId } = (await fetch(`${env.SCHEMA_REGISTRY_URL}/subjects/${topic}-value/versions/latest`).then((r) => r.json())) as { id: number };
     const wire = (value: unknown) => {
       const header = Buffer.alloc(5);
@@ -131,26 +143,32 @@ describe('events through the schema registry and real Kafka', () => {
         { key, value: wire({ orderId: 'nope', status: 99, totalMinor: 1 }), headers: { [HEADER.eventId]: invalid, [HEADER.eventType]: 'test.order.created' } },
         { key, value: wire(order()), headers: { [HEADER.eventType]: 'test.order.created' } },
         { key, value: wire(order()), headers: { [HEADER.eventId]: 'x'.repeat(10_000), [HEADER.eventType]: 'test.order.created' } },
+        // Valid values, but with an event type the catalog does not declare for the topic, or none.
+        { key, value: wire(order()), headers: { [HEADER.eventId]: undeclared, [HEADER.eventType]: 'test.order.shipped' } },
+        { key, value: wire(order()), headers: { [HEADER.eventId]: untyped } },
       ],
     });
     const after = order({ orderId: key });
     await publisher.publish([{ topic, key, type: 'test.order.created', data: after }]);
 
     await waitFor('the valid event after the malformed ones', () => handledOrder(key)[0]);
-    const dead = await waitFor('four dead letters', () => {
+    const dead = await waitFor('six dead letters', () => {
       const mine = deadLetters.messages.filter((m) => m.key?.toString() === key);
-      return mine.length === 4 ? mine : undefined;
+      return mine.length === 6 ? mine : undefined;
     });
+    const codes = dead.map((m) => headerText(m.headers, DLT_HEADER.errorCode)).sort();
+    expect(codes).toEqual(['event.invalid_id', 'event.missing_id', 'event.not_wire_format', 'event.schema_violation', 'event.unknown_type', 'event.unknown_type']);
     const byCode = Object.fromEntries(dead.map((m) => [headerText(m.headers, DLT_HEADER.errorCode), m]));
-    expect(Object.keys(byCode).sort()).toEqual(['event.invalid_id', 'event.missing_id', 'event.not_wire_format', 'event.schema_violation']);
+    const unknownTypes = dead.filter((m) => headerText(m.headers, DLT_HEADER.errorCode) === 'event.unknown_type').map((m) => headerText(m.headers, HEADER.eventId));
+    expect(unknownTypes.sort()).toEqual([undeclared, untyped].sort());
     const violation = byCode['event.schema_violation']!;
     expect(headerText(violation.headers, DLT_HEADER.reason)).toContain('/orderId');
     expect(headerText(violation.headers, DLT_HEADER.sourceTopic)).toBe(topic);
     expect(headerText(violation.headers, HEADER.eventId)).toBe(invalid);
     expect(headerText(byCode['event.not_wire_format']!.headers, HEADER.eventId)).toBe(notWire);
     expect(byCode['event.not_wire_format']!.value!.toString()).toBe('{"orderId":"plain json"}');
-    expect(handled.some((e) => ([notWire, invalid, noId] as string[]).includes(e.eventId))).toBe(false);
-    expect(outcomes.filter((o) => o === 'dead_lettered').length).toBeGreaterThanOrEqual(4);
+    expect(handled.some((e) => ([notWire, invalid, noId, undeclared, untyped] as string[]).includes(e.eventId))).toBe(false);
+    expect(outcomes.filter((o) => o === 'dead_lettered').length).toBeGreaterThanOrEqual(6);
   });
 
   it('retries a retriable handler failure without dead-lettering, and dead-letters a permanent one', async () => {
@@ -188,7 +206,7 @@ describe('stopping a consumer', () => {
     const failingOn = new Set<number>();
     const healed = new Set<string>();
     const make = (healthy: boolean) =>
-      new EventConsumer(
+      new EventConsumer<TestTopics>(
         kafka,
         catalog,
         schemas,
@@ -200,7 +218,7 @@ describe('stopping a consumer', () => {
           processed: processedEvents(db, groupId),
           retryBackoffMs: { initial: 10_000, max: 10_000 },
           handler: async (event) => {
-            const { orderId } = event.data as { orderId: string };
+            const { orderId } = event.data;
             if (!stuckIds.has(orderId)) return;
             if (healthy) return void healed.add(orderId);
             failingOn.add(event.partition);

@@ -155,14 +155,17 @@ export function createHttpApp(options: HttpAppOptions) {
 
   // Services' own early steps (rate limits, authentication) run before any body is read.
   let early: Koa.Middleware<RequestState> | undefined;
-  app.use((ctx, next) => (beforeBody.length === 0 ? next() : (early ??= compose(beforeBody))(ctx, next)));
+  app.use(async (ctx, next) => {
+    if (beforeBody.length === 0) await next();
+    else await (early ??= compose(beforeBody))(ctx, next);
+  });
 
   // Bodies are JSON or nothing: anything else is refused before it is read (415). The raw text is
   // kept beside the parsed value (a proxy forwards it untouched; idempotency hashes it).
   app.use(async (ctx, next) => {
     if (BODY_METHODS.has(ctx.method) && hasBody(ctx)) {
       if (!ctx.is(JSON_MEDIA_TYPES)) throw toAppError({ status: 415 });
-      const { parsed, raw } = await coBody.json(ctx.req, { limit: jsonLimit, strict: true, returnRawBody: true });
+      const { parsed, raw } = (await coBody.json(ctx.req, { limit: jsonLimit, strict: true, returnRawBody: true })) as { parsed: unknown; raw: string };
       if (jsonNestedDeeperThan(raw)) {
         throw new AppError('validation', 'request.invalid', `The request body is nested more than ${MAX_JSON_DEPTH} levels deep.`);
       }

@@ -54,6 +54,33 @@ describe('bodyValidator', () => {
     });
   });
 
+  it('names the field at fault inside a nullable shape, and its type when it is neither', () => {
+    const address = { type: 'object', additionalProperties: false, required: ['city'], properties: { city: { type: 'string' } }, title: 'Address' };
+    const validate = bodyValidator<{ address: unknown }>({ type: 'object', properties: { address: { anyOf: [address, { type: 'null' }] } } });
+    const fieldErrors = (body: unknown) => {
+      try {
+        validate(body);
+      } catch (error) {
+        return (error as AppError).fieldErrors;
+      }
+      return undefined;
+    };
+    expect(fieldErrors({ address: null })).toBeUndefined();
+    expect(fieldErrors({ address: {} })).toEqual({ 'address.city': ['is required'] });
+    expect(fieldErrors({ address: 5 })).toEqual({ address: ['must be object'] });
+  });
+
+  it('reports a conditional rule by the field it requires, and a short enum by its values', () => {
+    const validate = bodyValidator<unknown>({
+      type: 'object',
+      properties: { mode: { type: 'integer', enum: [1, 2] }, zone: { type: 'string' } },
+      if: { required: ['mode'], properties: { mode: { const: 1 } } },
+      then: { required: ['zone'], properties: { zone: { type: 'string' } } },
+    });
+    expect(() => validate({ mode: 1 })).toThrow(expect.objectContaining({ fieldErrors: { zone: ['is required'] } }));
+    expect(() => validate({ mode: 3 })).toThrow(expect.objectContaining({ fieldErrors: { mode: ['must be one of 1, 2'] } }));
+  });
+
   it('reports a body that is not an object at the body itself', () => {
     expect(errorsOf([1, 2])).toEqual({ '(body)': ['must be object'] });
     expect(errorsOf(undefined)).toEqual({ '(body)': ['must be object'] });

@@ -1,17 +1,23 @@
-import Ajv, { type ErrorObject, type JSONSchemaType, type ValidateFunction } from 'ajv';
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { validationError, type FieldErrors } from '@marketplace/errors';
+import type { JsonSchema } from '@marketplace/contracts';
 
 const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
 addFormats(ajv);
+// Annotations of the contracts' schemas that ajv has no use for: enum names for readers of the
+// OpenAPI documents, and the type override of the TypeScript generator.
+ajv.addVocabulary(['x-enum-varnames', 'tsType']);
 
 /**
- * Compiles a JSON Schema for a request body once; the returned function gives the typed body or
- * throws a validation AppError whose field errors name each offending field the way clients
- * write it (`lines[2].modifierSelections[0].modifierOptionId`), which the HTTP layer renders as
- * problem+json `errors` (or the provider envelope's `fieldErrors`).
+ * Compiles a contract's JSON Schema for a request body once; the returned function gives the body
+ * as the contract's generated type, or throws a validation AppError (`request.invalid`) whose field
+ * errors name each offending field the way clients write it
+ * (`lines[2].modifierSelections[0].modifierOptionId`), which the HTTP layer renders as problem+json
+ * `errors` (or the provider envelope's `fieldErrors`). `T` must be the type generated from `schema`
+ * (`@marketplace/contracts`): that is what makes the conversion below sound.
  */
-export function bodyValidator<T>(schema: JSONSchemaType<T> | Record<string, unknown>, code = 'request.invalid') {
+export function bodyValidator<T>(schema: JsonSchema, code = 'request.invalid') {
   const validate = ajv.compile(schema) as ValidateFunction<T>;
   return (body: unknown): T => {
     if (validate(body)) return body;
@@ -23,9 +29,18 @@ export function bodyValidator<T>(schema: JSONSchemaType<T> | Record<string, unkn
 export function fieldErrorsOf(errors: ErrorObject[]): FieldErrors {
   const out: FieldErrors = {};
   for (const error of errors) {
+    if (isSummary(error, errors)) continue;
     const segments = pointerSegments(error.instancePath);
+    // A property name that breaks `propertyNames` (a translation's language tag) is named itself;
+    // the `propertyNames` error only sums up that name's own failure.
+    if (error.keyword === 'propertyNames') continue;
+    if (error.propertyName !== undefined) segments.push(error.propertyName);
     let message = error.message ?? 'is invalid';
-    if (error.keyword === 'required') {
+    if (error.keyword === 'enum' && (error.params.allowedValues as unknown[]).length <= 12) {
+      message = `must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    } else if (error.keyword === 'false schema') {
+      message = 'is not allowed here';
+    } else if (error.keyword === 'required') {
       segments.push(String(error.params.missingProperty));
       message = 'is required';
     } else if (error.keyword === 'additionalProperties') {
@@ -38,6 +53,22 @@ export function fieldErrorsOf(errors: ErrorObject[]): FieldErrors {
   }
   return out;
 }
+
+/**
+ * Errors that only sum up others: `if` (a `then` or `else` failed, reported itself), and for a
+ * nullable shape (`anyOf: [shape, null]`) the `anyOf` and the "must be null" of its null branch
+ * when the shape's own failures at or under the same place say what is wrong.
+ */
+function isSummary(error: ErrorObject, all: ErrorObject[]): boolean {
+  if (error.keyword === 'if') return true;
+  const alternative = error.keyword === 'anyOf' || error.keyword === 'oneOf' || (error.keyword === 'type' && error.params.type === 'null');
+  if (!alternative) return false;
+  const at = error.instancePath;
+  return all.some((other) => other !== error && !isAlternativeBranch(other, at) && (other.instancePath === at || other.instancePath.startsWith(`${at}/`)));
+}
+
+const isAlternativeBranch = (error: ErrorObject, at: string) =>
+  error.instancePath === at && (error.keyword === 'anyOf' || error.keyword === 'oneOf' || (error.keyword === 'type' && error.params.type === 'null'));
 
 function pointerSegments(pointer: string): string[] {
   if (pointer === '') return [];

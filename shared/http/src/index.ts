@@ -3,6 +3,6 @@ export { formatError, toAppError, statusOf, HttpLayerError, type ErrorFormat, ty
 export { createMetrics, type Metrics } from './metrics';
 export { runReadinessChecks, withTimeout, type ReadinessCheck, type ReadinessReport } from './readiness';
 export { bodyValidator, fieldErrorsOf, fieldPath } from './body-validation';
-export { isUuid, pathId } from './path-params';
+export { isUuid, pathId, queryId } from './path-params';
 export { isLoopbackHost, isInternalAddress } from './outbound-address';
 export { ref, uuid, dateTime, money, nullable, closed, problem, json, type Json } from './openapi-parts';

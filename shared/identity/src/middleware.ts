@@ -38,9 +38,9 @@ export function identityOf<K extends Kind>(ctx: Koa.Context | Koa.ParameterizedC
 export function guardGatewayRoutes(publicKey: KeyObject): Koa.Middleware {
   const partner = requireIdentity(publicKey, 'partner');
   const tenant = requireIdentity(publicKey, 'tenant');
-  return (ctx, next) => {
-    if (ctx.path.startsWith('/api/partner/')) return partner(ctx, next);
-    if (ctx.path.startsWith('/api/tenant/')) return tenant(ctx, next);
-    return next();
+  return async (ctx, next) => {
+    if (ctx.path.startsWith('/api/partner/')) await partner(ctx, next);
+    else if (ctx.path.startsWith('/api/tenant/')) await tenant(ctx, next);
+    else await next();
   };
 }

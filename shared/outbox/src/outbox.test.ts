@@ -1,11 +1,17 @@
 import { context, trace, TraceFlags } from '@opentelemetry/api';
+import type { OutgoingEvent } from '@marketplace/events';
 import { startTracing } from '@marketplace/tracing';
 import { OUTBOX, OUTBOX_SINCE, OUTBOX_VERSION, stage, updateWithOutbox, withOutbox } from './outbox';
 
 startTracing({ serviceName: 'test' }); // no endpoint: context manager and W3C propagator only
 
 const now = new Date('2026-05-01T12:00:00.000Z');
-const event = { topic: 'orders', key: 'o-1', type: 'orders.created', data: { orderId: 'o-1' } };
+const event: OutgoingEvent = {
+  topic: 'orders',
+  key: 'o-1',
+  type: 'orders.created',
+  data: { tenantId: 't-1', orderId: 'o-1', orderNumber: '1001', status: 'Pending', sourceInstallationId: 'i-1', externalOrderId: 'ext-1' },
+};
 
 describe('outbox staging', () => {
   it('fixes an id and a time for each event, keeping ones already given', () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Document, UpdateFilter } from 'mongodb';
-import { injectTraceContext, type OutgoingEvent } from '@marketplace/events';
+import { injectTraceContext, type OutgoingEvent, type PlatformTopics, type TopicMap } from '@marketplace/events';
 
 /**
  * The transactional outbox, kept inside the document it concerns.
@@ -31,6 +31,11 @@ export const OUTBOX_SINCE = '_outboxSince';
  */
 export const OUTBOX_VERSION = '_outboxVersion';
 
+/**
+ * An event as the outbox keeps it. Typed when staged (`OutgoingEvent<M>`: a topic's data must be of
+ * its type), it is read back from the database as it is stored, and the publisher checks it again
+ * against the topic's schema before it is sent.
+ */
 export interface StagedEvent {
   eventId: string;
   topic: string;
@@ -48,8 +53,11 @@ export interface OutboxFields {
   [OUTBOX_VERSION]?: string;
 }
 
-/** Fixes each event's id and time now, so every later publish of it is the same event. */
-export function stage(events: OutgoingEvent[], now = new Date()): StagedEvent[] {
+/**
+ * Fixes each event's id and time now, so every later publish of it is the same event. M says what
+ * the topics carry: the platform's topics unless a caller (a test's own catalog) says otherwise.
+ */
+export function stage<M extends TopicMap = PlatformTopics>(events: readonly OutgoingEvent<M>[], now = new Date()): StagedEvent[] {
   const trace: Record<string, string> = {};
   injectTraceContext(trace);
   return events.map((event) => ({
@@ -64,16 +72,16 @@ export function stage(events: OutgoingEvent[], now = new Date()): StagedEvent[] 
 }
 
 /** A new document carrying its first events: pass the result to insertOne. */
-export function withOutbox<T extends Document>(doc: T, events: OutgoingEvent[], now = new Date()): T & OutboxFields {
-  return { ...doc, [OUTBOX]: stage(events, now), [OUTBOX_SINCE]: now, [OUTBOX_VERSION]: randomUUID() };
+export function withOutbox<T extends Document, M extends TopicMap = PlatformTopics>(doc: T, events: readonly OutgoingEvent<M>[], now = new Date()): T & OutboxFields {
+  return { ...doc, [OUTBOX]: stage<M>(events, now), [OUTBOX_SINCE]: now, [OUTBOX_VERSION]: randomUUID() };
 }
 
 /** Adds events to an update (updateOne, findOneAndUpdate, upsert), in the same atomic write. */
-export function updateWithOutbox<T extends Document>(update: UpdateFilter<T>, events: OutgoingEvent[], now = new Date()): UpdateFilter<T> {
+export function updateWithOutbox<T extends Document, M extends TopicMap = PlatformTopics>(update: UpdateFilter<T>, events: readonly OutgoingEvent<M>[], now = new Date()): UpdateFilter<T> {
   const u = update as Record<string, Record<string, unknown> | undefined>;
   return {
     ...update,
-    $push: { ...(u.$push ?? {}), [OUTBOX]: { $each: stage(events, now) } },
+    $push: { ...(u.$push ?? {}), [OUTBOX]: { $each: stage<M>(events, now) } },
     $min: { ...(u.$min ?? {}), [OUTBOX_SINCE]: now },
     $set: { ...(u.$set ?? {}), [OUTBOX_VERSION]: randomUUID() },
   } as unknown as UpdateFilter<T>;

@@ -1,10 +1,11 @@
 import type { Db } from 'mongodb';
-import type { OutgoingEvent, PublishedEvent } from '@marketplace/events';
+import type { PublishedEvent, StoredEvent } from '@marketplace/events';
 import type { Logger } from '@marketplace/logging';
 import { OUTBOX, OUTBOX_SINCE, OUTBOX_VERSION, type OutboxFields, type StagedEvent } from './outbox';
 
+/** Where the relay sends what it reads back (an EventPublisher, which checks each event against its topic's schema). */
 export interface Publisher {
-  publish(events: OutgoingEvent[]): Promise<PublishedEvent[]>;
+  publishStored(events: readonly StoredEvent[]): Promise<PublishedEvent[]>;
 }
 
 export interface RelayOptions {
@@ -111,14 +112,14 @@ export class OutboxRelay {
     const coll = this.options.db.collection<OutboxDoc>(collection);
     let after: OutboxDoc | null = doc;
     if (events.length > 0) {
-      await this.options.publisher.publish(events.map(toOutgoing));
+      await this.options.publisher.publishStored(events.map(toOutgoing));
       // Nothing staged since the read (same version): everything goes in one write.
       if (doc[OUTBOX_VERSION] !== undefined) {
         const cleared = await coll.updateOne({ _id: doc._id, [OUTBOX_VERSION]: doc[OUTBOX_VERSION] } as never, { $set: { [OUTBOX]: [] }, $unset: { [OUTBOX_SINCE]: '', [OUTBOX_VERSION]: '' } } as never);
         if (cleared.matchedCount === 1) return events.length;
       }
       // Else remove exactly what was published; events staged meanwhile stay for the next flush.
-      after = await coll.findOneAndUpdate({ _id: doc._id } as never, { $pullAll: { [OUTBOX]: events } } as never, { returnDocument: 'after' });
+      after = await coll.findOneAndUpdate({ _id: doc._id } as never, { $pullAll: { [OUTBOX]: events } }, { returnDocument: 'after' });
     }
     // Clear the pending marker only if nothing was staged since (a staging changes the version,
     // checked in the same write).
@@ -129,6 +130,6 @@ export class OutboxRelay {
   }
 }
 
-function toOutgoing(event: StagedEvent): OutgoingEvent {
+function toOutgoing(event: StagedEvent): StoredEvent {
   return { topic: event.topic, key: event.key, type: event.type, data: event.data, eventId: event.eventId, occurredAt: event.occurredAt, trace: event.trace };
 }

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { MongoClient, type Db } from 'mongodb';
 import type { Producer } from 'kafkajs';
-import { EventConsumer, HEADER, ensureTopics, headerText, type ConsumedEvent, type OutgoingEvent } from '@marketplace/events';
+import { EventConsumer, HEADER, ensureTopics, headerText, type AnyTopics, type ConsumedEvent, type OutgoingEvent } from '@marketplace/events';
 import { OUTBOX, OUTBOX_SINCE, OutboxRelay, updateWithOutbox, withOutbox } from '@marketplace/outbox';
 import { processedEvents } from '@marketplace/store';
 import { quietLogger, readTopic, testEvents, uniqueName, waitFor, type RawTopicReader } from '@marketplace/testing';
@@ -14,15 +14,18 @@ const mongo = new MongoClient(env.MONGO_URL);
 const database = uniqueName('outbox_it').replace(/-/g, '_');
 let db: Db;
 let relay: OutboxRelay;
-let consumer: EventConsumer;
+let consumer: EventConsumer<AnyTopics>;
 let dlt: Producer;
 let onTopic: RawTopicReader;
 const handled: ConsumedEvent[] = [];
 
-const orderEvent = (orderId: string, eventId = randomUUID()): OutgoingEvent => ({ topic, key: orderId, type: 'test.order.created', eventId, data: { orderId, status: 1, totalMinor: 4200, note: null } });
+// The test topic's events: not the platform's topics, so AnyTopics (checked at run time only).
+const orderEvent = (orderId: string, eventId = randomUUID()): OutgoingEvent<AnyTopics> => ({ topic, key: orderId, type: 'test.order.created', eventId, data: { orderId, status: 1, totalMinor: 4200, note: null } });
 const copiesOnTopic = (eventId: string) => onTopic.messages.filter((m) => headerText(m.headers, HEADER.eventId) === eventId).length;
 const handledCount = (eventId: string) => handled.filter((e) => e.eventId === eventId).length;
 const orders = () => db.collection<{ _id: string; status: number; [OUTBOX]?: unknown[]; [OUTBOX_SINCE]?: Date }>('orders');
+/** An order document with the test topic's events in its outbox. */
+const staged = (doc: { _id: string; status: number }, events: OutgoingEvent<AnyTopics>[], now?: Date) => withOutbox<typeof doc, AnyTopics>(doc, events, now);
 
 /** Runs the crashing writer in its own process and waits for it to die. */
 function crashWriter(crashAt: 'before-publish' | 'after-publish', orderId: string, eventId: string): Promise<NodeJS.Signals | null> {
@@ -42,7 +45,7 @@ beforeAll(async () => {
   dlt = kafka.producer();
   await dlt.connect();
   const groupId = uniqueName('outbox-it');
-  consumer = new EventConsumer(kafka, catalog, schemas, validator, dlt, { groupId, topics: [topic], processed: processedEvents(db, groupId), handler: async (e) => void handled.push(e) }, logger);
+  consumer = new EventConsumer<AnyTopics>(kafka, catalog, schemas, validator, dlt, { groupId, topics: [topic], processed: processedEvents(db, groupId), handler: async (e) => void handled.push(e) }, logger);
   const joined = consumer.onceJoined();
   await consumer.start();
   await joined;
@@ -94,7 +97,7 @@ describe('outbox: a state change and its event are never split by a crash', () =
     const orderId = randomUUID();
     await orders().insertOne(withOutbox({ _id: orderId, status: 1 }, []));
     const phantom = orderEvent(orderId);
-    await expect(orders().insertOne(withOutbox({ _id: orderId, status: 2 }, [phantom]))).rejects.toMatchObject({ code: 11000 });
+    await expect(orders().insertOne(staged({ _id: orderId, status: 2 }, [phantom]))).rejects.toMatchObject({ code: 11000 });
     await relay.sweep();
     const marker = orderEvent(orderId);
     await publisher.publish([marker]);
@@ -106,16 +109,16 @@ describe('outbox: a state change and its event are never split by a crash', () =
     const orderId = randomUUID();
     const first = orderEvent(orderId);
     const second = orderEvent(orderId);
-    await orders().insertOne(withOutbox({ _id: orderId, status: 1 }, [first]));
+    await orders().insertOne(staged({ _id: orderId, status: 1 }, [first]));
     // A second state change lands while the first event is in flight.
     const racing = new OutboxRelay({
       db,
       collections: ['orders'],
       logger,
       publisher: {
-        publish: async (events) => {
-          await orders().updateOne({ _id: orderId }, updateWithOutbox({ $set: { status: 2 } }, [second]));
-          return publisher.publish(events);
+        publishStored: async (events) => {
+          await orders().updateOne({ _id: orderId }, updateWithOutbox<{ _id: string; status: number }, AnyTopics>({ $set: { status: 2 } }, [second]));
+          return publisher.publishStored(events);
         },
       },
     });
@@ -132,14 +135,14 @@ describe('outbox: a state change and its event are never split by a crash', () =
   it('keeps a caller waiting no longer than the flush timeout when Kafka is slow', async () => {
     const orderId = randomUUID();
     const event = orderEvent(orderId);
-    await orders().insertOne(withOutbox({ _id: orderId, status: 1 }, [event]));
+    await orders().insertOne(staged({ _id: orderId, status: 1 }, [event]));
     let release: () => void = () => undefined;
     const stalled = new OutboxRelay({
       db,
       collections: ['orders'],
       logger,
       flushTimeoutMs: 200,
-      publisher: { publish: (events) => new Promise((resolve) => (release = () => resolve(publisher.publish(events)))) },
+      publisher: { publishStored: (events) => new Promise((resolve) => (release = () => resolve(publisher.publishStored(events)))) },
     });
     const started = Date.now();
     await stalled.flush('orders', orderId);
@@ -155,8 +158,8 @@ describe('outbox: a state change and its event are never split by a crash', () =
     const goodId = randomUUID();
     const bad = { ...orderEvent(poisonedId), data: { orderId: 'not-a-uuid', status: 1, totalMinor: -5, note: null } };
     const good = orderEvent(goodId);
-    await orders().insertOne(withOutbox({ _id: poisonedId, status: 1 }, [bad], new Date(Date.now() - 60_000)));
-    await orders().insertOne(withOutbox({ _id: goodId, status: 1 }, [good]));
+    await orders().insertOne(staged({ _id: poisonedId, status: 1 }, [bad], new Date(Date.now() - 60_000)));
+    await orders().insertOne(staged({ _id: goodId, status: 1 }, [good]));
     await relay.sweep();
     await waitFor('the good event to be handled', () => handledCount(good.eventId!) === 1);
     expect((await orders().findOne({ _id: poisonedId }))![OUTBOX]).toHaveLength(1);

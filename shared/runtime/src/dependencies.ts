@@ -8,21 +8,33 @@ import {
   createKafka,
   ensureTopics,
   KafkaPing,
+  type EventOf,
   type HoldWatch,
+  type PlatformTopics,
   type TopicCatalog,
+  type TopicMap,
+  type TopicOf,
 } from '@marketplace/events';
 import type { ReadinessCheck } from '@marketplace/http';
 import type { Logger } from '@marketplace/logging';
 import { connectRedis } from '@marketplace/redis';
 import { connectMongo, ensureIndexes, PROCESSED_EVENTS, PROCESSED_EVENTS_INDEXES, processedEvents, type IndexPlan, type MongoStore } from '@marketplace/store';
-import type { EventHandler } from '@marketplace/events';
 import type { PlatformConfig } from './platform-config';
 
-export interface ConsumerSpec {
+/**
+ * A consumer of the topics T (of the topic map M: the platform's topics by default). Declare one
+ * with `defineConsumer`, which types the handler's event by the topics listed.
+ */
+export interface ConsumerSpec<M extends TopicMap = PlatformTopics, T extends TopicOf<M> = TopicOf<M>> {
   /** Appended to the service name to form the consumer group (`<service>.<name>`). */
   name: string;
-  topics: string[];
-  handler: EventHandler;
+  topics: readonly T[];
+  /**
+   * Handles an event of one of `topics`, told apart by `event.topic`. (Declared as a method, so
+   * that a consumer of some topics is a `ConsumerSpec` of the whole map, as a service's list of
+   * consumers is: the runtime gives each handler the events of its own topics only.)
+   */
+  handler(event: EventOf<M, T>): Promise<void>;
   /** Where a new consumer group starts: the topic's beginning (default) or new messages only. */
   fromBeginning?: boolean;
   /**
@@ -35,30 +47,40 @@ export interface ConsumerSpec {
   retryBackoffMs?: { initial: number; max: number };
 }
 
+/**
+ * A consumer of platform topics, its handler typed by the topics listed: with
+ * `topics: [TOPICS.orders, TOPICS.installations]`, `event` is an order event or an installation
+ * event, told apart by `event.topic`, each with its data type and event types.
+ */
+export function defineConsumer<const T extends TopicOf<PlatformTopics>>(spec: ConsumerSpec<PlatformTopics, T>): ConsumerSpec<PlatformTopics, T> {
+  return spec;
+}
+
 /** Remembers nothing: for handlers that are idempotent by themselves. */
 const NO_DEDUPE = { has: async () => false, add: async () => undefined };
 
 /** Live connections of one service process. */
-export interface Dependencies {
+export interface Dependencies<M extends TopicMap = PlatformTopics> {
   mongo: MongoStore;
   redis: Redis;
   kafka: Kafka;
   schemas: EventSchemas;
-  publisher: EventPublisher;
+  publisher: EventPublisher<M>;
   deadLetters: Producer;
   readinessChecks: ReadinessCheck[];
-  createConsumer(spec: ConsumerSpec): EventConsumer;
+  createConsumer(spec: ConsumerSpec<M>): EventConsumer<M>;
   close(): Promise<void>;
 }
 
-export interface ConnectOptions {
+export interface ConnectOptions<M extends TopicMap = PlatformTopics> {
   /** Counts consumer outcomes by topic and group (Prometheus). */
   onOutcome?: (outcome: string, topic: string, group: string) => void;
   service: string;
   config: PlatformConfig;
+  /** The topics M describes (the platform's: `loadTopicCatalog()`). */
   catalog: TopicCatalog;
   logger: Logger;
-  topics: string[];
+  topics: readonly TopicOf<M>[];
   indexes: IndexPlan;
   /** Where consumers report the messages they hold back. */
   holds?: HoldWatch;
@@ -77,7 +99,7 @@ async function untilDeadline<T>(what: string, deadline: number, logger: Logger, 
   }
 }
 
-export async function connectDependencies({ service, config, catalog, logger, topics, indexes, onOutcome, holds }: ConnectOptions): Promise<Dependencies> {
+export async function connectDependencies<M extends TopicMap = PlatformTopics>({ service, config, catalog, logger, topics, indexes, onOutcome, holds }: ConnectOptions<M>): Promise<Dependencies<M>> {
   const deadline = Date.now() + config.startupTimeoutMs;
   const opened: (() => Promise<unknown>)[] = [];
   const close = async () => {
@@ -99,7 +121,7 @@ export async function connectDependencies({ service, config, catalog, logger, to
     await untilDeadline('the schema registry', deadline, logger, () => schemas.register(topics));
 
     const validator = new SchemaValidator([...catalog.topics].map(([name, spec]) => [name, spec.schema]));
-    const publisher = new EventPublisher(kafka, catalog, schemas, validator, service);
+    const publisher = new EventPublisher<M>(kafka, catalog, schemas, validator, service);
     await untilDeadline('Kafka (producer)', deadline, logger, () => publisher.connect());
     opened.push(() => publisher.disconnect());
     const deadLetters = kafka.producer({ allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner });
@@ -114,12 +136,12 @@ export async function connectDependencies({ service, config, catalog, logger, to
       { name: 'kafka', check: () => kafkaPing.ping() },
       { name: 'schemaRegistry', check: () => schemas.ping() },
     ];
-    const createConsumer = (spec: ConsumerSpec) => {
+    const createConsumer = (spec: ConsumerSpec<M>) => {
       const groupId = `${config.consumerGroupPrefix ?? service}.${spec.name}`;
-      return new EventConsumer(kafka, catalog, schemas, validator, deadLetters, {
+      return new EventConsumer<M>(kafka, catalog, schemas, validator, deadLetters, {
           groupId,
           topics: spec.topics,
-          handler: spec.handler,
+          handler: (event) => spec.handler(event),
           fromBeginning: spec.fromBeginning,
           retryBackoffMs: spec.retryBackoffMs,
           processed: spec.dedupe === false ? NO_DEDUPE : processedEvents(mongo.db, groupId),

@@ -3,7 +3,7 @@ import type Router from '@koa/router';
 import type { Db } from 'mongodb';
 import type { Redis } from 'ioredis';
 import { ConfigError, loadConfig, type Setting } from '@marketplace/config';
-import { HoldWatch, loadTopicCatalog, type EventConsumer, type EventPublisher, type TopicCatalog } from '@marketplace/events';
+import { HoldWatch, loadTopicCatalog, type EventConsumer, type EventPublisher, type PlatformTopics, type TopicCatalog, type TopicMap, type TopicOf } from '@marketplace/events';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import { createHttpApp, createMetrics, withTimeout, type ErrorFormat, type HttpApp, type RequestState } from '@marketplace/http';
 import { createLogger, type Logger } from '@marketplace/logging';
@@ -15,13 +15,13 @@ import { platformSettings, type PlatformConfig } from './platform-config';
 
 type Values<S> = { [K in keyof S]: S[K] extends Setting<infer T> ? T : never };
 
-/** What a service's `setup` receives: its configuration and live connections. */
-export interface ServiceContext<S> {
+/** What a service's `setup` receives: its configuration and live connections (M: what its topics carry). */
+export interface ServiceContext<S, M extends TopicMap = PlatformTopics> {
   config: PlatformConfig & Values<S>;
   logger: Logger;
   db: Db;
   redis: Redis;
-  publisher: EventPublisher;
+  publisher: EventPublisher<M>;
   outbox: OutboxRelay;
   catalog: TopicCatalog;
   router: Router<RequestState>;
@@ -34,23 +34,27 @@ export interface ServiceContext<S> {
 }
 
 /** What `setup` hands back: the Kafka consumers to run and anything to stop on shutdown. */
-export interface ServiceParts {
-  consumers?: ConsumerSpec[];
+export interface ServiceParts<M extends TopicMap = PlatformTopics> {
+  consumers?: ConsumerSpec<M>[];
   onStop?: () => Promise<void>;
 }
 
-export interface ServiceDefinition<S extends Record<string, Setting<unknown>>> {
+/**
+ * A service: S its own settings, M what its topics carry (the platform's topics, from
+ * schemas/topics.json, unless `SCHEMAS_DIR` points elsewhere, as in the runtime's own test).
+ */
+export interface ServiceDefinition<S extends Record<string, Setting<unknown>>, M extends TopicMap = PlatformTopics> {
   name: string;
   defaultPort: number;
   /** Service-specific settings, read and validated with the platform ones. */
   settings?: S;
   errorFormat?: ErrorFormat;
   /** Topics the service publishes or consumes: created at start, schemas registered. */
-  topics?: string[];
+  topics?: readonly TopicOf<M>[];
   indexes?: IndexPlan;
   /** Collections whose documents carry an outbox (see @marketplace/outbox). */
   outboxCollections?: string[];
-  setup(context: ServiceContext<S>): Promise<ServiceParts> | ServiceParts;
+  setup(context: ServiceContext<S, M>): Promise<ServiceParts<M>> | ServiceParts<M>;
 }
 
 export interface RunningService {
@@ -63,7 +67,7 @@ export interface RunningService {
 const HOUR = 3_600_000;
 
 /** Reads configuration; on a bad value prints one line naming the variable and exits. */
-export function readConfig<S extends Record<string, Setting<unknown>>>(definition: ServiceDefinition<S>, env = process.env) {
+export function readConfig<S extends Record<string, Setting<unknown>>, M extends TopicMap = PlatformTopics>(definition: ServiceDefinition<S, M>, env = process.env) {
   try {
     return loadConfig({ ...platformSettings(definition.name, definition.defaultPort), ...(definition.settings ?? ({} as S)) }, env) as PlatformConfig & Values<S>;
   } catch (error) {
@@ -79,7 +83,7 @@ export function readConfig<S extends Record<string, Setting<unknown>>>(definitio
  * SIGINT stop it gracefully: readiness turns false, the HTTP server drains, consumers finish the
  * message in hand, then connections close. Exit code 0 on a clean stop.
  */
-export async function startService<S extends Record<string, Setting<unknown>>>(definition: ServiceDefinition<S>): Promise<RunningService> {
+export async function startService<S extends Record<string, Setting<unknown>>, M extends TopicMap = PlatformTopics>(definition: ServiceDefinition<S, M>): Promise<RunningService> {
   const config = readConfig(definition);
   const logger = createLogger({ service: definition.name, level: config.logLevel });
   const catalog = loadTopicCatalog();
@@ -92,7 +96,7 @@ export async function startService<S extends Record<string, Setting<unknown>>>(d
     registers: [metrics.registry],
   });
   const holds = consumerHolds(logger, config.consumerHoldAlarmMs, metrics.registry);
-  const deps = await connectDependencies({
+  const deps = await connectDependencies<M>({
     holds,
     onOutcome: (outcome, topic, group) => consumed.inc({ topic, group, outcome }),
     service: definition.name,
@@ -106,8 +110,8 @@ export async function startService<S extends Record<string, Setting<unknown>>>(d
   const readinessChecks = [...deps.readinessChecks, consumersCheck(holds)];
   const http = createHttpApp({ service: definition.name, logger, metrics, trustProxy: config.trustProxy, readinessChecks, errorFormat: definition.errorFormat });
   const outbox = new OutboxRelay({ db: deps.mongo.db, publisher: deps.publisher, collections: outboxCollections, logger });
-  const consumers: EventConsumer[] = [];
-  let parts: ServiceParts;
+  const consumers: EventConsumer<M>[] = [];
+  let parts: ServiceParts<M>;
   let server: Server;
   try {
     parts = await definition.setup({ config, logger, db: deps.mongo.db, redis: deps.redis, publisher: deps.publisher, outbox, catalog, router: http.router, useBeforeBody: http.useBeforeBody, metrics: metrics.registry, holds });

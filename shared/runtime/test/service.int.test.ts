@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AppError } from '@marketplace/errors';
-import type { ConsumedEvent } from '@marketplace/events';
+import type { AnyTopics, ConsumedEvent } from '@marketplace/events';
 import { withOutbox } from '@marketplace/outbox';
 import { startService, type RunningService, type ServiceDefinition } from '@marketplace/runtime';
 import { stackEnv, testEventSchema, uniqueName, waitFor } from '@marketplace/testing';
@@ -19,7 +19,8 @@ const traceparents = new Map<string, string | undefined>();
 let guardClosed = false;
 let running: RunningService;
 
-const definition: ServiceDefinition<Record<string, never>> = {
+// The test's own topic (SCHEMAS_DIR below), not one of the platform's: AnyTopics.
+const definition: ServiceDefinition<Record<string, never>, AnyTopics> = {
   name: 'runtime-it',
   defaultPort: 4450,
   topics: [topic],
@@ -27,7 +28,7 @@ const definition: ServiceDefinition<Record<string, never>> = {
   setup({ router, db, outbox }) {
     router.post('/orders', async (ctx) => {
       const orderId = randomUUID();
-      await db.collection('orders').insertOne(withOutbox({ _id: orderId as never, status: 1 }, [{ topic, key: orderId, type: 'test.order.created', data: { orderId, status: 1, totalMinor: 990, note: null } }]));
+      await db.collection('orders').insertOne(withOutbox<{ _id: never; status: number }, AnyTopics>({ _id: orderId as never, status: 1 }, [{ topic, key: orderId, type: 'test.order.created', data: { orderId, status: 1, totalMinor: 990, note: null } }]));
       await outbox.flush('orders', orderId); // never throws, bounded wait; the sweep covers a failure
       ctx.status = 201;
       ctx.body = { orderId };

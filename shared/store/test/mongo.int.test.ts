@@ -81,7 +81,7 @@ describe('the concurrency primitives', () => {
     const claims = store.db.collection<{ _id: string; by: number }>('claims');
     const results = await Promise.allSettled(Array.from({ length: 50 }, (_, by) => claims.insertOne({ _id: 'order-1:cancel', by })));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-    expect(results.filter((r) => r.status === 'rejected').every((r) => isDuplicateKeyError((r as PromiseRejectedResult).reason))).toBe(true);
+    expect(results.filter((r) => r.status === 'rejected').every((r) => isDuplicateKeyError((r).reason))).toBe(true);
   });
 
   it('applies every one of 50 concurrent increments of one document', async () => {

@@ -1,4 +1,4 @@
-import { EventPublisher, EventSchemas, SchemaValidator, createKafka, createTopicCatalog, type TopicCatalog } from '@marketplace/events';
+import { EventPublisher, EventSchemas, SchemaValidator, createKafka, createTopicCatalog, type AnyTopics, type TopicCatalog } from '@marketplace/events';
 import type { Logger } from '@marketplace/logging';
 import { stackEnv } from './stack';
 import { uniqueName } from './wait';
@@ -35,6 +35,6 @@ export function testEvents(prefix: string, logger: Logger) {
   const kafka = createKafka({ brokers: env.KAFKA_BROKERS.split(','), clientId: `${prefix}-it`, logger });
   const schemas = new EventSchemas(env.SCHEMA_REGISTRY_URL, catalog);
   const validator = new SchemaValidator([[topic, catalog.get(topic).schema]]);
-  const publisher = new EventPublisher(kafka, catalog, schemas, validator, `${prefix}-it`);
+  const publisher = new EventPublisher<AnyTopics>(kafka, catalog, schemas, validator, `${prefix}-it`); // the test topic: values unknown to the compiler
   return { env, catalog, topic, kafka, schemas, validator, publisher };
 }

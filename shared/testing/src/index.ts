@@ -8,3 +8,6 @@ export { findSecrets, SECRET_PATTERNS } from './secret-patterns';
 export { validateOpenApi, componentValidator, tenantDocumentOperationIds } from './openapi';
 export { startReceiver, verifySignature, type Received, type Receiver } from './receiver';
 export { describeTimings, fillTo, growsWithData, methodOfCase, queryMethodsOf, timeLookups, GROWTH_SIZES, type LookupCase, type LookupTiming } from './index-growth';
+export { signTestBearerToken, type TestBearerClaims } from './bearer-token';
+export { adminToken, apiClient, connectedApp, createTenant, partnerCall, publishApp, startGateway, type ApiClient, type ConnectedApp, type TestGateway } from './gateway';
+export { pickupOrder, restaurantMenu, seedMenu, selectionId, waitForCatalogCopy, type DemoMenu, type TenantCall } from './menu-fixture';

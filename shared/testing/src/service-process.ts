@@ -32,8 +32,8 @@ export async function startServiceProcess(name: string, port: number, env: Recor
   // audit at the end of `npm test` checks that no secret was ever written.
   mkdirSync(SERVICE_LOG_DIR, { recursive: true });
   const logFile = createWriteStream(join(SERVICE_LOG_DIR, `${name}-${child.pid}.log`));
-  child.stdout!.on('data', (chunk) => ((output += String(chunk)), logFile.write(chunk)));
-  child.stderr!.on('data', (chunk) => ((output += String(chunk)), logFile.write(chunk)));
+  child.stdout.on('data', (chunk) => ((output += String(chunk)), logFile.write(chunk)));
+  child.stderr.on('data', (chunk) => ((output += String(chunk)), logFile.write(chunk)));
   child.once('exit', () => logFile.end());
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
@@ -82,6 +82,6 @@ export async function startServiceProcesses(starts: Array<Promise<ServiceProcess
   const results = await Promise.allSettled(starts);
   const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (!failed) return results.map((r) => (r as PromiseFulfilledResult<ServiceProcess>).value);
-  await Promise.all(results.map((r) => (r.status === 'fulfilled' ? r.value.stop().catch(() => undefined) : undefined)));
+  await Promise.all(results.map(async (r) => (r.status === 'fulfilled' ? r.value.stop().catch(() => undefined) : undefined)));
   throw failed.reason;
 }

@@ -1,5 +1,4 @@
-import { uniqueName } from '@marketplace/testing';
-import { partnerCall, type TestGateway } from '../../../services/gateway-auth/test/support/gateway';
+import { partnerCall, uniqueName, type TestGateway } from '@marketplace/testing';
 
 /** What an order needs from a demo fixture (the file `npm run demo:seed` writes). */
 export interface DemoOrderFixture {

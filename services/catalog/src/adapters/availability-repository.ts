@@ -2,10 +2,13 @@ import type { Collection, Db } from 'mongodb';
 import type { OutgoingEvent } from '@marketplace/events';
 import { updateWithOutbox, type OutboxFields } from '@marketplace/outbox';
 import type { RepositoryStorage, TenantOwner } from '@marketplace/store';
-import type { AvailabilityDoc } from '../domain/model';
+import type { AvailabilityResource } from '../domain/model';
 import { TENANT_LIVE, WITHOUT_OUTBOX } from './resource-repository';
 
-export type AvailabilityEntries = Pick<AvailabilityDoc, 'products' | 'variants' | 'modifierOptions'>;
+/** A branch's availability as stored in `availability` (its outbox included). */
+export type AvailabilityDoc = AvailabilityResource & OutboxFields;
+
+export type AvailabilityEntries = Pick<AvailabilityResource, 'products' | 'variants' | 'modifierOptions'>;
 
 /** A branch's availability overrides: one document per branch (`_id` is the branch id). */
 export class AvailabilityRepository {
@@ -15,19 +18,19 @@ export class AvailabilityRepository {
     indexes: [TENANT_LIVE],
   };
 
-  private readonly collection: Collection<AvailabilityDoc & OutboxFields>;
+  private readonly collection: Collection<AvailabilityDoc>;
 
   constructor(db: Db) {
     this.collection = db.collection(AvailabilityRepository.storage.collection);
   }
 
   /** The branch's availability, or null when none was ever set. */
-  async findOfBranch(owner: TenantOwner, branchId: string): Promise<AvailabilityDoc | null> {
+  async findOfBranch(owner: TenantOwner, branchId: string): Promise<AvailabilityResource | null> {
     return this.collection.findOne({ _id: branchId, tenantId: owner.tenantId }, WITHOUT_OUTBOX);
   }
 
   /** Every branch availability of the owner. */
-  async listLive(owner: TenantOwner): Promise<AvailabilityDoc[]> {
+  async listLive(owner: TenantOwner): Promise<AvailabilityResource[]> {
     return this.collection.find({ tenantId: owner.tenantId, deleted: false }, WITHOUT_OUTBOX).toArray();
   }
 

@@ -1,6 +1,6 @@
 import type { Db } from 'mongodb';
 import { indexPlanOf, type DocumentLockOptions, type IndexPlan } from '@marketplace/store';
-import type { BranchDoc, CategoryDoc, TaxCategoryDoc } from '../domain/model';
+import type { Branch, Category, TaxCategory } from '../domain/model';
 import { AvailabilityRepository } from './availability-repository';
 import { ModifierGroupRepository } from './modifier-group-repository';
 import { ProductRepository } from './product-repository';
@@ -13,9 +13,9 @@ import { TenantMetaRepository } from './tenant-meta-repository';
  * the tenant first and filters by it: one tenant's catalog is one index range.
  */
 export interface CatalogStore {
-  taxCategories: ResourceRepository<TaxCategoryDoc>;
-  branches: ResourceRepository<BranchDoc>;
-  categories: ResourceRepository<CategoryDoc>;
+  taxCategories: ResourceRepository<TaxCategory>;
+  branches: ResourceRepository<Branch>;
+  categories: ResourceRepository<Category>;
   products: ProductRepository;
   modifierGroups: ModifierGroupRepository;
   availability: AvailabilityRepository;
@@ -26,9 +26,9 @@ export interface CatalogStore {
 
 export function catalogStore(db: Db, lock: DocumentLockOptions): CatalogStore {
   return {
-    taxCategories: new ResourceRepository<TaxCategoryDoc>(db, RESOURCE_STORAGE.taxCategories),
-    branches: new ResourceRepository<BranchDoc>(db, RESOURCE_STORAGE.branches),
-    categories: new ResourceRepository<CategoryDoc>(db, RESOURCE_STORAGE.categories),
+    taxCategories: new ResourceRepository<TaxCategory>(db, RESOURCE_STORAGE.taxCategories),
+    branches: new ResourceRepository<Branch>(db, RESOURCE_STORAGE.branches),
+    categories: new ResourceRepository<Category>(db, RESOURCE_STORAGE.categories),
     products: new ProductRepository(db),
     modifierGroups: new ModifierGroupRepository(db),
     availability: new AvailabilityRepository(db),

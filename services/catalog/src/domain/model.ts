@@ -1,13 +1,15 @@
 import type { BranchAvailability } from './availability';
 
 /**
- * The catalog as stored. Every resource belongs to one tenant; money is in integer minor units of
+ * The catalog's resources. Every resource belongs to one tenant; money is in integer minor units of
  * the tenant's currency; names come with `translations` (language tag → name). Deleted resources
- * stay as tombstones (`deleted: true`) so their last event can still be published from them.
+ * stay as tombstones (`deleted: true`) so their last event can still be published from them. How
+ * they are stored (the documents, with their outbox) is adapters/'s business.
  */
 export type Translations = Record<string, string>;
 
-interface Owned {
+/** What every catalog resource has besides its own fields (each kind below). */
+export interface CatalogResource {
   _id: string;
   tenantId: string;
   /** The tenant-wide change sequence of the last change to this resource. */
@@ -89,10 +91,10 @@ export interface ModifierGroupFields {
   options: ModifierOption[];
 }
 
-export type TaxCategoryDoc = Owned & TaxCategoryFields;
-export type BranchDoc = Owned & BranchFields;
-export type CategoryDoc = Owned & CategoryFields;
-export type ProductDoc = Owned & ProductFields;
-export type ModifierGroupDoc = Owned & ModifierGroupFields;
-/** One document per branch (`_id` is the branch id). */
-export type AvailabilityDoc = Owned & BranchAvailability;
+export type TaxCategory = CatalogResource & TaxCategoryFields;
+export type Branch = CatalogResource & BranchFields;
+export type Category = CatalogResource & CategoryFields;
+export type Product = CatalogResource & ProductFields;
+export type ModifierGroup = CatalogResource & ModifierGroupFields;
+/** A branch's availability overrides as one resource (`_id` is the branch id). */
+export type AvailabilityResource = CatalogResource & BranchAvailability;

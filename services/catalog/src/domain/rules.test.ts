@@ -13,7 +13,7 @@ const G1 = '55555555-5555-4555-8555-555555555555';
 const G2 = '66666666-6666-4666-8666-666666666666';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-/** The field errors a rule threw, as a 400 catalog.validation_failed (fails the test when it did not throw). */
+/** The field errors a rule threw, as a 400 request.invalid (fails the test when it did not throw). */
 function fieldErrors(run: () => unknown): Record<string, string[]> {
   let thrown: unknown;
   try {
@@ -25,7 +25,7 @@ function fieldErrors(run: () => unknown): Record<string, string[]> {
   expect(thrown).toBeInstanceOf(AppError);
   const error = thrown as AppError;
   expect({ kind: error.kind, code: error.code }).toEqual({ kind: 'validation', code: VALIDATION_FAILED });
-  expect(VALIDATION_FAILED).toBe('catalog.validation_failed');
+  expect(VALIDATION_FAILED).toBe('request.invalid');
   for (const messages of Object.values(error.fieldErrors!)) {
     expect(messages.length).toBeGreaterThan(0);
     for (const message of messages) expect(typeof message).toBe('string');

@@ -10,7 +10,8 @@ import type { BranchInput, CategoryInput, ModifierGroupInput, ProductInput, TaxC
  * the fields to store, or throws one 400 naming every offending field. References to other
  * resources (category, tax category, groups) are checked by the use cases, which see the database.
  */
-export const VALIDATION_FAILED = 'catalog.validation_failed';
+// One code for every invalid request across the services; `errors` says what is wrong.
+export const VALIDATION_FAILED = 'request.invalid';
 
 export class Problems {
   readonly errors: FieldErrors = {};

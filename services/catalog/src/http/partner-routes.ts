@@ -31,14 +31,14 @@ export function registerPartnerRoutes(router: Router<RequestState>, reads: MenuR
     }
   };
   router.get(`${PREFIX}/branches`, async (c) => {
-    send(c as unknown as Koa.Context, await reads.branches(tenantScope(identityOf(c, 'partner'))));
+    send(c, await reads.branches(tenantScope(identityOf(c, 'partner'))));
   });
   router.get(`${PREFIX}/branches/:branchId/products`, async (c) => {
     const tenant = tenantScope(identityOf(c, 'partner'));
-    send(c as unknown as Koa.Context, await reads.productList(tenant, pathId(c.params.branchId), c.query.language));
+    send(c, await reads.productList(tenant, pathId(c.params.branchId), c.query.language));
   });
   router.get(`${PREFIX}/branches/:branchId/products/:productId`, async (c) => {
     const tenant = tenantScope(identityOf(c, 'partner'));
-    send(c as unknown as Koa.Context, await reads.productDetail(tenant, pathId(c.params.branchId), pathId(c.params.productId), c.query.language));
+    send(c, await reads.productDetail(tenant, pathId(c.params.branchId), pathId(c.params.productId), c.query.language));
   });
 }

@@ -1,15 +1,15 @@
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import { identityOf } from '@marketplace/identity';
-import { pathId, requestBody, type RequestState } from '@marketplace/http';
-import { categoryView, modifierGroupView, productView, taxCategoryView, tenantBranchView } from '../domain/views';
+import { pathId, queryId, requestBody, type RequestState } from '@marketplace/http';
 import { getAvailability, patchAvailability } from '../usecases/availability';
 import { tenantScope, type CatalogContext, type TenantScope } from '../usecases/context';
 import * as manage from '../usecases/manage-catalog';
-import type { ResourceDoc } from '../adapters/resource-repository';
+import type { CatalogResource } from '../domain/model';
 import { findResource, listResources, type ResourceType } from '../usecases/resources';
 import { tenantCatalogApiDocument } from './openapi/tenant-catalog-api';
 import * as schemas from './schemas';
+import { availabilityView, categoryView, modifierGroupView, productView, taxCategoryView, tenantBranchView } from './views/tenant';
 
 export const TENANT_CATALOG_PREFIX = '/api/tenant/v1/catalog';
 
@@ -19,7 +19,7 @@ const tenantOf = (c: Ctx) => tenantScope(identityOf(c, 'tenant'));
 
 interface CrudRoutes<D extends { _id: string }, I> {
   path: string;
-  type: ResourceType<D & ResourceDoc>;
+  type: ResourceType<D & CatalogResource>;
   validate(body: unknown): I;
   view(doc: D, tenant: TenantScope): unknown;
   save(ctx: CatalogContext, tenant: TenantScope, id: string | undefined, input: I): Promise<D>;
@@ -37,15 +37,13 @@ export function registerTenantRoutes(router: Router<RequestState>, ctx: CatalogC
     });
     router.get(base, async (c) => {
       const tenant = tenantOf(c);
-      const docs =
-        r.path === 'products' && typeof c.query.categoryId === 'string'
-          ? await ctx.store.products.listLiveInCategory(tenant, c.query.categoryId.toLowerCase())
-          : await listResources(ctx, r.type, tenant);
+      const categoryId = r.path === 'products' ? queryId(c.query, 'categoryId') : undefined;
+      const docs = categoryId !== undefined ? await manage.listProductsInCategory(ctx, tenant, categoryId) : await listResources(ctx, r.type, tenant);
       c.body = docs.map((doc) => r.view(doc as unknown as D, tenant));
     });
     router.get(`${base}/:id`, async (c) => {
       const tenant = tenantOf(c);
-      c.body = r.view((await findResource(ctx, r.type, tenant, pathId(c.params.id))) as unknown as D, tenant);
+      c.body = r.view(await findResource(ctx, r.type, tenant, pathId(c.params.id)), tenant);
     });
     router.put(`${base}/:id`, async (c) => {
       const tenant = tenantOf(c);
@@ -58,6 +56,9 @@ export function registerTenantRoutes(router: Router<RequestState>, ctx: CatalogC
     });
   };
 
+  // `as never`: ResourceType is invariant through the driver's bulkWrite types, so tsc needs the casts;
+  // ESLint's program resolves those driver types differently and would call them unnecessary.
+  /* eslint-disable @typescript-eslint/no-unnecessary-type-assertion */
   crud({ path: 'tax-categories', type: manage.TAX_CATEGORIES as never, validate: schemas.validateTaxCategory, view: taxCategoryView, save: manage.saveTaxCategory, remove: manage.deleteTaxCategory });
   crud({ path: 'branches', type: manage.BRANCHES as never, validate: schemas.validateBranch, view: tenantBranchView, save: manage.saveBranch, remove: manage.deleteBranch });
   crud({ path: 'categories', type: manage.CATEGORIES as never, validate: schemas.validateCategory, view: categoryView, save: manage.saveCategory, remove: manage.deleteCategory });
@@ -77,13 +78,17 @@ export function registerTenantRoutes(router: Router<RequestState>, ctx: CatalogC
     save: manage.saveProduct,
     remove: manage.deleteProduct,
   });
+  /* eslint-enable @typescript-eslint/no-unnecessary-type-assertion */
 
   router.get(`${TENANT_CATALOG_PREFIX}/branches/:id/availability`, async (c) => {
-    c.body = await getAvailability(ctx, tenantOf(c), pathId(c.params.id));
+    const tenant = tenantOf(c);
+    const branchId = pathId(c.params.id);
+    c.body = availabilityView(branchId, await getAvailability(ctx, tenant, branchId));
   });
   router.patch(`${TENANT_CATALOG_PREFIX}/branches/:id/availability`, async (c) => {
     const tenant = tenantOf(c);
-    c.body = await patchAvailability(ctx, tenant, pathId(c.params.id), schemas.validateAvailabilityPatch(requestBody(c)));
+    const branchId = pathId(c.params.id);
+    c.body = availabilityView(branchId, await patchAvailability(ctx, tenant, branchId, schemas.validateAvailabilityPatch(requestBody(c))));
   });
   router.get(`${TENANT_CATALOG_PREFIX}/openapi.json`, (c) => {
     c.body = tenantCatalogApiDocument;

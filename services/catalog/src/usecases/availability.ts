@@ -1,23 +1,23 @@
 import { notFound } from '@marketplace/errors';
 import type { AvailabilityPatch } from '../domain/inputs';
-import type { AvailabilityDoc } from '../domain/model';
+import type { AvailabilityResource } from '../domain/model';
 import type { AvailabilityEntries } from '../adapters/availability-repository';
 import { Problems } from '../domain/rules';
-import { availabilityView, eventState } from '../domain/views';
+import { eventState } from '../domain/event-state';
 import { applyChange, catalogEvent } from './change';
 import type { CatalogContext, TenantScope } from './context';
 
-/** A branch's availability overrides (tenant API). */
-export async function getAvailability(ctx: CatalogContext, tenant: TenantScope, branchId: string) {
+/** A branch's availability overrides (tenant API), or null when none was ever set. */
+export async function getAvailability(ctx: CatalogContext, tenant: TenantScope, branchId: string): Promise<AvailabilityResource | null> {
   await requireBranch(ctx, tenant, branchId);
-  return availabilityView(branchId, await ctx.store.availability.findOfBranch(tenant, branchId));
+  return ctx.store.availability.findOfBranch(tenant, branchId);
 }
 
 /**
  * Sets some entries of a branch's availability (0 clears one). The whole availability of a branch is
  * one document, so a change is one atomic write, and its event carries the whole of it.
  */
-export async function patchAvailability(ctx: CatalogContext, tenant: TenantScope, branchId: string, patch: AvailabilityPatch) {
+export async function patchAvailability(ctx: CatalogContext, tenant: TenantScope, branchId: string, patch: AvailabilityPatch): Promise<AvailabilityResource> {
   return applyChange(ctx, tenant, async (seq, now) => {
     await requireBranch(ctx, tenant, branchId);
     await checkIds(ctx, tenant, patch);
@@ -27,10 +27,10 @@ export async function patchAvailability(ctx: CatalogContext, tenant: TenantScope
       variants: merge(current?.variants, patch.variants),
       modifierOptions: merge(current?.modifierOptions, patch.modifierOptions),
     };
-    const doc = { _id: branchId, tenantId: tenant.tenantId, deleted: false, createdAt: current?.createdAt ?? now, updatedAt: now, seq, ...next };
+    const doc: AvailabilityResource = { _id: branchId, tenantId: tenant.tenantId, deleted: false, createdAt: current?.createdAt ?? now, updatedAt: now, seq, ...next };
     const event = catalogEvent('availability', tenant, seq, branchId, false, eventState(doc));
     await ctx.store.availability.saveOfBranch(tenant, branchId, next, seq, [event], now);
-    return { result: availabilityView(branchId, doc as AvailabilityDoc), collection: 'availability', id: branchId };
+    return { result: doc, collection: 'availability', id: branchId };
   });
 }
 

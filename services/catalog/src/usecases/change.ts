@@ -1,12 +1,13 @@
-import type { OutgoingEvent } from '@marketplace/events';
+import { TOPICS, type CatalogChange } from '@marketplace/contracts';
+import type { OutgoingEvent, PlatformTopics } from '@marketplace/events';
+import type { CatalogEventStates } from '../domain/event-state';
 import type { CatalogContext, TenantScope } from './context';
 
 /** How long reads stay uncached while a write is applied; longer than any write takes. */
 const DIRTY_WINDOW_MS = 60_000;
 
-export const CATALOG_TOPIC = 'catalog';
-
-export type ResourceKind = 'tax-category' | 'branch' | 'category' | 'modifier-group' | 'product' | 'availability';
+/** The kinds of catalog resources, as the catalog topic names them (its `entity`). */
+export type ResourceKind = CatalogChange['entity'];
 
 /** Where a change's events wait until published: the collection and id of the changed document. */
 export interface Changed<T> {
@@ -43,9 +44,9 @@ export async function applyChange<T>(ctx: CatalogContext, tenant: TenantScope, w
 }
 
 /** The event of a change: the resource's whole state after it (see the README, "Events"). */
-export function catalogEvent(kind: ResourceKind, tenant: TenantScope, seq: number, id: string, deleted: boolean, state: Record<string, unknown>): OutgoingEvent {
+export function catalogEvent<K extends ResourceKind>(kind: K, tenant: TenantScope, seq: number, id: string, deleted: boolean, state: CatalogEventStates[K]): OutgoingEvent<PlatformTopics, typeof TOPICS.catalog> {
   return {
-    topic: CATALOG_TOPIC,
+    topic: TOPICS.catalog,
     key: tenant.tenantId,
     type: `catalog.${kind}.changed`,
     data: { tenantId: tenant.tenantId, currencyCode: tenant.currencyCode, sequence: seq, entity: kind, id, deleted, state },

@@ -1,17 +1,18 @@
-import type { BranchDoc, CategoryDoc, ModifierGroupDoc, ProductDoc, TaxCategoryDoc } from '../domain/model';
+import type { Branch, Category, ModifierGroup, Product, TaxCategory } from '../domain/model';
 import type { BranchInput, CategoryInput, ModifierGroupInput, ProductInput, TaxCategoryInput } from '../domain/inputs';
 import { nestingProblem, MAX_NESTING_DEPTH } from '../domain/modifier-graph';
+import { eventState } from '../domain/event-state';
 import { branchFields, categoryFields, modifierGroupFields, Problems, productFields, taxCategoryFields } from '../domain/rules';
 import type { CatalogContext, TenantScope } from './context';
 import { deleteResource, saveResource, type ResourceType } from './resources';
 
 /** The tenant's management of its catalog: one function per resource and action. */
 
-export const TAX_CATEGORIES: ResourceType<TaxCategoryDoc> = { kind: 'tax-category', repository: (ctx) => ctx.store.taxCategories };
-export const BRANCHES: ResourceType<BranchDoc> = { kind: 'branch', repository: (ctx) => ctx.store.branches };
-export const CATEGORIES: ResourceType<CategoryDoc> = { kind: 'category', repository: (ctx) => ctx.store.categories };
-export const MODIFIER_GROUPS: ResourceType<ModifierGroupDoc> = { kind: 'modifier-group', repository: (ctx) => ctx.store.modifierGroups };
-export const PRODUCTS: ResourceType<ProductDoc> = { kind: 'product', repository: (ctx) => ctx.store.products };
+export const TAX_CATEGORIES: ResourceType<TaxCategory, 'tax-category'> = { kind: 'tax-category', repository: (ctx) => ctx.store.taxCategories, eventState };
+export const BRANCHES: ResourceType<Branch, 'branch'> = { kind: 'branch', repository: (ctx) => ctx.store.branches, eventState };
+export const CATEGORIES: ResourceType<Category, 'category'> = { kind: 'category', repository: (ctx) => ctx.store.categories, eventState };
+export const MODIFIER_GROUPS: ResourceType<ModifierGroup, 'modifier-group'> = { kind: 'modifier-group', repository: (ctx) => ctx.store.modifierGroups, eventState };
+export const PRODUCTS: ResourceType<Product, 'product'> = { kind: 'product', repository: (ctx) => ctx.store.products, eventState };
 
 export const saveTaxCategory = (ctx: CatalogContext, tenant: TenantScope, id: string | undefined, input: TaxCategoryInput) =>
   saveResource(ctx, TAX_CATEGORIES, tenant, id, async () => taxCategoryFields(input, tenant));
@@ -76,5 +77,8 @@ export const saveProduct = (ctx: CatalogContext, tenant: TenantScope, id: string
     problems.throwIfAny();
     return fields;
   });
+
+/** The tenant's live products in a category (the tenant API's `?categoryId=`). */
+export const listProductsInCategory = (ctx: CatalogContext, tenant: TenantScope, categoryId: string) => ctx.store.products.listLiveInCategory(tenant, categoryId);
 
 export const deleteProduct = (ctx: CatalogContext, tenant: TenantScope, id: string) => deleteResource(ctx, PRODUCTS, tenant, id);

@@ -3,14 +3,25 @@ import { LruCache } from '../adapters/lru-cache';
 import type { CatalogStore } from '../adapters/store';
 import { resolveLanguage } from '../domain/language';
 import { bodyWeight, renderBody, type RenderedBody } from '../domain/rendered-body';
-import { activeBranch, activeBranches, buildMenu, productDetailView, productListView, type Menu } from '../domain/menu';
-import type { TenantScope } from './context';
+import { activeBranch, activeBranches, buildMenu, type Menu } from '../domain/menu';
+import type { Branch, Product } from '../domain/model';
+import type { TenantScope } from './tenant-scope';
 
 export interface MenuCacheSettings {
   /** Tenants whose whole menu is kept in memory. */
   menus: number;
   /** Bytes of serialized responses kept. */
   responseBytes: number;
+}
+
+/**
+ * How each partner body is shaped (http/views/partner.ts; service.ts wires them in): the reads keep
+ * what these return, serialized.
+ */
+export interface PartnerViews {
+  branches(branches: Branch[]): unknown;
+  productList(menu: Menu, branchId: string, language: string): unknown;
+  productDetail(menu: Menu, branchId: string, product: Product, language: string): unknown;
 }
 
 /**
@@ -27,6 +38,7 @@ export class MenuReads {
   constructor(
     private readonly store: CatalogStore,
     settings: MenuCacheSettings,
+    private readonly views: PartnerViews,
     private readonly now: () => Date = () => new Date(),
   ) {
     this.menus = new LruCache(settings.menus);
@@ -35,7 +47,7 @@ export class MenuReads {
 
   /** Spec endpoint 1: the tenant's active branches. */
   async branches(tenant: TenantScope): Promise<RenderedBody> {
-    return this.cached(tenant, () => 'branches', (menu) => renderBody(activeBranches(menu)));
+    return this.cached(tenant, () => 'branches', (menu) => renderBody(this.views.branches(activeBranches(menu))));
   }
 
   /** Spec endpoint 2: a branch's product list. */
@@ -45,7 +57,7 @@ export class MenuReads {
       (menu) => `list:${branchId}:${resolveLanguage(language, menu.languages, menu.defaultLanguage)}`,
       (menu) => {
         if (!activeBranch(menu, branchId)) throw notFound();
-        return renderBody(productListView(menu, branchId, resolveLanguage(language, menu.languages, menu.defaultLanguage)));
+        return renderBody(this.views.productList(menu, branchId, resolveLanguage(language, menu.languages, menu.defaultLanguage)));
       },
     );
   }
@@ -58,7 +70,7 @@ export class MenuReads {
       (menu) => {
         const product = menu.products.get(productId);
         if (!activeBranch(menu, branchId) || !product) throw notFound();
-        return renderBody(productDetailView(menu, branchId, product, resolveLanguage(language, menu.languages, menu.defaultLanguage)));
+        return renderBody(this.views.productDetail(menu, branchId, product, resolveLanguage(language, menu.languages, menu.defaultLanguage)));
       },
     );
   }

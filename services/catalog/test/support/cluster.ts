@@ -2,8 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { KafkaMessage } from 'kafkajs';
 import { MongoClient, type Db } from 'mongodb';
 import { createKafka, headerText } from '@marketplace/events';
-import { freePort, quietLogger, readTopic, stackEnv, startServiceProcess, type RawTopicReader, type ServiceProcess } from '@marketplace/testing';
-import { apiClient, connectedApp, createTenant, partnerCall, startGateway, type ApiClient, type TestGateway } from '../../../gateway-auth/test/support/gateway';
+import { apiClient, connectedApp, createTenant, freePort, partnerCall, quietLogger, readTopic, stackEnv, startGateway, startServiceProcess, type ApiClient, type RawTopicReader, type ServiceProcess, type TestGateway } from '@marketplace/testing';
 
 /** catalog and gateway-auth as real processes, each with its own database, the gateway forwarding to this catalog. */
 export interface CatalogCluster {

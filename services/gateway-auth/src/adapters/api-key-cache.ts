@@ -50,6 +50,6 @@ export class ApiKeyCache {
     for (const keyId of keyIds) pipeline.set(this.key(keyId), REVOKED, 'EX', TOMBSTONE_SECONDS);
     const results = await whileRedisAnswers(pipeline.exec());
     const failed = results?.find(([error]) => error);
-    if (failed) throw failed[0];
+    if (failed?.[0]) throw failed[0];
   }
 }

@@ -149,7 +149,7 @@ function parseJson(text: string): Record<string, unknown> | undefined {
 /** The body as text, or undefined when it is over the cap (the rest is not downloaded). */
 async function readLimited(response: Response): Promise<string | undefined> {
   if (!response.body) return '';
-  const reader = response.body.getReader();
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
   const chunks: Buffer[] = [];
   let size = 0;
   for (;;) {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { defineScripts, type Redis } from '@marketplace/redis';
 import { whileRedisAnswers } from '@marketplace/redis';
+import type { RateDecision, RequestLimiter } from '../usecases/rate-limits';
 
 /**
  * Sliding-window rate limit, exact and atomic: at most `limit` requests in any `window` seconds.
@@ -34,14 +35,7 @@ return {0, 0, math.max(1, math.ceil(wait_us / 1000000))}
 `,
 };
 
-export interface RateDecision {
-  allowed: boolean;
-  remaining: number;
-  /** Whole seconds until a request would be admitted (0 when allowed). */
-  retryAfterSeconds: number;
-}
-
-export class RateLimiter {
+export class RateLimiter implements RequestLimiter {
   private readonly scripts;
   private readonly instance = `${randomBytes(6).toString('base64url')}:`;
   private sequence = 0;

@@ -1,31 +1,14 @@
-import { Agent, request, type IncomingMessage } from 'node:http';
+import { Agent, request } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { context, propagation } from '@opentelemetry/api';
 import { AppError } from '@marketplace/errors';
+import type { StreamedUpstreamResponse, Upstream, UpstreamRequest, UpstreamResponse } from '../usecases/forward-request';
 
-export interface UpstreamRequest {
-  method: string;
-  /** Path and query, as the partner sent them. */
-  pathAndQuery: string;
-  headers: Record<string, string>;
-  body?: string;
-}
-
-export interface UpstreamResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: Buffer;
-}
-
-/** A response whose body is passed on as it arrives (reads: a whole menu need not sit in memory). */
-export interface StreamedUpstreamResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: IncomingMessage;
-}
-
-/** Response headers worth passing back to the partner (and storing for idempotent replays). */
-const PASSED_BACK = ['content-type', 'content-encoding', 'location', 'retry-after', 'cache-control', 'etag', 'last-modified', 'content-language', 'vary'];
+/**
+ * Response headers worth passing back to the partner (and storing for idempotent replays). `allow`:
+ * a 405 must name the methods the resource has (RFC 9110), and only the owner knows them.
+ */
+const PASSED_BACK = ['content-type', 'content-encoding', 'location', 'retry-after', 'cache-control', 'etag', 'last-modified', 'content-language', 'vary', 'allow'];
 const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
 /**
@@ -33,7 +16,7 @@ const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
  * become AppErrors the partner can act on (503 unavailable, 504 timeout, 502 bad response); the
  * causes stay in the log.
  */
-export class UpstreamClient {
+export class UpstreamClient implements Upstream {
   private readonly agent = new Agent({ keepAlive: true, maxSockets: 256, maxFreeSockets: 64 });
   private readonly httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 256, maxFreeSockets: 64 });
 

@@ -31,8 +31,8 @@ export function verifyBearerToken(key: Buffer, token: string, now = new Date()):
   let head: { alg?: unknown };
   let body: { role?: unknown; sub?: unknown; tid?: unknown; exp?: unknown };
   try {
-    head = JSON.parse(Buffer.from(header, 'base64url').toString('utf8'));
-    body = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    head = JSON.parse(Buffer.from(header, 'base64url').toString('utf8')) as typeof head;
+    body = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as typeof body;
   } catch {
     return undefined;
   }

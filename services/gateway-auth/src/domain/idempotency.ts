@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
+import { IDEMPOTENCY_KEY } from '@marketplace/contracts';
 
-/** The Idempotency-Key header rule: 1 to 128 characters, no leading or trailing whitespace. */
+/** The Idempotency-Key header rule, as the Partner API document declares it (the contract's). */
 export type KeyProblem = 'missing' | 'invalid';
+
+const KEY_PATTERN = new RegExp(IDEMPOTENCY_KEY.pattern, 'u');
 
 export function checkIdempotencyKey(value: string | undefined): KeyProblem | undefined {
   if (value === undefined || value === '') return 'missing';
-  if (value.length > 128 || value.trim() !== value) return 'invalid';
-  // Header values cannot carry control characters; anything else printable is the partner's choice.
-  if (/[\u0000-\u001f\u007f]/.test(value)) return 'invalid';
+  if (value.length > IDEMPOTENCY_KEY.maxLength || !KEY_PATTERN.test(value)) return 'invalid';
   return undefined;
 }
 
@@ -15,7 +16,7 @@ export function checkIdempotencyKey(value: string | undefined): KeyProblem | und
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value !== null && typeof value === 'object') {
-    const entries = Object.keys(value as object)
+    const entries = Object.keys(value)
       .sort()
       .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
     return `{${entries.join(',')}}`;

@@ -1,18 +1,9 @@
 import type { RouterContext } from '@koa/router';
-import { AppError } from '@marketplace/errors';
 import { rawRequestBody, type RequestState } from '@marketplace/http';
-import { IDENTITY_HEADER, signIdentity, type CallerIdentity } from '@marketplace/identity';
-import type { KeyObject } from 'node:crypto';
+import type { CallerIdentity } from '@marketplace/identity';
 import type { Readable } from 'node:stream';
-import type { StreamedUpstreamResponse, UpstreamClient, UpstreamResponse } from '../adapters/upstream';
 import type { Owner } from '../domain/partner-routes';
-
-/** Where the owner services are and how the gateway vouches for its callers to them. */
-export interface ForwardRouting {
-  upstreams: Record<Owner, string>;
-  client: UpstreamClient;
-  identityKey: KeyObject;
-}
+import { forwardToOwner, type ForwardRouting, type StreamedUpstreamResponse, type UpstreamResponse } from '../usecases/forward-request';
 
 /**
  * Headers of the caller's request that the owner service needs; everything else (credentials
@@ -27,9 +18,9 @@ const FORWARDED = ['content-type', 'accept'];
 const FORWARDED_ON_READS = ['accept-encoding', 'if-none-match'];
 
 /**
- * Forwards the request as received to its owner, with the caller's identity signed for it. A read
- * (`stream`) gets the owner's body as a stream, passed on as it arrives; other answers are read
- * whole (they may be stored for idempotent replays).
+ * Forwards the request as received to its owner (usecases/forward-request.ts signs the caller's
+ * identity for it). A read (`stream`) gets the owner's body as a stream, passed on as it arrives;
+ * other answers are read whole (they may be stored for idempotent replays).
  */
 export async function forwardSigned(routing: ForwardRouting, owner: Owner, c: RouterContext<RequestState>, identity: CallerIdentity): Promise<UpstreamResponse>;
 export async function forwardSigned(routing: ForwardRouting, owner: Owner, c: RouterContext<RequestState>, identity: CallerIdentity, stream: true): Promise<StreamedUpstreamResponse>;
@@ -39,17 +30,8 @@ export async function forwardSigned(routing: ForwardRouting, owner: Owner, c: Ro
     const value = c.get(name);
     if (value) headers[name] = value;
   }
-  headers[IDENTITY_HEADER] = signIdentity(routing.identityKey, identity, { method: c.method, path: c.path });
-  if (identity.kind === 'partner' && identity.idempotencyKey) headers['idempotency-key'] = identity.idempotencyKey;
-  const upstream = { method: c.method, pathAndQuery: c.url, headers, body: rawRequestBody(c) };
-  const response = stream ? await routing.client.forward(routing.upstreams[owner], upstream, { stream: true }) : await routing.client.forward(routing.upstreams[owner], upstream);
-  if (response.status === 401) {
-    if (!Buffer.isBuffer(response.body)) response.body.resume(); // drain it; the caller gets our 502
-    // Our own identity was refused: keys or clocks disagree. That is our fault, not the caller's.
-    c.state.log.error({ owner }, 'internal service refused the signed identity; check INTERNAL_IDENTITY_* keys and clocks');
-    throw new AppError('bad_gateway', 'upstream.bad_response', 'The service failed to answer.');
-  }
-  return response;
+  const request = { method: c.method, path: c.path, pathAndQuery: c.url, headers, body: rawRequestBody(c) };
+  return stream ? forwardToOwner(routing, owner, request, identity, c.state.log, true) : forwardToOwner(routing, owner, request, identity, c.state.log);
 }
 
 /** Writes an owner's (or a stored) response back to the caller. */

@@ -2,6 +2,7 @@ import type Router from '@koa/router';
 import type { RequestState } from '@marketplace/http';
 import { OAUTH_CALLBACK_PATH, type GatewayContext } from '../usecases/context';
 import { completeOAuthConnect } from '../usecases/complete-oauth-connect';
+import { credentialsResultView } from './views/installations';
 
 const single = (value: unknown) => (typeof value === 'string' && value.length <= 4096 ? value : undefined);
 
@@ -13,6 +14,6 @@ export function registerOAuthRoutes(router: Router<RequestState>, ctx: GatewayCo
   router.get(OAUTH_CALLBACK_PATH, async (c) => {
     c.set('Cache-Control', 'no-store');
     c.set('Referrer-Policy', 'no-referrer');
-    c.body = await completeOAuthConnect(ctx, { code: single(c.query.code), state: single(c.query.state), error: single(c.query.error) });
+    c.body = credentialsResultView(await completeOAuthConnect(ctx, { code: single(c.query.code), state: single(c.query.state), error: single(c.query.error) }));
   });
 }

@@ -2,6 +2,7 @@ import type { ServiceContext } from '@marketplace/runtime';
 import type { settings } from '../config';
 import type { GatewayContext } from '../usecases/context';
 import { registerAdminRoutes } from './admin-routes';
+import { registerDocsRoutes } from './docs-routes';
 import { registerOAuthRoutes } from './oauth-routes';
 import { registerOpenApiRoutes } from './openapi-routes';
 import { registerPartnerRoutes, type PartnerRouting } from './partner/routes';
@@ -16,4 +17,5 @@ export function registerRoutes(service: ServiceContext<typeof settings>, gateway
   registerTenantForwards(service.router, gateway, routing);
   registerOAuthRoutes(service.router, gateway);
   registerOpenApiRoutes(service.router);
+  registerDocsRoutes(service.router);
 }

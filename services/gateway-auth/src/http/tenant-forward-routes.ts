@@ -5,8 +5,9 @@ import { unauthenticated } from '@marketplace/identity';
 import { tenantProfile } from '../usecases/credentials';
 import { TENANT_FORWARDS } from '../domain/tenant-forwards';
 import type { GatewayContext } from '../usecases/context';
+import type { ForwardRouting } from '../usecases/forward-request';
 import { requireBearer, tenantIdOf } from './bearer-auth';
-import { forwardSigned, sendUpstream, type ForwardRouting } from './forward';
+import { forwardSigned, sendUpstream } from './forward';
 import { TENANT_PREFIX } from './tenant-routes';
 
 /**

@@ -1,8 +1,9 @@
 import { AppError } from '@marketplace/errors';
 import { exchangeCode } from '../adapters/oauth2-client';
 import { oauthRedirectUri, type GatewayContext } from './context';
-import { mintCredentials, oauthSettings, stateId, type Credentials } from './connect-installation';
-import { installationView, withInstallationLock } from './installations';
+import { mintCredentials, oauthSettings, stateId } from './connect-installation';
+import type { Credentials, Installation } from './entities';
+import { withInstallationLock } from './installations';
 
 export interface CallbackQuery {
   code?: string;
@@ -17,7 +18,7 @@ const stateInvalid = () => new AppError('validation', 'oauth.state_invalid', 'Th
  * expiring) names the installation; the code is exchanged server to server with the PKCE verifier;
  * the tokens are stored encrypted and the API key (and signing secret) minted and shown once.
  */
-export async function completeOAuthConnect(ctx: GatewayContext, query: CallbackQuery): Promise<{ installation: ReturnType<typeof installationView>; credentials: Credentials }> {
+export async function completeOAuthConnect(ctx: GatewayContext, query: CallbackQuery): Promise<{ installation: Installation; credentials: Credentials }> {
   if (!query.state) throw stateInvalid();
   const state = await ctx.store.oauthStates.takeByStateHashAcrossTenants(stateId(query.state));
   if (!state || state.expiresAt.getTime() <= ctx.now().getTime()) throw stateInvalid();
@@ -61,7 +62,6 @@ export async function completeOAuthConnect(ctx: GatewayContext, query: CallbackQ
       expiresAt: tokens.expiresAt,
       scope: tokens.scope,
     };
-    const result = await mintCredentials(ctx, current, oauth);
-    return { installation: installationView(result.installation), credentials: result.credentials };
+    return mintCredentials(ctx, current, oauth);
   });
 }

@@ -2,19 +2,14 @@ import { installationChanged, nextRevision } from './installation-events';
 import { createHash } from 'node:crypto';
 import { conflict } from '@marketplace/errors';
 import { authorizationUrl, newPkcePair, newState, type OAuth2ClientSettings } from '../adapters/oauth2-client';
-import type { InstallationDoc, OAuth2SettingsDoc } from '../adapters/store/documents';
 import { InstallationsRepository } from '../adapters/store/installations-repository';
 import { clientSecretContext, oauthRedirectUri, type GatewayContext } from './context';
 import { issueApiKey, newWebhookSecret } from './credentials';
-import { findInstallation, installationView, ownerOf, withInstallationLock } from './installations';
-
-export interface Credentials {
-  apiKey: string | null;
-  webhookSigningSecret: string | null;
-}
+import type { Credentials, Installation, OAuth2Settings } from './entities';
+import { findInstallation, ownerOf, withInstallationLock } from './installations';
 
 export interface ConnectResult {
-  installation: ReturnType<typeof installationView>;
+  installation: Installation;
   credentials: Credentials | null;
   authorizationUrl: string | null;
 }
@@ -35,12 +30,12 @@ export function connectInstallation(ctx: GatewayContext, tenantId: string, insta
     }
     if (installation.authType === 'OAuth2') return startOAuthConnect(ctx, installation);
     const { installation: connected, credentials } = await mintCredentials(ctx, installation);
-    return { installation: installationView(connected), credentials, authorizationUrl: null };
+    return { installation: connected, credentials, authorizationUrl: null };
   });
 }
 
 /** New API key and (when events are subscribed) signing secret; the old ones stop working. Lock held. */
-export async function mintCredentials(ctx: GatewayContext, installation: InstallationDoc, oauth: InstallationDoc['oauth'] = installation.oauth) {
+export async function mintCredentials(ctx: GatewayContext, installation: Installation, oauth: Installation['oauth'] = installation.oauth): Promise<{ installation: Installation; credentials: Credentials }> {
   const scopes = installation.contractScopes; // fixed at connect time from the consented version
   const key = await issueApiKey(ctx, installation, scopes);
   const webhook = installation.subscribedEvents.length > 0 ? newWebhookSecret(ctx, installation._id) : null;
@@ -55,7 +50,7 @@ export async function mintCredentials(ctx: GatewayContext, installation: Install
 
 export const stateId = (state: string) => createHash('sha256').update(state).digest('base64url');
 
-export function oauthSettings(ctx: GatewayContext, appId: string, version: number, oauth2: OAuth2SettingsDoc): OAuth2ClientSettings {
+export function oauthSettings(ctx: GatewayContext, appId: string, version: number, oauth2: OAuth2Settings): OAuth2ClientSettings {
   return {
     authorizationEndpoint: oauth2.authorizationEndpoint,
     tokenEndpoint: oauth2.tokenEndpoint,
@@ -66,7 +61,7 @@ export function oauthSettings(ctx: GatewayContext, appId: string, version: numbe
   };
 }
 
-async function startOAuthConnect(ctx: GatewayContext, installation: InstallationDoc): Promise<ConnectResult> {
+async function startOAuthConnect(ctx: GatewayContext, installation: Installation): Promise<ConnectResult> {
   const version = await ctx.store.contractVersions.findVersion(installation.appId, installation.contractVersion);
   if (!version?.oauth2) throw conflict('marketplace.installation.oauth_unavailable', 'The contract version has no OAuth2 settings.');
   const state = newState();
@@ -89,5 +84,5 @@ async function startOAuthConnect(ctx: GatewayContext, installation: Installation
     codeChallenge: pkce.challenge,
     redirectUri: oauthRedirectUri(ctx),
   });
-  return { installation: installationView(current), credentials: null, authorizationUrl: url };
+  return { installation: current, credentials: null, authorizationUrl: url };
 }

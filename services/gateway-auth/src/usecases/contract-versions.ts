@@ -1,58 +1,11 @@
-import { AppError, conflict, notFound, type FieldErrors } from '@marketplace/errors';
+import { AppError, busy, conflict, notFound, type FieldErrors } from '@marketplace/errors';
 import { isDuplicateKeyError } from '@marketplace/store';
-import { outboundUrlProblem } from '../domain/outbound-url';
-import type { AuthType } from '../domain/scopes';
-import type { ContractVersionDoc } from '../adapters/store/documents';
+import { outboundUrlProblem } from './outbound-url';
+import type { ContractVersionInput } from '@marketplace/contracts';
 import { contractVersionId, type ContractFields } from '../adapters/store/contract-versions-repository';
 import { clientSecretContext, type GatewayContext } from './context';
 import { getApp } from './apps';
-
-export interface ContractVersionInput {
-  authType: AuthType;
-  scopes: string[];
-  subscribedEvents: string[];
-  webhookUrl?: string | null;
-  oauth2?: {
-    authorizationEndpoint: string;
-    tokenEndpoint: string;
-    clientId: string;
-    clientSecret: string;
-    scopes?: string[];
-    tokenEndpointAuthMethod?: 'client_secret_basic' | 'client_secret_post';
-  } | null;
-}
-
-export function contractVersionView(v: ContractVersionDoc) {
-  return {
-    appId: v.appId,
-    version: v.version,
-    status: v.status,
-    authType: v.authType,
-    scopes: v.scopes,
-    subscribedEvents: v.subscribedEvents,
-    webhookUrl: v.webhookUrl,
-    oauth2: v.oauth2 && {
-      authorizationEndpoint: v.oauth2.authorizationEndpoint,
-      tokenEndpoint: v.oauth2.tokenEndpoint,
-      clientId: v.oauth2.clientId,
-      scopes: v.oauth2.scopes,
-      tokenEndpointAuthMethod: v.oauth2.tokenEndpointAuthMethod,
-      clientSecretSet: true,
-    },
-    createdAt: v.createdAt.toISOString(),
-    updatedAt: v.updatedAt.toISOString(),
-    publishedAt: v.publishedAt?.toISOString() ?? null,
-  };
-}
-
-export const publishedVersionSummary = (v: ContractVersionDoc) => ({
-  version: v.version,
-  authType: v.authType,
-  scopes: v.scopes,
-  subscribedEvents: v.subscribedEvents,
-  webhookUrl: v.webhookUrl,
-  publishedAt: v.publishedAt?.toISOString() ?? null,
-});
+import type { ContractVersion } from './entities';
 
 /** Rules across fields (the JSON schema has checked each field alone). */
 function checkContract(ctx: GatewayContext, input: ContractVersionInput): void {
@@ -88,32 +41,32 @@ function contractFields(ctx: GatewayContext, appId: string, version: number, inp
   return { authType: input.authType, scopes: [...new Set(input.scopes)], subscribedEvents: [...new Set(input.subscribedEvents)], webhookUrl: input.webhookUrl ?? null, oauth2 };
 }
 
-export async function createContractVersion(ctx: GatewayContext, appId: string, input: ContractVersionInput) {
+export async function createContractVersion(ctx: GatewayContext, appId: string, input: ContractVersionInput): Promise<ContractVersion> {
   await getApp(ctx, appId);
   checkContract(ctx, input);
   // One creation per app at a time, so concurrent ones queue instead of racing for a number.
   const created = await ctx.locks.withLock(`contract-versions:${appId}`, { ttlMs: 10_000, waitMs: 10_000 }, () => insertNextVersion(ctx, appId, input));
-  if (!created) throw conflict('marketplace.contract_version.busy', 'Another version is being created for this app; try again.');
+  if (!created) throw busy('Another version is being created for this app; try again shortly.');
   return created.value;
 }
 
 /** Under the per-app lock: the highest number plus one. The unique `_id` still guards the number
  * should the lock ever expire mid-way (then the loser is told to retry). */
-async function insertNextVersion(ctx: GatewayContext, appId: string, input: ContractVersionInput) {
+async function insertNextVersion(ctx: GatewayContext, appId: string, input: ContractVersionInput): Promise<ContractVersion> {
   const last = await ctx.store.contractVersions.findLatestForApp(appId);
   const version = (last?.version ?? 0) + 1;
   const now = ctx.now();
-  const doc: ContractVersionDoc = { _id: contractVersionId(appId, version), appId, version, status: 'Draft', ...contractFields(ctx, appId, version, input), createdAt: now, updatedAt: now, publishedAt: null };
+  const doc: ContractVersion = { _id: contractVersionId(appId, version), appId, version, status: 'Draft', ...contractFields(ctx, appId, version, input), createdAt: now, updatedAt: now, publishedAt: null };
   try {
     await ctx.store.contractVersions.insert(doc);
   } catch (error) {
-    if (isDuplicateKeyError(error)) throw conflict('marketplace.contract_version.busy', 'Another version is being created for this app; try again.');
+    if (isDuplicateKeyError(error)) throw busy('Another version is being created for this app; try again shortly.');
     throw error;
   }
-  return contractVersionView(doc);
+  return doc;
 }
 
-export async function getContractVersion(ctx: GatewayContext, appId: string, version: number): Promise<ContractVersionDoc> {
+export async function getContractVersion(ctx: GatewayContext, appId: string, version: number): Promise<ContractVersion> {
   const doc = await ctx.store.contractVersions.findVersion(appId, version);
   if (!doc) throw notFound();
   return doc;
@@ -126,30 +79,30 @@ export async function getContractVersion(ctx: GatewayContext, appId: string, ver
  */
 async function serialized<T>(ctx: GatewayContext, appId: string, version: number, work: () => Promise<T>): Promise<T> {
   const result = await ctx.locks.withLock(`contract:${appId}:${version}`, { ttlMs: 10_000, waitMs: 5_000 }, work);
-  if (!result) throw conflict('marketplace.contract_version.busy', 'The contract version is being changed; try again.');
+  if (!result) throw busy('The contract version is being changed; try again shortly.');
   return result.value;
 }
 
-export function updateContractVersion(ctx: GatewayContext, appId: string, version: number, input: ContractVersionInput) {
+export function updateContractVersion(ctx: GatewayContext, appId: string, version: number, input: ContractVersionInput): Promise<ContractVersion> {
   return serialized(ctx, appId, version, () => updateUnlocked(ctx, appId, version, input));
 }
 
-export function publishContractVersion(ctx: GatewayContext, appId: string, version: number) {
+export function publishContractVersion(ctx: GatewayContext, appId: string, version: number): Promise<ContractVersion> {
   return serialized(ctx, appId, version, () => publishUnlocked(ctx, appId, version));
 }
 
-async function updateUnlocked(ctx: GatewayContext, appId: string, version: number, input: ContractVersionInput) {
+async function updateUnlocked(ctx: GatewayContext, appId: string, version: number, input: ContractVersionInput): Promise<ContractVersion> {
   const current = await getContractVersion(ctx, appId, version);
   if (current.status === 'Published') throw conflict('marketplace.contract_version.published', 'A published contract version is immutable; create a new version.');
   checkContract(ctx, input);
   const updated = await ctx.store.contractVersions.updateDraft(appId, version, contractFields(ctx, appId, version, input), ctx.now());
   if (!updated) throw conflict('marketplace.contract_version.published', 'A published contract version is immutable; create a new version.');
-  return contractVersionView(updated);
+  return updated;
 }
 
-async function publishUnlocked(ctx: GatewayContext, appId: string, version: number) {
+async function publishUnlocked(ctx: GatewayContext, appId: string, version: number): Promise<ContractVersion> {
   const current = await getContractVersion(ctx, appId, version);
-  if (current.status === 'Published') return contractVersionView(current);
+  if (current.status === 'Published') return current;
   const updated = await ctx.store.contractVersions.publishDraft(appId, version, ctx.now());
-  return contractVersionView(updated ?? (await getContractVersion(ctx, appId, version)));
+  return updated ?? (await getContractVersion(ctx, appId, version));
 }

@@ -1,13 +1,13 @@
 import { apiSecretMatches, hashApiSecret, mintApiKey, mintSigningSecret } from '../domain/api-key';
 import type { TenantProfile } from '@marketplace/identity';
-import type { InstallationDoc } from '../adapters/store/documents';
 import type { CachedApiKey } from '../adapters/api-key-cache';
 import type { InstallationOwner } from '@marketplace/store';
 import type { GatewayContext } from './context';
+import type { Installation } from './entities';
 import { ownerOf } from './installations';
 
 /** Mints a new API key for the installation and revokes every other key it had. */
-export async function issueApiKey(ctx: GatewayContext, installation: InstallationDoc, scopes: string[]): Promise<{ apiKey: string; keyId: string }> {
+export async function issueApiKey(ctx: GatewayContext, installation: Installation, scopes: string[]): Promise<{ apiKey: string; keyId: string }> {
   const key = mintApiKey();
   const owner = ownerOf(installation);
   await ctx.store.apiKeys.insert(owner, {

@@ -1,9 +1,8 @@
-import type { OutgoingEvent } from '@marketplace/events';
+import { TOPICS } from '@marketplace/contracts';
+import type { OutgoingEvent, PlatformTopics } from '@marketplace/events';
 import { sealWebhookSecret } from '@marketplace/identity';
-import type { InstallationDoc } from '../adapters/store/documents';
 import type { GatewayContext } from './context';
-
-export const INSTALLATIONS_TOPIC = 'installations';
+import type { Installation } from './entities';
 
 /**
  * The installation as the webhook sender needs it, after a change that matters to deliveries:
@@ -11,9 +10,9 @@ export const INSTALLATIONS_TOPIC = 'installations';
  * revision that grows per installation, so a consumer keeps the newest and drops one arriving late.
  * The signing secret is sealed for the webhook sender (`WEBHOOK_SECRET_TRANSPORT_KEY`), never in clear.
  */
-export function installationChanged(ctx: GatewayContext, after: InstallationDoc, revision: number, signingSecret: string | null): OutgoingEvent {
+export function installationChanged(ctx: GatewayContext, after: Installation, revision: number, signingSecret: string | null): OutgoingEvent<PlatformTopics, typeof TOPICS.installations> {
   return {
-    topic: INSTALLATIONS_TOPIC,
+    topic: TOPICS.installations,
     key: after._id,
     type: 'installation.changed',
     data: {
@@ -33,4 +32,4 @@ export function installationChanged(ctx: GatewayContext, after: InstallationDoc,
 }
 
 /** The next revision of an installation's events (under the installation lock). */
-export const nextRevision = (installation: InstallationDoc) => (installation.eventRevision ?? 0) + 1;
+export const nextRevision = (installation: Installation) => (installation.eventRevision ?? 0) + 1;

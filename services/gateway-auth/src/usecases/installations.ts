@@ -1,43 +1,23 @@
 import { randomUUID } from 'node:crypto';
-import { conflict, notFound } from '@marketplace/errors';
+import { busy, conflict, notFound } from '@marketplace/errors';
 import { isDuplicateKeyError, type InstallationOwner } from '@marketplace/store';
-import type { InstallationDoc } from '../adapters/store/documents';
 import type { GatewayContext } from './context';
+import type { Installation } from './entities';
 
-/** The slot of an installed installation (see InstallationDoc.slot). */
+/** The slot of an installed installation (see Installation.slot). */
 const LIVE = 'live';
-
-export const installationView = (i: InstallationDoc) => ({
-  id: i._id,
-  tenantId: i.tenantId,
-  appId: i.appId,
-  appName: i.appName,
-  contractVersion: i.contractVersion,
-  authType: i.authType,
-  status: i.status,
-  scopes: i.scopes,
-  subscribedEvents: i.subscribedEvents,
-  webhookUrl: i.webhookUrl,
-  apiKeyId: i.apiKeyId,
-  webhookSecretSet: i.webhookSecretSealed !== null,
-  oauthConnected: i.oauth !== null,
-  installedAt: i.installedAt.toISOString(),
-  // Only a live connection has a connection time (the stored one stays, for a failed reconnect).
-  connectedAt: i.status === 'Connected' ? (i.connectedAt?.toISOString() ?? null) : null,
-  updatedAt: i.updatedAt.toISOString(),
-});
 
 /**
  * Install and consent in one step: the tenant names the exact published version it accepts. The
  * installation keeps a copy of that contract. One live installation per app and tenant: a unique
- * index (see InstallationDoc.slot) decides, since an insert is exact where updates are not isolated.
+ * index (see Installation.slot) decides, since an insert is exact where updates are not isolated.
  */
-export async function installApp(ctx: GatewayContext, tenantId: string, input: { appId: string; contractVersion: number }) {
+export async function installApp(ctx: GatewayContext, tenantId: string, input: { appId: string; contractVersion: number }): Promise<Installation> {
   const version = await ctx.store.contractVersions.findPublishedVersion(input.appId, input.contractVersion);
   const app = version && (await ctx.store.apps.findById(input.appId));
   if (!version || !app) throw notFound('resource.not_found', 'The app or contract version does not exist or is not published.');
   const now = ctx.now();
-  const doc: Omit<InstallationDoc, 'tenantId'> = {
+  const doc: Omit<Installation, 'tenantId'> = {
     _id: randomUUID(),
     appId: app._id,
     appName: app.name,
@@ -57,22 +37,22 @@ export async function installApp(ctx: GatewayContext, tenantId: string, input: {
     updatedAt: now,
   };
   try {
-    return installationView(await ctx.store.installations.insert({ tenantId }, doc));
+    return await ctx.store.installations.insert({ tenantId }, doc);
   } catch (error) {
     if (isDuplicateKeyError(error)) throw conflict('marketplace.installation.exists', 'This app is already installed; uninstall it first.');
     throw error;
   }
 }
 
-export async function listInstallations(ctx: GatewayContext, tenantId: string) {
-  return (await ctx.store.installations.listLive({ tenantId })).map(installationView);
+export async function listInstallations(ctx: GatewayContext, tenantId: string): Promise<Installation[]> {
+  return ctx.store.installations.listLive({ tenantId });
 }
 
 /** The installation as the owner of its keys and states. */
-export const ownerOf = (installation: InstallationDoc): InstallationOwner => ({ tenantId: installation.tenantId, installationId: installation._id });
+export const ownerOf = (installation: Installation): InstallationOwner => ({ tenantId: installation.tenantId, installationId: installation._id });
 
 /** The tenant's own live installation; anything else (another tenant's, uninstalled, unknown) is 404. */
-export async function findInstallation(ctx: GatewayContext, tenantId: string, installationId: string): Promise<InstallationDoc> {
+export async function findInstallation(ctx: GatewayContext, tenantId: string, installationId: string): Promise<Installation> {
   const doc = await ctx.store.installations.findLive({ tenantId }, installationId);
   if (!doc) throw notFound();
   return doc;
@@ -86,6 +66,6 @@ export async function findInstallation(ctx: GatewayContext, tenantId: string, in
  */
 export async function withInstallationLock<T>(ctx: GatewayContext, installationId: string, work: () => Promise<T>): Promise<T> {
   const result = await ctx.locks.withLock(`installation:${installationId}`, { ttlMs: 30_000, waitMs: 10_000 }, work);
-  if (!result) throw conflict('marketplace.installation.busy', 'The installation is being changed by another request; try again.');
+  if (!result) throw busy('The installation is being changed by another request; try again shortly.');
   return result.value;
 }

@@ -3,24 +3,25 @@ import { conflict } from '@marketplace/errors';
 import type { GatewayContext } from './context';
 import { issueApiKey, newWebhookSecret, revokeApiKeys } from './credentials';
 import { installationChanged, nextRevision } from './installation-events';
-import { findInstallation, installationView, ownerOf, withInstallationLock } from './installations';
+import type { Credentials, Installation } from './entities';
+import { findInstallation, ownerOf, withInstallationLock } from './installations';
 
 const notConnected = () => conflict('marketplace.installation.not_connected', 'The installation is not connected.');
 
 /** A new API key; the previous one is revoked at once. Scopes stay those granted at connect. */
-export function rotateApiKey(ctx: GatewayContext, tenantId: string, installationId: string) {
+export function rotateApiKey(ctx: GatewayContext, tenantId: string, installationId: string): Promise<{ installation: Installation; credentials: Credentials }> {
   return withInstallationLock(ctx, installationId, async () => {
     const installation = await findInstallation(ctx, tenantId, installationId);
     if (installation.status !== 'Connected') throw notConnected();
     const key = await issueApiKey(ctx, installation, installation.scopes);
     const updatedAt = ctx.now();
     await ctx.store.installations.setApiKeyId({ tenantId }, installationId, key.keyId, updatedAt);
-    return { installation: installationView({ ...installation, apiKeyId: key.keyId, updatedAt }), credentials: { apiKey: key.apiKey, webhookSigningSecret: null } };
+    return { installation: { ...installation, apiKeyId: key.keyId, updatedAt }, credentials: { apiKey: key.apiKey, webhookSigningSecret: null } };
   });
 }
 
 /** A new webhook signing secret; the next delivery attempt is signed with it. */
-export function rotateWebhookSecret(ctx: GatewayContext, tenantId: string, installationId: string) {
+export function rotateWebhookSecret(ctx: GatewayContext, tenantId: string, installationId: string): Promise<{ installation: Installation; credentials: Credentials }> {
   return withInstallationLock(ctx, installationId, async () => {
     const installation = await findInstallation(ctx, tenantId, installationId);
     if (installation.status !== 'Connected') throw notConnected();
@@ -32,15 +33,15 @@ export function rotateWebhookSecret(ctx: GatewayContext, tenantId: string, insta
     const event = installationChanged(ctx, { ...installation, ...changes }, revision, secret.secret);
     await ctx.store.installations.updateWithEvent({ tenantId }, installationId, changes, event, updatedAt);
     await ctx.outbox.flush(InstallationsRepository.storage.collection, installationId);
-    return { installation: installationView({ ...installation, webhookSecretSealed: secret.sealed, updatedAt }), credentials: { apiKey: null, webhookSigningSecret: secret.secret } };
+    return { installation: { ...installation, webhookSecretSealed: secret.sealed, updatedAt }, credentials: { apiKey: null, webhookSigningSecret: secret.secret } };
   });
 }
 
 /** Revokes everything: API keys, the signing secret and the OAuth tokens. */
-export function disconnectInstallation(ctx: GatewayContext, tenantId: string, installationId: string) {
+export function disconnectInstallation(ctx: GatewayContext, tenantId: string, installationId: string): Promise<Installation> {
   return withInstallationLock(ctx, installationId, async () => {
     const installation = await findInstallation(ctx, tenantId, installationId);
-    if (installation.status === 'Disconnected') return installationView(installation);
+    if (installation.status === 'Disconnected') return installation;
     await revokeApiKeys(ctx, ownerOf(installation));
     await ctx.store.oauthStates.deleteForInstallation(ownerOf(installation)); // a pending authorization ends here too
     const revision = nextRevision(installation);
@@ -48,7 +49,7 @@ export function disconnectInstallation(ctx: GatewayContext, tenantId: string, in
     const event = installationChanged(ctx, { ...installation, ...changes }, revision, null);
     await ctx.store.installations.updateWithEvent({ tenantId }, installationId, changes, event, changes.updatedAt);
     await ctx.outbox.flush(InstallationsRepository.storage.collection, installationId);
-    return installationView({ ...installation, ...changes });
+    return { ...installation, ...changes };
   });
 }
 

@@ -43,7 +43,7 @@ export async function startOAuthServer(options: OAuthServerOptions): Promise<Tes
   // only when the server fails to start.
   let stdout = '';
   let stderr = '';
-  child.stderr!.on('data', (chunk) => (stderr += String(chunk)));
+  child.stderr.on('data', (chunk) => (stderr += String(chunk)));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const timeoutMs = options.startTimeoutMs ?? 15_000;
 
@@ -60,7 +60,7 @@ export async function startOAuthServer(options: OAuthServerOptions): Promise<Tes
     const onExit = (code: number | null, signal: NodeJS.Signals | null) => fail(`exited (${code ?? signal}) before listening`);
     child.once('exit', onExit);
     child.once('error', (error) => fail(`could not be started: ${error.message}`));
-    child.stdout!.on('data', (chunk) => {
+    child.stdout.on('data', (chunk) => {
       stdout += String(chunk);
       const line = stdout.split('\n').find((l, i, all) => i < all.length - 1 && l.startsWith('{'));
       if (!line || settled) return;

@@ -1,13 +1,20 @@
 import type { Collection, Db } from 'mongodb';
 import type { RepositoryStorage, TenantOwner } from '@marketplace/store';
 import type { DeliveryZone } from '../domain/delivery-zone';
+import type { ZoneGeometry } from '../domain/geo';
 
 /**
  * The geometry is kept as JSON text, a leftover of FerretDB 1.x (it stored no arrays nested
  * directly in arrays, which every GeoJSON polygon is). Neither MongoDB nor the local engine needs
  * it any more, and nothing queries the geometry, so the format stays as stored.
  */
-export type DeliveryZoneDoc = Omit<DeliveryZone, 'id' | 'geometry'> & { _id: string; geometryJson: string; createdAt: Date; updatedAt: Date };
+export type DeliveryZoneDoc = Omit<DeliveryZone, 'id' | 'geometry'> & { _id: string; geometryJson: string };
+
+/** The zone a stored document holds. */
+export function zoneOf(doc: DeliveryZoneDoc): DeliveryZone {
+  const { _id, geometryJson, ...rest } = doc;
+  return { id: _id, geometry: JSON.parse(geometryJson) as ZoneGeometry, ...rest };
+}
 
 /** The tenant's delivery zones. */
 export class DeliveryZonesRepository {

@@ -1,4 +1,4 @@
-import { AppError } from '@marketplace/errors';
+import { busy } from '@marketplace/errors';
 import type { RedisLock } from '@marketplace/redis';
 
 /**
@@ -18,7 +18,7 @@ export class OrderLock {
 
   async run<T>(orderId: string, work: () => Promise<T>): Promise<T> {
     const result = await this.locks.withLock(`order:${orderId}`, this.options, work);
-    if (!result) throw new AppError('unavailable', 'order.busy', 'Another change of this order is in progress; retry shortly.', { retryAfterSeconds: 1 });
+    if (!result) throw busy('Another change of this order is in progress; retry shortly.');
     return result.value;
   }
 }

@@ -2,7 +2,10 @@ import type { Collection, Db } from 'mongodb';
 import type { OutgoingEvent } from '@marketplace/events';
 import { updateWithOutbox, withOutbox, type OutboxFields } from '@marketplace/outbox';
 import { isDuplicateKeyError, type RepositoryStorage, type TenantOwner } from '@marketplace/store';
-import type { OrderDoc } from '../domain/order';
+import type { Order } from '../domain/order';
+
+/** An order as stored: the order itself, carrying its unpublished events (outbox). */
+export type OrderDoc = Order & OutboxFields;
 
 /** Reads leave the outbox out: it is the relay's business, not the order's. */
 const WITHOUT_OUTBOX = { projection: { _outbox: 0, _outboxSince: 0, _outboxVersion: 0 } } as const;
@@ -21,24 +24,24 @@ export class OrdersRepository {
     ],
   };
 
-  private readonly orders: Collection<OrderDoc & OutboxFields>;
+  private readonly orders: Collection<OrderDoc>;
 
   constructor(db: Db) {
     this.orders = db.collection(OrdersRepository.storage.collection);
   }
 
-  async findById(owner: TenantOwner, orderId: string): Promise<OrderDoc | undefined> {
+  async findById(owner: TenantOwner, orderId: string): Promise<Order | undefined> {
     return (await this.orders.findOne({ _id: orderId, tenantId: owner.tenantId }, WITHOUT_OUTBOX)) ?? undefined;
   }
 
   /** The tenant's latest orders (of one status, if given), newest first. */
-  async listRecent(owner: TenantOwner, options: { status?: OrderDoc['status']; limit: number }): Promise<OrderDoc[]> {
+  async listRecent(owner: TenantOwner, options: { status?: Order['status']; limit: number }): Promise<Order[]> {
     const filter = { tenantId: owner.tenantId, ...(options.status !== undefined ? { status: options.status } : {}) };
     return this.orders.find(filter, WITHOUT_OUTBOX).sort({ createdAt: -1 }).limit(options.limit).toArray();
   }
 
   /** Stores a new order with its events, in one write; false when an order with this id exists already. */
-  async insertWithEvents(owner: TenantOwner, order: OrderDoc, events: OutgoingEvent[], now: Date): Promise<boolean> {
+  async insertWithEvents(owner: TenantOwner, order: Order, events: OutgoingEvent[], now: Date): Promise<boolean> {
     if (order.tenantId !== owner.tenantId) throw new Error('the order belongs to another tenant');
     try {
       await this.orders.insertOne(withOutbox(order, events, now));
@@ -50,8 +53,8 @@ export class OrdersRepository {
   }
 
   /** Sets fields of the tenant's order and stages its events, in one write; false when there is no such order. */
-  async updateWithEvents(owner: TenantOwner, orderId: string, set: Partial<OrderDoc>, events: OutgoingEvent[], now: Date): Promise<boolean> {
-    const { matchedCount } = await this.orders.updateOne({ _id: orderId, tenantId: owner.tenantId }, updateWithOutbox<OrderDoc & OutboxFields>({ $set: set }, events, now));
+  async updateWithEvents(owner: TenantOwner, orderId: string, set: Partial<Order>, events: OutgoingEvent[], now: Date): Promise<boolean> {
+    const { matchedCount } = await this.orders.updateOne({ _id: orderId, tenantId: owner.tenantId }, updateWithOutbox<OrderDoc>({ $set: set }, events, now));
     return matchedCount === 1;
   }
 }

@@ -1,7 +1,8 @@
-import type { ConsumerSpec, ServiceContext } from '@marketplace/runtime';
-import type { CatalogCopyRepository } from '../adapters/catalog-copy-repository';
+import { TOPICS } from '@marketplace/contracts';
+import { defineConsumer, type ConsumerSpec, type ServiceContext } from '@marketplace/runtime';
+import type { CatalogCopyStore as CatalogCopyRepository } from '../usecases/catalog-copy';
 import type { settings } from '../config';
-import { applyCatalogChange, CATALOG_TOPIC, type CatalogChange } from '../usecases/catalog-copy';
+import { applyCatalogChange } from '../usecases/catalog-copy';
 
 /**
  * Kafka consumers of this service; each runs in the consumer group `ordering-pricing.<name>`.
@@ -10,12 +11,12 @@ import { applyCatalogChange, CATALOG_TOPIC, type CatalogChange } from '../usecas
  */
 export function consumers(context: ServiceContext<typeof settings>, catalogCopy: CatalogCopyRepository): ConsumerSpec[] {
   return [
-    {
+    defineConsumer({
       name: 'catalog-copy',
-      topics: [CATALOG_TOPIC],
+      topics: [TOPICS.catalog],
       fromBeginning: context.config.catalogCopyStart === 'earliest',
       dedupe: false, // the copy keeps the highest sequence: a repeat changes nothing
-      handler: (event) => applyCatalogChange(catalogCopy, event.data as CatalogChange),
-    },
+      handler: (event) => applyCatalogChange(catalogCopy, event.data),
+    }),
   ];
 }

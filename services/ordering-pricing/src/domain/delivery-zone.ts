@@ -12,4 +12,6 @@ export interface DeliveryZone {
   feeMinor: number;
   /** Smallest subtotal (before discounts) delivered to this zone, in minor units; null for none. */
   minimumOrderMinor: number | null;
+  createdAt: Date;
+  updatedAt: Date;
 }

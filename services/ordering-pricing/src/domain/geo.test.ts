@@ -50,7 +50,7 @@ describe('zoneContains', () => {
     ['above the M’s middle peak', m, at(2, 4.5), false],
     ['in the M’s left notch', m, at(1, 3.5), false],
   ])('%s', (_name, ring, point, expected) => {
-    expect(zoneContains(polygon(ring as Position[]), point)).toBe(expected);
+    expect(zoneContains(polygon(ring), point)).toBe(expected);
   });
 
   describe('a polygon with a hole (around Berlin Mitte)', () => {

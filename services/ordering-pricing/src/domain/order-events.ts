@@ -1,16 +1,30 @@
-import type { OutgoingEvent } from '@marketplace/events';
-import type { OrderDoc } from './order';
+import { TOPICS, type EventTypeOf, type OrderEvent as OrderEventData } from '@marketplace/contracts';
+import type { Order } from './order';
 import { paymentStatusName, statusName, type OrderStatus } from './order-status';
 
-export const ORDERS_TOPIC = 'orders';
+/**
+ * One event to stage in the outbox: the shape `@marketplace/events` publishes on the orders topic
+ * (its `OutgoingEvent<PlatformTopics, 'orders'>`), spelled out here from the contracts so that the
+ * domain loads no Kafka client; the use cases hand it to the outbox. Its data is the schema's type:
+ * an event that drifts from schemas/orders.schema.json does not compile.
+ */
+export interface OrderEvent {
+  topic: typeof TOPICS.orders;
+  key: string;
+  type: EventTypeOf<typeof TOPICS.orders>;
+  data: OrderEventData;
+}
+
+/** What every order event carries (see `event`); the rest depends on the event type. */
+type Identifiers = 'tenantId' | 'orderId' | 'orderNumber' | 'status' | 'sourceInstallationId' | 'externalOrderId';
 
 /**
  * Events of the `orders` topic (schemas/orders.schema.json), keyed by order id so that one order's
  * events stay in order. Statuses travel as names, as in webhooks; money in minor units with the
  * currency code, as on every topic.
  */
-const event = (order: OrderDoc, type: string, data: Record<string, unknown>): OutgoingEvent => ({
-  topic: ORDERS_TOPIC,
+const event = (order: Order, type: OrderEvent['type'], data: Omit<OrderEventData, Identifiers>): OrderEvent => ({
+  topic: TOPICS.orders,
   key: order._id,
   type,
   data: {
@@ -25,7 +39,7 @@ const event = (order: OrderDoc, type: string, data: Record<string, unknown>): Ou
 });
 
 /** Broadcast to every subscribed installation of the tenant (webhook orders.created). */
-export function orderCreated(order: OrderDoc): OutgoingEvent {
+export function orderCreated(order: Order): OrderEvent {
   const t = order.totals;
   return event(order, 'orders.created', {
     branchId: order.branchId,
@@ -47,17 +61,17 @@ export function orderCreated(order: OrderDoc): OutgoingEvent {
  * The order became Cancelled: the source installation is told (webhook orders.cancelled) and the
  * delivery feature ends a live assignment (the assigned installation gets delivery.cancelled).
  */
-export function orderCancelled(order: OrderDoc, previous: OrderStatus, by: 'source' | 'tenant', at: Date): OutgoingEvent {
+export function orderCancelled(order: Order, previous: OrderStatus, by: 'source' | 'tenant', at: Date): OrderEvent {
   return event(order, 'orders.cancelled', { previousStatus: statusName(previous), cancelledBy: by, liveAssignment: order.liveAssignment, changedAt: at.toISOString() });
 }
 
 /** Accepted, Rejected or Completed by the tenant: for internal consumers; no webhook (partners poll). */
-export function orderStatusChanged(order: OrderDoc, previous: OrderStatus, at: Date): OutgoingEvent {
+export function orderStatusChanged(order: Order, previous: OrderStatus, at: Date): OrderEvent {
   return event(order, 'orders.status-changed', { previousStatus: statusName(previous), changedAt: at.toISOString() });
 }
 
 /** The tenant recorded the payment (webhook payment.completed, broadcast). */
-export function paymentCompleted(order: OrderDoc, at: Date): OutgoingEvent {
+export function paymentCompleted(order: Order, at: Date): OrderEvent {
   return event(order, 'payment.completed', {
     paymentStatus: paymentStatusName(order.paymentStatus),
     paymentMethod: order.paymentMethod,

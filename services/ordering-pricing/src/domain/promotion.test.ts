@@ -12,6 +12,8 @@ const base: Promotion = {
   branchIds: ['b1'],
   usageLimit: 100,
   isActive: true,
+  createdAt: new Date('2026-05-01T00:00:00Z'),
+  updatedAt: new Date('2026-05-01T00:00:00Z'),
 };
 const order = { branchId: 'b1', subtotalMinor: 2000, at: new Date('2026-07-01T12:00:00Z') };
 
@@ -28,7 +30,7 @@ describe('promotionProblem', () => {
     ['another branch', base, { ...order, branchId: 'b2' }, 'is not valid at this branch'],
     ['a subtotal one cent short', base, { ...order, subtotalMinor: 1999 }, 'needs a higher subtotal'],
   ])('refuses %s', (_name, promotion, o, message) => {
-    expect(promotionProblem(promotion as Promotion, o)).toBe(message);
+    expect(promotionProblem(promotion, o)).toBe(message);
   });
 
   it('without window or branch scope applies anywhere, any time', () => {

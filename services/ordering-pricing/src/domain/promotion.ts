@@ -19,6 +19,8 @@ export interface Promotion {
   /** Orders that may use the code; null for no limit. */
   usageLimit: number | null;
   isActive: boolean;
+  createdAt: Date;
+  updatedAt: Date;
 }
 
 export const normalizeCode = (code: string) => code.trim().toUpperCase();

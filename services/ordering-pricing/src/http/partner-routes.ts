@@ -6,6 +6,7 @@ import { createOrder } from '../usecases/create-order';
 import { cancelBySource } from '../usecases/order-actions';
 import { readOrderAsPartner } from '../usecases/order-reads';
 import { validateOrderRequest } from './schemas';
+import { cancellationView, createdView, orderView } from './views/orders';
 
 const PREFIX = '/api/partner/v1/orders';
 
@@ -13,15 +14,16 @@ const PREFIX = '/api/partner/v1/orders';
 export function registerPartnerRoutes(router: Router<RequestState>, ctx: OrderingContext): void {
   router.post(PREFIX, async (c) => {
     const caller = identityOf(c, 'partner');
-    const result = await createOrder(ctx, caller, tenantScope(caller), validateOrderRequest(requestBody(c)));
-    c.status = result.status;
-    c.set('Location', `${PREFIX}/${result.body.orderId}`);
-    c.body = result.body;
+    const order = await createOrder(ctx, caller, tenantScope(caller), validateOrderRequest(requestBody(c)));
+    c.status = 201;
+    c.set('Location', `${PREFIX}/${order._id}`);
+    c.body = createdView(order);
   });
   router.get(`${PREFIX}/:orderId`, async (c) => {
-    c.body = await readOrderAsPartner(ctx, identityOf(c, 'partner'), pathId(c.params.orderId));
+    const { order, financial } = await readOrderAsPartner(ctx, identityOf(c, 'partner'), pathId(c.params.orderId));
+    c.body = orderView(order, financial);
   });
   router.post(`${PREFIX}/:orderId/cancel`, async (c) => {
-    c.body = await cancelBySource(ctx, identityOf(c, 'partner'), pathId(c.params.orderId));
+    c.body = cancellationView(await cancelBySource(ctx, identityOf(c, 'partner'), pathId(c.params.orderId)));
   });
 }

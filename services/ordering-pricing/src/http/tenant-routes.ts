@@ -3,7 +3,7 @@ import type { RouterContext } from '@koa/router';
 import { validationError } from '@marketplace/errors';
 import { identityOf } from '@marketplace/identity';
 import { toMinorUnits } from '@marketplace/money';
-import { pathId, requestBody, type RequestState } from '@marketplace/http';
+import { pathId, queryId, requestBody, type RequestState } from '@marketplace/http';
 import { tenantScope, type OrderingContext } from '../usecases/context';
 import { actAsTenant, recordPayment, type TenantAction } from '../usecases/order-actions';
 import { listOrders, readOrderAsTenant } from '../usecases/order-reads';
@@ -12,6 +12,10 @@ import { getServiceFee, putServiceFee } from '../usecases/settings';
 import * as zones from '../usecases/zones';
 import { tenantOrderingApiDocument } from './openapi/tenant-ordering-api';
 import { validatePromotion, validateServiceFeeInput, validateZone } from './schemas';
+import { tenantOrderView } from './views/orders';
+import { promotionView } from './views/promotions';
+import { serviceFeeView } from './views/service-fee';
+import { zoneView } from './views/zones';
 
 /** Tenant API paths this service owns (the gateway forwards each prefix here). */
 export const TENANT_PREFIX = '/api/tenant/v1';
@@ -25,20 +29,22 @@ const tenantOf = (c: Ctx) => tenantScope(identityOf(c, 'tenant'));
 export function registerTenantRoutes(router: Router<RequestState>, ctx: OrderingContext): void {
   const zonesPath = `${TENANT_PREFIX}/delivery-zones`;
   router.post(zonesPath, async (c) => {
+    const tenant = tenantOf(c);
     c.status = 201;
-    c.body = await zones.saveZone(ctx, tenantOf(c), undefined, validateZone(requestBody(c)));
+    c.body = zoneView(await zones.saveZone(ctx, tenant, undefined, validateZone(requestBody(c))), tenant);
   });
   router.get(zonesPath, async (c) => {
-    const branchId = typeof c.query.branchId === 'string' ? c.query.branchId.toLowerCase() : undefined;
-    c.body = await zones.listZones(ctx, tenantOf(c), branchId);
+    const tenant = tenantOf(c);
+    c.body = (await zones.listZones(ctx, tenant, queryId(c.query, 'branchId'))).map((zone) => zoneView(zone, tenant));
   });
   router.get(`${zonesPath}/:id`, async (c) => {
-    c.body = await zones.getZone(ctx, tenantOf(c), pathId(c.params.id));
+    const tenant = tenantOf(c);
+    c.body = zoneView(await zones.getZone(ctx, tenant, pathId(c.params.id)), tenant);
   });
   router.put(`${zonesPath}/:id`, async (c) => {
     const tenant = tenantOf(c);
     const id = pathId(c.params.id);
-    c.body = await zones.saveZone(ctx, tenant, id, validateZone(requestBody(c)));
+    c.body = zoneView(await zones.saveZone(ctx, tenant, id, validateZone(requestBody(c))), tenant);
   });
   router.delete(`${zonesPath}/:id`, async (c) => {
     await zones.deleteZone(ctx, tenantOf(c), pathId(c.params.id));
@@ -47,19 +53,22 @@ export function registerTenantRoutes(router: Router<RequestState>, ctx: Ordering
 
   const promotionsPath = `${TENANT_PREFIX}/promotions`;
   router.post(promotionsPath, async (c) => {
+    const tenant = tenantOf(c);
     c.status = 201;
-    c.body = await promotions.createPromotion(ctx, tenantOf(c), validatePromotion(requestBody(c)));
+    c.body = promotionView(await promotions.createPromotion(ctx, tenant, validatePromotion(requestBody(c))), tenant);
   });
   router.get(promotionsPath, async (c) => {
-    c.body = await promotions.listPromotions(ctx, tenantOf(c));
+    const tenant = tenantOf(c);
+    c.body = (await promotions.listPromotions(ctx, tenant)).map((p) => promotionView(p, tenant));
   });
   router.get(`${promotionsPath}/:id`, async (c) => {
-    c.body = await promotions.getPromotion(ctx, tenantOf(c), pathId(c.params.id));
+    const tenant = tenantOf(c);
+    c.body = promotionView(await promotions.getPromotion(ctx, tenant, pathId(c.params.id)), tenant);
   });
   router.put(`${promotionsPath}/:id`, async (c) => {
     const tenant = tenantOf(c);
     const id = pathId(c.params.id);
-    c.body = await promotions.updatePromotion(ctx, tenant, id, validatePromotion(requestBody(c)));
+    c.body = promotionView(await promotions.updatePromotion(ctx, tenant, id, validatePromotion(requestBody(c))), tenant);
   });
   router.delete(`${promotionsPath}/:id`, async (c) => {
     await promotions.deletePromotion(ctx, tenantOf(c), pathId(c.params.id));
@@ -67,7 +76,8 @@ export function registerTenantRoutes(router: Router<RequestState>, ctx: Ordering
   });
 
   router.get(`${TENANT_PREFIX}/service-fee`, async (c) => {
-    c.body = await getServiceFee(ctx, tenantOf(c));
+    const tenant = tenantOf(c);
+    c.body = serviceFeeView(await getServiceFee(ctx, tenant), tenant);
   });
   router.put(`${TENANT_PREFIX}/service-fee`, async (c) => {
     const tenant = tenantOf(c);
@@ -76,8 +86,8 @@ export function registerTenantRoutes(router: Router<RequestState>, ctx: Ordering
     const errors: Record<string, string[]> = {};
     if (fixedMinor === undefined) errors.fixed = [`must be a non-negative amount with at most ${tenant.decimals} decimals`];
     if (Number(input.percent.toFixed(2)) !== input.percent) errors.percent = ['must have at most 2 decimals'];
-    if (Object.keys(errors).length > 0) throw validationError('order.validation_failed', 'The service fee is invalid; see errors.', errors);
-    c.body = await putServiceFee(ctx, tenant, { fixedMinor: fixedMinor!, percent: input.percent });
+    if (Object.keys(errors).length > 0) throw validationError('request.invalid', 'The service fee is invalid; see errors.', errors);
+    c.body = serviceFeeView(await putServiceFee(ctx, tenant, { fixedMinor: fixedMinor!, percent: input.percent }), tenant);
   });
 
   const ordersPath = `${TENANT_PREFIX}/orders`;
@@ -87,24 +97,24 @@ export function registerTenantRoutes(router: Router<RequestState>, ctx: Ordering
     const errors: Record<string, string[]> = {};
     if (status !== undefined && !Number.isInteger(status)) errors.status = ['must be an order status value'];
     if (!Number.isInteger(limit) || limit < 1 || limit > 200) errors.limit = ['must be an integer from 1 to 200'];
-    if (Object.keys(errors).length > 0) throw validationError('order.validation_failed', 'The query is invalid; see errors.', errors);
-    c.body = await listOrders(ctx, tenantOf(c), { status, limit });
+    if (Object.keys(errors).length > 0) throw validationError('request.invalid', 'The query is invalid; see errors.', errors);
+    c.body = (await listOrders(ctx, tenantOf(c), { status, limit })).map(tenantOrderView);
   });
   // Before `${ordersPath}/:id`, which would otherwise take `openapi.json` for an id (404).
   router.get(`${TENANT_PREFIX}/orders/openapi.json`, (c) => {
     c.body = tenantOrderingApiDocument;
   });
   router.get(`${ordersPath}/:id`, async (c) => {
-    c.body = await readOrderAsTenant(ctx, tenantOf(c), pathId(c.params.id));
+    c.body = tenantOrderView(await readOrderAsTenant(ctx, tenantOf(c), pathId(c.params.id)));
   });
   for (const action of ['accept', 'reject', 'complete', 'cancel'] as TenantAction[]) {
     router.post(`${ordersPath}/:id/${action}`, async (c) => {
       const tenant = tenantOf(c);
-      c.body = await actAsTenant(ctx, tenant, pathId(c.params.id), action);
+      c.body = tenantOrderView(await actAsTenant(ctx, tenant, pathId(c.params.id), action));
     });
   }
   router.post(`${ordersPath}/:id/payment`, async (c) => {
     const tenant = tenantOf(c);
-    c.body = await recordPayment(ctx, tenant, pathId(c.params.id));
+    c.body = tenantOrderView(await recordPayment(ctx, tenant, pathId(c.params.id)));
   });
 }

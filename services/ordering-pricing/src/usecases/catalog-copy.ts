@@ -1,18 +1,24 @@
+import type { CatalogChange } from '@marketplace/contracts';
 import type { TenantOwner } from '@marketplace/store';
-import { catalogCopyId, type CatalogCopyDoc, type CatalogCopyRepository } from '../adapters/catalog-copy-repository';
+import { catalogCopyId, type CatalogCopyDoc } from '../adapters/catalog-copy-repository';
 import type { CopiedAvailability, CopiedBranch, CopiedEntity, CopiedModifierGroup, CopiedProduct, CopiedTaxCategory, MenuSlice } from '../domain/catalog-copy';
 import type { LineRequest } from '../domain/order-lines';
 
-export const CATALOG_TOPIC = 'catalog';
-
-/** Data of a `catalog` topic event (schemas/catalog.schema.json). */
-export interface CatalogChange {
-  tenantId: string;
-  sequence: number;
-  entity: CopiedEntity;
-  id: string;
-  deleted: boolean;
-  state: Record<string, unknown>;
+/**
+ * Ordering's copy of the catalog as these use cases need it; adapters/catalog-copy-repository.ts
+ * keeps it in MongoDB (one document per resource, and per tenant the highest sequence applied).
+ */
+export interface CatalogCopyStore {
+  /** Replaces the held resource if it holds an earlier sequence; false when it holds this one or a later one, or none. */
+  replaceIfOlder(owner: TenantOwner, doc: CatalogCopyDoc): Promise<boolean>;
+  /** Stores a resource not held yet; false when it is held already. */
+  insertIfAbsent(owner: TenantOwner, doc: CatalogCopyDoc): Promise<boolean>;
+  /** Records that the tenant's copy as a whole has reached `sequence` (never lowers it). */
+  raiseSequence(owner: TenantOwner, sequence: number): Promise<void>;
+  /** The highest sequence applied to the tenant's copy (0 before the first). */
+  findSequence(owner: TenantOwner): Promise<number>;
+  /** The tenant's documents by copy id; ids not held are absent. */
+  findByIds(owner: TenantOwner, ids: readonly string[]): Promise<Map<string, CatalogCopyDoc>>;
 }
 
 /**
@@ -21,7 +27,7 @@ export interface CatalogChange {
  * events come in order on one partition, one at a time, so the update and the insert below never
  * race each other for the same resource.
  */
-export async function applyCatalogChange(copy: CatalogCopyRepository, change: CatalogChange): Promise<void> {
+export async function applyCatalogChange(copy: CatalogCopyStore, change: CatalogChange): Promise<void> {
   const owner = { tenantId: change.tenantId };
   const doc: CatalogCopyDoc = {
     _id: catalogCopyId(owner, change.entity, change.id),
@@ -29,7 +35,7 @@ export async function applyCatalogChange(copy: CatalogCopyRepository, change: Ca
     entity: change.entity,
     sequence: change.sequence,
     deleted: change.deleted,
-    state: change.state,
+    state: { ...change.state }, // a plain record, as the copy keeps every kind
   };
   // Not replaced: either held already, with this sequence or a later one, or not held yet.
   if (!(await copy.replaceIfOlder(owner, doc))) await copy.insertIfAbsent(owner, doc);
@@ -54,7 +60,7 @@ export class CopyCache implements CopyReader {
   private readonly tenants = new Map<string, { sequence: number; docs: Map<string, CatalogCopyDoc | null> }>();
 
   constructor(
-    private readonly copy: CatalogCopyRepository,
+    private readonly copy: CatalogCopyStore,
     private readonly maxTenants = 1000,
   ) {}
 
@@ -88,7 +94,7 @@ async function load<T>(reader: CopyReader, tenantId: string, entity: CopiedEntit
 }
 
 /** The database itself, uncached (for the tenant API's checks). */
-export const uncached = (copy: CatalogCopyRepository): CopyReader => ({
+export const uncached = (copy: CatalogCopyStore): CopyReader => ({
   load: async (owner, ids) => {
     const found = await copy.findByIds(owner, ids);
     return new Map(ids.map((id) => [id, found.get(id) ?? null]));

@@ -5,11 +5,11 @@ import { fromMinorUnits, toMinorUnits } from '@marketplace/money';
 import type { InstallationOwner } from '@marketplace/store';
 import { ORDERS, type OrderingStore } from '../adapters/store';
 import { zoneContains, type ZoneGeometry } from '../domain/geo';
-import { addressLine, createdView, type OrderDoc } from '../domain/order';
+import { addressLine, type Order } from '../domain/order';
 import { orderCreated } from '../domain/order-events';
 import { resolveLines } from '../domain/order-lines';
 import type { OrderRequest } from '../domain/order-request';
-import { ORDER_MODE, ORDER_STATUS, PAYMENT_METHOD, PAYMENT_STATUS } from '../domain/order-status';
+import { ORDER_MODE, ORDER_STATUS, PAYMENT_STATUS } from '../domain/order-status';
 import { priceOrder, type PriceBreakdown } from '../domain/pricing';
 import { normalizeCode, promotionProblem } from '../domain/promotion';
 import { loadMenuSlice } from './catalog-copy';
@@ -30,7 +30,7 @@ const invalid = (errors: FieldErrors) => validationError(VALIDATION, 'The order 
  * before every check passed. Exactly one order per (installation, externalOrderId): the claim of the
  * external id decides, and a repeat of the same request (same Idempotency-Key) gets the same order.
  */
-export async function createOrder(ctx: OrderingContext, caller: PartnerIdentity, tenant: TenantScope, request: OrderRequest): Promise<{ status: 201; body: ReturnType<typeof createdView> }> {
+export async function createOrder(ctx: OrderingContext, caller: PartnerIdentity, tenant: TenantScope, request: OrderRequest): Promise<Order> {
   const idempotencyKey = caller.idempotencyKey ?? '';
   const now = ctx.now();
   const priced = await priceRequest(ctx, tenant, request, now);
@@ -42,7 +42,7 @@ export async function createOrder(ctx: OrderingContext, caller: PartnerIdentity,
   }
 
   const claim = await claimExternalId(ctx.store, caller, request.externalOrderId, idempotencyKey, now);
-  if (claim.existing) return { status: 201, body: createdView(claim.existing) };
+  if (claim.existing) return claim.existing;
   const orderId = claim.orderId;
   try {
     if (priced.promotion?.usageLimit != null && !(await takePromotionUse(ctx.store.promotionUses, tenant, priced.promotion.id, priced.promotion.usageLimit, orderId))) {
@@ -53,7 +53,7 @@ export async function createOrder(ctx: OrderingContext, caller: PartnerIdentity,
     throw error;
   }
 
-  const order: OrderDoc = {
+  const order: Order = {
     _id: orderId,
     tenantId: tenant.tenantId,
     branchId: request.branchId,
@@ -85,10 +85,10 @@ export async function createOrder(ctx: OrderingContext, caller: PartnerIdentity,
   return ctx.orderLock.run(orderId, async () => {
     if (!(await ctx.store.orders.insertWithEvents(tenant, order, [orderCreated(order)], now))) {
       const stored = await ctx.store.orders.findById(tenant, orderId); // a concurrent repeat stored it first
-      return { status: 201 as const, body: createdView(stored!) };
+      return stored!;
     }
     await ctx.outbox.flush(ORDERS, orderId);
-    return { status: 201 as const, body: createdView(order) };
+    return order;
   });
 }
 
@@ -97,7 +97,7 @@ export async function createOrder(ctx: OrderingContext, caller: PartnerIdentity,
  * same request (same key), its order is the answer (or, if that request died before storing it,
  * its order id is reused); by another key, 409, unless that claim was abandoned long ago.
  */
-async function claimExternalId(store: OrderingStore, owner: InstallationOwner, externalOrderId: string, idempotencyKey: string, now: Date): Promise<{ orderId: string; existing?: undefined } | { existing: OrderDoc; orderId?: undefined }> {
+async function claimExternalId(store: OrderingStore, owner: InstallationOwner, externalOrderId: string, idempotencyKey: string, now: Date): Promise<{ orderId: string; existing?: undefined } | { existing: Order; orderId?: undefined }> {
   const orderId = randomUUID();
   if (await store.orderClaims.claimExternalOrderId(owner, externalOrderId, { orderId, idempotencyKey, createdAt: now })) return { orderId };
   const claim = await store.orderClaims.findExternalOrderClaim(owner, externalOrderId);
@@ -137,17 +137,11 @@ export async function priceRequest(ctx: OrderingContext, tenant: TenantScope, re
   const errors: FieldErrors = {};
   const add = (path: string, message: string) => (errors[path] ??= []).push(message);
 
-  if (request.orderMode === ORDER_MODE.DineIn) add('orderMode', 'DineIn orders cannot be created through the Partner API; use 1 (Delivery) or 2 (Pickup)');
-  else if (request.orderMode !== ORDER_MODE.Delivery && request.orderMode !== ORDER_MODE.Pickup) add('orderMode', 'must be 1 (Delivery) or 2 (Pickup)');
-  if (request.paymentMethod === PAYMENT_METHOD.CardOnline) add('paymentMethod', 'CardOnline is not accepted on order creation; use 1 (Cash) or 2 (CardOnDelivery)');
-  else if (request.paymentMethod !== PAYMENT_METHOD.Cash && request.paymentMethod !== PAYMENT_METHOD.CardOnDelivery) add('paymentMethod', 'must be 1 (Cash) or 2 (CardOnDelivery)');
+  // The modes, payment methods and which delivery fields each mode takes are the contract's schema's
+  // rules, checked before this runs.
   const delivery = request.orderMode === ORDER_MODE.Delivery;
   const hasZone = request.deliveryZoneId != null;
   const hasAddress = request.deliveryAddress != null;
-  if (delivery && !hasZone) add('deliveryZoneId', 'is required for a Delivery order');
-  if (delivery && !hasAddress) add('deliveryAddress', 'is required for a Delivery order');
-  if (request.orderMode === ORDER_MODE.Pickup && hasZone) add('deliveryZoneId', 'must be absent for a Pickup order');
-  if (request.orderMode === ORDER_MODE.Pickup && hasAddress) add('deliveryAddress', 'must be absent for a Pickup order');
   if (request.expectedTotal != null && toMinorUnits(request.expectedTotal, tenant.decimals) === undefined) {
     add('expectedTotal', `must be a non-negative amount with at most ${tenant.decimals} decimals`);
   }

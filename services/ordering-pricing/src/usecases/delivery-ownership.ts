@@ -1,4 +1,4 @@
-import type { OrderDoc } from '../domain/order';
+import type { Order } from '../domain/order';
 
 /**
  * Whether an installation holds the order's live delivery assignment (the delivery-assignment-owned
@@ -6,7 +6,7 @@ import type { OrderDoc } from '../domain/order';
  * source of truth plugs in here.
  */
 export interface DeliveryOwnership {
-  holds(order: OrderDoc, installationId: string): Promise<boolean> | boolean;
+  holds(order: Order, installationId: string): Promise<boolean> | boolean;
 }
 
 export const liveAssignmentOwnership: DeliveryOwnership = {

@@ -2,15 +2,15 @@ import { AppError, notFound } from '@marketplace/errors';
 import type { OutgoingEvent } from '@marketplace/events';
 import type { PartnerIdentity } from '@marketplace/identity';
 import { ORDERS } from '../adapters/store';
-import { cancellationView, tenantOrderView, type OrderDoc } from '../domain/order';
+import type { Order } from '../domain/order';
 import { orderCancelled, orderStatusChanged, paymentCompleted } from '../domain/order-events';
-import { canRecordPayment, ORDER_STATUS, PAYMENT_STATUS, statusName, transition, type OrderAction, type OrderStatus } from '../domain/order-status';
+import { canRecordPayment, ORDER_STATUS, PAYMENT_STATUS, statusName, transition, type OrderAction } from '../domain/order-status';
 import type { OrderingContext, TenantScope } from './context';
 
-const notCancellable = (order: OrderDoc) =>
+const notCancellable = (order: Order) =>
   new AppError('conflict', 'tenancy.partner_api.order_not_cancellable', 'The order can no longer be cancelled by its source.', { details: { status_detail: { status: statusName(order.status) } } });
 
-const illegalTransition = (order: OrderDoc, action: string) =>
+const illegalTransition = (order: Order, action: string) =>
   new AppError('conflict', 'order.invalid_transition', `The order cannot be ${action} in status ${statusName(order.status)}.`, { details: { status_detail: { status: statusName(order.status) } } });
 
 /**
@@ -18,14 +18,14 @@ const illegalTransition = (order: OrderDoc, action: string) =>
  * as read, so no other change may come between the read and the write. The change and its events
  * are one write (outbox), published right after.
  */
-async function changeOrder(ctx: OrderingContext, tenantId: string, orderId: string, decide: (order: OrderDoc, now: Date) => { set: Partial<OrderDoc>; events: OutgoingEvent[]; by: 'source' | 'tenant' } | 'unchanged'): Promise<OrderDoc> {
+async function changeOrder(ctx: OrderingContext, tenantId: string, orderId: string, decide: (order: Order, now: Date) => { set: Partial<Order>; events: OutgoingEvent[]; by: 'source' | 'tenant' } | 'unchanged'): Promise<Order> {
   return ctx.orderLock.run(orderId, async () => {
     const order = await ctx.store.orders.findById({ tenantId }, orderId);
     if (!order) throw notFound();
     const now = ctx.now();
     const decision = decide(order, now);
     if (decision === 'unchanged') return order;
-    const next: OrderDoc = { ...order, ...decision.set, updatedAt: now };
+    const next: Order = { ...order, ...decision.set, updatedAt: now };
     if (decision.set.status !== undefined) next.history = [...order.history, { status: statusName(next.status), at: now, by: decision.by }];
     await ctx.store.orders.updateWithEvents({ tenantId }, orderId, { ...decision.set, updatedAt: now, history: next.history }, decision.events, now);
     await ctx.outbox.flush(ORDERS, orderId);
@@ -38,8 +38,8 @@ async function changeOrder(ctx: OrderingContext, tenantId: string, orderId: stri
  * other is told the order does not exist), only while Pending. The same request repeated (same
  * Idempotency-Key) after it succeeded answers the same again.
  */
-export async function cancelBySource(ctx: OrderingContext, caller: PartnerIdentity, orderId: string) {
-  const order = await changeOrder(ctx, caller.tenantId, orderId, (order, now) => {
+export async function cancelBySource(ctx: OrderingContext, caller: PartnerIdentity, orderId: string): Promise<Order> {
+  return changeOrder(ctx, caller.tenantId, orderId, (order, now) => {
     if (order.source.installationId !== caller.installationId) throw notFound();
     const repeat = order.cancellation?.by === 'source' && caller.idempotencyKey !== undefined && order.cancellation.idempotencyKey === caller.idempotencyKey;
     if (repeat) return 'unchanged';
@@ -52,7 +52,6 @@ export async function cancelBySource(ctx: OrderingContext, caller: PartnerIdenti
       by: 'source',
     };
   });
-  return cancellationView(order);
 }
 
 /** Tenant order actions, with the words used in their error messages. */
@@ -66,25 +65,24 @@ const TENANT_ACTIONS: Record<'accept' | 'reject' | 'complete' | 'cancel', { acti
 export type TenantAction = keyof typeof TENANT_ACTIONS;
 
 /** Accept, reject, complete or cancel, by the tenant (see domain/order-status.ts for what is allowed when). */
-export async function actAsTenant(ctx: OrderingContext, tenant: TenantScope, orderId: string, name: TenantAction) {
+export async function actAsTenant(ctx: OrderingContext, tenant: TenantScope, orderId: string, name: TenantAction): Promise<Order> {
   const { action, words } = TENANT_ACTIONS[name];
-  const order = await changeOrder(ctx, tenant.tenantId, orderId, (order, now) => {
+  return changeOrder(ctx, tenant.tenantId, orderId, (order, now) => {
     const next = transition(order.status, action);
     if (next === undefined) throw illegalTransition(order, words);
     const updated = { ...order, status: next };
-    const event = next === ORDER_STATUS.Cancelled ? orderCancelled(updated, order.status, 'tenant', now) : orderStatusChanged(updated, order.status as OrderStatus, now);
+    const event = next === ORDER_STATUS.Cancelled ? orderCancelled(updated, order.status, 'tenant', now) : orderStatusChanged(updated, order.status, now);
     return {
       set: { status: next, ...(next === ORDER_STATUS.Cancelled ? { cancellation: { by: 'tenant' as const, idempotencyKey: null, at: now } } : {}) },
       events: [event],
       by: 'tenant',
     };
   });
-  return tenantOrderView(order);
 }
 
 /** The tenant records that the order was paid: payment.completed goes to every subscribed installation. */
-export async function recordPayment(ctx: OrderingContext, tenant: TenantScope, orderId: string) {
-  const order = await changeOrder(ctx, tenant.tenantId, orderId, (order, now) => {
+export async function recordPayment(ctx: OrderingContext, tenant: TenantScope, orderId: string): Promise<Order> {
+  return changeOrder(ctx, tenant.tenantId, orderId, (order, now) => {
     if (!canRecordPayment(order.status, order.paymentStatus)) {
       throw new AppError('conflict', 'order.payment_not_recordable', order.paymentStatus === PAYMENT_STATUS.Paid ? 'The payment was already recorded.' : `No payment can be recorded on an order in status ${statusName(order.status)}.`, {
         details: { status_detail: { status: statusName(order.status) } },
@@ -92,5 +90,4 @@ export async function recordPayment(ctx: OrderingContext, tenant: TenantScope, o
     }
     return { set: { paymentStatus: PAYMENT_STATUS.Paid }, events: [paymentCompleted({ ...order, paymentStatus: PAYMENT_STATUS.Paid }, now)], by: 'tenant' };
   });
-  return tenantOrderView(order);
 }

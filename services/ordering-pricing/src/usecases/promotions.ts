@@ -1,48 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { conflict, notFound, validationError, type FieldErrors } from '@marketplace/errors';
-import { fromMinorUnits, toMinorUnits } from '@marketplace/money';
-import type { PromotionDoc } from '../adapters/promotions-repository';
+import { toMinorUnits } from '@marketplace/money';
+import { promotionOf, type PromotionDoc } from '../adapters/promotions-repository';
 import type { PromotionEffect } from '../domain/pricing';
-import { normalizeCode } from '../domain/promotion';
+import { normalizeCode, type Promotion } from '../domain/promotion';
 import type { OrderingContext, TenantScope } from './context';
 
-export interface PromotionInput {
-  code: string;
-  description?: string | null;
-  type: 'percentage' | 'fixed';
-  /** percentage: percent off the subtotal (0.01 to 100, two decimals). */
-  percent?: number;
-  /** fixed: amount off, in the tenant's currency. */
-  amount?: number;
-  minimumSubtotal?: number;
-  validFrom?: string | null;
-  validUntil?: string | null;
-  branchIds?: string[] | null;
-  usageLimit?: number | null;
-  isActive?: boolean;
+import type { PromotionInput } from '@marketplace/contracts';
+
+/** A promotion with its uses taken so far (null when it has no limit: uses are not counted then). */
+export interface PromotionWithUses {
+  promotion: Promotion;
+  timesUsed: number | null;
 }
 
-export async function promotionView(ctx: OrderingContext, p: PromotionDoc, tenant: TenantScope) {
-  const m = (minor: number) => fromMinorUnits(minor, tenant.decimals);
-  const used = p.usageLimit === null ? null : await ctx.store.promotionUses.countUses(tenant, p._id);
-  return {
-    id: p._id,
-    code: p.code,
-    description: p.description,
-    type: p.effect.kind,
-    percent: p.effect.kind === 'percentage' ? p.effect.percent : null,
-    amount: p.effect.kind === 'fixed' ? m(p.effect.amountMinor) : null,
-    minimumSubtotal: m(p.minimumSubtotalMinor),
-    validFrom: p.validFrom?.toISOString() ?? null,
-    validUntil: p.validUntil?.toISOString() ?? null,
-    branchIds: p.branchIds,
-    usageLimit: p.usageLimit,
-    timesUsed: used,
-    isActive: p.isActive,
-    currencyCode: tenant.currencyCode,
-    createdAt: p.createdAt.toISOString(),
-    updatedAt: p.updatedAt.toISOString(),
-  };
+async function withUses(ctx: OrderingContext, p: PromotionDoc, tenant: TenantScope): Promise<PromotionWithUses> {
+  const timesUsed = p.usageLimit === null ? null : await ctx.store.promotionUses.countUses(tenant, p._id);
+  return { promotion: promotionOf(p), timesUsed };
 }
 
 function checked(input: PromotionInput, tenant: TenantScope): { effect: PromotionEffect; minimumSubtotalMinor: number; validFrom: Date | null; validUntil: Date | null } {
@@ -64,7 +38,7 @@ function checked(input: PromotionInput, tenant: TenantScope): { effect: Promotio
   const validFrom = input.validFrom ? new Date(input.validFrom) : null;
   const validUntil = input.validUntil ? new Date(input.validUntil) : null;
   if (validFrom && validUntil && validUntil <= validFrom) errors.validUntil = ['must be after validFrom'];
-  if (Object.keys(errors).length > 0) throw validationError('order.validation_failed', 'The promotion is invalid; see errors.', errors);
+  if (Object.keys(errors).length > 0) throw validationError('request.invalid', 'The promotion is invalid; see errors.', errors);
   return { effect: effect!, minimumSubtotalMinor: minimumSubtotalMinor!, validFrom, validUntil };
 }
 
@@ -72,7 +46,7 @@ function checked(input: PromotionInput, tenant: TenantScope): { effect: Promotio
  * Creates a promotion. Its code is unique per tenant, case-insensitively (claimed by a unique
  * insert), and cannot change afterwards: orders name it, and a partner may hold it.
  */
-export async function createPromotion(ctx: OrderingContext, tenant: TenantScope, input: PromotionInput) {
+export async function createPromotion(ctx: OrderingContext, tenant: TenantScope, input: PromotionInput): Promise<PromotionWithUses> {
   const fields = checked(input, tenant);
   const now = ctx.now();
   const code = normalizeCode(input.code);
@@ -102,14 +76,14 @@ export async function createPromotion(ctx: OrderingContext, tenant: TenantScope,
     await ctx.store.promotions.delete(tenant, promotion._id);
     throw conflict('promotion.code_taken', 'This restaurant already has a promotion with this code.');
   }
-  return promotionView(ctx, promotion, tenant);
+  return withUses(ctx, promotion, tenant);
 }
 
 /** Replaces everything but the code (which must be sent unchanged). */
-export async function updatePromotion(ctx: OrderingContext, tenant: TenantScope, id: string, input: PromotionInput) {
+export async function updatePromotion(ctx: OrderingContext, tenant: TenantScope, id: string, input: PromotionInput): Promise<PromotionWithUses> {
   const existing = await ctx.store.promotions.findById(tenant, id);
   if (!existing) throw notFound();
-  if (normalizeCode(input.code) !== existing.code) throw validationError('order.validation_failed', 'The promotion is invalid; see errors.', { code: ['cannot be changed; create a new promotion instead'] });
+  if (normalizeCode(input.code) !== existing.code) throw validationError('request.invalid', 'The promotion is invalid; see errors.', { code: ['cannot be changed; create a new promotion instead'] });
   const fields = checked(input, tenant);
   const promotion: PromotionDoc = {
     ...existing,
@@ -121,18 +95,18 @@ export async function updatePromotion(ctx: OrderingContext, tenant: TenantScope,
     updatedAt: ctx.now(),
   };
   await ctx.store.promotions.replace(tenant, promotion);
-  return promotionView(ctx, promotion, tenant);
+  return withUses(ctx, promotion, tenant);
 }
 
-export async function getPromotion(ctx: OrderingContext, tenant: TenantScope, id: string) {
+export async function getPromotion(ctx: OrderingContext, tenant: TenantScope, id: string): Promise<PromotionWithUses> {
   const p = await ctx.store.promotions.findById(tenant, id);
   if (!p) throw notFound();
-  return promotionView(ctx, p, tenant);
+  return withUses(ctx, p, tenant);
 }
 
-export async function listPromotions(ctx: OrderingContext, tenant: TenantScope) {
+export async function listPromotions(ctx: OrderingContext, tenant: TenantScope): Promise<PromotionWithUses[]> {
   const all = await ctx.store.promotions.listByCode(tenant);
-  return Promise.all(all.map((p) => promotionView(ctx, p, tenant)));
+  return Promise.all(all.map((p) => withUses(ctx, p, tenant)));
 }
 
 /** Deletes the promotion and frees its code; orders that used it keep their discount. */

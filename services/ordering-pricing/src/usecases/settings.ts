@@ -2,7 +2,6 @@ import type { TenantOwner } from '@marketplace/store';
 import type { TenantSettingsRepository } from '../adapters/tenant-settings-repository';
 import type { ServiceFeeRule } from '../domain/pricing';
 import type { OrderingContext, TenantScope } from './context';
-import { fromMinorUnits } from '@marketplace/money';
 
 /** No service fee until the tenant sets one. */
 const NO_FEE: ServiceFeeRule = { fixedMinor: 0, percent: 0 };
@@ -11,13 +10,11 @@ export async function serviceFeeOf(settings: TenantSettingsRepository, owner: Te
   return (await settings.findServiceFee(owner)) ?? NO_FEE;
 }
 
-export const serviceFeeView = (fee: ServiceFeeRule, tenant: TenantScope) => ({ currencyCode: tenant.currencyCode, fixed: fromMinorUnits(fee.fixedMinor, tenant.decimals), percent: fee.percent });
-
-export async function getServiceFee(ctx: OrderingContext, tenant: TenantScope) {
-  return serviceFeeView(await serviceFeeOf(ctx.store.settings, tenant), tenant);
+export async function getServiceFee(ctx: OrderingContext, tenant: TenantScope): Promise<ServiceFeeRule> {
+  return serviceFeeOf(ctx.store.settings, tenant);
 }
 
-export async function putServiceFee(ctx: OrderingContext, tenant: TenantScope, fee: ServiceFeeRule) {
+export async function putServiceFee(ctx: OrderingContext, tenant: TenantScope, fee: ServiceFeeRule): Promise<ServiceFeeRule> {
   await ctx.store.settings.saveServiceFee(tenant, fee, ctx.now());
-  return serviceFeeView(fee, tenant);
+  return fee;
 }

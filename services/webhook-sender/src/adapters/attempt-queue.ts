@@ -1,22 +1,19 @@
 import type { Consumer, EachBatchPayload, Kafka } from 'kafkajs';
-import { holdCauseOf, subscribeWhenReady, type EventSchemas, type HoldWatch } from '@marketplace/events';
+import type { TopicName, TopicPayloads, WebhookAttempt } from '@marketplace/contracts';
+import { holdCauseOf, subscribeWhenReady, type EventDecoder, type HoldWatch } from '@marketplace/events';
 import type { Logger } from '@marketplace/logging';
 import type { FairDispatcher } from '../domain/fair-dispatcher';
 import { PartitionProgress } from '../domain/partition-progress';
 
-/** One scheduled attempt, as it waits on an attempt topic. */
-export interface AttemptJob {
-  deliveryId: string;
-  installationId: string;
-  round: number;
-  attempt: number;
-  /** When the attempt may be made (ISO 8601). */
-  dueAt: string;
-}
+/** One scheduled attempt, as it waits on an attempt topic (schemas/webhook-attempts.schema.json). */
+export type AttemptJob = WebhookAttempt;
+
+/** The topics whose messages are attempts: `webhook-attempts` and its retry tiers. */
+export type AttemptTopic = { [T in TopicName]: TopicPayloads[T] extends WebhookAttempt ? T : never }[TopicName];
 
 export interface AttemptQueueOptions {
   groupId: string;
-  topics: string[];
+  topics: readonly AttemptTopic[];
   /** Jobs admitted to the dispatcher but not finished, beyond which fetching waits (memory bound). */
   maxInFlight: number;
   /**
@@ -61,15 +58,18 @@ export class AttemptQueue {
   private readonly inFlight = new Set<Promise<void>>();
   private stopping = false;
   private stopped: Promise<void> | undefined;
+  private readonly topics: ReadonlySet<string>;
 
   constructor(
     kafka: Kafka,
-    private readonly schemas: EventSchemas,
+    /** Reads the values: decoded through the registry and checked against the topic's schema. */
+    private readonly decoder: EventDecoder,
     private readonly dispatcher: FairDispatcher,
     private readonly options: AttemptQueueOptions,
     private readonly log: Logger,
   ) {
     this.consumer = kafka.consumer({ groupId: options.groupId, allowAutoTopicCreation: false, sessionTimeout: 30_000, heartbeatInterval: 3000, maxWaitTimeInMs: 500 });
+    this.topics = new Set<string>(options.topics);
     // After a rebalance, what this process read of partitions it lost is the new owner's to
     // read again: forget it (and its timers), so nothing is attempted twice by this process.
     this.consumer.on(this.consumer.events.GROUP_JOIN, ({ payload }) => this.keepOnly(payload.memberAssignment));
@@ -118,6 +118,8 @@ export class AttemptQueue {
     return progress;
   }
 
+  // kafkajs hands these as closures over the batch, not methods that need `this`.
+  // eslint-disable-next-line @typescript-eslint/unbound-method
   private async eachBatch({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
     const { topic, partition } = batch;
     const progress = this.progressOf(topic, partition);
@@ -132,7 +134,8 @@ export class AttemptQueue {
       }
       let job: AttemptJob | undefined;
       try {
-        job = (await this.schemas.decode(message.value!)) as AttemptJob;
+        if (!this.isAttemptTopic(topic)) throw new Error(`${topic} is not an attempt topic of this queue`);
+        job = await this.decoder.decode(topic, message.value);
       } catch (error) {
         // Not ours to handle (not in the wire format, or not an attempt): skip it, loudly.
         this.log.error({ err: error, topic, partition, offset: message.offset }, 'unreadable attempt message skipped');
@@ -153,6 +156,10 @@ export class AttemptQueue {
       await heartbeat();
     }
     await this.commit(topic, partition, this.progressOf(topic, partition));
+  }
+
+  private isAttemptTopic(topic: string): topic is AttemptTopic {
+    return this.topics.has(topic);
   }
 
   /** Keeps a not-yet-due attempt in memory until its due time, then dispatches it. */

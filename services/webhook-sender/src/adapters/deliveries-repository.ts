@@ -2,7 +2,11 @@ import type { Collection, Db } from 'mongodb';
 import type { OutgoingEvent } from '@marketplace/events';
 import { updateWithOutbox, withOutbox, type OutboxFields } from '@marketplace/outbox';
 import { isDuplicateKeyError, type InstallationOwner, type RepositoryStorage, type TenantOwner } from '@marketplace/store';
-import type { AttemptRecord, DeliveryDoc, DeliveryStatus } from './store';
+import type { DeliveryStatus } from '../domain/delivery-status';
+import type { AttemptRecord, Delivery } from '../usecases/entities';
+
+/** A delivery as stored (collection `deliveries`): the use cases' Delivery, as it is. */
+export type DeliveryDoc = Delivery;
 
 /** Reads leave the staged events to the outbox relay. */
 const WITHOUT_OUTBOX = { projection: { _outbox: 0, _outboxSince: 0, _outboxVersion: 0 } } as const;

@@ -2,6 +2,9 @@ import type { Collection, Db } from 'mongodb';
 import { isDuplicateKeyError, type InstallationOwner, type RepositoryStorage, type TenantOwner } from '@marketplace/store';
 import type { InstallationCopy } from '../domain/installation';
 
+/** An installation copy as stored: the domain's InstallationCopy, as it is. */
+export type InstallationCopyDoc = InstallationCopy;
+
 /** The sender's copy of the installations (collection `installations`, see domain/installation.ts). */
 export class InstallationCopiesRepository {
   static readonly storage: RepositoryStorage = {
@@ -13,7 +16,7 @@ export class InstallationCopiesRepository {
     ],
   };
 
-  private readonly installations: Collection<InstallationCopy>;
+  private readonly installations: Collection<InstallationCopyDoc>;
 
   constructor(db: Db) {
     this.installations = db.collection(InstallationCopiesRepository.storage.collection);

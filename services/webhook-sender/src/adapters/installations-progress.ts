@@ -1,5 +1,6 @@
 import type { Admin } from 'kafkajs';
 import { partitionsBehind, type PartitionBehind } from '../domain/installations-catch-up';
+import type { InstallationsProgress as Progress } from '../usecases/installations';
 
 /**
  * How far the installation copy has read the installations topic (the rule is
@@ -9,7 +10,7 @@ import { partitionsBehind, type PartitionBehind } from '../domain/installations-
  * it (a new installation missing, a disconnected one still there). A "caught up to the end" answer
  * is kept for a short while: the check costs two or three admin requests.
  */
-export class InstallationsProgress {
+export class InstallationsProgress implements Progress {
   private cached: { at: number; caughtUp: boolean } | undefined;
   /** Per partition, the next offset after the last message this process handled. */
   private readonly handled = new Map<number, bigint>();

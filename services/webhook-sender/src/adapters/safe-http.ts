@@ -180,6 +180,8 @@ export class SafeHttpClient {
           resolve({ status: outcome.status, bodyPreview: outcome.bodyPreview });
         } else {
           req.destroy();
+          // An Error, possibly of another realm, where `instanceof Error` cannot tell (above).
+          // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
           reject(outcome.error);
         }
       };

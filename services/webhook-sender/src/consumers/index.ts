@@ -1,13 +1,12 @@
+import { TOPICS } from '@marketplace/contracts';
 import { AppError } from '@marketplace/errors';
-import type { ConsumerSpec } from '@marketplace/runtime';
-import type { InstallationsProgress } from '../adapters/installations-progress';
+import { defineConsumer, type ConsumerSpec } from '@marketplace/runtime';
+import type { InstallationsProgress } from '../usecases/installations';
 import type { WebhookContext } from '../usecases/context';
 import { describeBehind } from '../domain/installations-catch-up';
 import { webhookOf, WEBHOOK_SOURCE_TOPICS } from '../domain/webhook-events';
 import { createDeliveries } from '../usecases/deliveries';
-import { applyInstallationChange, type InstallationChange } from '../usecases/installations';
-
-export const INSTALLATIONS_TOPIC = 'installations';
+import { applyInstallationChange } from '../usecases/installations';
 
 /**
  * Kafka consumers of this service (groups `webhook-sender.<name>`): the copy of the installations,
@@ -16,17 +15,17 @@ export const INSTALLATIONS_TOPIC = 'installations';
  */
 export function consumers(ctx: WebhookContext, installations: InstallationsProgress, since: Date, installationsFromBeginning = true): ConsumerSpec[] {
   return [
-    {
+    defineConsumer({
       name: 'installations',
-      topics: [INSTALLATIONS_TOPIC],
+      topics: [TOPICS.installations],
       fromBeginning: installationsFromBeginning,
       dedupe: false, // a snapshot with a revision: applying it twice changes nothing
       handler: async (event) => {
-        await applyInstallationChange(ctx.store, event.data as InstallationChange);
+        await applyInstallationChange(ctx.store, event.data);
         installations.handledUpTo(event.partition, event.offset);
       },
-    },
-    {
+    }),
+    defineConsumer({
       name: 'domain-events',
       topics: WEBHOOK_SOURCE_TOPICS,
       // Read from the beginning, so that no partition is ever skipped after a restart; events
@@ -38,17 +37,17 @@ export function consumers(ctx: WebhookContext, installations: InstallationsProgr
 
       handler: async (event) => {
         if (event.occurredAt !== undefined && new Date(event.occurredAt) < since) return;
-        const webhook = webhookOf(event.topic, event.type, event.data);
+        const webhook = webhookOf(event);
         if (!webhook) return;
         // Retried (with backoff, the partition waiting) until the installation copy is current; a
         // wait past CONSUMER_HOLD_ALARM_MS is an alarm naming these partitions.
         const behind = await installations.behindAt(new Date(event.occurredAt ?? Date.now()));
         if (behind.length > 0) {
-          throw new AppError('unavailable', 'webhook.installations_behind', `the installation copy is behind the event (${INSTALLATIONS_TOPIC} ${describeBehind(behind)})`, { details: { topic: INSTALLATIONS_TOPIC, behind } });
+          throw new AppError('unavailable', 'webhook.installations_behind', `the installation copy is behind the event (${TOPICS.installations} ${describeBehind(behind)})`, { details: { topic: TOPICS.installations, behind } });
         }
         const created = await createDeliveries(ctx, webhook, event.eventId, event.occurredAt ?? new Date().toISOString());
         event.log.debug({ type: webhook.type, created }, 'webhook deliveries created');
       },
-    },
+    }),
   ];
 }

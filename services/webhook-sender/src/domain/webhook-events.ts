@@ -1,79 +1,129 @@
+import {
+  TOPICS,
+  type EventTypeOf,
+  type OrderEvent,
+  type OrdersCancelledData,
+  type OrdersCreatedData,
+  type PaymentCompletedData,
+  type TopicPayloads,
+  type WebhookEnvelope,
+} from '@marketplace/contracts';
 import { currencyDecimals, fromMinorUnits } from '@marketplace/money';
 
 /** Who receives a webhook (spec, "Event types"). */
 export type Audience = { kind: 'broadcast' } | { kind: 'installation'; installationId: string };
 
-/** A webhook to deliver: its type, its audience within the tenant, and the envelope's `data`. */
-export interface Webhook {
-  tenantId: string;
-  type: string;
-  audience: Audience;
-  data: Record<string, unknown>;
+/**
+ * The order summary orders.created carries beyond its contract (OrdersCreatedData: "fields beyond
+ * orderId, orderNumber and status are not part of this contract"). Optional where the orders topic
+ * does not require the field (ordering always sends them with orders.created).
+ */
+interface OrderSummary {
+  branchId?: string;
+  orderMode?: number;
+  paymentStatus?: OrderEvent['paymentStatus'];
+  currencyCode?: string;
+  grandTotal: number | null;
+  createdAt?: string;
 }
 
+/** payment.completed's summary (PaymentCompletedData: "its fields are not part of this contract"). */
+interface PaymentSummary {
+  orderId: string;
+  orderNumber: string;
+  status: OrderEvent['status'];
+  paymentStatus?: OrderEvent['paymentStatus'];
+  paymentMethod?: number;
+  currencyCode?: string;
+  grandTotal: number | null;
+  paidAt?: string;
+}
+
+/** The envelope's `data` of each webhook type made from domain events (shared/contracts/src/http/webhooks.ts). */
+export interface WebhookData {
+  'orders.created': OrdersCreatedData & OrderSummary;
+  'orders.cancelled': OrdersCancelledData;
+  'payment.completed': PaymentCompletedData & PaymentSummary;
+}
+
+/** A webhook to deliver: its type, its audience within the tenant, and the envelope's `data` of that type. */
+export type Webhook<W extends keyof WebhookData = keyof WebhookData> = { [K in W]: { tenantId: string; type: K; audience: Audience; data: WebhookData[K] } }[W];
+
 /** Types that are registered but never emitted (spec): nothing maps to them. */
-export const RESERVED_TYPES = ['orders.updated', 'catalog.updated'];
+export const RESERVED_TYPES: readonly string[] = ['orders.updated', 'catalog.updated'];
 
-const money = (minor: unknown, currencyCode: unknown) => fromMinorUnits(Number(minor), currencyDecimals(String(currencyCode)));
+/** The topics whose events may become webhooks. */
+export const WEBHOOK_SOURCE_TOPICS = [TOPICS.orders] as const;
+export type SourceTopic = (typeof WEBHOOK_SOURCE_TOPICS)[number];
 
-type Mapper = (data: Record<string, any>) => Webhook | undefined;
+/** A domain event as the mappers read it (a consumed event of a source topic is one): one member per topic. */
+export type SourceEvent = { [T in SourceTopic]: { topic: T; type: EventTypeOf<T>; data: TopicPayloads[T] } }[SourceTopic];
+
+/**
+ * Money in major units; null without an amount (the orders topic does not require one: JSON had
+ * null there too, from NaN). Without a currency code, 2 decimals.
+ */
+const money = (minor: number | undefined, currencyCode: string | undefined): number | null => (minor === undefined ? null : fromMinorUnits(minor, currencyDecimals(currencyCode ?? '')));
+
+/** Per source topic, per event type: the webhook its events become. */
+type Mappers = { [T in SourceTopic]: { [E in EventTypeOf<T>]?: (data: TopicPayloads[T]) => Webhook } };
 
 /**
  * Domain events (topic and type) → the webhook partners receive. Webhooks carry statuses by name
  * and money in major units, like REST answers. Events not listed (orders.status-changed, say)
  * send nothing: partners poll for them.
  */
-const MAPPERS: Record<string, Mapper> = {
-  'orders:orders.created': (d) => ({
-    tenantId: d.tenantId,
-    type: 'orders.created',
-    audience: { kind: 'broadcast' },
-    data: {
-      orderId: d.orderId,
-      orderNumber: d.orderNumber,
-      status: d.status,
-      branchId: d.branchId,
-      orderMode: d.orderMode,
-      paymentStatus: d.paymentStatus,
-      currencyCode: d.currencyCode,
-      grandTotal: money(d.grandTotalMinor, d.currencyCode),
-      createdAt: d.createdAt,
-    },
-  }),
-  // Identifiers and status only, to the source installation only (spec).
-  'orders:orders.cancelled': (d) => ({
-    tenantId: d.tenantId,
-    type: 'orders.cancelled',
-    audience: { kind: 'installation', installationId: d.sourceInstallationId },
-    data: { orderId: d.orderId, orderNumber: d.orderNumber, externalOrderId: d.externalOrderId, status: d.status },
-  }),
-  'orders:payment.completed': (d) => ({
-    tenantId: d.tenantId,
-    type: 'payment.completed',
-    audience: { kind: 'broadcast' },
-    data: {
-      orderId: d.orderId,
-      orderNumber: d.orderNumber,
-      status: d.status,
-      paymentStatus: d.paymentStatus,
-      paymentMethod: d.paymentMethod,
-      currencyCode: d.currencyCode,
-      grandTotal: money(d.grandTotalMinor, d.currencyCode),
-      paidAt: d.changedAt,
-    },
-  }),
+const MAPPERS: Mappers = {
+  [TOPICS.orders]: {
+    'orders.created': (d): Webhook<'orders.created'> => ({
+      tenantId: d.tenantId,
+      type: 'orders.created',
+      audience: { kind: 'broadcast' },
+      data: {
+        orderId: d.orderId,
+        orderNumber: d.orderNumber,
+        status: d.status,
+        branchId: d.branchId,
+        orderMode: d.orderMode,
+        paymentStatus: d.paymentStatus,
+        currencyCode: d.currencyCode,
+        grandTotal: money(d.grandTotalMinor, d.currencyCode),
+        createdAt: d.createdAt,
+      },
+    }),
+    // Identifiers and status only, to the source installation only (spec).
+    'orders.cancelled': (d): Webhook<'orders.cancelled'> => ({
+      tenantId: d.tenantId,
+      type: 'orders.cancelled',
+      audience: { kind: 'installation', installationId: d.sourceInstallationId },
+      data: { orderId: d.orderId, orderNumber: d.orderNumber, externalOrderId: d.externalOrderId, status: d.status },
+    }),
+    'payment.completed': (d): Webhook<'payment.completed'> => ({
+      tenantId: d.tenantId,
+      type: 'payment.completed',
+      audience: { kind: 'broadcast' },
+      data: {
+        orderId: d.orderId,
+        orderNumber: d.orderNumber,
+        status: d.status,
+        paymentStatus: d.paymentStatus,
+        paymentMethod: d.paymentMethod,
+        currencyCode: d.currencyCode,
+        grandTotal: money(d.grandTotalMinor, d.currencyCode),
+        paidAt: d.changedAt,
+      },
+    }),
+  },
 };
 
-/** The topics whose events may become webhooks. */
-export const WEBHOOK_SOURCE_TOPICS = [...new Set(Object.keys(MAPPERS).map((key) => key.split(':')[0]!))];
-
-export function webhookOf(topic: string, type: string, data: unknown): Webhook | undefined {
-  const mapper = MAPPERS[`${topic}:${type}`];
-  const webhook = mapper?.(data as Record<string, any>);
+/** The webhook a domain event becomes, if any. */
+export function webhookOf(event: SourceEvent): Webhook | undefined {
+  const webhook = MAPPERS[event.topic][event.type]?.(event.data);
   return webhook && !RESERVED_TYPES.includes(webhook.type) ? webhook : undefined;
 }
 
 /** The envelope (spec, "Envelope"), serialized once: these bytes are sent, and signed, on every attempt. */
-export function envelopeBody(id: string, type: string, occurredAt: string, data: Record<string, unknown>): string {
-  return JSON.stringify({ id, type, version: 1, occurredAt, data });
+export function envelopeBody(id: string, type: string, occurredAt: string, data: WebhookEnvelope['data']): string {
+  const envelope: WebhookEnvelope = { id, type, version: 1, occurredAt, data };
+  return JSON.stringify(envelope);
 }

@@ -3,13 +3,14 @@ import type { RouterContext } from '@koa/router';
 import { validationError } from '@marketplace/errors';
 import { pathId, type RequestState } from '@marketplace/http';
 import { identityOf } from '@marketplace/identity';
-import type { DeliveryStatus } from '../adapters/store';
+import { DELIVERY_STATUSES, type DeliveryStatus } from '../domain/delivery-status';
 import type { WebhookContext } from '../usecases/context';
 import { getDelivery, listDeliveries, redeliver, sendTestEvent } from '../usecases/manage';
 import { tenantWebhooksApiDocument } from './openapi/tenant-webhooks-api';
+import { deliveryView } from './views';
 
 const PREFIX = '/api/tenant/v1/webhooks';
-const STATUSES: DeliveryStatus[] = ['pending', 'delivered', 'failed', 'dead_lettered', 'cancelled'];
+const STATUSES: readonly DeliveryStatus[] = DELIVERY_STATUSES;
 const tenantIdOf = (c: RouterContext<RequestState>) => identityOf(c, 'tenant').tenantId;
 
 /**
@@ -28,19 +29,20 @@ export function registerRoutes(router: Router<RequestState>, ctx: WebhookContext
     if (status !== undefined && !STATUSES.includes(status as DeliveryStatus)) errors.status = [`must be one of ${STATUSES.join(', ')}`];
     if (!Number.isInteger(limit) || limit < 1 || limit > 200) errors.limit = ['must be an integer from 1 to 200'];
     if (Object.keys(errors).length > 0) throw validationError('request.invalid', 'The query is invalid; see errors.', errors);
-    c.body = await listDeliveries(ctx, tenantIdOf(c), pathId(c.params.installationId), { status: status as DeliveryStatus | undefined, limit });
+    const deliveries = await listDeliveries(ctx, tenantIdOf(c), pathId(c.params.installationId), { status: status as DeliveryStatus | undefined, limit });
+    c.body = deliveries.map((d) => deliveryView(d, false));
   });
   router.post(`${PREFIX}/installations/:installationId/test`, async (c) => {
     const tenantId = tenantIdOf(c);
     c.status = 202;
-    c.body = await sendTestEvent(ctx, tenantId, pathId(c.params.installationId));
+    c.body = deliveryView(await sendTestEvent(ctx, tenantId, pathId(c.params.installationId)), true);
   });
   router.get(`${PREFIX}/deliveries/:deliveryId`, async (c) => {
-    c.body = await getDelivery(ctx, tenantIdOf(c), pathId(c.params.deliveryId));
+    c.body = deliveryView(await getDelivery(ctx, tenantIdOf(c), pathId(c.params.deliveryId)), true);
   });
   router.post(`${PREFIX}/deliveries/:deliveryId/redeliver`, async (c) => {
     const tenantId = tenantIdOf(c);
     c.status = 202;
-    c.body = await redeliver(ctx, tenantId, pathId(c.params.deliveryId));
+    c.body = deliveryView(await redeliver(ctx, tenantId, pathId(c.params.deliveryId)), false);
   });
 }

@@ -1,9 +1,10 @@
 import type { AttemptJob } from '../adapters/attempt-queue';
 import type { DeliveryStateChange } from '../adapters/deliveries-repository';
-import { DELIVERIES, type AttemptRecord, type DeliveryDoc } from '../adapters/store';
+import { DELIVERIES } from '../adapters/store';
 import { receives } from '../domain/installation';
 import { retryDelayMs, verdictOf, type AttemptResult } from '../domain/retry-policy';
 import type { WebhookContext } from './context';
+import type { AttemptRecord, Delivery } from './entities';
 import { attemptEvent } from './deliveries';
 import { attemptTopicAfter } from './delivery-kinds';
 
@@ -53,11 +54,11 @@ export async function makeAttempt(ctx: WebhookContext, job: AttemptJob): Promise
   });
 }
 
-function isCurrent(delivery: DeliveryDoc | undefined, job: AttemptJob): delivery is DeliveryDoc {
+function isCurrent(delivery: Delivery | undefined, job: AttemptJob): delivery is Delivery {
   return delivery !== undefined && delivery.status === 'pending' && delivery.round === job.round && delivery.nextAttempt === job.attempt;
 }
 
-type Outcome = { status: DeliveryDoc['status']; attempt?: AttemptRecord; reason?: string; next?: Date };
+type Outcome = { status: Delivery['status']; attempt?: AttemptRecord; reason?: string; next?: Date };
 
 /** Writes the outcome under the delivery's lock, if the job is still the delivery's next attempt. */
 async function record(ctx: WebhookContext, job: AttemptJob, decide: (now: Date) => Outcome): Promise<void> {

@@ -1,11 +1,13 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { OutgoingEvent } from '@marketplace/events';
+import { TOPICS, type WebhookEnvelope } from '@marketplace/contracts';
+import type { OutgoingEvent, PlatformTopics } from '@marketplace/events';
 import type { AttemptJob } from '../adapters/attempt-queue';
-import { DELIVERIES, type DeliveryDoc } from '../adapters/store';
+import { DELIVERIES } from '../adapters/store';
 import { receives, type InstallationCopy } from '../domain/installation';
 import { envelopeBody, type Webhook } from '../domain/webhook-events';
 import type { WebhookContext } from './context';
-import { ATTEMPTS_TOPIC } from './delivery-kinds';
+import type { Delivery } from './entities';
+import type { AttemptTopic } from './delivery-kinds';
 import { subscribers } from './installations';
 
 /** The delivery id of an event for an installation: the same on every redelivery of the event by Kafka. */
@@ -16,7 +18,7 @@ export function deliveryIdOf(eventId: string, installationId: string): string {
 }
 
 /** The attempt message that puts a delivery's next attempt on a topic. */
-export function attemptEvent(topic: string, delivery: Pick<DeliveryDoc, '_id' | 'installationId'>, round: number, attempt: number, dueAt: Date): OutgoingEvent {
+export function attemptEvent(topic: AttemptTopic, delivery: Pick<Delivery, '_id' | 'installationId'>, round: number, attempt: number, dueAt: Date): OutgoingEvent<PlatformTopics, AttemptTopic> {
   const job: AttemptJob = { deliveryId: delivery._id, installationId: delivery.installationId, round, attempt, dueAt: dueAt.toISOString() };
   return { topic, key: delivery.installationId, type: 'webhook.attempt', data: job };
 }
@@ -36,9 +38,9 @@ export async function createDeliveries(ctx: WebhookContext, webhook: Webhook, ev
   return created.filter(Boolean).length;
 }
 
-export async function createDelivery(ctx: WebhookContext, installation: InstallationCopy, type: string, id: string, sourceEventId: string | null, occurredAt: string, data: Record<string, unknown>): Promise<boolean> {
+export async function createDelivery(ctx: WebhookContext, installation: InstallationCopy, type: string, id: string, sourceEventId: string | null, occurredAt: string, data: WebhookEnvelope['data']): Promise<boolean> {
   const now = ctx.now();
-  const delivery: DeliveryDoc = {
+  const delivery: Delivery = {
     _id: id,
     tenantId: installation.tenantId,
     installationId: installation._id,
@@ -57,7 +59,7 @@ export async function createDelivery(ctx: WebhookContext, installation: Installa
     updatedAt: now,
   };
   const owner = { tenantId: delivery.tenantId, installationId: delivery.installationId };
-  if (!(await ctx.store.deliveries.create(owner, delivery, [attemptEvent(ATTEMPTS_TOPIC, delivery, 1, 1, now)], now))) return false;
+  if (!(await ctx.store.deliveries.create(owner, delivery, [attemptEvent(TOPICS.webhookAttempts, delivery, 1, 1, now)], now))) return false;
   await ctx.outbox.flush(DELIVERIES, id);
   return true;
 }

@@ -1,3 +1,4 @@
+import { TOPICS } from '@marketplace/contracts';
 import { PARTNER_WEBHOOK_POLICY, scaledPolicy, type RetryPolicy } from '../domain/retry-policy';
 import { marketplaceSigner, type Signer } from '../domain/signing';
 
@@ -18,7 +19,17 @@ export function deliveryKinds(timeScale: number): DeliveryKinds {
   return { 'partner-webhook': { signer: marketplaceSigner, policy: scaledPolicy(PARTNER_WEBHOOK_POLICY, timeScale) } };
 }
 
-/** The attempt topics: attempts due now, then one topic per backoff tier (the delay after attempt n). */
-export const ATTEMPTS_TOPIC = 'webhook-attempts';
-export const RETRY_TIER_TOPICS = [1, 2, 3, 4, 5, 6, 7].map((n) => `${ATTEMPTS_TOPIC}.retry-${n}`);
-export const attemptTopicAfter = (attempt: number) => RETRY_TIER_TOPICS[Math.min(attempt, RETRY_TIER_TOPICS.length) - 1]!;
+/** One topic per backoff tier: tier n holds the attempts scheduled after attempt n failed. */
+export const RETRY_TIER_TOPICS = [
+  TOPICS.webhookAttemptsRetry1,
+  TOPICS.webhookAttemptsRetry2,
+  TOPICS.webhookAttemptsRetry3,
+  TOPICS.webhookAttemptsRetry4,
+  TOPICS.webhookAttemptsRetry5,
+  TOPICS.webhookAttemptsRetry6,
+  TOPICS.webhookAttemptsRetry7,
+] as const;
+/** The attempt topics: attempts due now, then the backoff tiers. */
+export const ATTEMPT_TOPICS = [TOPICS.webhookAttempts, ...RETRY_TIER_TOPICS] as const;
+export type AttemptTopic = (typeof ATTEMPT_TOPICS)[number];
+export const attemptTopicAfter = (attempt: number): AttemptTopic => RETRY_TIER_TOPICS[Math.min(attempt, RETRY_TIER_TOPICS.length) - 1]!;

@@ -1,15 +1,26 @@
+import type { InstallationChanged } from '@marketplace/contracts';
 import type { WebhookStore } from '../adapters/store';
 import { receives, type InstallationCopy } from '../domain/installation';
+import type { PartitionBehind } from '../domain/installations-catch-up';
 
-/** Data of an `installation.changed` event (schemas/installations.schema.json): the copy's fields, with the id and time as sent. */
-export type InstallationChange = Omit<InstallationCopy, '_id' | 'changedAt'> & { installationId: string; changedAt: string };
+/**
+ * How far the installation copy has read the installations topic, as the consumers need it
+ * (adapters/installations-progress.ts asks Kafka): domain events wait until the copy holds every
+ * installation event published before them.
+ */
+export interface InstallationsProgress {
+  /** Called by the installations consumer after each message (repeats included). */
+  handledUpTo(partition: number, offset: string): void;
+  /** The partitions whose installation events published before `time` are not all in the copy yet; empty when caught up. */
+  behindAt(time: Date): Promise<PartitionBehind[]>;
+}
 
 /**
  * Keeps the copy of an installation: a snapshot replaces the held one unless that one has a higher
  * revision (replays and duplicates change nothing). One installation's events are on one
  * partition, handled one at a time, so the update and the insert never race.
  */
-export async function applyInstallationChange(store: WebhookStore, change: InstallationChange): Promise<void> {
+export async function applyInstallationChange(store: WebhookStore, change: InstallationChanged): Promise<void> {
   await store.installations.saveIfNewer(
     { tenantId: change.tenantId, installationId: change.installationId },
     {

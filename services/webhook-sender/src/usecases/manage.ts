@@ -1,46 +1,29 @@
-import { AppError, notFound } from '@marketplace/errors';
-import { DELIVERIES, type DeliveryDoc, type DeliveryStatus } from '../adapters/store';
+import { TOPICS } from '@marketplace/contracts';
+import { AppError, busy, notFound } from '@marketplace/errors';
+import { DELIVERIES } from '../adapters/store';
+import type { DeliveryStatus } from '../domain/delivery-status';
 import { receives, SYSTEM_TEST } from '../domain/installation';
 import type { WebhookContext } from './context';
 import { attemptEvent, createTestDelivery } from './deliveries';
-import { ATTEMPTS_TOPIC } from './delivery-kinds';
-
-export function deliveryView(d: DeliveryDoc, withPayload: boolean) {
-  return {
-    id: d._id,
-    installationId: d.installationId,
-    type: d.type,
-    status: d.status,
-    reason: d.reason,
-    round: d.round,
-    attemptCount: d.attempts.length,
-    nextAttemptAt: d.nextAttemptAt?.toISOString() ?? null,
-    occurredAt: d.occurredAt,
-    createdAt: d.createdAt.toISOString(),
-    updatedAt: d.updatedAt.toISOString(),
-    attempts: d.attempts.map((a) => ({ round: a.round, attempt: a.attempt, at: a.at.toISOString(), statusCode: a.statusCode, latencyMs: a.latencyMs, errorClass: a.errorClass, verdict: a.verdict })),
-    ...(withPayload ? { payload: JSON.parse(d.body) as unknown } : {}),
-  };
-}
+import type { Delivery } from './entities';
 
 /** An installation's deliveries, newest first; `status` filters (dead_lettered lists the dead letters). */
-export async function listDeliveries(ctx: WebhookContext, tenantId: string, installationId: string, options: { status?: DeliveryStatus; limit: number }) {
+export async function listDeliveries(ctx: WebhookContext, tenantId: string, installationId: string, options: { status?: DeliveryStatus; limit: number }): Promise<Delivery[]> {
   if (!(await ctx.store.installations.findForTenant({ tenantId }, installationId))) throw notFound();
-  const docs = await ctx.store.deliveries.listForInstallation({ tenantId, installationId }, options);
-  return docs.map((d) => deliveryView(d, false));
+  return ctx.store.deliveries.listForInstallation({ tenantId, installationId }, options);
 }
 
-export async function getDelivery(ctx: WebhookContext, tenantId: string, deliveryId: string) {
+export async function getDelivery(ctx: WebhookContext, tenantId: string, deliveryId: string): Promise<Delivery> {
   const d = await ctx.store.deliveries.findForTenant({ tenantId }, deliveryId);
   if (!d) throw notFound();
-  return deliveryView(d, true);
+  return d;
 }
 
 /**
  * Sends a finished delivery again, as a new round of attempts with the full retry schedule: the
  * same id and body, a fresh timestamp and signature. A delivery still in progress is 409.
  */
-export async function redeliver(ctx: WebhookContext, tenantId: string, deliveryId: string) {
+export async function redeliver(ctx: WebhookContext, tenantId: string, deliveryId: string): Promise<Delivery> {
   const result = await ctx.locks.withLock(`delivery:${deliveryId}`, { ttlMs: 30_000, waitMs: 5_000 }, async () => {
     const d = await ctx.store.deliveries.findForTenant({ tenantId }, deliveryId);
     if (!d) throw notFound();
@@ -50,18 +33,18 @@ export async function redeliver(ctx: WebhookContext, tenantId: string, deliveryI
     const now = ctx.now();
     const round = d.round + 1;
     const set = { status: 'pending' as const, round, nextAttempt: 1, nextAttemptAt: now, reason: null, updatedAt: now };
-    await ctx.store.deliveries.startRound({ tenantId }, d._id, set, [attemptEvent(ATTEMPTS_TOPIC, d, round, 1, now)], now);
+    await ctx.store.deliveries.startRound({ tenantId }, d._id, set, [attemptEvent(TOPICS.webhookAttempts, d, round, 1, now)], now);
     await ctx.outbox.flush(DELIVERIES, d._id);
-    return deliveryView({ ...d, ...set }, false);
+    return { ...d, ...set };
   });
-  if (!result) throw new AppError('unavailable', 'webhook.busy', 'The delivery is being updated; retry shortly.', { retryAfterSeconds: 1 });
+  if (!result) throw busy('The delivery is being updated; retry shortly.');
   return result.value;
 }
 
 const notReceiving = () => new AppError('conflict', 'webhook.installation_not_receiving', 'The installation is not connected or has no webhook URL, so it receives no webhooks.');
 
 /** system.test to one of the tenant's installations (connected, with a webhook URL). */
-export async function sendTestEvent(ctx: WebhookContext, tenantId: string, installationId: string) {
+export async function sendTestEvent(ctx: WebhookContext, tenantId: string, installationId: string): Promise<Delivery> {
   const installation = await ctx.store.installations.findForTenant({ tenantId }, installationId);
   if (!installation) throw notFound();
   if (!receives(installation, SYSTEM_TEST)) throw notReceiving();

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { MongoClient, type Db } from 'mongodb';
-import { freePort, stackEnv, startServiceProcess, startServiceProcesses, waitFor, type ServiceProcess } from '@marketplace/testing';
-import { startGateway, type TestGateway } from '../../../gateway-auth/test/support/gateway';
+import { freePort, stackEnv, startGateway, startServiceProcess, startServiceProcesses, waitFor, type ServiceProcess, type TestGateway } from '@marketplace/testing';
 
 
 /** Services joining consumer groups on a broker busy with every other test file can take a while. */

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createTenant, partnerCall, publishApp, type ApiClient } from '../../../gateway-auth/test/support/gateway';
-import { pickupOrder, restaurantMenu, type DemoMenu } from '../../../ordering-pricing/test/support/cluster';
+import { createTenant, partnerCall, pickupOrder, publishApp, restaurantMenu, type ApiClient, type DemoMenu } from '@marketplace/testing';
 import { waitForInstallation, type WebhookCluster } from './cluster';
 
 /** A tenant with a menu and an order source whose webhooks go to `webhookUrl`. */

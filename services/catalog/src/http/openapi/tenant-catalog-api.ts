@@ -5,7 +5,7 @@
  * this document lists exactly the routes served.
  */
 import { type Json, closed, json, money, nullable, problem, ref, uuid } from '@marketplace/http';
-import { availabilityPatchInput, branchInput, categoryInput, modifierGroupInput, productInput, taxCategoryInput } from '../schemas';
+import { requestSchemas } from '@marketplace/contracts';
 
 const PREFIX = '/api/tenant/v1/catalog';
 const translations: Json = { type: 'object', additionalProperties: { type: 'string' }, description: 'Language tag (BCP 47) → name.' };
@@ -23,10 +23,10 @@ const COMMON_ERRORS: Json = {
   '401': problem('No valid tenant token.', '`auth.unauthenticated`'),
 };
 const WRITE_ERRORS: Json = {
-  '400': problem('The body breaks a rule; `errors` names each field.', '`catalog.validation_failed`, `request.malformed`, `request.invalid`'),
+  '400': problem('The body breaks a rule; `errors` names each field.', '`request.invalid`, `request.malformed`'),
   '415': problem('The body is not JSON.', '`request.unsupported_media_type`'),
   '503': {
-    description: 'Another change of the same catalog held the write lock too long. Code: `catalog.busy`.',
+    description: 'Another change of the same catalog held the write lock too long. Code: `resource.busy`.',
     headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait.' } },
     content: { 'application/problem+json': { schema: ref('Problem') } },
   },
@@ -72,7 +72,10 @@ function resourcePaths(r: Resource): Record<string, Json> {
       }),
       get: op(r.tag, `list${r.noun}`, `List ${r.tag.toLowerCase()}`, {
         ...(r.path === 'products' ? { parameters: [{ name: 'categoryId', in: 'query', required: false, schema: uuid, description: 'Only the products of this category.' }] } : {}),
-        responses: { '200': json('Every live one of the tenant.', { type: 'array', items: ref(r.output) }) },
+        responses: {
+          '200': json('Every live one of the tenant.', { type: 'array', items: ref(r.output) }),
+          ...(r.path === 'products' ? { '400': problem('The categoryId is not a uuid.', '`request.invalid`') } : {}),
+        },
       }),
     },
     [`${PREFIX}/${r.path}/{id}`]: {
@@ -118,12 +121,12 @@ export const tenantCatalogApiDocument: Json = {
   components: {
     securitySchemes: { tenantToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A tenant token (role tenant).' } },
     schemas: {
-      TaxCategoryInput: taxCategoryInput,
-      BranchInput: branchInput,
-      CategoryInput: categoryInput,
-      ModifierGroupInput: modifierGroupInput,
-      ProductInput: productInput,
-      AvailabilityPatch: availabilityPatchInput,
+      TaxCategoryInput: requestSchemas.TaxCategoryInput,
+      BranchInput: requestSchemas.BranchInput,
+      CategoryInput: requestSchemas.CategoryInput,
+      ModifierGroupInput: requestSchemas.ModifierGroupInput,
+      ProductInput: requestSchemas.ProductInput,
+      AvailabilityPatch: requestSchemas.AvailabilityPatch,
       TaxCategory: closed({ id: uuid, name: { type: 'string' }, rate: { type: 'number', format: 'double' }, isInclusive: { type: 'boolean' }, translations, ...stamps }),
       Branch: closed({
         id: uuid,

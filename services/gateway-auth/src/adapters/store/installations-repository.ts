@@ -2,7 +2,8 @@ import type { Collection, Db } from 'mongodb';
 import type { OutgoingEvent } from '@marketplace/events';
 import { updateWithOutbox } from '@marketplace/outbox';
 import type { RepositoryStorage, TenantOwner } from '@marketplace/store';
-import type { InstallationDoc, InstallationStatus } from './documents';
+import type { InstallationStatus } from '../../usecases/entities';
+import type { InstallationDoc } from './documents';
 
 /** The fields of an installation a change may set (never its identity or owner). */
 export type InstallationChanges = Partial<Omit<InstallationDoc, '_id' | 'tenantId' | 'appId'>>;
@@ -22,7 +23,7 @@ export class InstallationsRepository {
       { key: { tenantId: 1, installedAt: 1 }, name: 'tenant_installed' },
       // insert: one live installation of an app per tenant, exact under concurrency (a claim by
       // unique insert) and kept in the installation's own document, so no crash can leave the
-      // two out of step (see InstallationDoc.slot).
+      // two out of step (see Installation.slot).
       { key: { tenantId: 1, appId: 1, slot: 1 }, name: 'one_live_per_app', unique: true },
     ],
   };

@@ -4,31 +4,15 @@
  * (`/api/tenant/v1`: the app directory and installations, with their credentials) and the OAuth2
  * callback the restaurant's browser returns to. The routes implement this document.
  */
-import { AUTH_TYPES, SCOPES, SUBSCRIBABLE_EVENTS } from '../../domain/scopes';
-import {
-  arrayOf,
-  bool,
-  dateTime,
-  jsonResponse,
-  nullableDateTime,
-  nullableRef,
-  nullableStr,
-  object,
-  problemResponse,
-  problemSchema,
-  ref,
-  str,
-  uuid,
-  type Json,
-} from './partner-api';
+import { AUTH_TYPES, SCOPES, SUBSCRIBABLE_EVENTS, OAuth2InputSchema, requestSchemas } from '@marketplace/contracts';
+import { arrayOf, partnerApiSchemas, bool, dateTime, nullableDateTime, nullableRef, nullableStr, object, ref, str, uuid, type JsonSchema as Json } from '@marketplace/contracts';
+import { jsonResponse, problemResponse } from './partner-api';
 
 // ---------------------------------------------------------------------------------------------
 // Small builders
 // ---------------------------------------------------------------------------------------------
 
 const response = (properties: Record<string, Json>, description?: string): Json => object(properties, { closed: true, description });
-const input = (properties: Record<string, Json>, optional: string[] = [], description?: string): Json =>
-  object(properties, { closed: true, optional, description });
 
 const SLUG_PATTERN = '^[a-z0-9][a-z0-9-]{1,62}$';
 const slug = (): Json => ({ type: 'string', pattern: SLUG_PATTERN, description: 'Lowercase letters, digits and hyphens; 2 to 63 characters, not starting with a hyphen.' });
@@ -54,6 +38,13 @@ function body(schemaName: string, description: string, required = true): Json {
 }
 
 const conflict = (codes: string): Json => problemResponse(`Conflict. Codes: ${codes}.`);
+/** Another change of the same resource held it too long; trying again shortly succeeds. */
+const BUSY: Json = {
+  '503': {
+    ...problemResponse('Another change of the same resource is in progress. Code: `resource.busy`; retry after `Retry-After` seconds.'),
+    headers: { 'Retry-After': { schema: { type: 'integer', minimum: 1 }, description: 'Seconds to wait.' } },
+  },
+};
 
 type Security = 'adminToken' | 'tenantToken' | 'none';
 
@@ -256,7 +247,7 @@ const adminPaths: Json = {
         '201': jsonResponse('The Draft contract version.', ref('ContractVersion')),
         '400': BAD_REQUEST,
         '404': NOT_FOUND,
-        '409': conflict('`marketplace.contract_version.busy` (versions of one app are numbered one at a time; this one waited too long: retry)'),
+        ...BUSY,
       },
     }),
   },
@@ -279,7 +270,7 @@ const adminPaths: Json = {
         '200': jsonResponse('The updated Draft.', ref('ContractVersion')),
         '400': BAD_REQUEST,
         '404': NOT_FOUND,
-        '409': conflict('`marketplace.contract_version.published` (a published version is immutable), `marketplace.contract_version.busy` (another change of it is in progress; retry)'),
+        '409': conflict('`marketplace.contract_version.published` (a published version is immutable)'), ...BUSY,
       },
     }),
   },
@@ -293,7 +284,7 @@ const adminPaths: Json = {
       responses: {
         '200': jsonResponse('The published contract version.', ref('ContractVersion')),
         '404': NOT_FOUND,
-        '409': conflict('`marketplace.contract_version.busy` (another change of it is in progress; retry)'),
+        ...BUSY,
       },
     }),
   },
@@ -350,7 +341,7 @@ const tenantPaths: Json = {
         'Revokes everything (API key, webhook signing secret, OAuth tokens, pending authorizations). The installation is gone from the ' +
         "tenant's lists and the app may be installed again. Allowed in every status.",
       parameters: [parameterRef('InstallationId')],
-      responses: { '204': { description: 'Uninstalled.' }, '404': INSTALLATION_NOT_FOUND, '409': conflict('`marketplace.installation.busy` (another change of this installation is in progress; retry)') },
+      responses: { '204': { description: 'Uninstalled.' }, '404': INSTALLATION_NOT_FOUND, ...BUSY },
     }),
   },
   [`${T}/installations/{installationId}/connect`]: {
@@ -369,7 +360,7 @@ const tenantPaths: Json = {
       responses: {
         '200': jsonResponse('Connected (ApiKey) or authorization started (OAuth2).', ref('ConnectResult'), NO_STORE),
         '404': INSTALLATION_NOT_FOUND,
-        '409': conflict('`marketplace.installation.already_connected`, `marketplace.installation.busy` (another change of this installation is in progress; retry)'),
+        '409': conflict('`marketplace.installation.already_connected`'), ...BUSY,
       },
     }),
   },
@@ -388,7 +379,7 @@ const tenantPaths: Json = {
       responses: {
         '200': jsonResponse('Reconnected (ApiKey) or authorization started (OAuth2).', ref('ConnectResult'), NO_STORE),
         '404': INSTALLATION_NOT_FOUND,
-        '409': conflict('`marketplace.installation.not_connected`, `marketplace.installation.busy` (another change of this installation is in progress; retry)'),
+        '409': conflict('`marketplace.installation.not_connected`'), ...BUSY,
       },
     }),
   },
@@ -402,7 +393,7 @@ const tenantPaths: Json = {
       responses: {
         '200': jsonResponse('The new API key. Shown once.', ref('ApiKeyRotationResult'), NO_STORE),
         '404': INSTALLATION_NOT_FOUND,
-        '409': conflict('`marketplace.installation.not_connected`, `marketplace.installation.busy` (another change of this installation is in progress; retry)'),
+        '409': conflict('`marketplace.installation.not_connected`'), ...BUSY,
       },
     }),
   },
@@ -416,7 +407,7 @@ const tenantPaths: Json = {
       responses: {
         '200': jsonResponse('The new webhook signing secret. Shown once.', ref('WebhookSecretRotationResult'), NO_STORE),
         '404': INSTALLATION_NOT_FOUND,
-        '409': conflict('`marketplace.installation.not_connected`, `marketplace.installation.no_events` (nothing subscribed), `marketplace.installation.busy` (another change of this installation is in progress; retry)'),
+        '409': conflict('`marketplace.installation.not_connected`, `marketplace.installation.no_events` (nothing subscribed)'), ...BUSY,
       },
     }),
   },
@@ -430,7 +421,7 @@ const tenantPaths: Json = {
         'authorization no longer works. Allowed in every status; disconnecting a Disconnected installation returns it unchanged. ' +
         'Connect or reconnect again later.',
       parameters: [parameterRef('InstallationId')],
-      responses: { '200': jsonResponse('The disconnected installation.', ref('Installation')), '404': INSTALLATION_NOT_FOUND, '409': conflict('`marketplace.installation.busy` (another change of this installation is in progress; retry)') },
+      responses: { '200': jsonResponse('The disconnected installation.', ref('Installation')), '404': INSTALLATION_NOT_FOUND, ...BUSY },
     }),
   },
 };
@@ -502,13 +493,15 @@ const schemas: Record<string, Json> = {
   ContractVersionStatus: { type: 'string', enum: ['Draft', 'Published'] },
   InstallationStatus: { type: 'string', enum: ['Installed', 'Connecting', 'Connected', 'Disconnected'] },
 
+  // Request bodies: the contracts' schemas, which the routes validate with ----------------------
+  TenantInput: requestSchemas.TenantInput,
+  TenantTokenRequest: requestSchemas.TenantTokenRequest,
+  AppInput: requestSchemas.AppInput,
+  ContractVersionInput: requestSchemas.ContractVersionInput,
+  OAuth2Input: OAuth2InputSchema,
+  InstallationInput: requestSchemas.InstallationInput,
+
   // Tenants ------------------------------------------------------------------------------------
-  TenantInput: input({
-    slug: slug(),
-    name: name(),
-    currencyCode: { type: 'string', enum: Intl.supportedValuesOf('currency'), description: 'An ISO 4217 currency code, for example EUR. Fixed once the tenant exists.' },
-    defaultLanguage: { type: 'string', pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$', description: 'BCP 47 tag, for example en or en-GB.' },
-  }),
   Tenant: response({
     id: uuid(),
     slug: slug(),
@@ -517,10 +510,6 @@ const schemas: Record<string, Json> = {
     defaultLanguage: str(),
     createdAt: dateTime(),
   }),
-  TenantTokenRequest: input(
-    { expiresInSeconds: { type: 'integer', format: 'int32', minimum: 60, maximum: 31536000, default: 2592000, description: 'Lifetime; default 30 days.' } },
-    ['expiresInSeconds'],
-  ),
   TenantToken: response({
     token: str('Bearer token (`tenantToken`) bound to the tenant.'),
     tokenType: { type: 'string', const: 'Bearer' },
@@ -528,54 +517,8 @@ const schemas: Record<string, Json> = {
   }),
 
   // Apps and contract versions -----------------------------------------------------------------
-  AppInput: input({ slug: slug(), name: name(), description: nullableStr() }, ['description']),
   App: response(appProperties),
   AppDetail: response({ ...appProperties, versions: arrayOf(ref('ContractVersion'), 'All versions, ascending.') }),
-  OAuth2Input: input(
-    {
-      authorizationEndpoint: outboundUrl("The partner's authorization endpoint."),
-      tokenEndpoint: outboundUrl("The partner's token endpoint."),
-      clientId: { type: 'string', minLength: 1, description: "Client id issued by the partner's OAuth server." },
-      clientSecret: { type: 'string', minLength: 1, writeOnly: true, description: 'Stored encrypted; never returned.' },
-      scopes: {
-        ...arrayOf(
-          { type: 'string', pattern: '^[\\x21\\x23-\\x5B\\x5D-\\x7E]{1,200}$', description: 'An OAuth scope token (RFC 6749, 3.3).' },
-          'Scopes sent in the authorization request.',
-        ),
-        maxItems: 50,
-        default: [],
-      },
-      tokenEndpointAuthMethod: { ...ref('TokenEndpointAuthMethod'), default: 'client_secret_basic' },
-    },
-    ['scopes', 'tokenEndpointAuthMethod'],
-    "How the service authenticates to the partner's own OAuth2 server (authorization-code flow with PKCE).",
-  ),
-  ContractVersionInput: {
-    ...input(
-      {
-        authType: ref('AuthType'),
-        scopes: { type: 'array', items: ref('ScopeCode'), uniqueItems: true },
-        subscribedEvents: { type: 'array', items: ref('EventType'), uniqueItems: true },
-        webhookUrl: {
-          ...outboundUrl('Where webhooks are sent. Required when any event is subscribed.'),
-          type: ['string', 'null'],
-        },
-        oauth2: { ...nullableRef('OAuth2Input'), description: 'Required if and only if authType is OAuth2.' },
-      },
-      ['webhookUrl', 'oauth2'],
-    ),
-    allOf: [
-      {
-        if: { required: ['subscribedEvents'], properties: { subscribedEvents: { minItems: 1 } } },
-        then: { required: ['webhookUrl'], properties: { webhookUrl: { type: 'string' } } },
-      },
-      {
-        if: { required: ['authType'], properties: { authType: { const: 'OAuth2' } } },
-        then: { required: ['oauth2'], properties: { oauth2: { type: 'object' } } },
-        else: { properties: { oauth2: { type: 'null' } } },
-      },
-    ],
-  },
   OAuth2Config: response({ ...oauth2ResponseProperties, clientSecretSet: bool('Whether a client secret is stored; the secret is never returned.') }),
   ContractVersion: response({
     appId: uuid(),
@@ -607,10 +550,6 @@ const schemas: Record<string, Json> = {
   }),
 
   // Installations ------------------------------------------------------------------------------
-  InstallationInput: input({
-    appId: uuid(),
-    contractVersion: versionNumber('The exact published contract version the tenant consents to.'),
-  }),
   Installation: response({
     id: uuid(),
     tenantId: uuid(),
@@ -659,7 +598,7 @@ const schemas: Record<string, Json> = {
   OAuthCallbackResult: response({ installation: ref('Installation'), credentials: ref('Credentials') }),
 
   // Errors -------------------------------------------------------------------------------------
-  Problem: problemSchema,
+  Problem: partnerApiSchemas.Problem!,
 };
 
 // ---------------------------------------------------------------------------------------------

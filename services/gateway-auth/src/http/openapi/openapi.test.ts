@@ -20,7 +20,7 @@ function pointer(doc: Json, ref: string): unknown {
   let node: unknown = doc;
   for (const raw of ref.slice(2).split('/')) {
     const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    if (node === null || typeof node !== 'object' || !(key in (node as object))) throw new Error(`unresolved reference: ${ref}`);
+    if (node === null || typeof node !== 'object' || !(key in (node))) throw new Error(`unresolved reference: ${ref}`);
     node = (node as Json)[key];
   }
   return node;
@@ -430,9 +430,9 @@ describe('Marketplace API document', () => {
   it('documents the success and conflict statuses', () => {
     const codes = (method: string, path: string) => Object.keys(obj(ops.find((o) => o.method === method && o.path === path)!.op.responses));
     expect(codes('POST', '/api/admin/v1/tenants')).toEqual(['201', '400', '401', '409']);
-    expect(codes('PUT', '/api/admin/v1/apps/{appId}/versions/{version}')).toEqual(['200', '400', '401', '404', '409']);
+    expect(codes('PUT', '/api/admin/v1/apps/{appId}/versions/{version}')).toEqual(['200', '400', '401', '404', '409', '503']);
     expect(codes('POST', '/api/tenant/v1/installations')).toEqual(['201', '400', '401', '404', '409']);
-    expect(codes('DELETE', '/api/tenant/v1/installations/{installationId}')).toEqual(['204', '401', '404', '409']);
+    expect(codes('DELETE', '/api/tenant/v1/installations/{installationId}')).toEqual(['204', '401', '404', '503']);
     expect(codes('GET', '/api/marketplace/oauth/callback')).toEqual(['200', '400', '502', '504']);
   });
 

@@ -4,95 +4,19 @@
  * (`shared/spec/partner-api-v1.md`); the decisions the specification leaves open are stated in
  * `info.description` and implemented by the gateway.
  *
- * The document is plain data. The small builders below only avoid repeating the same shapes; they
- * are exported because the marketplace API document (`marketplace-api.ts`) reuses them and the
- * Problem schema.
+ * The document is plain data: the operations are written here, the schemas are the owners'
+ * contracts. The response builders are exported for the marketplace API document
+ * (`marketplace-api.ts`).
  */
+import { IDEMPOTENCY_KEY, arrayOf, partnerApiSchemas, ref, uuid } from '@marketplace/contracts';
+
 
 /** A JSON object of the document (schema, operation, response, ...). */
 export type Json = Record<string, unknown>;
 
 // ---------------------------------------------------------------------------------------------
-// Schema builders
-// ---------------------------------------------------------------------------------------------
-
-/** `$ref` to a component schema. */
-export const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
-
-/** A component schema, or null (OpenAPI 3.1 has no `nullable`). */
-export const nullableRef = (name: string): Json => ({ oneOf: [ref(name), { type: 'null' }] });
-
-const withDescription = (schema: Json, description?: string): Json => (description ? { ...schema, description } : schema);
-
-export const str = (description?: string): Json => withDescription({ type: 'string' }, description);
-export const nullableStr = (description?: string): Json => withDescription({ type: ['string', 'null'] }, description);
-export const bool = (description?: string): Json => withDescription({ type: 'boolean' }, description);
-export const uuid = (description?: string): Json => withDescription({ type: 'string', format: 'uuid' }, description);
-export const nullableUuid = (description?: string): Json => withDescription({ type: ['string', 'null'], format: 'uuid' }, description);
-export const int32 = (description?: string): Json => withDescription({ type: 'integer', format: 'int32' }, description);
-export const double = (description?: string): Json => withDescription({ type: 'number', format: 'double' }, description);
-export const nullableDouble = (description?: string): Json => withDescription({ type: ['number', 'null'], format: 'double' }, description);
-export const dateTime = (description?: string): Json => withDescription({ type: 'string', format: 'date-time' }, description);
-export const nullableDateTime = (description?: string): Json =>
-  withDescription({ type: ['string', 'null'], format: 'date-time' }, description);
-export const arrayOf = (items: Json, description?: string): Json => withDescription({ type: 'array', items }, description);
-
-export interface ObjectOptions {
-  /** Properties that may be absent; every other property is listed in `required`. */
-  optional?: string[];
-  /** `additionalProperties: false` (response bodies: exactly these fields). */
-  closed?: boolean;
-  description?: string;
-}
-
-/** An object schema whose properties are all required unless named in `optional`. */
-export function object(properties: Record<string, Json>, options: ObjectOptions = {}): Json {
-  const optional = new Set(options.optional ?? []);
-  return {
-    type: 'object',
-    ...(options.description ? { description: options.description } : {}),
-    required: Object.keys(properties).filter((name) => !optional.has(name)),
-    properties,
-    ...(options.closed ? { additionalProperties: false } : {}),
-  };
-}
-
-/** A response schema: every field is always present (null when not applicable), nothing else. */
-const response = (properties: Record<string, Json>, description?: string): Json => object(properties, { closed: true, description });
-
-// ---------------------------------------------------------------------------------------------
 // Response builders
 // ---------------------------------------------------------------------------------------------
-
-/** RFC 7807 problem details with the stable `code`; shared by both documents. */
-export const problemSchema: Json = {
-  type: 'object',
-  description:
-    'RFC 7807 problem details. Clients switch on `code` (stable, dotted), not on `title` or `detail`. ' +
-    'Further members may be added.',
-  required: ['status', 'title', 'detail', 'code'],
-  properties: {
-    type: str('A URI reference identifying the problem type; `about:blank` when it is only the HTTP status.'),
-    title: str('Short summary of the HTTP status.'),
-    status: int32('The HTTP status code.'),
-    detail: str('Human-readable explanation. Never contains secrets or which part of a credential was wrong.'),
-    code: str('Stable, dotted error code, for example `request.invalid`.'),
-    instance: str('The request path the problem occurred on.'),
-    errors: {
-      type: 'object',
-      description:
-        'Validation failures only (`request.invalid`): field path, written the way clients write it ' +
-        '(for example `lines[2].modifierSelections[0].modifierOptionId`), mapped to messages.',
-      additionalProperties: { type: 'array', items: { type: 'string' } },
-    },
-    status_detail: {
-      type: 'object',
-      description: 'The order-not-cancellable conflict only: the current status of the order, by name.',
-      required: ['status'],
-      properties: { status: str('Current status name, for example `Accepted`.') },
-    },
-  },
-};
 
 const PROBLEM_JSON = 'application/problem+json';
 
@@ -521,293 +445,13 @@ const paths: Json = {
 // Schemas
 // ---------------------------------------------------------------------------------------------
 
-const variantSummaryProperties: Record<string, Json> = {
-  id: uuid(),
-  sku: nullableStr(),
-  name: str(),
-  price: double('Display price, not a locked price.'),
-  compareAtPrice: nullableDouble(),
-  isDefault: bool(),
-  availability: ref('Availability'),
-};
-
-const schemas: Record<string, Json> = {
-  // Enumerations -------------------------------------------------------------------------------
-  Availability: {
-    type: 'integer',
-    format: 'int32',
-    enum: [0, 1, 2],
-    'x-enum-varnames': ['Available', 'SoldOut', 'Unavailable'],
-    description: '0 Available, 1 SoldOut at this branch, 2 Unavailable at this branch. An integer, never a boolean.',
-  },
-  OrderMode: {
-    type: 'integer',
-    format: 'int32',
-    enum: [1, 2],
-    'x-enum-varnames': ['Delivery', 'Pickup'],
-    description: '1 Delivery, 2 Pickup. (DineIn exists in the service but is rejected on order creation and is not part of this contract.)',
-  },
-  PaymentMethod: {
-    type: 'integer',
-    format: 'int32',
-    enum: [1, 2],
-    'x-enum-varnames': ['Cash', 'CardOnDelivery'],
-    description: '1 Cash, 2 CardOnDelivery. (CardOnline exists in the service but is rejected on order creation and is not part of this contract.)',
-  },
-  OrderStatus: int32(
-    'Order status, an integer. Known values: 1 Pending, 6 Completed, 7 Rejected, 8 Cancelled. A status Accepted also ' +
-      'exists (this service gives it 2); other values are not part of this contract: tolerate unknown values. ' +
-      '(Webhook payloads carry the status by name.)',
-  ),
-  PaymentStatus: int32('Payment status, an integer: 1 Unpaid (every new order), 2 Paid (the restaurant recorded the payment; `payment.completed` is sent).'),
-  AssignmentStatus: int32(
-    'Delivery assignment status, an integer. Known values: 2 Accepted, 4 InTransit, 5 Delivered. Assigned, the ' +
-      'rejected state and the cancelled state also exist; their values are not part of this contract.',
-  ),
-
-  // Catalog ------------------------------------------------------------------------------------
-  Branch: response({
-    id: uuid(),
-    name: str(),
-    isActive: bool(),
-    externalLocationId: { ...nullableStr('Opaque string configured by the tenant; null when unmapped.'), maxLength: 256 },
-  }),
-  ProductListResponse: response({
-    categories: arrayOf(ref('Category')),
-    resolvedLanguage: nullableStr('The language resolved from the `language` query parameter.'),
-  }),
-  Category: response({ id: uuid(), name: str(), products: arrayOf(ref('ProductSummary')) }),
-  ProductSummary: response({
-    id: uuid(),
-    sku: nullableStr(),
-    name: str(),
-    imageUrl: nullableStr(),
-    taxCategory: nullableRef('TaxCategory'),
-    availability: ref('Availability'),
-    startingPrice: double(),
-    variants: arrayOf(ref('VariantSummary')),
-  }),
-  TaxCategory: response({ rate: double(), isInclusive: bool() }),
-  VariantSummary: response(variantSummaryProperties),
-  ProductDetailResponse: response({
-    id: uuid(),
-    sku: nullableStr(),
-    name: str(),
-    imageUrl: nullableStr(),
-    taxCategory: nullableRef('TaxCategory'),
-    availability: ref('Availability'),
-    variants: arrayOf(ref('VariantDetail')),
-    resolvedLanguage: nullableStr('The language resolved from the `language` query parameter.'),
-  }),
-  VariantDetail: response(
-    { ...variantSummaryProperties, modifierGroups: arrayOf(ref('ModifierGroup')) },
-    'All Variant summary fields plus the modifier groups.',
-  ),
-  ModifierGroup: response({
-    id: uuid(),
-    name: str(),
-    minSelections: int32(),
-    maxSelections: int32(),
-    isRequired: bool(),
-    sortOrder: int32(),
-    options: arrayOf(ref('ModifierOption')),
-  }),
-  ModifierOption: response({
-    id: uuid(),
-    name: str(),
-    price: double(),
-    isDefault: bool(),
-    availability: ref('Availability'),
-    childGroups: arrayOf(ref('ModifierGroup'), 'Nested modifier groups, recursively; empty when none.'),
-  }),
-
-  // Order creation -----------------------------------------------------------------------------
-  CreateOrderRequest: {
-    ...object(
-      {
-        branchId: uuid(),
-        orderMode: ref('OrderMode'),
-        customerName: str(),
-        customerPhone: str(),
-        paymentMethod: ref('PaymentMethod'),
-        lines: arrayOf(ref('OrderLine')),
-        externalOrderId: str("The partner's own permanent order identifier; unique per installation."),
-        customerEmail: nullableStr(),
-        customerNotes: nullableStr(),
-        promotionCode: nullableStr(),
-        deliveryZoneId: nullableUuid('Required together with `deliveryAddress` for Delivery; absent for Pickup.'),
-        deliveryAddress: { ...nullableRef('DeliveryAddressRequest'), description: 'Required together with `deliveryZoneId` for Delivery; absent for Pickup.' },
-        expectedTotal: nullableDouble('Non-authoritative guard compared with the computed `grandTotal` (409 `tenancy.order.price_mismatch` when different).'),
-      },
-      {
-        optional: ['customerEmail', 'customerNotes', 'promotionCode', 'deliveryZoneId', 'deliveryAddress', 'expectedTotal'],
-        description:
-          'Order status, orderNumber, paymentStatus and financial values cannot be submitted as authoritative: the service computes them.',
-      },
-    ),
-    // Delivery (1) needs both delivery fields; Pickup (2) has neither.
-    if: { required: ['orderMode'], properties: { orderMode: { const: 1 } } },
-    then: {
-      required: ['deliveryZoneId', 'deliveryAddress'],
-      properties: { deliveryZoneId: { type: 'string' }, deliveryAddress: { type: 'object' } },
-    },
-    else: { properties: { deliveryZoneId: { type: 'null' }, deliveryAddress: { type: 'null' } } },
-  },
-  OrderLine: object(
-    {
-      productId: uuid(),
-      variantId: uuid(),
-      quantity: int32(),
-      modifierSelections: arrayOf(ref('ModifierSelection'), 'May be empty.'),
-      customerNote: nullableStr(),
-    },
-    { optional: ['customerNote'] },
-  ),
-  ModifierSelection: object(
-    {
-      selectionId: uuid(),
-      modifierGroupId: uuid(),
-      modifierOptionId: uuid(),
-      parentSelectionId: nullableUuid('Links a nested selection to its parent selection.'),
-    },
-    { optional: ['parentSelectionId'] },
-  ),
-  DeliveryAddressRequest: object(
-    {
-      label: nullableStr('Required, but may be null.'),
-      addressLine: str(),
-      latitude: double(),
-      longitude: double(),
-      notes: nullableStr(),
-    },
-    { optional: ['notes'], description: 'The coordinates must lie inside the polygon of the delivery zone.' },
-  ),
-  CreateOrderResponse: response({
-    orderId: uuid(),
-    orderNumber: str(),
-    status: ref('OrderStatus'),
-    paymentStatus: ref('PaymentStatus'),
-    currencyCode: str(),
-    subtotal: double(),
-    discountTotal: double(),
-    taxTotal: double(),
-    deliveryFee: double(),
-    serviceFee: double(),
-    grandTotal: double(),
-    externalOrderId: str(),
-  }),
-
-  // Order read ---------------------------------------------------------------------------------
-  OrderResponse: response(
-    {
-      orderId: uuid(),
-      orderNumber: str(),
-      status: ref('OrderStatus'),
-      orderMode: ref('OrderMode'),
-      tableNumber: nullableStr(),
-      customerName: str(),
-      customerPhone: str(),
-      grandTotal: double(),
-      currencyCode: str(),
-      items: arrayOf(ref('OrderItem')),
-      deliveryAddress: { ...nullableRef('AddressResponse'), description: 'Null for Pickup.' },
-      branch: ref('BranchPickupInfo'),
-      paymentStatus: { type: ['integer', 'null'], format: 'int32', description: 'See PaymentStatus. Null for delivery-assignment-owned reads.' },
-      externalOrderId: nullableStr('Null for delivery-assignment-owned reads.'),
-      subtotal: nullableDouble('Null for delivery-assignment-owned reads.'),
-      discountTotal: nullableDouble('Null for delivery-assignment-owned reads.'),
-      taxTotal: nullableDouble('Null for delivery-assignment-owned reads.'),
-      deliveryFee: nullableDouble('Null for delivery-assignment-owned reads.'),
-      serviceFee: nullableDouble('Null for delivery-assignment-owned reads.'),
-    },
-    'paymentStatus, externalOrderId, subtotal, discountTotal, taxTotal, deliveryFee and serviceFee are null for ' +
-      'delivery-assignment-owned reads.',
-  ),
-  OrderItem: response({
-    productName: str(),
-    variantName: nullableStr(),
-    quantity: int32(),
-    lineTotal: double(),
-    modifiers: arrayOf(ref('OrderItemModifier')),
-  }),
-  OrderItemModifier: response({ modifierGroupName: str(), modifierOptionName: str(), quantity: int32(), totalPrice: double() }),
-  AddressResponse: response({ label: nullableStr(), addressLine: str(), latitude: double(), longitude: double(), instructions: nullableStr() }),
-  BranchPickupInfo: response({
-    name: str(),
-    address: str(),
-    latitude: double(),
-    longitude: double(),
-    externalLocationId: nullableStr(
-      'Snapshotted at assignment time and unchanged during an active delivery even if the tenant later changes the mapping.',
-    ),
-  }),
-  OrderCancellationResponse: response({
-    orderId: uuid(),
-    orderNumber: str(),
-    status: ref('OrderStatus'),
-    externalOrderId: nullableStr(),
-  }),
-
-  // Deliveries ---------------------------------------------------------------------------------
-  DeliveryAssignmentResponse: response(
-    {
-      assignmentId: uuid(),
-      orderId: uuid(),
-      appInstallationId: uuid(),
-      status: ref('AssignmentStatus'),
-      assignedAtUtc: dateTime(),
-      respondedAtUtc: nullableDateTime(),
-      driverName: nullableStr(),
-      driverPhone: nullableStr(),
-      etaUtc: nullableDateTime(),
-      trackingUrl: nullableStr(),
-    },
-    'Returned by every delivery mutation: the assignment in its current state.',
-  ),
-  DeliveryStatusUpdateRequest: object({
-    targetStatus: {
-      type: 'integer',
-      format: 'int32',
-      enum: [4, 5],
-      'x-enum-varnames': ['InTransit', 'Delivered'],
-      description: '4 InTransit, 5 Delivered.',
-    },
-  }),
-  DeliveryDriverUpdateRequest: object({ driverName: nullableStr(), driverPhone: nullableStr() }, { description: 'Both fields are required; either may be null.' }),
-  DeliveryEtaUpdateRequest: object({ etaUtc: nullableDateTime() }),
-  DeliveryTrackingUpdateRequest: object({
-    trackingUrl: { type: ['string', 'null'], format: 'uri', pattern: '^https://', description: 'When set, an absolute https:// URL.' },
-  }),
-
-  // Errors -------------------------------------------------------------------------------------
-  Problem: problemSchema,
-
-  // Webhooks -----------------------------------------------------------------------------------
-  WebhookEnvelope: object(
-    {
-      id: str('Delivery id, stable across retries; equals `X-Marketplace-Event-Id`. Deduplicate by it.'),
-      type: str('Event type.'),
-      version: { type: 'integer', const: 1, description: 'Envelope version.' },
-      occurredAt: dateTime(),
-      data: { type: 'object', description: 'Per event type.' },
-    },
-    { description: 'The body of every webhook request.' },
-  ),
-  OrdersCreatedData: object(
-    { orderId: uuid(), orderNumber: str(), status: str('Status name, for example `Pending`.') },
-    { description: 'Order summary. Fields beyond orderId, orderNumber and status are not part of this contract.' },
-  ),
-  OrdersCancelledData: object(
-    { orderId: uuid(), orderNumber: str(), externalOrderId: str(), status: str('Status name: `Cancelled`.') },
-    { closed: true, description: 'Identifiers only: no customer data, address, financial data or free-text reason.' },
-  ),
-  PaymentCompletedData: { type: 'object', description: 'Payment or order summary; its fields are not part of this contract.' },
-  DeliveryEventData: object(
-    { orderId: uuid(), orderNumber: str(), assignmentId: uuid() },
-    { closed: true, description: 'Identifiers only: no customer data, address, financial data or free-text reason.' },
-  ),
-  SystemTestData: { type: 'object', description: 'No business data.' },
-};
+/**
+ * The schemas come from their owners' contracts (`@marketplace/contracts`): catalog's reads,
+ * ordering's order request (the very schema ordering-pricing validates with) and reads, the
+ * delivery assignment's, the webhook bodies and the problem. The document cannot say less or more
+ * than the services enforce.
+ */
+const schemas: Record<string, Json> = partnerApiSchemas;
 
 // ---------------------------------------------------------------------------------------------
 // Webhooks
@@ -932,8 +576,8 @@ export const partnerApiDocument: Json = {
         required: true,
         description:
           'Identifies one request attempt. Scoped per installation, kept 24 hours. 1 to 128 characters, no leading or ' +
-          'trailing whitespace. Missing: 400 `idempotency.key_missing`; invalid: 400 `idempotency.key_invalid`.',
-        schema: { type: 'string', minLength: 1, maxLength: 128, pattern: '^\\S(.*\\S)?$' },
+          'trailing whitespace, no control characters. Missing: 400 `idempotency.key_missing`; invalid: 400 `idempotency.key_invalid`.',
+        schema: { type: 'string', ...IDEMPOTENCY_KEY },
       },
       OrderId: { name: 'orderId', in: 'path', required: true, schema: uuid() },
       BranchId: { name: 'branchId', in: 'path', required: true, schema: uuid() },

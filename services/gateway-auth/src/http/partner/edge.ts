@@ -2,17 +2,11 @@ import type Koa from 'koa';
 import { AppError } from '@marketplace/errors';
 import type { RequestState } from '@marketplace/http';
 import { unauthenticated } from '@marketplace/identity';
-import type { RateLimiter } from '../../adapters/rate-limiter';
 import { parseApiKeyHeader } from '../../domain/api-key';
 import { PARTNER_PREFIX } from '../../domain/partner-routes';
 import type { GatewayContext } from '../../usecases/context';
 import { authenticatePartner, type PartnerCaller } from '../../usecases/credentials';
-
-export interface EdgeLimits {
-  perIp: number;
-  perInstallation: number;
-  windowSeconds: number;
-}
+import { admitForInstallation, admitFromIp, type PartnerLimits, type RequestLimiter } from '../../usecases/rate-limits';
 
 export type PartnerState = RequestState & { partner?: PartnerCaller };
 
@@ -26,24 +20,24 @@ const limited = (retryAfterSeconds: number) =>
  * request, authenticated or not), then the API key, then the per-installation limit (all endpoints
  * share it). Failures answer 429 or 401 without touching the body or any internal service.
  */
-export function partnerEdge(ctx: GatewayContext, limiter: RateLimiter, limits: EdgeLimits): Koa.Middleware<PartnerState> {
+export function partnerEdge(ctx: GatewayContext, limiter: RequestLimiter, limits: PartnerLimits): Koa.Middleware<PartnerState> {
   const prefix = `${PARTNER_PREFIX}/`;
   return async (c, next) => {
-    if (!c.path.startsWith(prefix) && c.path !== PARTNER_PREFIX) return next();
+    if (!c.path.startsWith(prefix) && c.path !== PARTNER_PREFIX) return void (await next());
     const parts = c.path === PARTNER_OPENAPI_PATH ? undefined : parseApiKeyHeader(c.get('authorization'));
     // The per-IP check and the key's cache lookup go to Redis together (one round trip); the
     // database is consulted for a key only once the IP check has passed.
     const cached = parts && ctx.keyCache.get(parts.keyId);
     cached?.catch(() => undefined); // awaited below, unless the IP check fails first
-    const byIp = await limiter.take(`ip:${c.ip}`, limits.perIp, limits.windowSeconds);
+    const byIp = await admitFromIp(limiter, limits, c.ip);
     if (!byIp.allowed) throw limited(byIp.retryAfterSeconds);
-    if (c.path === PARTNER_OPENAPI_PATH) return next(); // the API description is public
+    if (c.path === PARTNER_OPENAPI_PATH) return void (await next()); // the API description is public
 
     const caller = parts && (await authenticatePartner(ctx, parts.keyId, parts.secret, cached));
     if (!caller) throw unauthenticated();
     c.state.log = c.state.log.child({ installationId: caller.installationId, tenantId: caller.tenantId });
 
-    const byInstallation = await limiter.take(`installation:${caller.installationId}`, limits.perInstallation, limits.windowSeconds);
+    const byInstallation = await admitForInstallation(limiter, limits, caller.installationId);
     c.set('RateLimit-Limit', String(limits.perInstallation));
     c.set('RateLimit-Remaining', String(byInstallation.remaining));
     if (!byInstallation.allowed) throw limited(byInstallation.retryAfterSeconds);

@@ -3,13 +3,13 @@ import type { RouterContext } from '@koa/router';
 import { AppError, notFound, validationError } from '@marketplace/errors';
 import { requestBody, type RequestState } from '@marketplace/http';
 import { unauthenticated, type PartnerIdentity } from '@marketplace/identity';
-import type { StreamedUpstreamResponse, UpstreamResponse } from '../../adapters/upstream';
 import { checkIdempotencyKey, requestFingerprint } from '../../domain/idempotency';
 import { hasScope, isMutation, PARTNER_PREFIX, PARTNER_ROUTES, validPathParams, type PartnerRoute } from '../../domain/partner-routes';
 import type { GatewayContext } from '../../usecases/context';
+import type { ForwardRouting, StreamedUpstreamResponse, UpstreamResponse } from '../../usecases/forward-request';
 import { runIdempotent, type IdempotencySettings, type StoredResponse } from '../../usecases/idempotent-request';
 import { partnerApiDocument } from '../openapi/partner-api';
-import { forwardSigned, sendUpstream, type ForwardRouting } from '../forward';
+import { forwardSigned, sendUpstream } from '../forward';
 import { PARTNER_OPENAPI_PATH, type PartnerState } from './edge';
 
 export interface PartnerRouting extends ForwardRouting {
@@ -32,7 +32,7 @@ export function registerPartnerRoutes(router: Router<RequestState>, ctx: Gateway
   });
   for (const route of PARTNER_ROUTES) {
     const path = `${PARTNER_PREFIX}${route.pattern}`;
-    const handler = (c: RouterContext<RequestState>) => handle(ctx, routing, route, c as PartnerContext);
+    const handler = (c: RouterContext<RequestState>) => handle(ctx, routing, route, c);
     if (route.method === 'GET') router.get(path, handler);
     else if (route.method === 'POST') router.post(path, handler);
     else router.patch(path, handler);
@@ -46,7 +46,7 @@ async function handle(ctx: GatewayContext, routing: PartnerRouting, route: Partn
   if (!hasScope(route, caller.scopes)) throw insufficientScope();
 
   const identity: PartnerIdentity = { kind: 'partner', tenantId: caller.tenantId, tenant: caller.tenant, installationId: caller.installationId, appId: caller.appId, scopes: caller.scopes };
-  if (!isMutation(route)) return sendUpstream(c as unknown as RouterContext<RequestState>, await forwardRead(routing, route, c, identity)); // streamed as it comes (gzip too)
+  if (!isMutation(route)) return sendUpstream(c, await forwardRead(routing, route, c, identity)); // streamed as it comes (gzip too)
 
   const key = c.get('idempotency-key'); // '' when absent: missing and empty are the same problem
   const problem = checkIdempotencyKey(key);
@@ -60,11 +60,11 @@ async function handle(ctx: GatewayContext, routing: PartnerRouting, route: Partn
 }
 
 function forward(routing: PartnerRouting, route: PartnerRoute, c: PartnerContext, identity: PartnerIdentity): Promise<UpstreamResponse> {
-  return forwardSigned(routing, route.owner, c as unknown as RouterContext<RequestState>, identity);
+  return forwardSigned(routing, route.owner, c, identity);
 }
 
 function forwardRead(routing: PartnerRouting, route: PartnerRoute, c: PartnerContext, identity: PartnerIdentity): Promise<StreamedUpstreamResponse> {
-  return forwardSigned(routing, route.owner, c as unknown as RouterContext<RequestState>, identity, true);
+  return forwardSigned(routing, route.owner, c, identity, true);
 }
 
 function toStored(response: UpstreamResponse): StoredResponse {
@@ -72,6 +72,6 @@ function toStored(response: UpstreamResponse): StoredResponse {
 }
 
 function send(c: PartnerContext, response: StoredResponse, replayed: boolean): void {
-  sendUpstream(c as unknown as RouterContext<RequestState>, response);
+  sendUpstream(c, response);
   if (replayed) c.set('Idempotent-Replayed', 'true');
 }

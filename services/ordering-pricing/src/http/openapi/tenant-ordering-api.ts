@@ -5,7 +5,7 @@
  * this document lists exactly the routes served.
  */
 import { type Json, closed, dateTime, json, money, nullable, problem, ref, uuid } from '@marketplace/http';
-import { promotionInput, serviceFeeInput, zoneInput } from '../schemas';
+import { requestSchemas } from '@marketplace/contracts';
 
 const PREFIX = '/api/tenant/v1';
 const text: Json = { type: 'string' };
@@ -31,16 +31,16 @@ const COMMON_ERRORS: Json = {
   '401': problem('No valid tenant token.', '`auth.unauthenticated`'),
 };
 const WRITE_ERRORS: Json = {
-  '400': problem('The body breaks a rule; `errors` names each field.', '`order.validation_failed`, `request.invalid`, `request.malformed`'),
+  '400': problem('The body breaks a rule; `errors` names each field.', '`request.invalid`, `request.malformed`'),
   '415': problem('The body is not JSON.', '`request.unsupported_media_type`'),
 };
 const QUERY_ERRORS: Json = {
-  '400': problem('The query breaks a rule; `errors` names each parameter.', '`order.validation_failed`, `request.invalid`, `request.malformed`'),
+  '400': problem('The query breaks a rule; `errors` names each parameter.', '`request.invalid`, `request.malformed`'),
 };
 const NOT_FOUND: Json = { '404': problem("Missing, deleted or another tenant's.", '`resource.not_found`') };
 const BUSY: Json = {
   '503': {
-    description: 'Another change of the same order held its lock too long. Code: `order.busy`.',
+    description: 'Another change of the same order held its lock too long. Code: `resource.busy`.',
     headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait.' } },
     content: { 'application/problem+json': { schema: ref('Problem') } },
   },
@@ -104,7 +104,7 @@ function resourcePaths(r: Resource): Record<string, Json> {
       }),
       get: op(r.tag, `list${r.plural}`, `List ${r.tag.toLowerCase()}`, {
         ...(r.listParameters ? { parameters: r.listParameters } : {}),
-        responses: { '200': json('Every one of the tenant.', { type: 'array', items: ref(r.output) }) },
+        responses: { '200': json('Every one of the tenant.', { type: 'array', items: ref(r.output) }), ...(r.listParameters ? QUERY_ERRORS : {}) },
       }),
     },
     [`${PREFIX}/${r.path}/{id}`]: {
@@ -201,9 +201,9 @@ export const tenantOrderingApiDocument: Json = {
   components: {
     securitySchemes: { tenantToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A tenant token (role tenant).' } },
     schemas: {
-      DeliveryZoneInput: zoneInput,
-      PromotionInput: promotionInput,
-      ServiceFeeInput: serviceFeeInput,
+      DeliveryZoneInput: requestSchemas.DeliveryZoneInput,
+      PromotionInput: requestSchemas.PromotionInput,
+      ServiceFeeInput: requestSchemas.ServiceFeeInput,
       DeliveryZone: closed({
         id: uuid,
         branchId: uuid,

@@ -94,7 +94,7 @@ export const tenantWebhooksApiDocument: Json = {
           '202': json('The delivery, pending again.', ref('Delivery')),
           '404': NOT_FOUND,
           '409': problem('Still being attempted, or the installation no longer receives this type.', '`webhook.delivery_in_progress`, `webhook.installation_not_receiving`'),
-          '503': problem('The delivery is being updated.', '`webhook.busy`'),
+          '503': problem('The delivery is being updated.', '`resource.busy`'),
         },
       ),
     },

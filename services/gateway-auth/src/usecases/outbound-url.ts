@@ -1,8 +1,6 @@
 import { isIP } from 'node:net';
 import { isInternalAddress, isLoopbackHost } from '@marketplace/http';
 
-export { isLoopbackHost, isInternalAddress } from '@marketplace/http';
-
 /**
  * Rules for URLs the service will call (webhook receivers, a partner's OAuth endpoints), checked
  * when an administrator enters them: absolute https, no credentials in the URL, no fragment, and

@@ -1,23 +1,23 @@
 import { fromMinorUnits } from '@marketplace/money';
-import type { AvailabilityDoc, BranchDoc, CategoryDoc, ModifierGroupDoc, ProductDoc, TaxCategoryDoc } from './model';
+import type { AvailabilityResource, Branch, Category, ModifierGroup, Product, TaxCategory } from '../../domain/model';
 
 /** Tenant API representations: money in major units, `id` instead of `_id`, no internal fields. */
 
 const stamps = (doc: { createdAt: Date; updatedAt: Date }) => ({ createdAt: doc.createdAt.toISOString(), updatedAt: doc.updatedAt.toISOString() });
 
-export function taxCategoryView(doc: TaxCategoryDoc) {
+export function taxCategoryView(doc: TaxCategory) {
   return { id: doc._id, name: doc.name, rate: doc.rate, isInclusive: doc.isInclusive, translations: doc.translations, ...stamps(doc) };
 }
 
-export function tenantBranchView(doc: BranchDoc) {
+export function tenantBranchView(doc: Branch) {
   return { id: doc._id, name: doc.name, isActive: doc.isActive, externalLocationId: doc.externalLocationId, address: doc.address, coordinates: doc.coordinates, translations: doc.translations, ...stamps(doc) };
 }
 
-export function categoryView(doc: CategoryDoc) {
+export function categoryView(doc: Category) {
   return { id: doc._id, name: doc.name, sortOrder: doc.sortOrder, translations: doc.translations, ...stamps(doc) };
 }
 
-export function productView(doc: ProductDoc, decimals: number) {
+export function productView(doc: Product, decimals: number) {
   return {
     id: doc._id,
     categoryId: doc.categoryId,
@@ -41,7 +41,7 @@ export function productView(doc: ProductDoc, decimals: number) {
   };
 }
 
-export function modifierGroupView(doc: ModifierGroupDoc, decimals: number) {
+export function modifierGroupView(doc: ModifierGroup, decimals: number) {
   return {
     id: doc._id,
     name: doc.name,
@@ -55,16 +55,6 @@ export function modifierGroupView(doc: ModifierGroupDoc, decimals: number) {
   };
 }
 
-export function availabilityView(branchId: string, doc: AvailabilityDoc | null) {
+export function availabilityView(branchId: string, doc: AvailabilityResource | null) {
   return { branchId, products: doc?.products ?? {}, variants: doc?.variants ?? {}, modifierOptions: doc?.modifierOptions ?? {} };
-}
-
-/**
- * The state an event carries: the stored resource as is (money in minor units), without the
- * tenant's bookkeeping, so a consumer can keep its own copy.
- */
-export function eventState(doc: { _id: string; createdAt: Date; updatedAt: Date } & Record<string, unknown>): Record<string, unknown> {
-  const { _id, _outbox, _outboxSince, _outboxVersion, tenantId, seq, deleted, createdAt, updatedAt, ...fields } = doc;
-  void _outbox, _outboxSince, _outboxVersion, tenantId, seq, deleted;
-  return { id: _id, ...fields, createdAt: createdAt.toISOString(), updatedAt: updatedAt.toISOString() };
 }

@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { freePort, localEnv, startServiceProcess, type ServiceProcess } from '@marketplace/testing';
-import { signBearerToken } from '../../src/domain/bearer-token';
+import { signTestBearerToken } from './bearer-token';
+import { freePort, startServiceProcess, type ServiceProcess } from './service-process';
+import { localEnv } from './stack';
+
+/*
+ * gateway-auth driven from outside, as a process and over HTTP: an administrator, tenants, apps
+ * and connected installations, Partner API calls. Every suite that needs the Partner API goes
+ * through these (a service's tests never import another service's code or test support).
+ */
 
 export interface TestGateway {
   url: string;
@@ -31,9 +38,10 @@ export function apiClient(baseUrl: string, token: string): ApiClient {
   };
 }
 
+/** An administrator token for the local stack's MARKETPLACE_TOKEN_SECRET, valid an hour. */
 export function adminToken(): string {
   const key = Buffer.from(localEnv().MARKETPLACE_TOKEN_SECRET!, 'base64');
-  return signBearerToken(key, { role: 'admin', sub: 'test-admin' }, new Date(Date.now() + 3_600_000));
+  return signTestBearerToken(key, { role: 'admin', sub: 'test-admin' }, new Date(Date.now() + 3_600_000));
 }
 
 /** Starts gateway-auth as its own process with its own database and Redis key prefix. */
@@ -103,7 +111,13 @@ export async function connectedApp(gw: TestGateway, scopes: string[], events: st
 }
 
 /** A Partner API call with an API key. */
-export async function partnerCall(gw: TestGateway, apiKey: string | undefined, method: string, path: string, options: { body?: string; headers?: Record<string, string> } = {}) {
+export async function partnerCall(
+  gw: TestGateway,
+  apiKey: string | undefined,
+  method: string,
+  path: string,
+  options: { body?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: any; text: string; headers: Headers }> {
   const res = await fetch(`${gw.url}/api/partner/v1${path}`, {
     method,
     headers: { ...(apiKey === undefined ? {} : { authorization: `ApiKey ${apiKey}` }), ...(options.body === undefined ? {} : { 'content-type': 'application/json' }), ...options.headers },

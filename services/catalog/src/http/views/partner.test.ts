@@ -1,13 +1,14 @@
-import type { BranchAvailability } from './availability';
-import { activeBranch, activeBranches, buildMenu, productDetailView, productListView, type MenuDocs } from './menu';
-import type { AvailabilityDoc, BranchDoc, CategoryDoc, ModifierGroupDoc, ModifierOption, ProductDoc, TaxCategoryDoc, Variant } from './model';
+import type { BranchAvailability } from '../../domain/availability';
+import { activeBranch, activeBranches, buildMenu, type MenuResources } from '../../domain/menu';
+import type { AvailabilityResource, Branch, Category, ModifierGroup, ModifierOption, Product, TaxCategory, Variant } from '../../domain/model';
+import { branchListView, productDetailView, productListView } from './partner';
 
-// The partner views of one tenant's menu, built from stored documents without any I/O.
+// The partner views of one tenant's menu, built from its resources without any I/O.
 const at = new Date('2026-01-01T00:00:00Z');
 const owned = (id: string) => ({ _id: id, tenantId: 't1', seq: 1, deleted: false, createdAt: at, updatedAt: at });
 
-const branch = (id: string, name: string, isActive = true): BranchDoc => ({ ...owned(id), name, isActive, externalLocationId: null, address: null, coordinates: null, translations: {} });
-const category = (id: string, name: string, sortOrder = 0, translations = {}): CategoryDoc => ({ ...owned(id), name, sortOrder, translations });
+const branch = (id: string, name: string, isActive = true): Branch => ({ ...owned(id), name, isActive, externalLocationId: null, address: null, coordinates: null, translations: {} });
+const category = (id: string, name: string, sortOrder = 0, translations = {}): Category => ({ ...owned(id), name, sortOrder, translations });
 const v = (id: string, priceMinor: number, over: Partial<Variant> = {}): Variant => ({
   id,
   sku: null,
@@ -19,7 +20,7 @@ const v = (id: string, priceMinor: number, over: Partial<Variant> = {}): Variant
   translations: {},
   ...over,
 });
-const product = (id: string, categoryId: string, name: string, variants: Variant[], over: Partial<ProductDoc> = {}): ProductDoc => ({
+const product = (id: string, categoryId: string, name: string, variants: Variant[], over: Partial<Product> = {}): Product => ({
   ...owned(id),
   categoryId,
   sortOrder: 0,
@@ -32,7 +33,7 @@ const product = (id: string, categoryId: string, name: string, variants: Variant
   ...over,
 });
 const option = (id: string, priceMinor: number, over: Partial<ModifierOption> = {}): ModifierOption => ({ id, name: id, priceMinor, isDefault: false, childGroupIds: [], translations: {}, ...over });
-const group = (id: string, options: ModifierOption[], over: Partial<ModifierGroupDoc> = {}): ModifierGroupDoc => ({
+const group = (id: string, options: ModifierOption[], over: Partial<ModifierGroup> = {}): ModifierGroup => ({
   ...owned(id),
   name: id,
   minSelections: 0,
@@ -43,14 +44,14 @@ const group = (id: string, options: ModifierOption[], over: Partial<ModifierGrou
   options,
   ...over,
 });
-const tax = (id: string, rate: number, isInclusive: boolean): TaxCategoryDoc => ({ ...owned(id), name: id, rate, isInclusive, translations: {} });
-const availability = (branchId: string, av: Partial<BranchAvailability>): AvailabilityDoc => ({ ...owned(branchId), products: {}, variants: {}, modifierOptions: {}, ...av });
-const docs = (over: Partial<MenuDocs>): MenuDocs => ({ branches: [branch('b1', 'Mitte')], categories: [], products: [], groups: [], taxes: [], availability: [], ...over });
+const tax = (id: string, rate: number, isInclusive: boolean): TaxCategory => ({ ...owned(id), name: id, rate, isInclusive, translations: {} });
+const availability = (branchId: string, av: Partial<BranchAvailability>): AvailabilityResource => ({ ...owned(branchId), products: {}, variants: {}, modifierOptions: {}, ...av });
+const resources = (over: Partial<MenuResources>): MenuResources => ({ branches: [branch('b1', 'Mitte')], categories: [], products: [], groups: [], taxes: [], availability: [], ...over });
 
 describe('ordering', () => {
   it('orders categories by sortOrder, then name, then id', () => {
     const menu = buildMenu(
-      docs({
+      resources({
         categories: [category('c-z', 'Zeta', 1), category('c-b2', 'Beta', 1), category('c-a', 'Alpha', 2), category('c-b1', 'Beta', 1), category('c-neg', 'Omega', -1)],
         products: ['c-z', 'c-b2', 'c-a', 'c-b1', 'c-neg'].map((c) => product(`p-${c}`, c, 'P', [v(`v-${c}`, 100)])),
       }),
@@ -62,7 +63,7 @@ describe('ordering', () => {
 
   it('orders the products of a category by sortOrder, then name, then id', () => {
     const menu = buildMenu(
-      docs({
+      resources({
         categories: [category('c', 'Pizza')],
         products: [
           product('p3', 'c', 'Margherita', [v('v3', 100)], { sortOrder: 2 }),
@@ -79,14 +80,14 @@ describe('ordering', () => {
   });
 
   it('leaves out categories without products', () => {
-    const menu = buildMenu(docs({ categories: [category('empty', 'Empty', 0), category('c', 'Pizza', 1), category('also-empty', 'Later', 2)], products: [product('p', 'c', 'P', [v('v', 1)])] }), 2, 'en');
+    const menu = buildMenu(resources({ categories: [category('empty', 'Empty', 0), category('c', 'Pizza', 1), category('also-empty', 'Later', 2)], products: [product('p', 'c', 'P', [v('v', 1)])] }), 2, 'en');
     expect(productListView(menu, 'b1', 'en').categories.map((c) => c.id)).toEqual(['c']);
-    expect(productListView(buildMenu(docs({ categories: [category('empty', 'Empty')] }), 2, 'en'), 'b1', 'en')).toEqual({ categories: [], resolvedLanguage: 'en' });
+    expect(productListView(buildMenu(resources({ categories: [category('empty', 'Empty')] }), 2, 'en'), 'b1', 'en')).toEqual({ categories: [], resolvedLanguage: 'en' });
   });
 
   it('orders the modifier groups of a variant and of an option by sortOrder', () => {
     const menu = buildMenu(
-      docs({
+      resources({
         categories: [category('c', 'Pizza')],
         products: [product('p', 'c', 'P', [v('v', 100, { modifierGroupIds: ['g-late', 'g-early'] })])],
         groups: [
@@ -107,7 +108,7 @@ describe('ordering', () => {
 
 describe('startingPrice', () => {
   const menuWith = (av: Partial<BranchAvailability>) =>
-    buildMenu(docs({ categories: [category('c', 'Drinks')], products: [product('p', 'c', 'Cola', [v('big', 320), v('small', 250), v('mid', 280)])], availability: [availability('b1', av)] }), 2, 'en');
+    buildMenu(resources({ categories: [category('c', 'Drinks')], products: [product('p', 'c', 'Cola', [v('big', 320), v('small', 250), v('mid', 280)])], availability: [availability('b1', av)] }), 2, 'en');
   const startingPrice = (av: Partial<BranchAvailability>) => productListView(menuWith(av), 'b1', 'en').categories[0]!.products[0]!.startingPrice;
 
   it('is the lowest price of the variants available at the branch', () => {
@@ -133,7 +134,7 @@ describe('startingPrice', () => {
 describe('availability per branch', () => {
   it('applies only the availability of the branch read', () => {
     const menu = buildMenu(
-      docs({
+      resources({
         branches: [branch('b1', 'Mitte'), branch('b2', 'Hafen')],
         categories: [category('c', 'Pizza')],
         products: [product('p', 'c', 'P', [v('v1', 100), v('v2', 200)])],
@@ -149,14 +150,14 @@ describe('availability per branch', () => {
   });
 
   it('treats a branch without an availability document as all available', () => {
-    const menu = buildMenu(docs({ categories: [category('c', 'Pizza')], products: [product('p', 'c', 'P', [v('v1', 100)])] }), 2, 'en');
+    const menu = buildMenu(resources({ categories: [category('c', 'Pizza')], products: [product('p', 'c', 'P', [v('v1', 100)])] }), 2, 'en');
     expect(productListView(menu, 'b1', 'en').categories[0]!.products[0]!.availability).toBe(0);
   });
 });
 
 describe('language', () => {
   const menu = buildMenu(
-    docs({
+    resources({
       categories: [category('c', 'Drinks', 0, { de: 'Getränke' })],
       products: [product('p', 'c', 'Lemonade', [v('v', 300, { name: 'Glass', modifierGroupIds: ['g'] }), v('w', 400, { name: 'Bottle', translations: { de: 'Flasche' } })])],
       groups: [group('g', [option('o1', 0, { name: 'With ice', translations: { de: 'Mit Eis' } }), option('o2', 0, { name: 'No ice', translations: { it: 'Senza ghiaccio' } })], { name: 'Ice' })],
@@ -184,7 +185,7 @@ describe('language', () => {
 
 describe('views', () => {
   const menu = buildMenu(
-    docs({
+    resources({
       branches: [branch('b1', 'Mitte'), branch('b0', 'Altstadt'), branch('b9', 'Closed', false)],
       categories: [category('c', 'Pizza')],
       taxes: [tax('food', 7, true)],
@@ -207,7 +208,7 @@ describe('views', () => {
   );
 
   it('lists active branches only, by name, with exactly the spec fields', () => {
-    expect(activeBranches(menu)).toEqual([
+    expect(branchListView(activeBranches(menu))).toEqual([
       { id: 'b0', name: 'Altstadt', isActive: true, externalLocationId: null },
       { id: 'b1', name: 'Mitte', isActive: true, externalLocationId: null },
     ]);
@@ -309,9 +310,9 @@ describe('views', () => {
   });
 
   it('gives money in the currency’s major unit: whole yen, three decimals of a dinar', () => {
-    const yen = buildMenu(docs({ categories: [category('c', 'Ramen')], products: [product('p', 'c', 'Shoyu', [v('v', 980)])] }), 0, 'ja');
+    const yen = buildMenu(resources({ categories: [category('c', 'Ramen')], products: [product('p', 'c', 'Shoyu', [v('v', 980)])] }), 0, 'ja');
     expect(productListView(yen, 'b1', 'ja').categories[0]!.products[0]!).toMatchObject({ startingPrice: 980, variants: [{ price: 980 }] });
-    const dinar = buildMenu(docs({ categories: [category('c', 'Tea')], products: [product('p', 'c', 'Karak', [v('v', 1234)])] }), 3, 'ar');
+    const dinar = buildMenu(resources({ categories: [category('c', 'Tea')], products: [product('p', 'c', 'Karak', [v('v', 1234)])] }), 3, 'ar');
     expect(productListView(dinar, 'b1', 'ar').categories[0]!.products[0]!).toMatchObject({ startingPrice: 1.234, variants: [{ price: 1.234 }] });
   });
 });

@@ -1,9 +1,9 @@
-import type { ModifierGroupDoc, ProductDoc } from './model';
-import { availabilityView, eventState, modifierGroupView, productView } from './views';
+import type { ModifierGroup, Product } from '../../domain/model';
+import { availabilityView, modifierGroupView, productView } from './tenant';
 
 const createdAt = new Date('2026-01-01T10:00:00Z');
 const updatedAt = new Date('2026-01-02T11:30:00Z');
-const product: ProductDoc = {
+const product: Product = {
   _id: 'p',
   tenantId: 't1',
   seq: 7,
@@ -34,24 +34,7 @@ it('shows tenant API money in major units, with id and ISO timestamps and no boo
     createdAt: '2026-01-01T10:00:00.000Z',
     updatedAt: '2026-01-02T11:30:00.000Z',
   });
-  const group: ModifierGroupDoc = { ...product, name: 'G', minSelections: 0, maxSelections: 1, isRequired: false, sortOrder: 0, translations: {}, options: [{ id: 'o', name: 'O', priceMinor: 5, isDefault: false, childGroupIds: [], translations: {} }] } as never;
+  const group: ModifierGroup = { ...product, name: 'G', minSelections: 0, maxSelections: 1, isRequired: false, sortOrder: 0, translations: {}, options: [{ id: 'o', name: 'O', priceMinor: 5, isDefault: false, childGroupIds: [], translations: {} }] };
   expect(modifierGroupView(group, 0).options[0]!.price).toBe(5);
   expect(availabilityView('b', null)).toEqual({ branchId: 'b', products: {}, variants: {}, modifierOptions: {} });
-});
-
-it('gives events the stored state in minor units, without the tenant’s bookkeeping or the outbox', () => {
-  const state = eventState({ ...product, _outbox: [{ eventId: 'e' }], _outboxSince: updatedAt } as never);
-  expect(state).toEqual({
-    id: 'p',
-    categoryId: 'c',
-    sortOrder: 1,
-    sku: null,
-    name: 'Margherita',
-    imageUrl: null,
-    taxCategoryId: null,
-    translations: { de: 'Margherita' },
-    variants: [{ id: 'v', sku: null, name: 'S', priceMinor: 999, compareAtPriceMinor: 1099, isDefault: true, modifierGroupIds: ['g'], translations: {} }],
-    createdAt: '2026-01-01T10:00:00.000Z',
-    updatedAt: '2026-01-02T11:30:00.000Z',
-  });
 });

@@ -1,0 +1,103 @@
+import type { BranchPickupInfo, CreateOrderResponse, OrderCancellationResponse, OrderResponse } from '@marketplace/contracts';
+import { fromMinorUnits } from '@marketplace/money';
+import type { Order } from '../../domain/order';
+import { paymentStatusName, statusName } from '../../domain/order-status';
+
+/**
+ * The published OrderResponse but for one field: the branch's latitude and longitude are null when
+ * the branch has no coordinates (as this service answers, see the README's Reads), where the
+ * contract's BranchPickupInfo says numbers. Everything else is checked against the contract.
+ */
+type OrderReadBody = Omit<OrderResponse, 'branch'> & { branch: Omit<BranchPickupInfo, 'latitude' | 'longitude'> & { latitude: number | null; longitude: number | null } };
+
+const money = (order: Order, minor: number) => fromMinorUnits(minor, order.decimals);
+
+/** Spec: Create order response. */
+export function createdView(order: Order): CreateOrderResponse {
+  const t = order.totals;
+  return {
+    orderId: order._id,
+    orderNumber: order.orderNumber,
+    status: order.status,
+    paymentStatus: order.paymentStatus,
+    currencyCode: order.currencyCode,
+    subtotal: money(order, t.subtotalMinor),
+    discountTotal: money(order, t.discountMinor),
+    taxTotal: money(order, t.taxTotalMinor),
+    deliveryFee: money(order, t.deliveryFeeMinor),
+    serviceFee: money(order, t.serviceFeeMinor),
+    grandTotal: money(order, t.grandTotalMinor),
+    externalOrderId: order.source.externalOrderId,
+  };
+}
+
+/**
+ * Spec: Order (read) response. `financial` false is the delivery-assignment-owned read: the seven
+ * fields the spec lists are null (grandTotal stays: a driver may collect cash).
+ */
+export function orderView(order: Order, financial: boolean): OrderReadBody {
+  const t = order.totals;
+  const orFinancial = <T>(value: T) => (financial ? value : null);
+  return {
+    orderId: order._id,
+    orderNumber: order.orderNumber,
+    status: order.status,
+    orderMode: order.orderMode,
+    tableNumber: null,
+    customerName: order.customer.name,
+    customerPhone: order.customer.phone,
+    grandTotal: money(order, t.grandTotalMinor),
+    currencyCode: order.currencyCode,
+    items: order.lines.map((line) => ({
+      productName: line.productName,
+      variantName: line.variantName,
+      quantity: line.quantity,
+      lineTotal: money(order, line.priced.lineTotalMinor),
+      modifiers: line.modifiers.map((m, i) => ({
+        modifierGroupName: m.modifierGroupName,
+        modifierOptionName: m.modifierOptionName,
+        quantity: line.quantity,
+        totalPrice: money(order, line.priced.modifierTotalsMinor[i]!),
+      })),
+    })),
+    deliveryAddress: order.deliveryAddress && {
+      label: order.deliveryAddress.label,
+      addressLine: order.deliveryAddress.addressLine,
+      latitude: order.deliveryAddress.latitude,
+      longitude: order.deliveryAddress.longitude,
+      instructions: order.deliveryAddress.notes,
+    },
+    branch: order.branch,
+    paymentStatus: orFinancial(order.paymentStatus),
+    externalOrderId: orFinancial(order.source.externalOrderId),
+    subtotal: orFinancial(money(order, t.subtotalMinor)),
+    discountTotal: orFinancial(money(order, t.discountMinor)),
+    taxTotal: orFinancial(money(order, t.taxTotalMinor)),
+    deliveryFee: orFinancial(money(order, t.deliveryFeeMinor)),
+    serviceFee: orFinancial(money(order, t.serviceFeeMinor)),
+  };
+}
+
+/** Spec: Order cancellation response. */
+export function cancellationView(order: Order): OrderCancellationResponse {
+  return { orderId: order._id, orderNumber: order.orderNumber, status: order.status, externalOrderId: order.source.externalOrderId };
+}
+
+/** What the tenant sees: the whole order, statuses as integers with their names. */
+export function tenantOrderView(order: Order) {
+  return {
+    ...orderView(order, true),
+    statusName: statusName(order.status),
+    paymentStatusName: paymentStatusName(order.paymentStatus),
+    paymentMethod: order.paymentMethod,
+    branchId: order.branchId,
+    deliveryZoneId: order.deliveryZoneId,
+    customerEmail: order.customer.email,
+    customerNotes: order.customer.notes,
+    promotionCode: order.promotion?.code ?? null,
+    sourceInstallationId: order.source.installationId,
+    history: order.history.map((h) => ({ status: h.status, at: h.at.toISOString(), by: h.by })),
+    createdAt: order.createdAt.toISOString(),
+    updatedAt: order.updatedAt.toISOString(),
+  };
+}

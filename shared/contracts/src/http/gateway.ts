@@ -1,0 +1,105 @@
+import { type JsonSchema, nullable, object, text, uuid } from '../json-schema';
+import { AUTH_TYPES, SCOPES, SUBSCRIBABLE_EVENTS } from '../vocabulary';
+
+/** Request bodies of gateway-auth's administrator and tenant APIs. */
+const slug: JsonSchema = {
+  type: 'string',
+  pattern: '^[a-z0-9][a-z0-9-]{1,62}$',
+  description: 'Lowercase letters, digits and hyphens; 2 to 63 characters, not starting with a hyphen.',
+};
+
+/** A URL the service calls (webhook receiver, a partner's OAuth endpoint). */
+const outboundUrl = (description: string): JsonSchema => ({
+  type: 'string',
+  minLength: 1,
+  maxLength: 2048,
+  format: 'uri',
+  pattern: '^https?://',
+  description:
+    `${description} An absolute https URL without credentials or fragment, not pointing at a private or internal ` +
+    'address; plain http to a loopback host only when the deployment allows it (local and test setups).',
+});
+
+export const TenantInput = object({
+  slug,
+  name: text(200),
+  // ISO 4217 codes in use; the generated type stays `string` rather than a union of some 300 codes.
+  currencyCode: {
+    type: 'string',
+    enum: Intl.supportedValuesOf('currency'),
+    tsType: 'string',
+    description: 'An ISO 4217 currency code, for example EUR. Fixed once the tenant exists.',
+  },
+  defaultLanguage: { type: 'string', pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$', description: 'BCP 47 tag, for example en or en-GB.' },
+});
+
+export const TenantTokenRequest = object(
+  { expiresInSeconds: { type: 'integer', format: 'int32', minimum: 60, maximum: 31_536_000, default: 2_592_000, description: 'Lifetime; default 30 days.' } },
+  { optional: ['expiresInSeconds'] },
+);
+
+export const AppInput = object({ slug, name: text(200), description: nullable({ type: 'string', maxLength: 2000 }) }, { optional: ['description'] });
+
+export const OAuth2Input = {
+  ...object(
+    {
+      authorizationEndpoint: outboundUrl("The partner's authorization endpoint."),
+      tokenEndpoint: outboundUrl("The partner's token endpoint."),
+      clientId: text(512, "Client id issued by the partner's OAuth server."),
+      clientSecret: { ...text(2048, 'Stored encrypted; never returned.'), writeOnly: true },
+      scopes: {
+        type: 'array',
+        maxItems: 50,
+        default: [],
+        description: 'Scopes sent in the authorization request.',
+        items: { type: 'string', pattern: '^[\\x21\\x23-\\x5B\\x5D-\\x7E]{1,200}$', description: 'An OAuth scope token (RFC 6749, 3.3).' },
+      },
+      tokenEndpointAuthMethod: { type: 'string', enum: ['client_secret_basic', 'client_secret_post'], default: 'client_secret_basic' },
+    },
+    { optional: ['scopes', 'tokenEndpointAuthMethod'], description: "How the service authenticates to the partner's own OAuth2 server (authorization-code flow with PKCE)." },
+  ),
+  title: 'OAuth2Input',
+};
+
+export const ContractVersionInput: JsonSchema = {
+  ...object(
+    {
+      authType: { type: 'string', enum: [...AUTH_TYPES], description: 'How the service authenticates to the partner at connect time.' },
+      scopes: {
+        type: 'array',
+        uniqueItems: true,
+        maxItems: SCOPES.length,
+        items: { type: 'string', enum: [...SCOPES], description: 'Partner API scope. Delivery.Read and Payments.Read are accepted but grant nothing.' },
+      },
+      subscribedEvents: {
+        type: 'array',
+        uniqueItems: true,
+        maxItems: SUBSCRIBABLE_EVENTS.length,
+        items: {
+          type: 'string',
+          enum: [...SUBSCRIBABLE_EVENTS],
+          description: 'orders.updated and catalog.updated are reserved: accepted, never emitted. system.test cannot be subscribed to.',
+        },
+      },
+      webhookUrl: nullable(outboundUrl('Where webhooks are sent. Required when any event is subscribed.')),
+      oauth2: nullable(OAuth2Input, 'Required if and only if authType is OAuth2.'),
+    },
+    { optional: ['webhookUrl', 'oauth2'] },
+  ),
+  allOf: [
+    {
+      if: { required: ['subscribedEvents'], properties: { subscribedEvents: { type: 'array', minItems: 1 } } },
+      then: { required: ['webhookUrl'], properties: { webhookUrl: { type: 'string' } } },
+    },
+    {
+      if: { required: ['authType'], properties: { authType: { const: 'OAuth2' } } },
+      then: { required: ['oauth2'], properties: { oauth2: { type: 'object' } } },
+      else: { properties: { oauth2: { type: 'null' } } },
+    },
+  ],
+};
+
+export const InstallationInput = object({
+  appId: uuid(),
+  contractVersion: { type: 'integer', format: 'int32', minimum: 1, description: 'The exact published contract version the tenant consents to.' },
+});

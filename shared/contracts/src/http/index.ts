@@ -1,0 +1,54 @@
+import type { JsonSchema } from '../json-schema';
+import { partnerCatalogSchemas } from './partner-catalog';
+import { partnerDeliverySchemas } from './partner-deliveries';
+import { partnerOrderSchemas } from './partner-orders';
+import { Problem } from './problem';
+import { webhookSchemas } from './webhooks';
+import { AvailabilityPatch, BranchInput, CategoryInput, ModifierGroupInput, ProductInput, TaxCategoryInput } from './catalog-tenant';
+import { AppInput, ContractVersionInput, InstallationInput, TenantInput, TenantTokenRequest } from './gateway';
+import { DeliveryZoneInput, PromotionInput, ServiceFeeInput } from './ordering-tenant';
+import { CreateOrderRequest } from './orders';
+
+export { ORDER_LIMITS, PHONE_PATTERN } from './orders';
+export { OAuth2Input } from './gateway';
+
+/**
+ * Every request body a service validates, by name. Each is self-contained (no `$ref`), so ajv
+ * compiles it alone; the OpenAPI documents list it under the same name in `components.schemas`.
+ */
+export const requestSchemas = {
+  // gateway-auth: administrator and tenant APIs
+  TenantInput,
+  TenantTokenRequest,
+  AppInput,
+  ContractVersionInput,
+  InstallationInput,
+  // catalog: tenant API
+  TaxCategoryInput,
+  BranchInput,
+  CategoryInput,
+  ProductInput,
+  ModifierGroupInput,
+  AvailabilityPatch,
+  // ordering-pricing: Partner and tenant APIs
+  CreateOrderRequest,
+  DeliveryZoneInput,
+  PromotionInput,
+  ServiceFeeInput,
+} satisfies Record<string, JsonSchema>;
+
+/**
+ * The Partner API's schemas by owner, as its document lists them; responses may refer to each
+ * other with `#/components/schemas/<Name>`.
+ */
+export const partnerApiSchemas: Record<string, JsonSchema> = {
+  ...partnerCatalogSchemas,
+  CreateOrderRequest,
+  ...partnerOrderSchemas,
+  ...partnerDeliverySchemas,
+  Problem,
+  ...webhookSchemas,
+};
+
+/** Every named HTTP schema: what `npm run contracts:generate` makes types of. */
+export const httpSchemas: Record<string, JsonSchema> = { ...requestSchemas, ...partnerApiSchemas };
