@@ -7,7 +7,17 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['**/dist/**', '**/node_modules/**', '.stack/**', '.test-results/**', 'shared/contracts/src/generated/**', 'test/boundaries/fixtures/**', '**/*.js', '**/*.mjs', '**/*.cjs'],
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      '.stack/**',
+      '.test-results/**',
+      'shared/contracts/src/generated/**',
+      'test/boundaries/fixtures/**',
+      '**/*.js',
+      '**/*.mjs',
+      '**/*.cjs',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
@@ -18,7 +28,10 @@ export default tseslint.config(
     rules: {
       // Unused names are a compile error already (noUnusedLocals, noUnusedParameters); `_name` marks one kept on purpose.
       // Destructuring a field away to keep the rest (`{ _id, ...fields }`) is how a field is dropped.
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
+      ],
       // An async function that implements a Promise-returning interface needs no await; the rule would
       // ask for Promise.resolve() noise instead.
       '@typescript-eslint/require-await': 'off',
@@ -26,7 +39,10 @@ export default tseslint.config(
       'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
       // A promise nobody awaits loses its error: the one bug class worth catching everywhere.
       '@typescript-eslint/no-floating-promises': 'error',
-      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false, attributes: false } }],
+      '@typescript-eslint/no-misused-promises': [
+        'error',
+        { checksVoidReturn: { arguments: false, attributes: false } },
+      ],
     },
   },
   {

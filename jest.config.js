@@ -6,7 +6,10 @@
 // - disruptive: `*.disruptive.test.ts`, which stop and restart stack components, so
 //   scripts/test.mjs runs them alone, after the others.
 // Transpile only: types are checked by `tsc` (npm run typecheck, and before npm test runs).
-const tsJest = ['ts-jest', { tsconfig: { isolatedModules: true, target: 'ES2022', module: 'commonjs', esModuleInterop: true, sourceMap: true } }];
+const tsJest = [
+  'ts-jest',
+  { tsconfig: { isolatedModules: true, target: 'ES2022', module: 'commonjs', esModuleInterop: true, sourceMap: true } },
+];
 
 const common = {
   transform: { '^.+\\.ts$': tsJest },

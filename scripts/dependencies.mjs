@@ -10,7 +10,8 @@ import { join } from 'node:path';
 export function installReason(root) {
   const installed = join(root, 'node_modules', '.package-lock.json');
   if (!existsSync(installed)) return 'node_modules is missing';
-  if (statSync(join(root, 'package-lock.json')).mtimeMs > statSync(installed).mtimeMs) return 'package-lock.json is newer than the installed packages';
+  if (statSync(join(root, 'package-lock.json')).mtimeMs > statSync(installed).mtimeMs)
+    return 'package-lock.json is newer than the installed packages';
   return undefined;
 }
 

@@ -28,7 +28,12 @@ for (const [name, command, args] of CHECKS) {
   const run = spawnSync(command, args, { cwd: root, stdio: 'inherit', timeout: TIMEOUT_MS, killSignal: 'SIGKILL' });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   const ok = run.status === 0;
-  const why = run.error?.code === 'ETIMEDOUT' ? `no result within ${TIMEOUT_MS / 60_000} min` : run.error ? run.error.message : `exit ${run.status ?? run.signal}`;
+  const why =
+    run.error?.code === 'ETIMEDOUT'
+      ? `no result within ${TIMEOUT_MS / 60_000} min`
+      : run.error
+        ? run.error.message
+        : `exit ${run.status ?? run.signal}`;
   results.push({ name, ok, line: `${ok ? 'ok  ' : 'FAIL'} ${name} (${seconds} s)${ok ? '' : `: ${why}`}` });
 }
 console.log('\n== lint results');

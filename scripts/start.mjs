@@ -48,7 +48,14 @@ const running = services().map((service) => {
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   return { ...service, child, exited, log };
 });
-writeFileSync(runFile, JSON.stringify({ services: running.map(({ name, url, port, child }) => ({ name, url, port, pid: child.pid })) }, null, 2));
+writeFileSync(
+  runFile,
+  JSON.stringify(
+    { services: running.map(({ name, url, port, child }) => ({ name, url, port, pid: child.pid })) },
+    null,
+    2,
+  ),
+);
 
 let stopping = false;
 async function stopAll(exitCode) {
@@ -62,7 +69,9 @@ async function stopAll(exitCode) {
   const results = await Promise.all(running.map((s) => s.exited));
   clearTimeout(timer);
   rmSync(runFile, { force: true });
-  results.forEach((r, i) => console.log(`  ${running[i].name}: ${r.signal ? `killed (${r.signal})` : `exited ${r.code}`}`));
+  results.forEach((r, i) =>
+    console.log(`  ${running[i].name}: ${r.signal ? `killed (${r.signal})` : `exited ${r.code}`}`),
+  );
   console.log('the local stack is still running: npm run stack:down stops it');
   process.exit(exitCode);
 }
@@ -82,7 +91,9 @@ while (pending.size > 0 && !stopping) {
   for (const s of running) if (pending.has(s.name) && (await isReady(s.url))) pending.delete(s.name);
   if (pending.size === 0) break;
   if (Date.now() > deadline) {
-    console.error(`start: not ready within ${READY_TIMEOUT_MS / 1000}s: ${[...pending].join(', ')}; see .stack/logs/<service>.log`);
+    console.error(
+      `start: not ready within ${READY_TIMEOUT_MS / 1000}s: ${[...pending].join(', ')}; see .stack/logs/<service>.log`,
+    );
     await stopAll(1);
   }
   await new Promise((resolve) => setTimeout(resolve, 250));

@@ -25,8 +25,10 @@ if (json) {
   console.log(JSON.stringify({ services: ordered, stack }));
 } else {
   console.log('SERVICE              READY  URL');
-  for (const [name, s] of Object.entries(ordered)) console.log(`${name.padEnd(20)} ${(s.ready ? 'yes' : 'no').padEnd(6)} ${s.url}`);
+  for (const [name, s] of Object.entries(ordered))
+    console.log(`${name.padEnd(20)} ${(s.ready ? 'yes' : 'no').padEnd(6)} ${s.url}`);
   console.log('\nSTACK                READY  ADDRESS');
-  for (const [name, c] of Object.entries(stack)) console.log(`${name.padEnd(20)} ${(c.ready ? 'yes' : 'no').padEnd(6)} ${c.address ?? ''}`);
+  for (const [name, c] of Object.entries(stack))
+    console.log(`${name.padEnd(20)} ${(c.ready ? 'yes' : 'no').padEnd(6)} ${c.address ?? ''}`);
 }
 process.exit(allReady ? 0 : 1);

@@ -33,11 +33,23 @@ function jest(projects, outputName, extra = []) {
   rmSync(output, { force: true });
   // --forceExit: a failed test that left a client open (a Kafka consumer, a socket) must not keep
   // jest, and so CI, waiting after the results are in; jest still names the open handles.
-  const status = run(process.execPath, [join(root, 'node_modules/jest/bin/jest.js'), ...jestArgs, ...extra, '--json', `--outputFile=${output}`, '--passWithNoTests', '--forceExit', '--selectProjects', ...projects]);
+  const status = run(process.execPath, [
+    join(root, 'node_modules/jest/bin/jest.js'),
+    ...jestArgs,
+    ...extra,
+    '--json',
+    `--outputFile=${output}`,
+    '--passWithNoTests',
+    '--forceExit',
+    '--selectProjects',
+    ...projects,
+  ]);
   if (!existsSync(output)) return { passed: 0, failed: 0, status: status || 1 };
   const report = JSON.parse(readFileSync(output, 'utf8'));
   // A suite that failed to run (syntax error, failing beforeAll) has no failed test: count it.
-  const brokenSuites = report.testResults.filter((s) => s.status === 'failed' && s.assertionResults.every((a) => a.status !== 'failed')).length;
+  const brokenSuites = report.testResults.filter(
+    (s) => s.status === 'failed' && s.assertionResults.every((a) => a.status !== 'failed'),
+  ).length;
   return { passed: report.numPassedTests, failed: report.numFailedTests + brokenSuites, status };
 }
 
@@ -54,7 +66,9 @@ function printServiceLogs(since) {
     .filter((f) => f.mtime >= since)
     .sort((a, b) => a.mtime - b.mtime);
   let budget = 400;
-  console.log(`\n== warnings and errors of the ${files.length} service processes of the failed tests (.test-results/service-logs)`);
+  console.log(
+    `\n== warnings and errors of the ${files.length} service processes of the failed tests (.test-results/service-logs)`,
+  );
   for (const file of files) {
     const lines = readFileSync(file.path, 'utf8')
       .split('\n')
@@ -84,7 +98,9 @@ if (unitOnly) {
   }
   // The browser tests (gateway-auth's /docs) drive Debian's chromium; a fresh machine lacks it.
   if (run('bash', [join(root, 'scripts/browser/chromium.sh')]) !== 0) {
-    console.error('test: Chromium (/usr/bin/chromium) could not be installed by scripts/browser/chromium.sh; see the lines above');
+    console.error(
+      'test: Chromium (/usr/bin/chromium) could not be installed by scripts/browser/chromium.sh; see the lines above',
+    );
     process.exit(1);
   }
   const tsc = join(root, 'node_modules/typescript/bin/tsc');

@@ -41,27 +41,45 @@ const DATABASES = { gateway: `bench_catalog_gw_${tag}`, catalog: `bench_catalog_
 /** Tenant, app with Catalog.Read, installation, connect: the tenant client and the partner's key. */
 async function tenantAndPartner(gatewayUrl) {
   const admin = adminClient(gatewayUrl);
-  const tenant = await admin('POST', '/api/admin/v1/tenants', { slug: `bench-${tag}`, name: 'Bench Bistro', currencyCode: 'EUR', defaultLanguage: 'en' });
+  const tenant = await admin('POST', '/api/admin/v1/tenants', {
+    slug: `bench-${tag}`,
+    name: 'Bench Bistro',
+    currencyCode: 'EUR',
+    defaultLanguage: 'en',
+  });
   const { token } = await admin('POST', `/api/admin/v1/tenants/${tenant.id}/tokens`, {});
   const app = await admin('POST', '/api/admin/v1/apps', { slug: `bench-app-${tag}`, name: 'Bench App' });
-  const version = await admin('POST', `/api/admin/v1/apps/${app.id}/versions`, { authType: 'ApiKey', scopes: ['Catalog.Read'], subscribedEvents: [], webhookUrl: null });
+  const version = await admin('POST', `/api/admin/v1/apps/${app.id}/versions`, {
+    authType: 'ApiKey',
+    scopes: ['Catalog.Read'],
+    subscribedEvents: [],
+    webhookUrl: null,
+  });
   await admin('POST', `/api/admin/v1/apps/${app.id}/versions/${version.version}/publish`);
   const asTenant = client(gatewayUrl, token);
-  const installation = await asTenant('POST', '/api/tenant/v1/installations', { appId: app.id, contractVersion: version.version });
+  const installation = await asTenant('POST', '/api/tenant/v1/installations', {
+    appId: app.id,
+    contractVersion: version.version,
+  });
   const connected = await asTenant('POST', `/api/tenant/v1/installations/${installation.id}/connect`);
-  return { tenant: (method, path, body) => asTenant(method, `/api/tenant/v1/catalog${path}`, body), apiKey: connected.credentials.apiKey };
+  return {
+    tenant: (method, path, body) => asTenant(method, `/api/tenant/v1/catalog${path}`, body),
+    apiKey: connected.credentials.apiKey,
+  };
 }
 
 /** Runs `work` over `items` with `limit` at a time. */
 async function pool(items, limit, work) {
   const out = new Array(items.length);
   let next = 0;
-  await Promise.all(Array.from({ length: limit }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await work(items[i], i);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: limit }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await work(items[i], i);
+      }
+    }),
+  );
   return out;
 }
 
@@ -69,7 +87,12 @@ async function pool(items, limit, work) {
 async function buildMenu(tenant) {
   const started = Date.now();
   const branch = await tenant('POST', '/branches', { name: 'Bench Mitte', externalLocationId: 'BENCH-1' });
-  const food = await tenant('POST', '/tax-categories', { name: 'Food', rate: 7, isInclusive: true, translations: { de: 'Speisen' } });
+  const food = await tenant('POST', '/tax-categories', {
+    name: 'Food',
+    rate: 7,
+    isInclusive: true,
+    translations: { de: 'Speisen' },
+  });
   const levels = [];
   for (let level = MENU.groupsPerLevel.length - 1; level >= 0; level--) {
     const below = levels[0] ?? [];
@@ -93,7 +116,13 @@ async function buildMenu(tenant) {
     levels.unshift(groups);
   }
   const top = levels[0];
-  const categories = await pool(Array.from({ length: MENU.categories }), 4, (_, c) => tenant('POST', '/categories', { name: `Category ${c + 1}`, sortOrder: c, translations: { de: `Kategorie ${c + 1}` } }));
+  const categories = await pool(Array.from({ length: MENU.categories }), 4, (_, c) =>
+    tenant('POST', '/categories', {
+      name: `Category ${c + 1}`,
+      sortOrder: c,
+      translations: { de: `Kategorie ${c + 1}` },
+    }),
+  );
   const products = await pool(Array.from({ length: MENU.products }), 1, (_, p) =>
     tenant('POST', '/products', {
       categoryId: categories[p % MENU.categories].id,
@@ -124,7 +153,14 @@ function get(url, headers = {}) {
     const req = httpRequest(url, { headers, timeout: 30_000 }, (res) => {
       const chunks = [];
       res.on('data', (chunk) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, bytes: Buffer.concat(chunks), ms: Number(process.hrtime.bigint() - started) / 1e6 }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode,
+          headers: res.headers,
+          bytes: Buffer.concat(chunks),
+          ms: Number(process.hrtime.bigint() - started) / 1e6,
+        }),
+      );
       res.on('error', reject);
     });
     req.on('timeout', () => req.destroy(new Error(`GET ${url}: no answer within 30 s`)));
@@ -137,7 +173,9 @@ const round = (x) => Math.round(x * 100) / 100;
 
 /** How deep modifier groups nest in a product detail (a variant's groups are level 1). */
 function depth(groups) {
-  return groups.length === 0 ? 0 : 1 + Math.max(...groups.flatMap((g) => g.options.map((o) => depth(o.childGroups ?? []))));
+  return groups.length === 0
+    ? 0
+    : 1 + Math.max(...groups.flatMap((g) => g.options.map((o) => depth(o.childGroups ?? []))));
 }
 
 let running; // the autocannon run in progress, stopped on Ctrl-C
@@ -145,7 +183,8 @@ let interrupted = false;
 async function load(url, headers, duration, latencies) {
   running = autocannon({ url, headers, connections: options.connections, duration });
   // autocannon's histogram keeps whole milliseconds: keep each 2xx response's time (fractional ms).
-  if (latencies) running.on('response', (client, status, bytes, ms) => status >= 200 && status < 300 && latencies.push(ms));
+  if (latencies)
+    running.on('response', (client, status, bytes, ms) => status >= 200 && status < 300 && latencies.push(ms));
   const result = await running;
   if (interrupted) await new Promise(() => undefined); // the signal handler cleans up and exits
   return result;
@@ -158,28 +197,48 @@ async function measure(title, url, headers) {
   const cpuBefore = [cpuMs(processes.catalog), cpuMs(processes['gateway-auth'])];
   const result = await load(url, headers, options.duration, latencies);
   const cpuAfter = [cpuMs(processes.catalog), cpuMs(processes['gateway-auth'])];
-  const perRequest = (i) => (cpuBefore[i] === undefined || cpuAfter[i] === undefined ? '' : round((cpuAfter[i] - cpuBefore[i]) / result.requests.total));
+  const perRequest = (i) =>
+    cpuBefore[i] === undefined || cpuAfter[i] === undefined
+      ? ''
+      : round((cpuAfter[i] - cpuBefore[i]) / result.requests.total);
   const sorted = Float64Array.from(latencies).sort();
   const at = (p) => round(sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN);
   const failed = result.non2xx + result.errors + warmup.non2xx + warmup.errors;
-  console.log(failed ? `${result.non2xx} non-2xx, ${result.errors} errors (warm-up: ${warmup.non2xx} non-2xx, ${warmup.errors} errors)` : 'done');
+  console.log(
+    failed
+      ? `${result.non2xx} non-2xx, ${result.errors} errors (warm-up: ${warmup.non2xx} non-2xx, ${warmup.errors} errors)`
+      : 'done',
+  );
   if (failed) console.log(`  status codes: ${JSON.stringify(result.statusCodeStats)}`);
-  return { rps: Math.round(result.requests.average), p50: at(0.5), p97_5: at(0.975), p99: at(0.99), mbPerSecond: round(result.throughput.average / 1e6), requests: result.requests.total, cpuMsPerRequest: { catalog: perRequest(0), gateway: perRequest(1) }, failed };
+  return {
+    rps: Math.round(result.requests.average),
+    p50: at(0.5),
+    p97_5: at(0.975),
+    p99: at(0.99),
+    mbPerSecond: round(result.throughput.average / 1e6),
+    requests: result.requests.total,
+    cpuMsPerRequest: { catalog: perRequest(0), gateway: perRequest(1) },
+    failed,
+  };
 }
-
 
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.once(signal, () => {
     interrupted = true;
     running?.stop();
-    stopServices().then(() => dropDatabases(Object.values(DATABASES))).catch(() => undefined).finally(() => process.exit(130));
+    stopServices()
+      .then(() => dropDatabases(Object.values(DATABASES)))
+      .catch(() => undefined)
+      .finally(() => process.exit(130));
   });
 }
 
 let exitCode = 0;
 try {
   const cpus = os.cpus();
-  console.log(`node ${process.version}, ${cpus.length} x ${cpus[0]?.model.trim() ?? 'unknown CPU'}, load average ${os.loadavg()[0].toFixed(2)}; autocannon ${options.connections} connections, ${options.duration} s per route`);
+  console.log(
+    `node ${process.version}, ${cpus.length} x ${cpus[0]?.model.trim() ?? 'unknown CPU'}, load average ${os.loadavg()[0].toFixed(2)}; autocannon ${options.connections} connections, ${options.duration} s per route`,
+  );
   const catalogUrl = await startService('catalog', { MONGO_DATABASE: DATABASES.catalog });
   const gatewayUrl = await startService('gateway-auth', {
     MONGO_DATABASE: DATABASES.gateway,
@@ -189,9 +248,13 @@ try {
     RATE_LIMIT_PER_INSTALLATION: RATE_LIMIT,
   });
   const { tenant, apiKey } = await tenantAndPartner(gatewayUrl);
-  process.stdout.write(`building the menu (${MENU.categories} categories, ${MENU.products} products x ${MENU.variants} variants, ${MENU.groupsPerLevel.reduce((a, b) => a + b)} modifier groups ${MENU.groupsPerLevel.length} levels deep) ... `);
+  process.stdout.write(
+    `building the menu (${MENU.categories} categories, ${MENU.products} products x ${MENU.variants} variants, ${MENU.groupsPerLevel.reduce((a, b) => a + b)} modifier groups ${MENU.groupsPerLevel.length} levels deep) ... `,
+  );
   const menu = await buildMenu(tenant);
-  console.log(`${menu.seconds.toFixed(1)} s (${(MENU.products / menu.seconds).toFixed(1)} product writes/s through the gateway, one at a time)`);
+  console.log(
+    `${menu.seconds.toFixed(1)} s (${(MENU.products / menu.seconds).toFixed(1)} product writes/s through the gateway, one at a time)`,
+  );
 
   const auth = { authorization: `ApiKey ${apiKey}` };
   const gzip = { ...auth, 'accept-encoding': 'gzip' };
@@ -205,16 +268,34 @@ try {
   const listGzip = await get(listUrl, gzip);
   const detail = await get(detailUrl, auth);
   const detailGzip = await get(detailUrl, gzip);
-  for (const [what, res, encoding] of [['products', cold, undefined], ['products gzip', listGzip, 'gzip'], ['detail', detail, undefined], ['detail gzip', detailGzip, 'gzip']]) {
-    if (res.status !== 200 || res.headers['content-encoding'] !== encoding) throw new Error(`${what}: ${res.status}, content-encoding ${res.headers['content-encoding']} (expected 200, ${encoding ?? 'none'})`);
+  for (const [what, res, encoding] of [
+    ['products', cold, undefined],
+    ['products gzip', listGzip, 'gzip'],
+    ['detail', detail, undefined],
+    ['detail gzip', detailGzip, 'gzip'],
+  ]) {
+    if (res.status !== 200 || res.headers['content-encoding'] !== encoding)
+      throw new Error(
+        `${what}: ${res.status}, content-encoding ${res.headers['content-encoding']} (expected 200, ${encoding ?? 'none'})`,
+      );
   }
   const list = json(cold);
   const count = list.categories.reduce((n, c) => n + c.products.length, 0);
-  if (count !== MENU.products || list.resolvedLanguage !== 'de' || list.categories.length !== MENU.categories) throw new Error(`products route: ${count} products in ${list.categories.length} categories, language ${list.resolvedLanguage}`);
+  if (count !== MENU.products || list.resolvedLanguage !== 'de' || list.categories.length !== MENU.categories)
+    throw new Error(
+      `products route: ${count} products in ${list.categories.length} categories, language ${list.resolvedLanguage}`,
+    );
   const detailDepth = Math.max(...json(detail).variants.map((v) => depth(v.modifierGroups)));
-  if (detailDepth !== MENU.groupsPerLevel.length) throw new Error(`product detail: modifier groups nest ${detailDepth} levels, expected ${MENU.groupsPerLevel.length}`);
-  console.log(`products route: ${count} products, ${cold.bytes.length} bytes (${listGzip.bytes.length} gzip); first read after the build ${cold.ms.toFixed(1)} ms (menu loaded and rendered), the next ${warm.ms.toFixed(1)} ms`);
-  console.log(`product detail: modifier groups ${detailDepth} levels deep, ${detail.bytes.length} bytes (${detailGzip.bytes.length} gzip)`);
+  if (detailDepth !== MENU.groupsPerLevel.length)
+    throw new Error(
+      `product detail: modifier groups nest ${detailDepth} levels, expected ${MENU.groupsPerLevel.length}`,
+    );
+  console.log(
+    `products route: ${count} products, ${cold.bytes.length} bytes (${listGzip.bytes.length} gzip); first read after the build ${cold.ms.toFixed(1)} ms (menu loaded and rendered), the next ${warm.ms.toFixed(1)} ms`,
+  );
+  console.log(
+    `product detail: modifier groups ${detailDepth} levels deep, ${detail.bytes.length} bytes (${detailGzip.bytes.length} gzip)`,
+  );
 
   const rows = [
     ['products', await measure('products (plain)  ', listUrl, auth), cold.bytes.length],
@@ -237,24 +318,58 @@ try {
       variants: current.variants.map((v, i) => ({ ...v, price: i === 1 ? price : v.price })),
     });
     const afterChange = await get(listUrl, auth);
-    const seen = json(afterChange).categories.flatMap((c) => c.products).find((p) => p.id === current.id)?.variants[1]?.price;
-    if (afterChange.status !== 200 || seen !== price) throw new Error(`the read after the price change to ${price}: ${afterChange.status}, showed ${seen}`);
+    const seen = json(afterChange)
+      .categories.flatMap((c) => c.products)
+      .find((p) => p.id === current.id)?.variants[1]?.price;
+    if (afterChange.status !== 200 || seen !== price)
+      throw new Error(`the read after the price change to ${price}: ${afterChange.status}, showed ${seen}`);
     const next = await get(listUrl, auth);
     fresh.push({ price, firstMs: round(afterChange.ms), nextMs: round(next.ms) });
   }
-  console.log(`after a price change (PUT), the next products read showed the new price every time, in ${fresh.map((f) => `${f.firstMs} ms`).join(', ')} (menu rebuilt); the read after it ${fresh.map((f) => `${f.nextMs} ms`).join(', ')}`);
+  console.log(
+    `after a price change (PUT), the next products read showed the new price every time, in ${fresh.map((f) => `${f.firstMs} ms`).join(', ')} (menu rebuilt); the read after it ${fresh.map((f) => `${f.nextMs} ms`).join(', ')}`,
+  );
 
   console.log('');
-  const row = (cells) => console.log(cells.map((cell, i) => (i === 0 ? String(cell).padEnd(24) : String(cell).padStart(11))).join(''));
+  const row = (cells) =>
+    console.log(cells.map((cell, i) => (i === 0 ? String(cell).padEnd(24) : String(cell).padStart(11))).join(''));
   row(['', 'req/s', 'p50 ms', 'p97.5 ms', 'p99 ms', 'MB/s', 'bytes', 'cat. CPU', 'gw CPU']);
-  for (const [name, f, bytes] of rows) row([name, f.rps, f.p50, f.p97_5, f.p99, f.mbPerSecond, bytes, f.cpuMsPerRequest.catalog, f.cpuMsPerRequest.gateway]);
-  row(['first read after change', '', fresh.map((f) => f.firstMs).sort((a, b) => a - b)[1], '', Math.max(...fresh.map((f) => f.firstMs)), '', '', '', '']);
-  console.log('(MB/s as received, so gzip bytes in the gzip row; CPU: ms of CPU per request in the catalog and gateway-auth processes;');
+  for (const [name, f, bytes] of rows)
+    row([
+      name,
+      f.rps,
+      f.p50,
+      f.p97_5,
+      f.p99,
+      f.mbPerSecond,
+      bytes,
+      f.cpuMsPerRequest.catalog,
+      f.cpuMsPerRequest.gateway,
+    ]);
+  row([
+    'first read after change',
+    '',
+    fresh.map((f) => f.firstMs).sort((a, b) => a - b)[1],
+    '',
+    Math.max(...fresh.map((f) => f.firstMs)),
+    '',
+    '',
+    '',
+    '',
+  ]);
+  console.log(
+    '(MB/s as received, so gzip bytes in the gzip row; CPU: ms of CPU per request in the catalog and gateway-auth processes;',
+  );
   console.log(' the last row: median and worst of three changes)');
   console.log(
     JSON.stringify({
       menu: { ...MENU, buildSeconds: menu.seconds },
-      sizes: { products: cold.bytes.length, productsGzip: listGzip.bytes.length, detail: detail.bytes.length, detailGzip: detailGzip.bytes.length },
+      sizes: {
+        products: cold.bytes.length,
+        productsGzip: listGzip.bytes.length,
+        detail: detail.bytes.length,
+        detailGzip: detailGzip.bytes.length,
+      },
       routes: Object.fromEntries(rows.map(([name, f]) => [name, f])),
       coldMs: round(cold.ms),
       freshness: fresh,
@@ -266,7 +381,9 @@ try {
     exitCode = 1;
   }
 } catch (error) {
-  console.error(`bench:catalog failed: ${error.message}${error.cause ? ` (${error.cause.code ?? error.cause.message})` : ""}`);
+  console.error(
+    `bench:catalog failed: ${error.message}${error.cause ? ` (${error.cause.code ?? error.cause.message})` : ''}`,
+  );
   exitCode = 1;
 } finally {
   await stopServices();

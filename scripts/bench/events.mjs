@@ -36,15 +36,23 @@ const latencies = [];
 let done;
 const finished = new Promise((resolve) => (done = resolve));
 const groupId = uniqueName('bench');
-const consumer = new EventConsumer(kafka, catalog, schemas, validator, dlt, {
-  groupId,
-  topics: [topic],
-  processed: processedEvents(db, groupId),
-  handler: async (event) => {
-    latencies.push(performance.now() - sentAt.get(event.eventId));
-    if (latencies.length === total) done();
+const consumer = new EventConsumer(
+  kafka,
+  catalog,
+  schemas,
+  validator,
+  dlt,
+  {
+    groupId,
+    topics: [topic],
+    processed: processedEvents(db, groupId),
+    handler: async (event) => {
+      latencies.push(performance.now() - sentAt.get(event.eventId));
+      if (latencies.length === total) done();
+    },
   },
-}, logger);
+  logger,
+);
 const joined = consumer.onceJoined();
 await consumer.start();
 await joined;
@@ -55,7 +63,13 @@ for (let i = 0; i < total; i += batch) {
     const orderId = randomUUID();
     const eventId = randomUUID();
     sentAt.set(eventId, performance.now());
-    return { topic, key: orderId, type: 'test.order.created', eventId, data: { orderId, status: 1, totalMinor: 1250, note: null } };
+    return {
+      topic,
+      key: orderId,
+      type: 'test.order.created',
+      eventId,
+      data: { orderId, status: 1, totalMinor: 1250, note: null },
+    };
   });
   await publisher.publish(events);
   if (rate) {
@@ -69,9 +83,15 @@ const consumed = performance.now();
 
 latencies.sort((a, b) => a - b);
 const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))].toFixed(1);
-console.log(`events: ${total}, publish batch: ${batch}, paced: ${rate ? `${rate} events/s` : 'no'}, topic partitions: ${catalog.get(topic).partitions}`);
-console.log(`publish: ${(total / ((published - started) / 1000)).toFixed(0)} events/s (validate, registry encode, acks=all)`);
-console.log(`end to end: ${(total / ((consumed - started) / 1000)).toFixed(0)} events/s consumed (decode, validate, dedupe in MongoDB, commit after handling)`);
+console.log(
+  `events: ${total}, publish batch: ${batch}, paced: ${rate ? `${rate} events/s` : 'no'}, topic partitions: ${catalog.get(topic).partitions}`,
+);
+console.log(
+  `publish: ${(total / ((published - started) / 1000)).toFixed(0)} events/s (validate, registry encode, acks=all)`,
+);
+console.log(
+  `end to end: ${(total / ((consumed - started) / 1000)).toFixed(0)} events/s consumed (decode, validate, dedupe in MongoDB, commit after handling)`,
+);
 console.log(`latency publish->handler: p50 ${pct(50)} ms, p99 ${pct(99)} ms, max ${latencies.at(-1).toFixed(1)} ms`);
 
 await consumer.stop();

@@ -74,7 +74,9 @@ async function startSmallServer(name, file) {
   const lines = createInterface({ input: entry.child.stdout });
   const port = await Promise.race([
     new Promise((resolve) => lines.once('line', (line) => resolve(JSON.parse(line).port))),
-    new Promise((_, reject) => entry.child.once('exit', (code) => reject(new Error(`${name} exited with ${code}: ${entry.output}`)))),
+    new Promise((_, reject) =>
+      entry.child.once('exit', (code) => reject(new Error(`${name} exited with ${code}: ${entry.output}`))),
+    ),
   ]);
   return `http://127.0.0.1:${port}`;
 }
@@ -109,10 +111,17 @@ async function startGateway(upstreamUrl) {
   entry.child.stdout.on('data', (chunk) => (entry.output += chunk));
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (entry.child.exitCode !== null) throw new Error(`gateway-auth exited with ${entry.child.exitCode}:\n${entry.output.slice(-3000)}`);
-    const ready = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2000) }).then((res) => res.status === 200, () => false);
+    if (entry.child.exitCode !== null)
+      throw new Error(`gateway-auth exited with ${entry.child.exitCode}:\n${entry.output.slice(-3000)}`);
+    const ready = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2000) }).then(
+      (res) => res.status === 200,
+      () => false,
+    );
     if (ready) return { url, entry };
-    if (Date.now() > deadline) throw new Error(`gateway-auth did not answer /readyz with 200 within 60 s (is the stack up? npm run stack:status):\n${entry.output.slice(-3000)}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `gateway-auth did not answer /readyz with 200 within 60 s (is the stack up? npm run stack:status):\n${entry.output.slice(-3000)}`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
@@ -135,13 +144,43 @@ async function partnerApiKey(gatewayUrl) {
     return text ? JSON.parse(text) : undefined;
   };
   const tag = randomBytes(4).toString('hex');
-  const tenant = await call(adminToken, 'POST', '/api/admin/v1/tenants', { slug: `bench-${tag}`, name: 'Bench Bistro', currencyCode: 'EUR', defaultLanguage: 'en' }, 201);
+  const tenant = await call(
+    adminToken,
+    'POST',
+    '/api/admin/v1/tenants',
+    { slug: `bench-${tag}`, name: 'Bench Bistro', currencyCode: 'EUR', defaultLanguage: 'en' },
+    201,
+  );
   const { token: tenantToken } = await call(adminToken, 'POST', `/api/admin/v1/tenants/${tenant.id}/tokens`, {}, 201);
-  const app = await call(adminToken, 'POST', '/api/admin/v1/apps', { slug: `bench-app-${tag}`, name: 'Bench App' }, 201);
-  const version = await call(adminToken, 'POST', `/api/admin/v1/apps/${app.id}/versions`, { authType: 'ApiKey', scopes: ['Catalog.Read'], subscribedEvents: [], webhookUrl: null }, 201);
+  const app = await call(
+    adminToken,
+    'POST',
+    '/api/admin/v1/apps',
+    { slug: `bench-app-${tag}`, name: 'Bench App' },
+    201,
+  );
+  const version = await call(
+    adminToken,
+    'POST',
+    `/api/admin/v1/apps/${app.id}/versions`,
+    { authType: 'ApiKey', scopes: ['Catalog.Read'], subscribedEvents: [], webhookUrl: null },
+    201,
+  );
   await call(adminToken, 'POST', `/api/admin/v1/apps/${app.id}/versions/${version.version}/publish`, undefined, 200);
-  const installation = await call(tenantToken, 'POST', '/api/tenant/v1/installations', { appId: app.id, contractVersion: version.version }, 201);
-  const connected = await call(tenantToken, 'POST', `/api/tenant/v1/installations/${installation.id}/connect`, undefined, 200);
+  const installation = await call(
+    tenantToken,
+    'POST',
+    '/api/tenant/v1/installations',
+    { appId: app.id, contractVersion: version.version },
+    201,
+  );
+  const connected = await call(
+    tenantToken,
+    'POST',
+    `/api/tenant/v1/installations/${installation.id}/connect`,
+    undefined,
+    200,
+  );
   return connected.credentials.apiKey;
 }
 
@@ -149,7 +188,8 @@ async function partnerApiKey(gatewayUrl) {
 async function verify(url, headers) {
   const ok = await fetch(url, { headers, signal: AbortSignal.timeout(10_000) });
   const body = await ok.text();
-  if (ok.status !== 200 || body !== '[]') throw new Error(`gateway request with the key: ${ok.status} ${body} (expected 200 [])`);
+  if (ok.status !== 200 || body !== '[]')
+    throw new Error(`gateway request with the key: ${ok.status} ${body} (expected 200 [])`);
   const refused = await fetch(url, { signal: AbortSignal.timeout(10_000) });
   await refused.text();
   if (refused.status !== 401) throw new Error(`gateway request without the key: ${refused.status} (expected 401)`);
@@ -161,7 +201,8 @@ async function load(url, headers, duration, latencies) {
   running = autocannon({ url, headers, connections: options.connections, duration });
   // autocannon's own latency histogram keeps whole milliseconds, too coarse for bare Koa (~1 ms):
   // keep each 2xx response's time (hrtime, fractional ms) instead.
-  if (latencies) running.on('response', (client, status, bytes, ms) => status < 300 && status >= 200 && latencies.push(ms));
+  if (latencies)
+    running.on('response', (client, status, bytes, ms) => status < 300 && status >= 200 && latencies.push(ms));
   const result = await running;
   if (interrupted) await new Promise(() => undefined); // the signal handler cleans up and exits
   return result;
@@ -181,10 +222,22 @@ async function measure(title, url, headers = {}) {
   const sorted = Float64Array.from(latencies).sort();
   const at = (p) => round(sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN);
   const failed = result.non2xx + result.errors + warmup.non2xx + warmup.errors;
-  console.log(failed ? `${result.non2xx} non-2xx, ${result.errors} errors (warm-up: ${warmup.non2xx} non-2xx, ${warmup.errors} errors)` : 'done');
+  console.log(
+    failed
+      ? `${result.non2xx} non-2xx, ${result.errors} errors (warm-up: ${warmup.non2xx} non-2xx, ${warmup.errors} errors)`
+      : 'done',
+  );
   if (failed) console.log(`  status codes: ${JSON.stringify(result.statusCodeStats)}`);
   return {
-    figures: { rps: Math.round(result.requests.average), p50: at(0.5), p99: at(0.99), mean: round(sorted.reduce((a, b) => a + b, 0) / sorted.length), requests: result.requests.total, non2xx: result.non2xx, errors: result.errors },
+    figures: {
+      rps: Math.round(result.requests.average),
+      p50: at(0.5),
+      p99: at(0.99),
+      mean: round(sorted.reduce((a, b) => a + b, 0) / sorted.length),
+      requests: result.requests.total,
+      non2xx: result.non2xx,
+      errors: result.errors,
+    },
     failed,
   };
 }
@@ -214,7 +267,10 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
     console.error(`\n${signal}: stopping`);
     interrupted = true;
     running?.stop();
-    cleanup().then(dropDatabase).catch(() => undefined).finally(() => process.exit(130));
+    cleanup()
+      .then(dropDatabase)
+      .catch(() => undefined)
+      .finally(() => process.exit(130));
   });
 }
 
@@ -222,9 +278,15 @@ let exitCode = 0;
 try {
   const cpus = os.cpus();
   const load = os.loadavg()[0];
-  console.log(`node ${process.version}, ${cpus.length} x ${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${os.platform()} ${os.arch()}, load average ${load.toFixed(2)} (other work on the machine skews the figures)`);
-  console.log(`autocannon: ${options.connections} connections, ${options.duration} s per target after ${WARMUP_SECONDS} s warm-up, no pipelining`);
-  console.log(`gateway: rate limits ${RATE_LIMIT} per IP and per installation (the Redis script runs on every request, never refuses), LOG_LEVEL=warn, no trace export`);
+  console.log(
+    `node ${process.version}, ${cpus.length} x ${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${os.platform()} ${os.arch()}, load average ${load.toFixed(2)} (other work on the machine skews the figures)`,
+  );
+  console.log(
+    `autocannon: ${options.connections} connections, ${options.duration} s per target after ${WARMUP_SECONDS} s warm-up, no pipelining`,
+  );
+  console.log(
+    `gateway: rate limits ${RATE_LIMIT} per IP and per installation (the Redis script runs on every request, never refuses), LOG_LEVEL=warn, no trace export`,
+  );
 
   const bareUrl = await startSmallServer('bare-koa', 'bare-koa.mjs');
   const upstreamUrl = await startSmallServer('trivial-upstream', 'trivial-upstream.mjs');
@@ -244,17 +306,40 @@ try {
     rps: times(bare.figures.rps, gw.figures.rps),
   };
 
-  const row = (cells) => console.log(cells.map((cell, i) => (i === 0 ? String(cell).padEnd(28) : String(cell).padStart(10))).join(''));
+  const row = (cells) =>
+    console.log(cells.map((cell, i) => (i === 0 ? String(cell).padEnd(28) : String(cell).padStart(10))).join(''));
   console.log('');
   row(['', 'req/s', 'p50 ms', 'p99 ms', 'mean ms', 'non-2xx']);
   row(['bare Koa', bare.figures.rps, bare.figures.p50, bare.figures.p99, bare.figures.mean, bare.figures.non2xx]);
-  row(['gateway (auth, limits, proxy)', gw.figures.rps, gw.figures.p50, gw.figures.p99, gw.figures.mean, gw.figures.non2xx]);
+  row([
+    'gateway (auth, limits, proxy)',
+    gw.figures.rps,
+    gw.figures.p50,
+    gw.figures.p99,
+    gw.figures.mean,
+    gw.figures.non2xx,
+  ]);
   const x = (value) => (value === null ? 'n/a' : `${value}x`);
   row(['ratio', x(ratio.rps), x(ratio.p50), x(ratio.p99), x(ratio.mean), '']);
   console.log('(ratio: bare/gateway for req/s, gateway/bare for latency)');
   const gatewayLog = gateway.entry.output.trim().split('\n').filter(Boolean);
-  if (gatewayLog.length > 0) console.log(`gateway-auth logged ${gatewayLog.length} lines, the last: ${summary(gatewayLog.at(-1))}`);
-  console.log(JSON.stringify({ bare: bare.figures, gateway: gw.figures, ratio, settings: { ...options, warmup: WARMUP_SECONDS, node: process.version, cpus: cpus.length, cpu: cpus[0]?.model.trim(), load: round(load) } }));
+  if (gatewayLog.length > 0)
+    console.log(`gateway-auth logged ${gatewayLog.length} lines, the last: ${summary(gatewayLog.at(-1))}`);
+  console.log(
+    JSON.stringify({
+      bare: bare.figures,
+      gateway: gw.figures,
+      ratio,
+      settings: {
+        ...options,
+        warmup: WARMUP_SECONDS,
+        node: process.version,
+        cpus: cpus.length,
+        cpu: cpus[0]?.model.trim(),
+        load: round(load),
+      },
+    }),
+  );
   if (bare.failed || gw.failed) {
     console.error('FAILED: some requests were not answered 2xx');
     exitCode = 1;

@@ -22,7 +22,17 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import os from 'node:os';
 import { readStackEnv } from '../services.mjs';
-import { adminClient, client, cpuMs, dropDatabases, percentile, processes, startService, stopServices, require } from './lib/processes.mjs';
+import {
+  adminClient,
+  client,
+  cpuMs,
+  dropDatabases,
+  percentile,
+  processes,
+  startService,
+  stopServices,
+  require,
+} from './lib/processes.mjs';
 
 const options = { rate: 50, duration: 10, connections: 8, preload: 0 };
 for (let i = 2; i < process.argv.length; i++) {
@@ -30,44 +40,109 @@ for (let i = 2; i < process.argv.length; i++) {
   const name = flag.replace(/^--/, '');
   const value = Number(inline ?? process.argv[++i]);
   if (!(name in options) || !(Number.isInteger(value) && value > 0)) {
-    console.error('usage: node scripts/bench/orders.mjs [--rate orders/s] [--duration seconds] [--connections n] [--preload orders]');
+    console.error(
+      'usage: node scripts/bench/orders.mjs [--rate orders/s] [--duration seconds] [--connections n] [--preload orders]',
+    );
     process.exit(2);
   }
   options[name] = value;
 }
 const tag = randomBytes(4).toString('hex');
 const RATE_LIMIT = '1000000';
-const DATABASES = { gateway: `bench_orders_gw_${tag}`, catalog: `bench_orders_cat_${tag}`, ordering: `bench_orders_ord_${tag}` };
+const DATABASES = {
+  gateway: `bench_orders_gw_${tag}`,
+  catalog: `bench_orders_cat_${tag}`,
+  ordering: `bench_orders_ord_${tag}`,
+};
 
 async function setUp(gatewayUrl) {
   const admin = adminClient(gatewayUrl);
-  const tenant = await admin('POST', '/api/admin/v1/tenants', { slug: `bench-orders-${tag}`, name: 'Bench Bistro', currencyCode: 'EUR', defaultLanguage: 'en' });
+  const tenant = await admin('POST', '/api/admin/v1/tenants', {
+    slug: `bench-orders-${tag}`,
+    name: 'Bench Bistro',
+    currencyCode: 'EUR',
+    defaultLanguage: 'en',
+  });
   const { token } = await admin('POST', `/api/admin/v1/tenants/${tenant.id}/tokens`, {});
-  const app = await admin('POST', '/api/admin/v1/apps', { slug: `bench-orders-app-${tag}`, name: 'Bench Order Source' });
-  const version = await admin('POST', `/api/admin/v1/apps/${app.id}/versions`, { authType: 'ApiKey', scopes: ['Catalog.Read', 'Orders.Create'], subscribedEvents: [], webhookUrl: null });
+  const app = await admin('POST', '/api/admin/v1/apps', {
+    slug: `bench-orders-app-${tag}`,
+    name: 'Bench Order Source',
+  });
+  const version = await admin('POST', `/api/admin/v1/apps/${app.id}/versions`, {
+    authType: 'ApiKey',
+    scopes: ['Catalog.Read', 'Orders.Create'],
+    subscribedEvents: [],
+    webhookUrl: null,
+  });
   await admin('POST', `/api/admin/v1/apps/${app.id}/versions/${version.version}/publish`);
   const t = client(gatewayUrl, token);
-  const installation = await t('POST', '/api/tenant/v1/installations', { appId: app.id, contractVersion: version.version });
+  const installation = await t('POST', '/api/tenant/v1/installations', {
+    appId: app.id,
+    contractVersion: version.version,
+  });
   const connected = await t('POST', `/api/tenant/v1/installations/${installation.id}/connect`);
 
   const c = (path, body) => t('POST', `/api/tenant/v1/catalog${path}`, body);
   const food = await c('/tax-categories', { name: 'Food 7%', rate: 7, isInclusive: true });
   const drinks = await c('/tax-categories', { name: 'Drinks 19%', rate: 19, isInclusive: false });
-  const branch = await c('/branches', { name: 'Bench', isActive: true, coordinates: { latitude: 52.53, longitude: 13.4 } });
+  const branch = await c('/branches', {
+    name: 'Bench',
+    isActive: true,
+    coordinates: { latitude: 52.53, longitude: 13.4 },
+  });
   const category = await c('/categories', { name: 'Mains' });
-  const cheeseType = await c('/modifier-groups', { name: 'Cheese type', minSelections: 1, maxSelections: 1, isRequired: true, options: [{ name: 'Mozzarella', price: 0 }, { name: 'Cheddar', price: 0.5 }] });
-  const toppings = await c('/modifier-groups', { name: 'Toppings', minSelections: 0, maxSelections: 2, isRequired: false, options: [{ name: 'Cheese', price: 1, childGroupIds: [cheeseType.id] }, { name: 'Olives', price: 0.8 }] });
-  const crust = await c('/modifier-groups', { name: 'Crust', minSelections: 1, maxSelections: 1, isRequired: true, options: [{ name: 'Thin', price: 0 }, { name: 'Thick', price: 1.5 }] });
+  const cheeseType = await c('/modifier-groups', {
+    name: 'Cheese type',
+    minSelections: 1,
+    maxSelections: 1,
+    isRequired: true,
+    options: [
+      { name: 'Mozzarella', price: 0 },
+      { name: 'Cheddar', price: 0.5 },
+    ],
+  });
+  const toppings = await c('/modifier-groups', {
+    name: 'Toppings',
+    minSelections: 0,
+    maxSelections: 2,
+    isRequired: false,
+    options: [
+      { name: 'Cheese', price: 1, childGroupIds: [cheeseType.id] },
+      { name: 'Olives', price: 0.8 },
+    ],
+  });
+  const crust = await c('/modifier-groups', {
+    name: 'Crust',
+    minSelections: 1,
+    maxSelections: 1,
+    isRequired: true,
+    options: [
+      { name: 'Thin', price: 0 },
+      { name: 'Thick', price: 1.5 },
+    ],
+  });
   const products = [];
   for (let i = 0; i < 10; i++) {
-    products.push(await c('/products', { categoryId: category.id, name: `Pizza ${i}`, taxCategoryId: i % 2 ? drinks.id : food.id, variants: [{ name: 'Large', price: 12 + i, isDefault: true, modifierGroupIds: [crust.id, toppings.id] }] }));
+    products.push(
+      await c('/products', {
+        categoryId: category.id,
+        name: `Pizza ${i}`,
+        taxCategoryId: i % 2 ? drinks.id : food.id,
+        variants: [{ name: 'Large', price: 12 + i, isDefault: true, modifierGroupIds: [crust.id, toppings.id] }],
+      }),
+    );
   }
   await t('POST', '/api/tenant/v1/promotions', { code: 'BENCH10', type: 'percentage', percent: 10 });
   return { apiKey: connected.credentials.apiKey, branch, products, crust, toppings, cheeseType };
 }
 
 function orderBody(m) {
-  const sel = (g, o, parent) => ({ selectionId: randomUUID(), modifierGroupId: g.id, modifierOptionId: g.options[o].id, parentSelectionId: parent?.selectionId ?? null });
+  const sel = (g, o, parent) => ({
+    selectionId: randomUUID(),
+    modifierGroupId: g.id,
+    modifierOptionId: g.options[o].id,
+    parentSelectionId: parent?.selectionId ?? null,
+  });
   return JSON.stringify({
     branchId: m.branch.id,
     orderMode: 2,
@@ -78,7 +153,12 @@ function orderBody(m) {
     promotionCode: 'BENCH10',
     lines: [0, 3, 7].map((i) => {
       const cheese = sel(m.toppings, 0);
-      return { productId: m.products[i].id, variantId: m.products[i].variants[0].id, quantity: 1 + (i % 2), modifierSelections: [sel(m.crust, i % 2), cheese, sel(m.cheeseType, 0, cheese)] };
+      return {
+        productId: m.products[i].id,
+        variantId: m.products[i].variants[0].id,
+        quantity: 1 + (i % 2),
+        modifierSelections: [sel(m.crust, i % 2), cheese, sel(m.cheeseType, 0, cheese)],
+      };
     }),
   });
 }
@@ -86,11 +166,24 @@ function orderBody(m) {
 const agent = new Agent({ keepAlive: true, maxSockets: 512 });
 function postOrder(url, apiKey, body) {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', agent, headers: { authorization: `ApiKey ${apiKey}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() }, timeout: 30_000 }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString('utf8') }));
-    });
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: {
+          authorization: `ApiKey ${apiKey}`,
+          'content-type': 'application/json',
+          'idempotency-key': randomUUID(),
+        },
+        timeout: 30_000,
+      },
+      (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString('utf8') }));
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('no answer within 30 s')));
     req.on('error', reject);
     req.end(body);
@@ -100,7 +193,10 @@ function postOrder(url, apiKey, body) {
 const failures = new Map();
 /** Creates one order; true when it was (201), else counts the failure by status and code. */
 async function created(url, apiKey, m) {
-  const res = await postOrder(url, apiKey, orderBody(m)).catch((error) => ({ status: 0, body: JSON.stringify({ code: error.message }) }));
+  const res = await postOrder(url, apiKey, orderBody(m)).catch((error) => ({
+    status: 0,
+    body: JSON.stringify({ code: error.message }),
+  }));
   if (res.status === 201) {
     if (m.orderIds && m.orderIds.length < 1_000) m.orderIds.push(JSON.parse(res.body).orderId);
     return true;
@@ -115,15 +211,18 @@ async function created(url, apiKey, m) {
   failures.set(key, (failures.get(key) ?? 0) + 1);
   return false;
 }
-const failureReport = () => (failures.size === 0 ? 'none failed' : [...failures].map(([k, n]) => `${n} × ${k}`).join(', '));
+const failureReport = () =>
+  failures.size === 0 ? 'none failed' : [...failures].map(([k, n]) => `${n} × ${k}`).join(', ');
 
 async function capacity(url, apiKey, m) {
   const deadline = Date.now() + options.duration * 1000;
   let count = 0;
   const started = Date.now();
-  await Promise.all(Array.from({ length: options.connections }, async () => {
-    while (Date.now() < deadline) if (await created(url, apiKey, m)) count++;
-  }));
+  await Promise.all(
+    Array.from({ length: options.connections }, async () => {
+      while (Date.now() < deadline) if (await created(url, apiKey, m)) count++;
+    }),
+  );
   return count / ((Date.now() - started) / 1000);
 }
 
@@ -143,7 +242,12 @@ async function steady(url, apiKey, m) {
   await Promise.all(inFlight);
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
-  return { achieved: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: latencies.at(-1) };
+  return {
+    achieved: latencies.length / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    max: latencies.at(-1),
+  };
 }
 
 /** Reads orders back through the gateway (GET /orders/{id}), one at a time: p50 and p99. */
@@ -152,7 +256,10 @@ async function reads(gatewayUrl, apiKey, orderIds, count = 300) {
   for (let i = 0; i < count; i++) {
     const id = orderIds[i % orderIds.length];
     const started = performance.now();
-    const res = await fetch(`${gatewayUrl}/api/partner/v1/orders/${id}`, { headers: { authorization: `ApiKey ${apiKey}` }, signal: AbortSignal.timeout(30_000) });
+    const res = await fetch(`${gatewayUrl}/api/partner/v1/orders/${id}`, {
+      headers: { authorization: `ApiKey ${apiKey}` },
+      signal: AbortSignal.timeout(30_000),
+    });
     await res.arrayBuffer();
     if (res.status !== 200) throw new Error(`GET /orders/${id} answered ${res.status}`);
     latencies.push(performance.now() - started);
@@ -171,7 +278,9 @@ async function preload(total) {
   const mongo = await new MongoClient(readStackEnv().MONGO_URL).connect();
   try {
     const db = mongo.db(DATABASES.ordering);
-    const template = await db.collection('orders').findOne({}, { projection: { _outbox: 0, _outboxSince: 0, _outboxVersion: 0 } });
+    const template = await db
+      .collection('orders')
+      .findOne({}, { projection: { _outbox: 0, _outboxSince: 0, _outboxVersion: 0 } });
     const claims = [];
     for (const { name } of await db.listCollections().toArray()) {
       if (name === 'orders') continue;
@@ -179,21 +288,29 @@ async function preload(total) {
       if (claim) claims.push([name, claim]);
     }
     const started = Date.now();
-    for (let done = 0; done < total; ) {
+    for (let done = 0; done < total;) {
       const size = Math.min(1_000, total - done);
       const orders = [];
       const claimCopies = new Map(claims.map(([name]) => [name, []]));
       for (let k = 0; k < size; k++) {
         const n = done + k;
         const orderId = randomUUID();
-        orders.push({ ...template, _id: orderId, externalOrderId: `preload-${tag}-${n}`, createdAt: new Date(Date.now() - (total - n) * 1000) });
-        for (const [name, claim] of claims) claimCopies.get(name).push({ ...claim, _id: `${claim._id}:preload-${n}`, orderId });
+        orders.push({
+          ...template,
+          _id: orderId,
+          externalOrderId: `preload-${tag}-${n}`,
+          createdAt: new Date(Date.now() - (total - n) * 1000),
+        });
+        for (const [name, claim] of claims)
+          claimCopies.get(name).push({ ...claim, _id: `${claim._id}:preload-${n}`, orderId });
       }
       await db.collection('orders').insertMany(orders, { ordered: false });
       for (const [name, docs] of claimCopies) await db.collection(name).insertMany(docs, { ordered: false });
       done += size;
     }
-    console.log(`preloaded ${total} orders (+ ${claims.map(([name]) => name).join(', ') || 'no claims'}) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    console.log(
+      `preloaded ${total} orders (+ ${claims.map(([name]) => name).join(', ') || 'no claims'}) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
   } finally {
     await mongo.close();
   }
@@ -212,7 +329,12 @@ async function waitForCopy(productId) {
   const mongo = await new MongoClient(readStackEnv().MONGO_URL).connect();
   try {
     const deadline = Date.now() + 30_000;
-    while (!(await mongo.db(DATABASES.ordering).collection('catalog_copy').findOne({ _id: { $regex: `:product:${productId}$` } }))) {
+    while (
+      !(await mongo
+        .db(DATABASES.ordering)
+        .collection('catalog_copy')
+        .findOne({ _id: { $regex: `:product:${productId}$` } }))
+    ) {
       if (Date.now() > deadline) throw new Error('ordering did not copy the bench menu within 30 s');
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
@@ -224,9 +346,15 @@ async function waitForCopy(productId) {
 let exitCode = 0;
 try {
   const cpus = os.cpus();
-  console.log(`node ${process.version}, ${cpus.length} x ${cpus[0]?.model.trim() ?? 'unknown CPU'}, load average ${os.loadavg()[0].toFixed(2)}`);
+  console.log(
+    `node ${process.version}, ${cpus.length} x ${cpus[0]?.model.trim() ?? 'unknown CPU'}, load average ${os.loadavg()[0].toFixed(2)}`,
+  );
   const catalogUrl = await startService('catalog', { MONGO_DATABASE: DATABASES.catalog });
-  const orderingUrl = await startService('ordering-pricing', { MONGO_DATABASE: DATABASES.ordering, KAFKA_CONSUMER_GROUP_PREFIX: DATABASES.ordering, CATALOG_COPY_START: 'latest' });
+  const orderingUrl = await startService('ordering-pricing', {
+    MONGO_DATABASE: DATABASES.ordering,
+    KAFKA_CONSUMER_GROUP_PREFIX: DATABASES.ordering,
+    CATALOG_COPY_START: 'latest',
+  });
   const gatewayUrl = await startService('gateway-auth', {
     MONGO_DATABASE: DATABASES.gateway,
     REDIS_KEY_PREFIX: `bench:${tag}:`,
@@ -239,26 +367,37 @@ try {
   await waitForCopy(m.products.at(-1).id);
   const url = `${gatewayUrl}/api/partner/v1/orders`;
   m.orderIds = [];
-  for (let i = 0; i < 20; i++) if (!(await created(url, m.apiKey, m))) throw new Error(`warm-up order not created: ${failureReport()}`);
+  for (let i = 0; i < 20; i++)
+    if (!(await created(url, m.apiKey, m))) throw new Error(`warm-up order not created: ${failureReport()}`);
 
   if (options.preload > 0) {
-    const figures = (l) => `create p50 ${l.createP50.toFixed(1)} ms, p99 ${l.createP99.toFixed(1)} ms; read p50 ${l.readP50.toFixed(1)} ms, p99 ${l.readP99.toFixed(1)} ms; ${l.failed}`;
+    const figures = (l) =>
+      `create p50 ${l.createP50.toFixed(1)} ms, p99 ${l.createP99.toFixed(1)} ms; read p50 ${l.readP50.toFixed(1)} ms, p99 ${l.readP99.toFixed(1)} ms; ${l.failed}`;
     const empty = await latencies(gatewayUrl, url, m);
     console.log(`fresh database, steady ${options.rate} orders/s for ${options.duration} s: ${figures(empty)}`);
     await preload(options.preload);
     const full = await latencies(gatewayUrl, url, m);
     console.log(`after ${options.preload} more orders, same load: ${figures(full)}`);
     const ratio = (a, b) => `${(a / b).toFixed(2)}x`;
-    console.log(`growth ratios (after / before): create p50 ${ratio(full.createP50, empty.createP50)}, p99 ${ratio(full.createP99, empty.createP99)}; read p50 ${ratio(full.readP50, empty.readP50)}, p99 ${ratio(full.readP99, empty.readP99)}`);
+    console.log(
+      `growth ratios (after / before): create p50 ${ratio(full.createP50, empty.createP50)}, p99 ${ratio(full.createP99, empty.createP99)}; read p50 ${ratio(full.readP50, empty.readP50)}, p99 ${ratio(full.readP99, empty.readP99)}`,
+    );
   } else {
     const cpuBefore = { gateway: cpuMs(processes['gateway-auth']), ordering: cpuMs(processes['ordering-pricing']) };
     const perSecond = await capacity(url, m.apiKey, m);
     const cpuAfter = { gateway: cpuMs(processes['gateway-auth']), ordering: cpuMs(processes['ordering-pricing']) };
-    const cpuShare = (name) => (cpuBefore[name] === undefined ? 'n/a' : `${Math.round((cpuAfter[name] - cpuBefore[name]) / (options.duration * 10))} %`);
-    console.log(`capacity: ${perSecond.toFixed(1)} orders/s created with ${options.connections} concurrent clients for ${options.duration} s (CPU: gateway ${cpuShare('gateway')}, ordering ${cpuShare('ordering')} of one core); ${failureReport()}`);
+    const cpuShare = (name) =>
+      cpuBefore[name] === undefined
+        ? 'n/a'
+        : `${Math.round((cpuAfter[name] - cpuBefore[name]) / (options.duration * 10))} %`;
+    console.log(
+      `capacity: ${perSecond.toFixed(1)} orders/s created with ${options.connections} concurrent clients for ${options.duration} s (CPU: gateway ${cpuShare('gateway')}, ordering ${cpuShare('ordering')} of one core); ${failureReport()}`,
+    );
     failures.clear();
     const s = await steady(url, m.apiKey, m);
-    console.log(`steady rate ${options.rate} orders/s for ${options.duration} s: ${s.achieved.toFixed(1)} orders/s created, latency p50 ${s.p50.toFixed(1)} ms, p99 ${s.p99.toFixed(1)} ms, max ${s.max.toFixed(1)} ms; ${failureReport()}`);
+    console.log(
+      `steady rate ${options.rate} orders/s for ${options.duration} s: ${s.achieved.toFixed(1)} orders/s created, latency p50 ${s.p50.toFixed(1)} ms, p99 ${s.p99.toFixed(1)} ms, max ${s.max.toFixed(1)} ms; ${failureReport()}`,
+    );
   }
 } catch (error) {
   console.error(`bench:orders failed: ${error.message}`);

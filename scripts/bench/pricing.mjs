@@ -21,13 +21,25 @@ if (!(SECONDS > 0)) {
 
 let n = 0;
 const id = () => `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`;
-const group = (name, min, max, options) => ({ id: id(), name, minSelections: min, maxSelections: max, isRequired: min > 0, options });
+const group = (name, min, max, options) => ({
+  id: id(),
+  name,
+  minSelections: min,
+  maxSelections: max,
+  isRequired: min > 0,
+  options,
+});
 const option = (name, priceMinor, childGroupIds = []) => ({ id: id(), name, priceMinor, childGroupIds });
 
 // Three levels: Toppings → Cheese opens "Cheese type" → Mozzarella opens "Extra".
 const extra = group('Extra', 0, 1, [option('Double', 90)]);
 const cheeseType = group('Cheese type', 1, 1, [option('Mozzarella', 0, [extra.id]), option('Cheddar', 50)]);
-const toppings = group('Toppings', 0, 5, [option('Cheese', 100, [cheeseType.id]), option('Olives', 80), option('Ham', 120), option('Onions', 60)]);
+const toppings = group('Toppings', 0, 5, [
+  option('Cheese', 100, [cheeseType.id]),
+  option('Olives', 80),
+  option('Ham', 120),
+  option('Onions', 60),
+]);
 const crust = group('Crust', 1, 1, [option('Thin', 0), option('Thick', 150)]);
 const taxes = [
   { id: id(), name: 'Food 7%', rate: 7, isInclusive: true },
@@ -52,7 +64,12 @@ const menu = {
 };
 const lines = products.map((p, i) => {
   const cheese = { selectionId: id(), modifierGroupId: toppings.id, modifierOptionId: toppings.options[0].id };
-  const mozzarella = { selectionId: id(), modifierGroupId: cheeseType.id, modifierOptionId: cheeseType.options[0].id, parentSelectionId: cheese.selectionId };
+  const mozzarella = {
+    selectionId: id(),
+    modifierGroupId: cheeseType.id,
+    modifierOptionId: cheeseType.options[0].id,
+    parentSelectionId: cheese.selectionId,
+  };
   return {
     productId: p.id,
     variantId: p.variants[0].id,
@@ -61,7 +78,12 @@ const lines = products.map((p, i) => {
       { selectionId: id(), modifierGroupId: crust.id, modifierOptionId: crust.options[i % 2].id },
       cheese,
       mozzarella,
-      { selectionId: id(), modifierGroupId: extra.id, modifierOptionId: extra.options[0].id, parentSelectionId: mozzarella.selectionId },
+      {
+        selectionId: id(),
+        modifierGroupId: extra.id,
+        modifierOptionId: extra.options[0].id,
+        parentSelectionId: mozzarella.selectionId,
+      },
       { selectionId: id(), modifierGroupId: toppings.id, modifierOptionId: toppings.options[1 + (i % 3)].id },
     ],
   };
@@ -71,7 +93,12 @@ function priceOnce() {
   const resolved = resolveLines(lines, menu);
   if (!('lines' in resolved)) throw new Error(`the bench order is invalid: ${JSON.stringify(resolved.errors)}`);
   return priceOrder({
-    lines: resolved.lines.map((l) => ({ quantity: l.quantity, variantPriceMinor: l.variantPriceMinor, modifierPricesMinor: l.modifiers.map((m) => m.priceMinor), tax: l.tax })),
+    lines: resolved.lines.map((l) => ({
+      quantity: l.quantity,
+      variantPriceMinor: l.variantPriceMinor,
+      modifierPricesMinor: l.modifiers.map((m) => m.priceMinor),
+      tax: l.tax,
+    })),
     promotion: { kind: 'percentage', percent: 10 },
     deliveryFeeMinor: 250,
     serviceFee: { fixedMinor: 49, percent: 2 },
@@ -90,5 +117,9 @@ while (process.hrtime.bigint() < deadline) {
 const seconds = Number(process.hrtime.bigint() - started) / 1e9;
 const cpus = os.cpus();
 console.log(`node ${process.version}, ${cpus[0]?.model.trim() ?? 'unknown CPU'}, one thread`);
-console.log(`order: 10 lines, 50 modifier selections 3 levels deep, 10 % promotion, 3 tax rates (inclusive and exclusive); grand total ${sample.grandTotalMinor} minor units`);
-console.log(`pricing engine (resolveLines + priceOrder): ${Math.round(count / seconds).toLocaleString('en')} orders/s, ${((seconds / count) * 1e6).toFixed(1)} µs per order (${count.toLocaleString('en')} orders in ${seconds.toFixed(1)} s)`);
+console.log(
+  `order: 10 lines, 50 modifier selections 3 levels deep, 10 % promotion, 3 tax rates (inclusive and exclusive); grand total ${sample.grandTotalMinor} minor units`,
+);
+console.log(
+  `pricing engine (resolveLines + priceOrder): ${Math.round(count / seconds).toLocaleString('en')} orders/s, ${((seconds / count) * 1e6).toFixed(1)} µs per order (${count.toLocaleString('en')} orders in ${seconds.toFixed(1)} s)`,
+);

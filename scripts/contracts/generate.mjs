@@ -49,7 +49,10 @@ function requireTs(file) {
   const previous = require.extensions['.ts'];
   require.extensions['.ts'] = (module, filename) => {
     const source = readFileSync(filename, 'utf8');
-    const { outputText } = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true }, fileName: filename });
+    const { outputText } = ts.transpileModule(source, {
+      compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
+      fileName: filename,
+    });
     module._compile(outputText, filename);
   };
   try {
@@ -76,7 +79,12 @@ function toDefinitionRefs(value) {
   if (Array.isArray(value)) return value.map(toDefinitionRefs);
   if (value && typeof value === 'object') {
     return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? v.replace('#/components/schemas/', '#/definitions/') : toDefinitionRefs(v)]),
+      Object.entries(value).map(([k, v]) => [
+        k,
+        k === '$ref' && typeof v === 'string'
+          ? v.replace('#/components/schemas/', '#/definitions/')
+          : toDefinitionRefs(v),
+      ]),
     );
   }
   return value;
@@ -104,9 +112,15 @@ function withoutRoot(code, name) {
 async function httpTypes() {
   const { httpSchemas } = requireTs(join(contracts, 'http/index.ts'));
   // Each schema is named by its key; a titled sub-shape must not shadow another schema's name.
-  const definitions = Object.fromEntries(Object.entries(httpSchemas).map(([name, schema]) => [name, { ...toDefinitionRefs(schema), title: name }]));
+  const definitions = Object.fromEntries(
+    Object.entries(httpSchemas).map(([name, schema]) => [name, { ...toDefinitionRefs(schema), title: name }]),
+  );
   const rootName = 'HttpContracts';
-  const code = await compile({ title: rootName, type: 'object', properties: {}, additionalProperties: false, definitions }, rootName, OPTIONS);
+  const code = await compile(
+    { title: rootName, type: 'object', properties: {}, additionalProperties: false, definitions },
+    rootName,
+    OPTIONS,
+  );
   return BANNER('shared/contracts/src/http/') + withoutRoot(code, rootName);
 }
 
@@ -117,7 +131,11 @@ async function eventTypes() {
     if (files.has(entry.schema)) continue;
     const schema = JSON.parse(readFileSync(join(schemasDir, entry.schema), 'utf8'));
     if (!schema.title) throw new Error(`schemas/${entry.schema} has no title: the title names its TypeScript type`);
-    files.set(entry.schema, { typeName: pascal(schema.title), module: entry.schema.replace(/\.schema\.json$/, ''), schema });
+    files.set(entry.schema, {
+      typeName: pascal(schema.title),
+      module: entry.schema.replace(/\.schema\.json$/, ''),
+      schema,
+    });
   }
   const out = new Map();
   for (const { typeName, module, schema } of files.values()) {
@@ -127,12 +145,16 @@ async function eventTypes() {
   }
 
   const lines = [BANNER('schemas/topics.json')];
-  for (const { typeName, module } of files.values()) lines.push(`import type { ${typeName} } from './events/${module}';`);
+  for (const { typeName, module } of files.values())
+    lines.push(`import type { ${typeName} } from './events/${module}';`);
   lines.push(`export type { ${[...files.values()].map((f) => f.typeName).join(', ')} };`, '');
   // Each schema's definitions too (`CatalogChangeDefinitions.Product`), under its own name, since
   // definition names repeat across schemas: a producer builds the part it makes as its exact type.
-  lines.push("/** Every type of each topic's schema, its definitions included, e.g. `CatalogChangeDefinitions.Product`. */");
-  for (const { typeName, module } of files.values()) lines.push(`export type * as ${typeName}Definitions from './events/${module}';`);
+  lines.push(
+    "/** Every type of each topic's schema, its definitions included, e.g. `CatalogChangeDefinitions.Product`. */",
+  );
+  for (const { typeName, module } of files.values())
+    lines.push(`export type * as ${typeName}Definitions from './events/${module}';`);
   lines.push('');
   lines.push('/** Every topic of the platform (schemas/topics.json), by a name code can use. */');
   lines.push('export const TOPICS = {');
@@ -140,12 +162,19 @@ async function eventTypes() {
   lines.push('} as const;', '', 'export type TopicName = (typeof TOPICS)[keyof typeof TOPICS];', '');
   lines.push('/** The value of each topic: what its schema allows, so what a consumer receives after validation. */');
   lines.push('export interface TopicPayloads {');
-  for (const [name, entry] of Object.entries(catalog.topics)) lines.push(`  ${JSON.stringify(name)}: ${files.get(entry.schema).typeName};`);
+  for (const [name, entry] of Object.entries(catalog.topics))
+    lines.push(`  ${JSON.stringify(name)}: ${files.get(entry.schema).typeName};`);
   lines.push('}', '');
   lines.push('/** The event types each topic carries (its `event-type` header). */');
   lines.push('export const TOPIC_EVENT_TYPES = {');
-  for (const [name, entry] of Object.entries(catalog.topics)) lines.push(`  ${JSON.stringify(name)}: ${JSON.stringify(entry.eventTypes)},`);
-  lines.push('} as const;', '', 'export type EventTypeOf<T extends TopicName> = (typeof TOPIC_EVENT_TYPES)[T][number];', '');
+  for (const [name, entry] of Object.entries(catalog.topics))
+    lines.push(`  ${JSON.stringify(name)}: ${JSON.stringify(entry.eventTypes)},`);
+  lines.push(
+    '} as const;',
+    '',
+    'export type EventTypeOf<T extends TopicName> = (typeof TOPIC_EVENT_TYPES)[T][number];',
+    '',
+  );
   out.set('events.ts', lines.join('\n'));
   return out;
 }
@@ -167,7 +196,12 @@ for (const [name, code] of files) {
 }
 // A generated file whose schema is gone.
 const expected = new Set([...files.keys()].map((name) => join(generatedDir, name)));
-const walk = (dir) => (existsSync(dir) ? readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)])) : []);
+const walk = (dir) =>
+  existsSync(dir)
+    ? readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)],
+      )
+    : [];
 for (const path of walk(generatedDir)) {
   if (expected.has(path)) continue;
   if (check) stale.push(`${relative(root, path)} (no schema makes it)`);
@@ -178,7 +212,9 @@ for (const path of walk(generatedDir)) {
 }
 if (check) {
   if (stale.length > 0) {
-    console.error(`contracts: generated types differ from their schemas; run \`npm run contracts:generate\` and commit:\n  ${stale.join('\n  ')}`);
+    console.error(
+      `contracts: generated types differ from their schemas; run \`npm run contracts:generate\` and commit:\n  ${stale.join('\n  ')}`,
+    );
     process.exit(1);
   }
   console.log(`contracts: ${files.size} generated files match their schemas`);

@@ -25,10 +25,14 @@ try {
   const increments = (await docs.findOne({ _id: 'counter' })).value;
 
   await docs.insertOne({ _id: 'flag', state: 'open' });
-  const cas = await Promise.all(Array.from({ length: N }, () => docs.updateOne({ _id: 'flag', state: 'open' }, { $set: { state: 'taken' } })));
+  const cas = await Promise.all(
+    Array.from({ length: N }, () => docs.updateOne({ _id: 'flag', state: 'open' }, { $set: { state: 'taken' } })),
+  );
   const casWinners = cas.filter((r) => r.modifiedCount === 1).length;
 
-  const claims = await Promise.allSettled(Array.from({ length: N }, (_, i) => db.collection('claims').insertOne({ _id: 'claim', by: i })));
+  const claims = await Promise.allSettled(
+    Array.from({ length: N }, (_, i) => db.collection('claims').insertOne({ _id: 'claim', by: i })),
+  );
   const insertWinners = claims.filter((r) => r.status === 'fulfilled').length;
 
   console.log(`${N} concurrent $inc on one document: value ${increments} (isolated: ${N})`);

@@ -24,7 +24,10 @@ function tcpConnect() {
   return new Promise((resolve, reject) => {
     const socket = net.connect({ host, port });
     socket.setTimeout(2000, () => socket.destroy(new Error('connect timeout')));
-    socket.once('connect', () => { socket.end(); resolve(); });
+    socket.once('connect', () => {
+      socket.end();
+      resolve();
+    });
     socket.once('error', reject);
   });
 }

@@ -44,7 +44,9 @@ async function consumeGroup(groupId, topic, count, timeoutMs = 30000) {
   const consumer = kafka.consumer({ groupId, sessionTimeout: 10000, heartbeatInterval: 1000, maxWaitTimeInMs: 500 });
   const got = [];
   let joined = false;
-  consumer.on(consumer.events.GROUP_JOIN, () => { joined = true; });
+  consumer.on(consumer.events.GROUP_JOIN, () => {
+    joined = true;
+  });
   await consumer.connect();
   await consumer.subscribe({ topic, fromBeginning: true });
   const t0 = Date.now();
@@ -71,7 +73,10 @@ async function verifyKafka() {
   const cluster = await admin.describeCluster();
   check(cluster.brokers.length === 1, `metadata: ${cluster.brokers.length} broker, cluster ${cluster.clusterId}`);
 
-  check(await admin.createTopics({ topics: [{ topic, numPartitions: 3 }], waitForLeaders: true }), `createTopics ${topic} (3 partitions)`);
+  check(
+    await admin.createTopics({ topics: [{ topic, numPartitions: 3 }], waitForLeaders: true }),
+    `createTopics ${topic} (3 partitions)`,
+  );
   const meta = await admin.fetchTopicMetadata({ topics: [topic] });
   check(meta.topics[0].partitions.length === 3, 'topic metadata shows 3 partitions');
 
@@ -98,16 +103,24 @@ async function verifyKafka() {
   check(r1.got.length === 30, `consumer received 30/30 (${r1.ms} ms from connect, incl. group join)`);
   const byKey = new Map();
   for (const m of r1.got) byKey.set(m.key, (byKey.get(m.key) || new Set()).add(m.partition));
-  check([...byKey.values()].every((parts) => parts.size === 1), 'messages with the same key share a partition');
+  check(
+    [...byKey.values()].every((parts) => parts.size === 1),
+    'messages with the same key share a partition',
+  );
   const committed = await admin.fetchOffsets({ groupId, topics: [topic] });
   const sum = committed[0].partitions.reduce((s, p) => s + Number(p.offset), 0);
-  check(sum === 30, `committed offsets sum to 30 (${committed[0].partitions.map((p) => `${p.partition}:${p.offset}`).join(' ')})`);
+  check(
+    sum === 30,
+    `committed offsets sum to 30 (${committed[0].partitions.map((p) => `${p.partition}:${p.offset}`).join(' ')})`,
+  );
 
   const batch2 = Array.from({ length: 10 }, (_, i) => ({ key: `k${i}`, value: `second-${i}` }));
   await producer.send({ topic, acks: -1, messages: batch2 });
   const r2 = await consumeGroup(groupId, topic, 10);
-  check(r2.got.length === 10 && r2.got.every((m) => m.value.startsWith('second-')),
-    `restarted consumer in the same group resumed at committed offsets: got only the 10 new messages (${r2.got.length})`);
+  check(
+    r2.got.length === 10 && r2.got.every((m) => m.value.startsWith('second-')),
+    `restarted consumer in the same group resumed at committed offsets: got only the 10 new messages (${r2.got.length})`,
+  );
 
   // transactions (transaction.state.log.* set for a single node)
   const txProducer = kafka.producer({ transactionalId: `${topic}-tx`, idempotent: true, maxInFlightRequests: 1 });
@@ -120,8 +133,10 @@ async function verifyKafka() {
   await tx2.abort();
   await txProducer.disconnect();
   const r3 = await consumeGroup(groupId, topic, 1, 10000);
-  check(r3.got.length === 1 && r3.got[0].value === 'committed-tx',
-    'transactional producer: committed message seen, aborted one not (read_committed)');
+  check(
+    r3.got.length === 1 && r3.got[0].value === 'committed-tx',
+    'transactional producer: committed message seen, aborted one not (read_committed)',
+  );
 
   const groups = await admin.describeGroups([groupId]);
   check(groups.groups[0].state === 'Empty', `group state after consumers left: ${groups.groups[0].state}`);
@@ -151,8 +166,10 @@ async function verifyRegistry() {
   check(Number.isInteger(id), `JSON schema registered under ${subject} with id ${id}`);
   const res = await fetch(`${registryUrl}/schemas/ids/${id}`);
   const body = await res.json();
-  check(res.status === 200 && body.schemaType === 'JSON' && JSON.parse(body.schema).title === 'StackVerify',
-    `GET /schemas/ids/${id} returns the JSON schema`);
+  check(
+    res.status === 200 && body.schemaType === 'JSON' && JSON.parse(body.schema).title === 'StackVerify',
+    `GET /schemas/ids/${id} returns the JSON schema`,
+  );
   const again = await registry.register({ type: SchemaType.JSON, schema }, { subject });
   check(again.id === id, 're-registering the same schema returns the same id');
   const encoded = await registry.encode(id, { id: 'x1', n: 2 });

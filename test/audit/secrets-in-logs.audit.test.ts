@@ -12,6 +12,8 @@ it('found the logs of the service processes of this run', () => {
 });
 
 it('finds no secret in any service log of the run', () => {
-  const findings = files.flatMap((file) => findSecrets(readFileSync(join(SERVICE_LOG_DIR, file), 'utf8')).map((f) => `${file}:${f.line} ${f.kind}`));
+  const findings = files.flatMap((file) =>
+    findSecrets(readFileSync(join(SERVICE_LOG_DIR, file), 'utf8')).map((f) => `${file}:${f.line} ${f.kind}`),
+  );
   expect(findings).toEqual([]);
 });

@@ -25,7 +25,8 @@ function lintScope(): string[] {
   const words = (script.match(/'[^']*'|"[^"]*"|\S+/g) ?? []).map((w) => w.replace(/^['"]|['"]$/g, ''));
   const scope: string[] = [];
   for (let i = 1; i < words.length; i++) {
-    if (words[i]!.startsWith('-')) i++; // --config FILE, --output-type TYPE
+    if (words[i]!.startsWith('-'))
+      i++; // --config FILE, --output-type TYPE
     else scope.push(words[i]!);
   }
   return scope;
@@ -34,14 +35,20 @@ function lintScope(): string[] {
 /** Runs the rules with `cwd` as the repository root; resolves to the violations found. */
 function cruise(cwd: string): Promise<Violation[]> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [CLI, '--config', CONFIG, '--output-type', 'json', ...lintScope()], { cwd, timeout: 60_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error && !stdout) return reject(new Error(`dependency-cruiser failed in ${cwd}: ${error.message}\n${stderr}`));
-      try {
-        resolve(JSON.parse(stdout).summary.violations as Violation[]);
-      } catch {
-        reject(new Error(`dependency-cruiser answered no JSON in ${cwd}:\n${stdout.slice(0, 2000)}\n${stderr}`));
-      }
-    });
+    execFile(
+      process.execPath,
+      [CLI, '--config', CONFIG, '--output-type', 'json', ...lintScope()],
+      { cwd, timeout: 60_000, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error && !stdout)
+          return reject(new Error(`dependency-cruiser failed in ${cwd}: ${error.message}\n${stderr}`));
+        try {
+          resolve(JSON.parse(stdout).summary.violations as Violation[]);
+        } catch {
+          reject(new Error(`dependency-cruiser answered no JSON in ${cwd}:\n${stdout.slice(0, 2000)}\n${stderr}`));
+        }
+      },
+    );
   });
 }
 
@@ -60,9 +67,11 @@ const BROKEN: [rule: string, from: string, to: RegExp][] = [
   ['not-to-unresolvable', 'services/kitchen/src/usecases/typo.ts', /^\.\/no-such-module$/],
 ];
 
-const matches = (v: Violation, [rule, from, to]: [string, string, RegExp]) => v.rule.name === rule && v.from.startsWith(from) && to.test(v.to);
+const matches = (v: Violation, [rule, from, to]: [string, string, RegExp]) =>
+  v.rule.name === rule && v.from.startsWith(from) && to.test(v.to);
 
-const describeViolation = (v: Violation) => `${v.rule.name}: ${v.from} → ${v.to}${v.cycle ? ` (cycle ${v.cycle.map((c) => c.name).join(' → ')})` : ''}`;
+const describeViolation = (v: Violation) =>
+  `${v.rule.name}: ${v.from} → ${v.to}${v.cycle ? ` (cycle ${v.cycle.map((c) => c.name).join(' → ')})` : ''}`;
 
 describe('import rules (.dependency-cruiser.cjs)', () => {
   let runs: Record<'broken' | 'clean' | 'real', Promise<Violation[]>>;
@@ -72,12 +81,19 @@ describe('import rules (.dependency-cruiser.cjs)', () => {
     for (const run of Object.values(runs)) run.catch(() => undefined);
   });
 
-  it.each(BROKEN)('%s reports %s → %s in the broken fixture', async (rule, from, to) => {
-    const violations = await runs.broken;
-    const found = violations.filter((v) => matches(v, [rule, from, to]));
-    if (found.length === 0) throw new Error(`no ${rule} violation from ${from} to ${to}; found:\n${violations.map(describeViolation).join('\n')}`);
-    expect(found.every((v) => v.rule.severity === 'error')).toBe(true);
-  }, 60_000);
+  it.each(BROKEN)(
+    '%s reports %s → %s in the broken fixture',
+    async (rule, from, to) => {
+      const violations = await runs.broken;
+      const found = violations.filter((v) => matches(v, [rule, from, to]));
+      if (found.length === 0)
+        throw new Error(
+          `no ${rule} violation from ${from} to ${to}; found:\n${violations.map(describeViolation).join('\n')}`,
+        );
+      expect(found.every((v) => v.rule.severity === 'error')).toBe(true);
+    },
+    60_000,
+  );
 
   it('reports nothing else in the broken fixture', async () => {
     const unexpected = (await runs.broken).filter((v) => !BROKEN.some((expected) => matches(v, expected)));
@@ -90,7 +106,10 @@ describe('import rules (.dependency-cruiser.cjs)', () => {
 
   it('reports nothing in the real tree', async () => {
     const violations = await runs.real;
-    if (violations.length > 0) console.error(`import rule violations (npm run lint:boundaries):\n${violations.map(describeViolation).join('\n')}`);
+    if (violations.length > 0)
+      console.error(
+        `import rule violations (npm run lint:boundaries):\n${violations.map(describeViolation).join('\n')}`,
+      );
     expect(violations.map(describeViolation)).toEqual([]);
   }, 60_000);
 });

@@ -49,8 +49,12 @@ function seed(args: string[]): Promise<{ code: number | null; stdout: string; st
   const env: NodeJS.ProcessEnv = { ...process.env };
   delete env.MARKETPLACE_ADMIN_TOKEN;
   return new Promise((resolve) => {
-    execFile(process.execPath, [join(repoRoot, 'scripts', 'demo', 'seed.mjs'), ...args], { cwd: repoRoot, env, timeout: 90_000, encoding: 'utf8' }, (error, stdout, stderr) =>
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      [join(repoRoot, 'scripts', 'demo', 'seed.mjs'), ...args],
+      { cwd: repoRoot, env, timeout: 90_000, encoding: 'utf8' },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr }),
     );
   });
 }
@@ -60,22 +64,39 @@ async function deletePlatformTopics(): Promise<void> {
   const platform = new Set(PLATFORM_TOPICS.flatMap((t) => [t, catalog.deadLetterTopicOf(t)]));
   const existing = (await admin.listTopics()).filter((t) => platform.has(t));
   if (existing.length > 0) await admin.deleteTopics({ topics: existing, timeout: 30_000 });
-  await waitFor('the deleted topics to be gone', async () => (await admin.listTopics()).every((t) => !platform.has(t)), 30_000, 250);
+  await waitFor(
+    'the deleted topics to be gone',
+    async () => (await admin.listTopics()).every((t) => !platform.has(t)),
+    30_000,
+    250,
+  );
 }
 
 beforeAll(async () => {
-  const kafka = createKafka({ brokers: stackEnv().KAFKA_BROKERS.split(','), clientId: 'it-fresh-cluster', logger: quietLogger('fresh-cluster') });
+  const kafka = createKafka({
+    brokers: stackEnv().KAFKA_BROKERS.split(','),
+    clientId: 'it-fresh-cluster',
+    logger: quietLogger('fresh-cluster'),
+  });
   admin = kafka.admin();
   await admin.connect();
   await deletePlatformTopics();
 
   // Every service as `npm start` runs it: no copy starts "at new messages", no shortcut.
   const suffix = uniqueName('fresh').replace(/-/g, '_');
-  const fresh = (name: string) => ({ MONGO_DATABASE: `it_${suffix}_${name}`.slice(0, 60), KAFKA_CONSUMER_GROUP_PREFIX: `it-${suffix}-${name}` });
+  const fresh = (name: string) => ({
+    MONGO_DATABASE: `it_${suffix}_${name}`.slice(0, 60),
+    KAFKA_CONSUMER_GROUP_PREFIX: `it-${suffix}-${name}`,
+  });
   services = await startServiceProcesses([
     startServiceProcess('catalog', await freePort(), fresh('cat'), 90_000),
     startServiceProcess('ordering-pricing', await freePort(), fresh('ord'), 90_000),
-    startServiceProcess('webhook-sender', await freePort(), { ...fresh('wh'), ALLOW_LOOPBACK_HTTP_URLS: 'true' }, 90_000),
+    startServiceProcess(
+      'webhook-sender',
+      await freePort(),
+      { ...fresh('wh'), ALLOW_LOOPBACK_HTTP_URLS: 'true' },
+      90_000,
+    ),
   ]);
   const [catalogService, ordering, sender] = services;
   gw = await startGateway({
@@ -86,7 +107,9 @@ beforeAll(async () => {
     RATE_LIMIT_PER_IP: '100000',
     RATE_LIMIT_PER_INSTALLATION: '100000',
   });
-  topicsBeforeSeed = new Map(await Promise.all(JOURNEY_TOPICS.map(async (t) => [t, await admin.fetchTopicOffsets(t)] as const)));
+  topicsBeforeSeed = new Map(
+    await Promise.all(JOURNEY_TOPICS.map(async (t) => [t, await admin.fetchTopicOffsets(t)] as const)),
+  );
 
   receiver = await startReceiver();
   dir = mkdtempSync(join(tmpdir(), 'fresh-cluster-'));
@@ -112,14 +135,19 @@ describe('a fresh cluster: seed, order, webhook', () => {
       expect(offsets.every((p) => p.high === '0')).toBe(true);
     }
     // Two installations on six partitions: at least four partitions never get a message.
-    expect(installationsAfterSeed.filter((p) => p.high === '0').length).toBeGreaterThanOrEqual(catalog.get('installations').partitions - 2);
+    expect(installationsAfterSeed.filter((p) => p.high === '0').length).toBeGreaterThanOrEqual(
+      catalog.get('installations').partitions - 2,
+    );
   });
 
   it("delivers the order's orders.created to the order source's webhook URL within 10 s, signed with its secret", async () => {
     const source = fixture.installations.orderSource;
     const placedAt = Date.now();
     const order = await placeDemoOrder(gw!, fixture);
-    expect({ status: order.status, body: order.status === 201 ? undefined : order.body }).toEqual({ status: 201, body: undefined });
+    expect({ status: order.status, body: order.status === 201 ? undefined : order.body }).toEqual({
+      status: 201,
+      body: undefined,
+    });
     const orderId: string = order.body.orderId;
 
     const webhook = await waitFor(

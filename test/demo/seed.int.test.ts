@@ -2,7 +2,21 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { apiClient, findSecrets, freePort, partnerCall, repoRoot, startGateway, startReceiver, startServiceProcess, verifySignature, waitFor, type Receiver, type ServiceProcess, type TestGateway } from '@marketplace/testing';
+import {
+  apiClient,
+  findSecrets,
+  freePort,
+  partnerCall,
+  repoRoot,
+  startGateway,
+  startReceiver,
+  startServiceProcess,
+  verifySignature,
+  waitFor,
+  type Receiver,
+  type ServiceProcess,
+  type TestGateway,
+} from '@marketplace/testing';
 import { placeDemoOrder } from './support/demo-order';
 
 // `npm run demo:seed` (scripts/demo/seed.mjs) as a developer runs it, against a gateway process of
@@ -34,7 +48,12 @@ interface Fixture {
   adminApi: { baseUrl: string };
   installations: { orderSource: InstallationFixture; deliveryProvider: InstallationFixture };
   branches: { id: string; name: string }[];
-  deliveryZones: { id: string; branchId: string; inside: { latitude: number; longitude: number }; outside: { latitude: number; longitude: number } }[];
+  deliveryZones: {
+    id: string;
+    branchId: string;
+    inside: { latitude: number; longitude: number };
+    outside: { latitude: number; longitude: number };
+  }[];
   promotionCode: string;
 }
 interface Run {
@@ -50,15 +69,21 @@ delete childEnv.MARKETPLACE_TOKEN_SECRET;
 
 function run(command: string, args: string[]): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(command, args, { cwd: repoRoot, env: childEnv, timeout: RUN_TIMEOUT_MS, encoding: 'utf8' }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
-      resolve({ code, stdout, stderr: error?.killed ? `${stderr}\n(killed after ${RUN_TIMEOUT_MS} ms)` : stderr });
-    });
+    execFile(
+      command,
+      args,
+      { cwd: repoRoot, env: childEnv, timeout: RUN_TIMEOUT_MS, encoding: 'utf8' },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+        resolve({ code, stdout, stderr: error?.killed ? `${stderr}\n(killed after ${RUN_TIMEOUT_MS} ms)` : stderr });
+      },
+    );
   });
 }
 
 /** The seed script itself, or through `npm run demo:seed` (the root package.json wiring). */
-const seed = (args: string[], viaNpm = false) => (viaNpm ? run('npm', ['run', '--silent', 'demo:seed', '--', ...args]) : run(process.execPath, [SEED, ...args]));
+const seed = (args: string[], viaNpm = false) =>
+  viaNpm ? run('npm', ['run', '--silent', 'demo:seed', '--', ...args]) : run(process.execPath, [SEED, ...args]);
 
 function expectSuccess(result: Run): void {
   if (result.code !== 0) throw new Error(`seed exited ${result.code}:\n${result.stdout}\n${result.stderr}`);
@@ -68,7 +93,13 @@ function expectSuccess(result: Run): void {
 function expectNoSecretsPrinted(result: Run, fixture: Fixture): void {
   const printed = result.stdout + result.stderr;
   const { orderSource, deliveryProvider } = fixture.installations;
-  for (const secret of [fixture.tenantApi.token, orderSource.apiKey, orderSource.webhookSecret, deliveryProvider.apiKey, deliveryProvider.webhookSecret]) {
+  for (const secret of [
+    fixture.tenantApi.token,
+    orderSource.apiKey,
+    orderSource.webhookSecret,
+    deliveryProvider.apiKey,
+    deliveryProvider.webhookSecret,
+  ]) {
     expect(printed).not.toContain(secret);
     expect(printed).not.toContain(secret.split('.').at(-1));
   }
@@ -109,10 +140,19 @@ beforeAll(async () => {
   OTHER_WEBHOOK_URL = `${receiver.url}/other-hooks`;
   [catalog, ordering, sender] = await Promise.all([
     startServiceProcess('catalog', await freePort(), { MONGO_DATABASE: catalogDatabase }),
-    startServiceProcess('ordering-pricing', await freePort(), { MONGO_DATABASE: orderingDatabase, KAFKA_CONSUMER_GROUP_PREFIX: orderingDatabase, CATALOG_COPY_START: 'latest' }),
+    startServiceProcess('ordering-pricing', await freePort(), {
+      MONGO_DATABASE: orderingDatabase,
+      KAFKA_CONSUMER_GROUP_PREFIX: orderingDatabase,
+      CATALOG_COPY_START: 'latest',
+    }),
     // Its installation copy starts at new messages: on this busy shared topic every installation
     // of the test is new (test/demo/fresh-cluster.disruptive.test.ts runs the default settings).
-    startServiceProcess('webhook-sender', await freePort(), { MONGO_DATABASE: senderDatabase, KAFKA_CONSUMER_GROUP_PREFIX: senderDatabase, INSTALLATIONS_COPY_START: 'latest', ALLOW_LOOPBACK_HTTP_URLS: 'true' }),
+    startServiceProcess('webhook-sender', await freePort(), {
+      MONGO_DATABASE: senderDatabase,
+      KAFKA_CONSUMER_GROUP_PREFIX: senderDatabase,
+      INSTALLATIONS_COPY_START: 'latest',
+      ALLOW_LOOPBACK_HTTP_URLS: 'true',
+    }),
   ]);
   gw = await startGateway({
     CATALOG_URL: catalog.url,
@@ -209,7 +249,9 @@ describe('npm run demo:seed', () => {
     const products = menu.categories.flatMap((c: any) => c.products);
     expect(products.find((p: any) => p.sku === 'DE-PANNA').availability).toBe(1);
     expect(products.find((p: any) => p.sku === 'PA-CAR').variants.map((v: any) => v.availability)).toEqual([0, 2]);
-    expect(new Set(products.map((p: any) => JSON.stringify(p.taxCategory)))).toEqual(new Set([JSON.stringify({ rate: 7, isInclusive: true }), JSON.stringify({ rate: 19, isInclusive: false })]));
+    expect(new Set(products.map((p: any) => JSON.stringify(p.taxCategory)))).toEqual(
+      new Set([JSON.stringify({ rate: 7, isInclusive: true }), JSON.stringify({ rate: 19, isInclusive: false })]),
+    );
     const margherita = products.find((p: any) => p.sku === 'PZ-MARG');
     const detail = (await partnerCall(gw, key, 'GET', `/catalog/branches/${mitte.id}/products/${margherita.id}`)).body;
     const toppings = detail.variants[0].modifierGroups.find((g: any) => g.name === 'Toppings');
@@ -222,16 +264,26 @@ describe('npm run demo:seed', () => {
     const [first, second] = runs.map((r) => r.fixture);
     const mitte = second!.branches.find((b) => b.name === 'Demo Bistro Mitte')!;
     expect(second!.promotionCode).toBe('DEMO10');
-    expect(second!.deliveryZones).toEqual([{ id: expect.stringMatching(UUID), branchId: mitte.id, inside: expect.any(Object), outside: expect.any(Object) }]);
+    expect(second!.deliveryZones).toEqual([
+      { id: expect.stringMatching(UUID), branchId: mitte.id, inside: expect.any(Object), outside: expect.any(Object) },
+    ]);
     expect(second!.deliveryZones[0]!.id).toBe(first!.deliveryZones[0]!.id);
     const zone = second!.deliveryZones[0]!;
-    const order = (point: { latitude: number; longitude: number }) => placeDemoOrder(gw, second!, { point, promotionCode: second!.promotionCode });
+    const order = (point: { latitude: number; longitude: number }) =>
+      placeDemoOrder(gw, second!, { point, promotionCode: second!.promotionCode });
     const inside = await order(zone.inside);
     expect(inside.status).toBe(201);
     // The seeded webhook URL gets the order, signed with the seeded secret of the latest run.
     const webhook = await waitFor(
       "the order's orders.created at the seeded webhook URL",
-      () => receiver.at('/hooks').find((r) => r.body.toString('utf8').includes(inside.body.orderId) && JSON.parse(r.body.toString('utf8')).type === 'orders.created'),
+      () =>
+        receiver
+          .at('/hooks')
+          .find(
+            (r) =>
+              r.body.toString('utf8').includes(inside.body.orderId) &&
+              JSON.parse(r.body.toString('utf8')).type === 'orders.created',
+          ),
       10_000,
       50,
     );
@@ -257,12 +309,25 @@ describe('npm run demo:seed', () => {
     const byApp = new Map<string, any>(list.body.map((i: any) => [i.appId, i]));
     expect(byApp.size).toBe(2);
     const source = byApp.get(fixture.installations.orderSource.appId);
-    expect(source).toMatchObject({ id: fixture.installations.orderSource.installationId, status: 'Connected', webhookUrl: WEBHOOK_URL, authType: 'ApiKey' });
+    expect(source).toMatchObject({
+      id: fixture.installations.orderSource.installationId,
+      status: 'Connected',
+      webhookUrl: WEBHOOK_URL,
+      authType: 'ApiKey',
+    });
     expect([...source.scopes].sort()).toEqual(['Catalog.Read', 'Orders.Create']);
     expect([...source.subscribedEvents].sort()).toEqual(['orders.cancelled', 'orders.created']);
     const provider = byApp.get(fixture.installations.deliveryProvider.appId);
-    expect(provider).toMatchObject({ id: fixture.installations.deliveryProvider.installationId, status: 'Connected', webhookUrl: WEBHOOK_URL });
-    expect([...provider.subscribedEvents].sort()).toEqual(['delivery.assigned', 'delivery.cancelled', 'delivery.superseded']);
+    expect(provider).toMatchObject({
+      id: fixture.installations.deliveryProvider.installationId,
+      status: 'Connected',
+      webhookUrl: WEBHOOK_URL,
+    });
+    expect([...provider.subscribedEvents].sort()).toEqual([
+      'delivery.assigned',
+      'delivery.cancelled',
+      'delivery.superseded',
+    ]);
     expect(provider.scopes).toHaveLength(8);
   });
 
@@ -299,13 +364,29 @@ describe('npm run demo:seed', () => {
   }, 120_000);
 
   it('fails with one line naming the request, status and problem code on an HTTP error', async () => {
-    const rejected = await seed(['--gateway', gw.url, '--webhook-url', 'http://partner.example.com/hooks', '--out', fileOf('rejected.json')]);
+    const rejected = await seed([
+      '--gateway',
+      gw.url,
+      '--webhook-url',
+      'http://partner.example.com/hooks',
+      '--out',
+      fileOf('rejected.json'),
+    ]);
     expect(rejected.code).toBe(1);
     expect(rejected.stderr.trim().split('\n')).toHaveLength(1);
     expect(rejected.stderr).toMatch(/POST \/api\/admin\/v1\/apps\/[0-9a-f-]{36}\/versions -> 400 request\.invalid/);
     expect(rejected.stderr).toContain('webhookUrl must use https');
 
-    const refused = await seed(['--gateway', gw.url, '--webhook-url', WEBHOOK_URL, '--out', fileOf('refused.json'), '--admin-token', 'not-a-token']);
+    const refused = await seed([
+      '--gateway',
+      gw.url,
+      '--webhook-url',
+      WEBHOOK_URL,
+      '--out',
+      fileOf('refused.json'),
+      '--admin-token',
+      'not-a-token',
+    ]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('GET /api/admin/v1/tenants?slug=demo-bistro -> 401 auth.unauthenticated');
     expect(() => statSync(fileOf('rejected.json'))).toThrow();
@@ -313,7 +394,14 @@ describe('npm run demo:seed', () => {
   }, 120_000);
 
   it('says to run npm start when the gateway is not reachable, and checks its options', async () => {
-    const down = await seed(['--gateway', `http://127.0.0.1:${await freePort()}`, '--webhook-url', WEBHOOK_URL, '--out', fileOf('down.json')]);
+    const down = await seed([
+      '--gateway',
+      `http://127.0.0.1:${await freePort()}`,
+      '--webhook-url',
+      WEBHOOK_URL,
+      '--out',
+      fileOf('down.json'),
+    ]);
     expect(down.code).toBe(1);
     expect(down.stderr.trim().split('\n')).toHaveLength(1);
     expect(down.stderr).toContain('cannot reach the gateway');

@@ -184,10 +184,12 @@ function lineage(stage: Stage): Stage[] {
   return parent && parent !== stage ? [stage, ...lineage(parent)] : [stage];
 }
 
-const npmInstalls = (stage: Stage): string[] => instructionsIn(stage, 'RUN').filter((run) => /\bnpm\s+(ci|install|i)\b/.test(run));
+const npmInstalls = (stage: Stage): string[] =>
+  instructionsIn(stage, 'RUN').filter((run) => /\bnpm\s+(ci|install|i)\b/.test(run));
 const omitsDev = (run: string): boolean => /--omit[= ]dev\b|--production\b|--only[= ]prod/.test(run);
 /** True when the stage (or one it is built from) installs devDependencies. */
-const hasDevDependencies = (stage: Stage): boolean => lineage(stage).some((s) => npmInstalls(s).some((run) => !omitsDev(run)));
+const hasDevDependencies = (stage: Stage): boolean =>
+  lineage(stage).some((s) => npmInstalls(s).some((run) => !omitsDev(run)));
 
 /** COPY --from=<stage> instructions of a stage, as { from, sources, destination }. */
 function copiesFromStages(stage: Stage): Array<{ from: string; sources: string[]; destination: string }> {
@@ -203,7 +205,8 @@ function copiesFromStages(stage: Stage): Array<{ from: string; sources: string[]
 function envOfStage(stage: Stage): Record<string, string> {
   const env: Record<string, string> = {};
   for (const args of instructionsIn(stage, 'ENV')) {
-    for (const match of args.matchAll(/(\w+)=("[^"]*"|'[^']*'|\S+)/g)) env[match[1]!] = match[2]!.replace(/^["']|["']$/g, '');
+    for (const match of args.matchAll(/(\w+)=("[^"]*"|'[^']*'|\S+)/g))
+      env[match[1]!] = match[2]!.replace(/^["']|["']$/g, '');
   }
   return env;
 }
@@ -247,7 +250,9 @@ describe('compose: infrastructure services', () => {
   });
 
   test('the schema registry is the Apicurio version of the native stack (scripts/stack/registry.sh)', () => {
-    expect(service('schema-registry').image).toBe(`apicurio/apicurio-registry:${nativeVersion('registry.sh', 'REGISTRY_VERSION')}`);
+    expect(service('schema-registry').image).toBe(
+      `apicurio/apicurio-registry:${nativeVersion('registry.sh', 'REGISTRY_VERSION')}`,
+    );
   });
 
   test('MongoDB keeps its data in a named volume', () => {
@@ -272,7 +277,8 @@ describe('compose: application services', () => {
 
   test.each(APP_NAMES)('%s has the required environment, bound to all interfaces', (name) => {
     const env = envOf(service(name));
-    for (const variable of REQUIRED_ENV) expect({ variable, set: (env[variable] ?? '') !== '' }).toEqual({ variable, set: true });
+    for (const variable of REQUIRED_ENV)
+      expect({ variable, set: (env[variable] ?? '') !== '' }).toEqual({ variable, set: true });
     expect(env.HOST).toBe('0.0.0.0');
   });
 
@@ -293,7 +299,9 @@ describe('compose: application services', () => {
   });
 
   test.each(APP_NAMES)('%s waits for every infrastructure service to be healthy', (name) => {
-    const conditions = Object.fromEntries(INFRA_NAMES.map((infra) => [infra, dependsOnCondition(service(name), infra)]));
+    const conditions = Object.fromEntries(
+      INFRA_NAMES.map((infra) => [infra, dependsOnCondition(service(name), infra)]),
+    );
     expect(conditions).toEqual(Object.fromEntries(INFRA_NAMES.map((infra) => [infra, 'service_healthy'])));
   });
 });
@@ -317,7 +325,11 @@ describe('compose: Kafka (KRaft, single node)', () => {
   const kafkaEnv = envOf(service('kafka'));
 
   test('is a combined broker + controller voting for itself', () => {
-    expect(kafkaEnv.KAFKA_PROCESS_ROLES?.split(',').map((r) => r.trim()).sort()).toEqual(['broker', 'controller']);
+    expect(
+      kafkaEnv.KAFKA_PROCESS_ROLES?.split(',')
+        .map((r) => r.trim())
+        .sort(),
+    ).toEqual(['broker', 'controller']);
     const controllerPorts = listeners(kafkaEnv.KAFKA_LISTENERS)
       .filter((l) => kafkaEnv.KAFKA_CONTROLLER_LISTENER_NAMES?.split(',').includes(l.name))
       .map((l) => l.port);
@@ -329,7 +341,9 @@ describe('compose: Kafka (KRaft, single node)', () => {
 
   test('every listener has a security protocol and CLUSTER_ID is set', () => {
     const mapped = (kafkaEnv.KAFKA_LISTENER_SECURITY_PROTOCOL_MAP ?? '').split(',').map((entry) => entry.split(':')[0]);
-    const names = [...listeners(kafkaEnv.KAFKA_LISTENERS), ...listeners(kafkaEnv.KAFKA_ADVERTISED_LISTENERS)].map((l) => l.name);
+    const names = [...listeners(kafkaEnv.KAFKA_LISTENERS), ...listeners(kafkaEnv.KAFKA_ADVERTISED_LISTENERS)].map(
+      (l) => l.name,
+    );
     expect(names.filter((n) => !mapped.includes(n))).toEqual([]);
     expect(kafkaEnv.CLUSTER_ID).toMatch(/^[A-Za-z0-9_-]{22}$/);
   });
@@ -348,7 +362,9 @@ describe('compose: Kafka (KRaft, single node)', () => {
 
   test('does not auto-create topics and replicates everything once', () => {
     expect(kafkaEnv.KAFKA_AUTO_CREATE_TOPICS_ENABLE).toBe('false');
-    for (const variable of Object.keys(kafkaEnv).filter((k) => /REPLICATION_FACTOR$|MIN_ISR$|MIN_INSYNC_REPLICAS$/.test(k))) {
+    for (const variable of Object.keys(kafkaEnv).filter((k) =>
+      /REPLICATION_FACTOR$|MIN_ISR$|MIN_INSYNC_REPLICAS$/.test(k),
+    )) {
       expect({ variable, value: kafkaEnv[variable] }).toEqual({ variable, value: '1' });
     }
     expect(kafkaEnv.KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR).toBe('1');
@@ -405,7 +421,9 @@ describe('Dockerfile', () => {
 
   test('copies the dist of every runtime shared package, the selected service and schemas/', () => {
     const sources = copiesFromStages(finalStage).flatMap((c) => c.sources);
-    const shared = readdirSync(join(ROOT, 'shared')).filter((pkg) => existsSync(join(ROOT, 'shared', pkg, 'package.json')));
+    const shared = readdirSync(join(ROOT, 'shared')).filter((pkg) =>
+      existsSync(join(ROOT, 'shared', pkg, 'package.json')),
+    );
     const expected = [
       ...shared.filter((pkg) => !DEV_ONLY_SHARED.includes(pkg)).map((pkg) => `shared/${pkg}/dist`),
       'services/${SERVICE}/dist',
@@ -419,7 +437,8 @@ describe('Dockerfile', () => {
   test('starts services/$SERVICE/dist/main.js with SERVICE kept as a runtime ENV', () => {
     expect(envOfStage(finalStage).SERVICE).toBe('${SERVICE}');
     const { execForm, argv } = finalCommand();
-    const script = execForm && /(^|\/)(ba)?sh$/.test(argv[0] ?? '') && argv[1] === '-c' ? argv[2] ?? '' : argv.join(' ');
+    const script =
+      execForm && /(^|\/)(ba)?sh$/.test(argv[0] ?? '') && argv[1] === '-c' ? (argv[2] ?? '') : argv.join(' ');
     expect(script).toMatch(/\bnode\s+"?services\/\$\{?SERVICE\}?\/dist\/main\.js/);
     // exec form passes its arguments verbatim: a "$" only works when a shell runs the command
     if (execForm && script === argv.join(' ')) expect(script).not.toContain('$');

@@ -5,7 +5,10 @@ import { SERVICES } from './services';
 
 // Each service's definition agrees with scripts/services.json and with the topic catalog.
 describe.each(SERVICES)('%s definition', (name, port) => {
-  const module = require(join('..', '..', 'services', name, 'src', 'service')) as Record<string, ServiceDefinition<Record<string, never>>>;
+  const module = require(join('..', '..', 'services', name, 'src', 'service')) as Record<
+    string,
+    ServiceDefinition<Record<string, never>>
+  >;
   const definition = Object.values(module)[0]!;
 
   it('has its name and default port', () => {

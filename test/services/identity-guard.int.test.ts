@@ -1,6 +1,15 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { IDENTITY_HEADER, privateKeyFrom, signIdentity, type PartnerIdentity } from '@marketplace/identity';
-import { connectedApp, freePort, localEnv, partnerCall, startGateway, startServiceProcess, type ServiceProcess, type TestGateway } from '@marketplace/testing';
+import {
+  connectedApp,
+  freePort,
+  localEnv,
+  partnerCall,
+  startGateway,
+  startServiceProcess,
+  type ServiceProcess,
+  type TestGateway,
+} from '@marketplace/testing';
 
 // A real internal service (catalog) behind the real gateway: only identities the gateway signed
 // for this very request get past the guard; anything reaching the internal port directly is 401.
@@ -17,7 +26,14 @@ afterAll(async () => {
   await catalog?.stop();
 });
 
-const identity: PartnerIdentity = { kind: 'partner', tenantId: 't', tenant: { currencyCode: 'EUR', defaultLanguage: 'en' }, installationId: 'i', appId: 'a', scopes: ['Catalog.Read'] };
+const identity: PartnerIdentity = {
+  kind: 'partner',
+  tenantId: 't',
+  tenant: { currencyCode: 'EUR', defaultLanguage: 'en' },
+  installationId: 'i',
+  appId: 'a',
+  scopes: ['Catalog.Read'],
+};
 const branches = '/api/partner/v1/catalog/branches';
 const direct = (headers: Record<string, string> = {}) => fetch(catalog.url + branches, { headers });
 
@@ -30,22 +46,37 @@ it('lets a request through the gateway reach the service (a new tenant has no br
 
 it('refuses direct calls without, with a forged, or with a replayed identity', async () => {
   const ownKey = privateKeyFrom(localEnv().INTERNAL_IDENTITY_PRIVATE_KEY!);
-  const otherKey = privateKeyFrom(generateKeyPairSync('ed25519').privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64'));
+  const otherKey = privateKeyFrom(
+    generateKeyPairSync('ed25519').privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64'),
+  );
   const cases: [string, Record<string, string>][] = [
     ['none', {}],
     ['garbage', { [IDENTITY_HEADER]: 'v1.abc.def' }],
-    ['signed by another key', { [IDENTITY_HEADER]: signIdentity(otherKey, identity, { method: 'GET', path: branches }) }],
-    ['issued for another path', { [IDENTITY_HEADER]: signIdentity(ownKey, identity, { method: 'GET', path: `${branches}/x` }) }],
-    ['expired', { [IDENTITY_HEADER]: signIdentity(ownKey, identity, { method: 'GET', path: branches }, Date.now() - 120_000) }],
+    [
+      'signed by another key',
+      { [IDENTITY_HEADER]: signIdentity(otherKey, identity, { method: 'GET', path: branches }) },
+    ],
+    [
+      'issued for another path',
+      { [IDENTITY_HEADER]: signIdentity(ownKey, identity, { method: 'GET', path: `${branches}/x` }) },
+    ],
+    [
+      'expired',
+      { [IDENTITY_HEADER]: signIdentity(ownKey, identity, { method: 'GET', path: branches }, Date.now() - 120_000) },
+    ],
   ];
   for (const [what, headers] of cases) {
     const res = await direct(headers);
     expect({ what, status: res.status }).toEqual({ what, status: 401 });
   }
   // The same service answers a correctly signed request.
-  expect((await direct({ [IDENTITY_HEADER]: signIdentity(ownKey, identity, { method: 'GET', path: branches }) })).status).toBe(200);
+  expect(
+    (await direct({ [IDENTITY_HEADER]: signIdentity(ownKey, identity, { method: 'GET', path: branches }) })).status,
+  ).toBe(200);
   // Tenant routes need a tenant identity: a partner identity does not open them.
   const tenantPath = '/api/tenant/v1/catalog/products';
-  const res = await fetch(catalog.url + tenantPath, { headers: { [IDENTITY_HEADER]: signIdentity(ownKey, identity, { method: 'GET', path: tenantPath }) } });
+  const res = await fetch(catalog.url + tenantPath, {
+    headers: { [IDENTITY_HEADER]: signIdentity(ownKey, identity, { method: 'GET', path: tenantPath }) },
+  });
   expect(res.status).toBe(401);
 });

@@ -17,7 +17,11 @@ describe.each(SERVICES)('%s process', (name, defaultPort) => {
     expect(await (await fetch(`${service.url}/healthz`)).json()).toEqual({ status: 'ok', service: name });
     const ready = await fetch(`${service.url}/readyz`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ status: 'ready', service: name, checks: { mongodb: 'up', redis: 'up', kafka: 'up', schemaRegistry: 'up', consumers: 'up' } });
+    expect(await ready.json()).toEqual({
+      status: 'ready',
+      service: name,
+      checks: { mongodb: 'up', redis: 'up', kafka: 'up', schemaRegistry: 'up', consumers: 'up' },
+    });
   });
 
   it('exposes Prometheus metrics', async () => {
@@ -30,7 +34,8 @@ describe.each(SERVICES)('%s process', (name, defaultPort) => {
     const res = await fetch(`${service.url}/no-such-route`);
     expect(res.status).toBe(404);
     const body = await res.json();
-    if (name === 'provider-delivery') expect(body).toEqual({ code: 'resource.not_found', message: expect.any(String), retryable: false });
+    if (name === 'provider-delivery')
+      expect(body).toEqual({ code: 'resource.not_found', message: expect.any(String), retryable: false });
     else expect(body).toMatchObject({ status: 404, code: 'resource.not_found', title: 'Not Found' });
   });
 
@@ -48,7 +53,13 @@ describe('configuration errors', () => {
   it('stop a service at start with one line naming each bad variable', () => {
     const env = stackEnv();
     const result = spawnSync(process.execPath, [join(repoRoot, 'services/catalog/dist/main.js')], {
-      env: { PATH: process.env.PATH, MONGO_URL: env.MONGO_URL, REDIS_URL: 'http://not-redis', SCHEMA_REGISTRY_URL: env.SCHEMA_REGISTRY_URL, PORT: 'eighty' },
+      env: {
+        PATH: process.env.PATH,
+        MONGO_URL: env.MONGO_URL,
+        REDIS_URL: 'http://not-redis',
+        SCHEMA_REGISTRY_URL: env.SCHEMA_REGISTRY_URL,
+        PORT: 'eighty',
+      },
       encoding: 'utf8',
       timeout: 15_000,
     });
@@ -62,14 +73,27 @@ describe('configuration errors', () => {
   it('end a service that cannot reach a dependency within the start-up timeout, with one fatal JSON line', () => {
     const env = stackEnv();
     const result = spawnSync(process.execPath, [join(repoRoot, 'services/catalog/dist/main.js')], {
-      env: { PATH: process.env.PATH, ...env, ...localEnv(), MONGO_URL: 'mongodb://127.0.0.1:9/', STARTUP_TIMEOUT_MS: '2000', PORT: '4499' },
+      env: {
+        PATH: process.env.PATH,
+        ...env,
+        ...localEnv(),
+        MONGO_URL: 'mongodb://127.0.0.1:9/',
+        STARTUP_TIMEOUT_MS: '2000',
+        PORT: '4499',
+      },
       encoding: 'utf8',
       timeout: 30_000,
     });
     expect(result.status).toBe(1);
-    const lines = `${result.stdout}${result.stderr}`.trim().split('\n').map((line) => JSON.parse(line) as { level: string; msg: string; err?: { message: string } });
+    const lines = `${result.stdout}${result.stderr}`
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { level: string; msg: string; err?: { message: string } });
     const fatal = lines.filter((l) => l.level === 'fatal');
     expect(fatal).toHaveLength(1);
-    expect(fatal[0]).toMatchObject({ msg: 'failed to start', err: { message: expect.stringContaining('could not reach MongoDB before the start-up timeout') } });
+    expect(fatal[0]).toMatchObject({
+      msg: 'failed to start',
+      err: { message: expect.stringContaining('could not reach MongoDB before the start-up timeout') },
+    });
   });
 });

@@ -7,7 +7,10 @@ import { SERVICES } from './services';
 const services: ServiceProcess[] = [];
 
 function stack(action: 'up' | 'down', component: string) {
-  const result = spawnSync('bash', [join(repoRoot, 'scripts/stack/stack.sh'), action, component], { encoding: 'utf8', timeout: 180_000 });
+  const result = spawnSync('bash', [join(repoRoot, 'scripts/stack/stack.sh'), action, component], {
+    encoding: 'utf8',
+    timeout: 180_000,
+  });
   if (result.status !== 0) throw new Error(`stack ${action} ${component} failed: ${result.stdout}${result.stderr}`);
 }
 
@@ -17,7 +20,13 @@ async function readiness(service: ServiceProcess) {
 }
 
 beforeAll(async () => {
-  services.push(...(await Promise.all(SERVICES.map(([name, port]) => startServiceProcess(name, port + 200, { MONGO_DATABASE: `it_readiness_${name.replace(/-/g, '_')}` })))));
+  services.push(
+    ...(await Promise.all(
+      SERVICES.map(([name, port]) =>
+        startServiceProcess(name, port + 200, { MONGO_DATABASE: `it_readiness_${name.replace(/-/g, '_')}` }),
+      ),
+    )),
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -34,17 +43,27 @@ describe.each([
     stack('down', component);
     try {
       for (const service of services) {
-        const seen = await waitFor(`${service.name} /readyz to report ${check} down`, async () => {
-          const r = await readiness(service);
-          return r.status === 503 && r.body.checks[check] === 'down' ? r : undefined;
-        }, 20_000, 250);
+        const seen = await waitFor(
+          `${service.name} /readyz to report ${check} down`,
+          async () => {
+            const r = await readiness(service);
+            return r.status === 503 && r.body.checks[check] === 'down' ? r : undefined;
+          },
+          20_000,
+          250,
+        );
         expect(seen.body.checks[check]).toBe('down');
       }
     } finally {
       stack('up', component);
     }
     for (const service of services) {
-      await waitFor(`${service.name} /readyz to be 200 again after ${component} restarted`, async () => (await readiness(service)).status === 200, 60_000, 500);
+      await waitFor(
+        `${service.name} /readyz to be 200 again after ${component} restarted`,
+        async () => (await readiness(service)).status === 200,
+        60_000,
+        500,
+      );
     }
   }, 180_000);
 });

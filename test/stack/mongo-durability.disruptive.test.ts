@@ -12,7 +12,10 @@ const WRITERS = 8;
 const KILL_AFTER_MS = 2_000;
 
 function stackUp(component: string) {
-  const result = spawnSync('bash', [join(repoRoot, 'scripts/stack/stack.sh'), 'up', component], { encoding: 'utf8', timeout: 180_000 });
+  const result = spawnSync('bash', [join(repoRoot, 'scripts/stack/stack.sh'), 'up', component], {
+    encoding: 'utf8',
+    timeout: 180_000,
+  });
   if (result.status !== 0) throw new Error(`stack up ${component} failed: ${result.stdout}${result.stderr}`);
 }
 
@@ -51,9 +54,19 @@ it('loses no acknowledged write when the engine is killed under writes', async (
   const reader = new MongoClient(url, { serverSelectionTimeoutMS: 10_000 });
   try {
     await reader.connect();
-    const found = new Set((await reader.db(dbName).collection('acked').find({}, { projection: { _id: 1 } }).toArray()).map((d) => String(d._id)));
+    const found = new Set(
+      (
+        await reader
+          .db(dbName)
+          .collection('acked')
+          .find({}, { projection: { _id: 1 } })
+          .toArray()
+      ).map((d) => String(d._id)),
+    );
     const lost = acknowledged.filter((id) => !found.has(id));
-    console.log(`engine killed after ${acknowledged.length} acknowledged inserts (${Math.round(acknowledged.length / seconds)}/s from ${WRITERS} clients): ${lost.length} lost`);
+    console.log(
+      `engine killed after ${acknowledged.length} acknowledged inserts (${Math.round(acknowledged.length / seconds)}/s from ${WRITERS} clients): ${lost.length} lost`,
+    );
     expect(acknowledged.length).toBeGreaterThan(100); // the writers really wrote before the kill
     expect(lost).toEqual([]);
     await reader.db(dbName).dropDatabase();

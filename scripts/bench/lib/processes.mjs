@@ -34,12 +34,25 @@ export function cpuMs(child) {
 export async function startService(name, env) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const childEnv = { ...process.env, ...readStackEnv(), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env };
+  const childEnv = {
+    ...process.env,
+    ...readStackEnv(),
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    ...env,
+  };
   delete childEnv.OTEL_EXPORTER_OTLP_ENDPOINT;
   // BENCH_CPU_PROFILE=<dir>: each service writes a V8 CPU profile there when it stops (open it
   // in Chrome's DevTools, or sum its self times by function).
-  const profile = process.env.BENCH_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`] : [];
-  const child = spawn(process.execPath, [...profile, join(root, 'services', name, 'dist', 'main.js')], { cwd: root, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const profile = process.env.BENCH_CPU_PROFILE
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`]
+    : [];
+  const child = spawn(process.execPath, [...profile, join(root, 'services', name, 'dist', 'main.js')], {
+    cwd: root,
+    env: childEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   // The last lines are kept for the error message; BENCH_DEBUG=1 shows everything as it comes.
   child.stdout.on('data', (chunk) => {
@@ -55,8 +68,17 @@ export async function startService(name, env) {
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}:\n${output}`);
-    if (await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2000) }).then((res) => res.status === 200, () => false)) return url;
-    if (Date.now() > deadline) throw new Error(`${name} did not answer /readyz with 200 within 60 s (is the stack up? npm run stack:status):\n${output}`);
+    if (
+      await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2000) }).then(
+        (res) => res.status === 200,
+        () => false,
+      )
+    )
+      return url;
+    if (Date.now() > deadline)
+      throw new Error(
+        `${name} did not answer /readyz with 200 within 60 s (is the stack up? npm run stack:status):\n${output}`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }

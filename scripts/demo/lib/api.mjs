@@ -18,11 +18,16 @@ export class SeedError extends Error {
 /** The HTTP error of a call: method, path, status, problem code (and field errors, if any). */
 export class HttpError extends SeedError {
   constructor(method, path, status, problem) {
-    const code = problem && typeof problem === 'object' && typeof problem.code === 'string' ? problem.code : 'no problem code';
-    const detail = problem && typeof problem === 'object' && typeof problem.detail === 'string' ? `: ${problem.detail}` : '';
-    const fields = problem && typeof problem === 'object' && problem.errors && typeof problem.errors === 'object'
-      ? ` (${Object.entries(problem.errors).map(([field, messages]) => `${field} ${[].concat(messages).join(', ')}`).join('; ')})`
-      : '';
+    const code =
+      problem && typeof problem === 'object' && typeof problem.code === 'string' ? problem.code : 'no problem code';
+    const detail =
+      problem && typeof problem === 'object' && typeof problem.detail === 'string' ? `: ${problem.detail}` : '';
+    const fields =
+      problem && typeof problem === 'object' && problem.errors && typeof problem.errors === 'object'
+        ? ` (${Object.entries(problem.errors)
+            .map(([field, messages]) => `${field} ${[].concat(messages).join(', ')}`)
+            .join('; ')})`
+        : '';
     super(`${method} ${path} -> ${status} ${code}${detail}${fields}`, { problem });
     this.status = status;
     this.code = problem?.code;
@@ -32,7 +37,9 @@ export class HttpError extends SeedError {
 function unreachable(baseUrl, error) {
   if (error?.name === 'TimeoutError' || error?.name === 'AbortError') return undefined;
   const code = error?.cause?.code ?? error?.code ?? error?.cause?.message ?? error?.message;
-  return new SeedError(`cannot reach the gateway at ${baseUrl} (${code}): start the services with \`npm start\`, or pass --gateway URL`);
+  return new SeedError(
+    `cannot reach the gateway at ${baseUrl} (${code}): start the services with \`npm start\`, or pass --gateway URL`,
+  );
 }
 
 /**
@@ -45,19 +52,28 @@ export function apiClient(baseUrl, token, role = 'admin') {
     try {
       res = await fetch(baseUrl + path, {
         method,
-        headers: { accept: 'application/json', authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          accept: 'application/json',
+          authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
         signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
         redirect: 'error',
       });
     } catch (error) {
-      throw unreachable(baseUrl, error) ?? new SeedError(`${method} ${path} -> no answer within ${REQUEST_TIMEOUT_MS} ms from ${baseUrl}`);
+      throw (
+        unreachable(baseUrl, error) ??
+        new SeedError(`${method} ${path} -> no answer within ${REQUEST_TIMEOUT_MS} ms from ${baseUrl}`)
+      );
     }
     let text;
     try {
       text = await res.text();
     } catch {
-      throw new SeedError(`${method} ${path} -> ${res.status}, but the response body did not arrive within ${REQUEST_TIMEOUT_MS} ms`);
+      throw new SeedError(
+        `${method} ${path} -> ${res.status}, but the response body did not arrive within ${REQUEST_TIMEOUT_MS} ms`,
+      );
     }
     let parsed;
     if (text) {
@@ -65,7 +81,9 @@ export function apiClient(baseUrl, token, role = 'admin') {
         parsed = JSON.parse(text);
       } catch {
         // Not the gateway (or not its API): report the status, never the body.
-        throw new SeedError(`${method} ${path} -> ${res.status} with a non-JSON body: is ${baseUrl} the gateway-auth service?`);
+        throw new SeedError(
+          `${method} ${path} -> ${res.status} with a non-JSON body: is ${baseUrl} the gateway-auth service?`,
+        );
       }
     }
     return { status: res.status, body: parsed };
@@ -76,9 +94,10 @@ export function apiClient(baseUrl, token, role = 'admin') {
     if (!expected.includes(res.status)) {
       const error = new HttpError(method, path, res.status, res.body);
       if (res.status === 401) {
-        error.message += role === 'admin'
-          ? ' (the admin token was refused: it must be signed with the gateway\'s MARKETPLACE_TOKEN_SECRET; for a deployed cluster pass --admin-token or MARKETPLACE_ADMIN_TOKEN)'
-          : ' (the tenant token was refused)';
+        error.message +=
+          role === 'admin'
+            ? " (the admin token was refused: it must be signed with the gateway's MARKETPLACE_TOKEN_SECRET; for a deployed cluster pass --admin-token or MARKETPLACE_ADMIN_TOKEN)"
+            : ' (the tenant token was refused)';
       }
       throw error;
     }

@@ -55,10 +55,18 @@ async function ensurePublishedVersion(admin, appId, wanted) {
   const published = versions.filter((v) => v.status === 'Published');
   const latest = published.at(-1);
   if (latest && contractMatches(latest, wanted)) return { version: latest.version, outcome: 'reused' };
-  const draft = versions.find((v) => v.status === 'Draft' && v.version > (latest?.version ?? 0) && contractMatches(v, wanted));
+  const draft = versions.find(
+    (v) => v.status === 'Draft' && v.version > (latest?.version ?? 0) && contractMatches(v, wanted),
+  );
   const version = draft ?? (await admin.call('POST', `${ADMIN}/apps/${appId}/versions`, wanted, [201]));
-  const result = await admin.call('POST', `${ADMIN}/apps/${appId}/versions/${version.version}/publish`, undefined, [200]);
-  if (result.status !== 'Published') throw new SeedError(`publishing ${detail.slug} version ${version.version} left it ${result.status}`);
+  const result = await admin.call(
+    'POST',
+    `${ADMIN}/apps/${appId}/versions/${version.version}/publish`,
+    undefined,
+    [200],
+  );
+  if (result.status !== 'Published')
+    throw new SeedError(`publishing ${detail.slug} version ${version.version} left it ${result.status}`);
   return { version: version.version, outcome: draft ? 'published draft' : 'created' };
 }
 
@@ -93,9 +101,11 @@ async function connect(tenant, installation) {
   if (!again && res.status === 409 && res.body?.code === 'marketplace.installation.already_connected') {
     res = await tenant.request('POST', `${base}/reconnect`); // connected meanwhile
   }
-  if (res.status !== 200) throw new HttpError('POST', `${base}/${again ? 'reconnect' : 'connect'}`, res.status, res.body);
+  if (res.status !== 200)
+    throw new HttpError('POST', `${base}/${again ? 'reconnect' : 'connect'}`, res.status, res.body);
   const credentials = res.body?.credentials;
-  if (!credentials?.apiKey) throw new SeedError(`POST ${base}/connect answered no API key (is the contract's authType ApiKey?)`);
+  if (!credentials?.apiKey)
+    throw new SeedError(`POST ${base}/connect answered no API key (is the contract's authType ApiKey?)`);
   return { credentials, outcome: again ? 'reconnected' : 'connected' };
 }
 
@@ -104,7 +114,13 @@ async function connect(tenant, installation) {
  * scopes, subscribedEvents, webhookUrl } }. Answers the fixture entry of the installation.
  */
 export async function ensureConnectedApp(ctx, spec) {
-  const wanted = { authType: spec.contract.authType, scopes: spec.contract.scopes, subscribedEvents: spec.contract.subscribedEvents, webhookUrl: spec.contract.webhookUrl, oauth2: null };
+  const wanted = {
+    authType: spec.contract.authType,
+    scopes: spec.contract.scopes,
+    subscribedEvents: spec.contract.subscribedEvents,
+    webhookUrl: spec.contract.webhookUrl,
+    oauth2: null,
+  };
   const { app, created } = await ensureApp(ctx.admin, spec);
   const version = await ensurePublishedVersion(ctx.admin, app.id, wanted);
   const installed = await ensureInstallation(ctx.tenant, app.id, version.version);

@@ -60,20 +60,23 @@ function absoluteUrl(option, raw) {
   } catch {
     throw usageError(`${option} must be an absolute URL, got ${JSON.stringify(raw)}`);
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw usageError(`${option} must be an http(s) URL, got ${JSON.stringify(raw)}`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw usageError(`${option} must be an http(s) URL, got ${JSON.stringify(raw)}`);
   return raw;
 }
 
 function defaultGateway() {
   const gateway = runningServices().find((s) => s.name === 'gateway-auth');
-  if (!gateway) throw new SeedError('gateway-auth is not among the services in scripts/services.json; pass --gateway URL');
+  if (!gateway)
+    throw new SeedError('gateway-auth is not among the services in scripts/services.json; pass --gateway URL');
   return gateway.url;
 }
 
 /** The gateway's base URL without a trailing slash; the APIs live under it. */
 function gatewayBase(raw) {
   const url = new URL(absoluteUrl('--gateway', raw));
-  if (url.search || url.hash || url.username || url.password) throw usageError('--gateway must be a plain base URL (no query, fragment or credentials)');
+  if (url.search || url.hash || url.username || url.password)
+    throw usageError('--gateway must be a plain base URL (no query, fragment or credentials)');
   return url.href.replace(/\/+$/, '');
 }
 
@@ -94,7 +97,9 @@ export function adminToken(options, env = process.env) {
   let secret = env.MARKETPLACE_TOKEN_SECRET;
   if (!secret && existsSync(join(stackDir, 'local.env'))) secret = readStackEnv().MARKETPLACE_TOKEN_SECRET;
   if (!secret) {
-    throw new SeedError('no admin token: set MARKETPLACE_TOKEN_SECRET, pass --admin-token (or MARKETPLACE_ADMIN_TOKEN), or run `npm run stack:up` to create .stack/local.env');
+    throw new SeedError(
+      'no admin token: set MARKETPLACE_TOKEN_SECRET, pass --admin-token (or MARKETPLACE_ADMIN_TOKEN), or run `npm run stack:up` to create .stack/local.env',
+    );
   }
   const key = Buffer.from(secret, 'base64');
   if (key.length < 32) throw new SeedError('MARKETPLACE_TOKEN_SECRET must be base64 of at least 32 bytes');

@@ -25,9 +25,17 @@ export const tenantStep = {
     const { tenant, created } = await ensureTenant(ctx.admin);
     // Tenants cannot be edited through the API: an existing one keeps its settings.
     const differs = ['name', 'currencyCode', 'defaultLanguage'].filter((field) => tenant[field] !== DEMO_TENANT[field]);
-    if (differs.length > 0) ctx.warn(`tenant ${DEMO_TENANT.slug} exists with other ${differs.join(', ')}; kept as it is`);
-    const token = await ctx.admin.call('POST', `/api/admin/v1/tenants/${tenant.id}/tokens`, { expiresInSeconds: TOKEN_TTL_SECONDS }, [201]);
-    ctx.report(`tenant ${DEMO_TENANT.slug}: ${tenant.id}${created ? ' (created)' : ''}, token valid until ${token.expiresAt}`);
+    if (differs.length > 0)
+      ctx.warn(`tenant ${DEMO_TENANT.slug} exists with other ${differs.join(', ')}; kept as it is`);
+    const token = await ctx.admin.call(
+      'POST',
+      `/api/admin/v1/tenants/${tenant.id}/tokens`,
+      { expiresInSeconds: TOKEN_TTL_SECONDS },
+      [201],
+    );
+    ctx.report(
+      `tenant ${DEMO_TENANT.slug}: ${tenant.id}${created ? ' (created)' : ''}, token valid until ${token.expiresAt}`,
+    );
     return {
       tenantId: tenant.id,
       tenantSlug: tenant.slug,

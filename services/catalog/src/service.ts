@@ -25,7 +25,14 @@ export const catalogService: ServiceDefinition<typeof settings> = {
       ttlMs: 30_000,
       busy: () => busyError('Another change of this catalog is in progress; retry shortly.'),
     });
-    const reads = new MenuReads(store, { menus: context.config.menuCacheTenants, responseBytes: context.config.menuCacheResponseMegabytes * 1024 * 1024 }, partnerViews);
+    const reads = new MenuReads(
+      store,
+      {
+        menus: context.config.menuCacheTenants,
+        responseBytes: context.config.menuCacheResponseMegabytes * 1024 * 1024,
+      },
+      partnerViews,
+    );
     registerRoutes(context, { store, reads, outbox: context.outbox, logger: context.logger, now: () => new Date() });
     return { consumers: consumers(context) };
   },

@@ -1,4 +1,10 @@
-import { catalogTenant, created, startCatalogCluster, type CatalogCluster, type CatalogTenant } from './support/cluster';
+import {
+  catalogTenant,
+  created,
+  startCatalogCluster,
+  type CatalogCluster,
+  type CatalogTenant,
+} from './support/cluster';
 
 // Availability per branch, as partners see it (README, "Effective availability at the branch"):
 // integers 0, 1, 2; a variant is the stricter of its own and its product's value; a product is
@@ -18,7 +24,16 @@ beforeAll(async () => {
   mitte = await created(t, '/branches', { name: 'Mitte' });
   hafen = await created(t, '/branches', { name: 'Hafen' });
   category = await created(t, '/categories', { name: 'Drinks' });
-  group = await created(t, '/modifier-groups', { name: 'Ice', minSelections: 0, maxSelections: 1, isRequired: false, options: [{ name: 'With ice', price: 0 }, { name: 'Crushed', price: 0.2 }] });
+  group = await created(t, '/modifier-groups', {
+    name: 'Ice',
+    minSelections: 0,
+    maxSelections: 1,
+    isRequired: false,
+    options: [
+      { name: 'With ice', price: 0 },
+      { name: 'Crushed', price: 0.2 },
+    ],
+  });
   cola = await created(t, '/products', {
     categoryId: category.id,
     name: 'Cola',
@@ -44,9 +59,18 @@ async function set(branch: any, patch: Record<string, unknown>) {
 async function colaAt(branch: any) {
   const res = await t.read(`/branches/${branch.id}/products`);
   const p = res.body.categories[0].products[0];
-  return { availability: p.availability, startingPrice: p.startingPrice, variants: p.variants.map((v: any) => v.availability) };
+  return {
+    availability: p.availability,
+    startingPrice: p.startingPrice,
+    variants: p.variants.map((v: any) => v.availability),
+  };
 }
-const clear = () => set(mitte, { products: { [cola.id]: 0 }, variants: { [small()]: 0, [medium()]: 0, [large()]: 0 }, modifierOptions: { [group.options[0].id]: 0, [group.options[1].id]: 0 } });
+const clear = () =>
+  set(mitte, {
+    products: { [cola.id]: 0 },
+    variants: { [small()]: 0, [medium()]: 0, [large()]: 0 },
+    modifierOptions: { [group.options[0].id]: 0, [group.options[1].id]: 0 },
+  });
 
 afterEach(async () => {
   await clear();
@@ -94,7 +118,12 @@ it('applies a branch’s availability to that branch only', async () => {
   expect(await colaAt(hafen)).toEqual({ availability: 0, startingPrice: 2.5, variants: [0, 0, 0] });
   const detail = await t.read(`/branches/${hafen.id}/products/${cola.id}`);
   expect(detail.body.variants[0].modifierGroups[0].options[0].availability).toBe(0);
-  expect((await t.manage('GET', `/branches/${hafen.id}/availability`)).body).toEqual({ branchId: hafen.id, products: {}, variants: {}, modifierOptions: {} });
+  expect((await t.manage('GET', `/branches/${hafen.id}/availability`)).body).toEqual({
+    branchId: hafen.id,
+    products: {},
+    variants: {},
+    modifierOptions: {},
+  });
 });
 
 it('keeps the availability of a kept variant and option across a replacement; new ones are available', async () => {
@@ -115,7 +144,11 @@ it('keeps the availability of a kept variant and option across a replacement; ne
     minSelections: 0,
     maxSelections: 1,
     isRequired: false,
-    options: [{ id: group.options[0].id, name: 'With ice', price: 0 }, { id: group.options[1].id, name: 'Crushed', price: 0.2 }, { name: 'Cubes', price: 0.1 }],
+    options: [
+      { id: group.options[0].id, name: 'With ice', price: 0 },
+      { id: group.options[1].id, name: 'Crushed', price: 0.2 },
+      { name: 'Cubes', price: 0.1 },
+    ],
   });
   expect(regrouped.status).toBe(200);
   expect(await colaAt(mitte)).toEqual({ availability: 0, startingPrice: 3.2, variants: [1, 0, 0, 0] });

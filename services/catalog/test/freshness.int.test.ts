@@ -1,5 +1,14 @@
 import { partnerCall } from '@marketplace/testing';
-import { catalogTenant, created, startCatalogCluster, startSecondInstance, throughGateway, type CatalogCluster, type CatalogTenant, type SecondInstance } from './support/cluster';
+import {
+  catalogTenant,
+  created,
+  startCatalogCluster,
+  startSecondInstance,
+  throughGateway,
+  type CatalogCluster,
+  type CatalogTenant,
+  type SecondInstance,
+} from './support/cluster';
 
 // Once a change is acknowledged, the very next partner read sees it: on the instance that wrote it
 // and on another catalog instance (its own gateway, the same catalog database), although both keep
@@ -20,8 +29,18 @@ beforeAll(async () => {
   two = await throughGateway(one, second.gateway);
   branch = await created(one, '/branches', { name: 'Mitte' });
   category = await created(one, '/categories', { name: 'Pizza' });
-  toppings = await created(one, '/modifier-groups', { name: 'Toppings', minSelections: 0, maxSelections: 1, isRequired: false, options: [{ name: 'Olives', price: 0.5 }] });
-  pizza = await created(one, '/products', { categoryId: category.id, name: 'Margherita', variants: [{ name: 'S', price: 7.5, isDefault: true, modifierGroupIds: [toppings.id] }] });
+  toppings = await created(one, '/modifier-groups', {
+    name: 'Toppings',
+    minSelections: 0,
+    maxSelections: 1,
+    isRequired: false,
+    options: [{ name: 'Olives', price: 0.5 }],
+  });
+  pizza = await created(one, '/products', {
+    categoryId: category.id,
+    name: 'Margherita',
+    variants: [{ name: 'S', price: 7.5, isDefault: true, modifierGroupIds: [toppings.id] }],
+  });
 }, 90_000);
 
 afterAll(async () => {
@@ -56,25 +75,46 @@ it('shows a changed price on the very next read, on the writing instance and on 
     const writer = i % 2 === 0 ? one : two;
     const put = await writer.manage('PUT', `/products/${pizza.id}`, pizzaBody(price));
     expect(put.status).toBe(200);
-    for (const [name, reader] of [['writer', writer], ['other', writer === one ? two : one]] as const) {
-      expect({ round: i, reader: name, list: priceIn(await list(reader)), detail: (await detail(reader)).body.variants[0].price }).toEqual({ round: i, reader: name, list: price, detail: price });
+    for (const [name, reader] of [
+      ['writer', writer],
+      ['other', writer === one ? two : one],
+    ] as const) {
+      expect({
+        round: i,
+        reader: name,
+        list: priceIn(await list(reader)),
+        detail: (await detail(reader)).body.variants[0].price,
+      }).toEqual({ round: i, reader: name, list: price, detail: price });
     }
   }
 });
 
 it('shows an availability change at once on the other instance', async () => {
   await Promise.all([list(one), list(two), detail(one)]);
-  expect((await two.manage('PATCH', `/branches/${branch.id}/availability`, { products: { [pizza.id]: 1 } })).status).toBe(200);
+  expect(
+    (await two.manage('PATCH', `/branches/${branch.id}/availability`, { products: { [pizza.id]: 1 } })).status,
+  ).toBe(200);
   expect((await list(one)).categories[0].products[0].availability).toBe(1);
   expect((await detail(one)).body.availability).toBe(1);
-  expect((await one.manage('PATCH', `/branches/${branch.id}/availability`, { products: { [pizza.id]: 0 }, modifierOptions: { [toppings.options[0].id]: 2 } })).status).toBe(200);
+  expect(
+    (
+      await one.manage('PATCH', `/branches/${branch.id}/availability`, {
+        products: { [pizza.id]: 0 },
+        modifierOptions: { [toppings.options[0].id]: 2 },
+      })
+    ).status,
+  ).toBe(200);
   expect((await list(two)).categories[0].products[0].availability).toBe(0);
   expect((await detail(two)).body.variants[0].modifierGroups[0].options[0].availability).toBe(2);
 });
 
 it('shows a new product, then its deletion, at once', async () => {
   await Promise.all([list(one), list(two)]);
-  const extra = await created(one, '/products', { categoryId: category.id, name: 'Zucchini', variants: [{ name: 'S', price: 8, isDefault: true }] });
+  const extra = await created(one, '/products', {
+    categoryId: category.id,
+    name: 'Zucchini',
+    variants: [{ name: 'S', price: 8, isDefault: true }],
+  });
   expect((await list(two)).categories[0].products.map((p: any) => p.name)).toEqual(['Margherita', 'Zucchini']);
   expect((await detail(two, extra.id)).status).toBe(200);
   expect((await two.manage('DELETE', `/products/${extra.id}`)).status).toBe(204);
@@ -85,7 +125,13 @@ it('shows a new product, then its deletion, at once', async () => {
 
 it('shows a change of a nested modifier group in the product detail at once', async () => {
   await Promise.all([detail(one), detail(two)]);
-  const res = await two.manage('PUT', `/modifier-groups/${toppings.id}`, { name: 'Extras', minSelections: 0, maxSelections: 1, isRequired: false, options: [{ id: toppings.options[0].id, name: 'Olives', price: 0.7 }] });
+  const res = await two.manage('PUT', `/modifier-groups/${toppings.id}`, {
+    name: 'Extras',
+    minSelections: 0,
+    maxSelections: 1,
+    isRequired: false,
+    options: [{ id: toppings.options[0].id, name: 'Olives', price: 0.7 }],
+  });
   expect(res.status).toBe(200);
   for (const t of [one, two]) {
     const group = (await detail(t)).body.variants[0].modifierGroups[0];
@@ -95,8 +141,14 @@ it('shows a change of a nested modifier group in the product detail at once', as
 
 it('shows renames and translations at once, in every language already cached', async () => {
   await Promise.all([list(one), list(two), list(one, '?language=de'), list(two, '?language=de')]);
-  expect((await one.manage('PUT', `/categories/${category.id}`, { name: 'Pizzas', translations: { de: 'Pizzen' } })).status).toBe(200);
-  expect([(await list(two)).categories[0].name, (await list(two, '?language=de')).categories[0].name, (await list(two, '?language=de')).resolvedLanguage]).toEqual(['Pizzas', 'Pizzen', 'de']);
+  expect(
+    (await one.manage('PUT', `/categories/${category.id}`, { name: 'Pizzas', translations: { de: 'Pizzen' } })).status,
+  ).toBe(200);
+  expect([
+    (await list(two)).categories[0].name,
+    (await list(two, '?language=de')).categories[0].name,
+    (await list(two, '?language=de')).resolvedLanguage,
+  ]).toEqual(['Pizzas', 'Pizzen', 'de']);
   expect((await two.manage('PUT', `/categories/${category.id}`, { name: 'Pizza' })).status).toBe(200);
   const de = await list(one, '?language=de');
   expect([de.resolvedLanguage, de.categories[0].name]).toEqual(['en', 'Pizza']); // no German left in the catalog
@@ -118,7 +170,9 @@ it('never answers 304 to a revalidation after a change made on the other instanc
   const first = await partnerCall(second.gateway, one.apiKey, 'GET', path);
   const etag = first.headers.get('etag')!;
   expect(etag).toMatch(/^W\/".+"$/);
-  expect((await partnerCall(second.gateway, one.apiKey, 'GET', path, { headers: { 'if-none-match': etag } })).status).toBe(304);
+  expect(
+    (await partnerCall(second.gateway, one.apiKey, 'GET', path, { headers: { 'if-none-match': etag } })).status,
+  ).toBe(304);
   expect((await one.manage('PUT', `/products/${pizza.id}`, pizzaBody(priceIn(first.body) + 1))).status).toBe(200);
   const after = await partnerCall(second.gateway, one.apiKey, 'GET', path, { headers: { 'if-none-match': etag } });
   expect(after.status).toBe(200);
@@ -126,7 +180,9 @@ it('never answers 304 to a revalidation after a change made on the other instanc
   const newEtag = after.headers.get('etag')!;
   expect(newEtag).not.toBe(etag);
   // Both instances give the same body the same ETag.
-  expect((await partnerCall(cluster.gateway, one.apiKey, 'GET', path, { headers: { 'if-none-match': newEtag } })).status).toBe(304);
+  expect(
+    (await partnerCall(cluster.gateway, one.apiKey, 'GET', path, { headers: { 'if-none-match': newEtag } })).status,
+  ).toBe(304);
 });
 
 it('never serves a stale price while writes and reads on both instances interleave quickly', async () => {

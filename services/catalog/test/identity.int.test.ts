@@ -1,7 +1,20 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { IDENTITY_HEADER, privateKeyFrom, signIdentity, type CallerIdentity, type PartnerIdentity, type TenantIdentity } from '@marketplace/identity';
+import {
+  IDENTITY_HEADER,
+  privateKeyFrom,
+  signIdentity,
+  type CallerIdentity,
+  type PartnerIdentity,
+  type TenantIdentity,
+} from '@marketplace/identity';
 import { localEnv } from '@marketplace/testing';
-import { catalogTenant, created, startCatalogCluster, type CatalogCluster, type CatalogTenant } from './support/cluster';
+import {
+  catalogTenant,
+  created,
+  startCatalogCluster,
+  type CatalogCluster,
+  type CatalogTenant,
+} from './support/cluster';
 
 // The catalog's port answers the tenant and partner routes only with an identity the gateway signed
 // for that very method and path: anything else is 401 auth.unauthenticated, before the body is read.
@@ -11,7 +24,8 @@ let cluster: CatalogCluster;
 let t: CatalogTenant;
 let category: any;
 const ownKey = () => privateKeyFrom(localEnv().INTERNAL_IDENTITY_PRIVATE_KEY!);
-const otherKey = () => privateKeyFrom(generateKeyPairSync('ed25519').privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64'));
+const otherKey = () =>
+  privateKeyFrom(generateKeyPairSync('ed25519').privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64'));
 
 beforeAll(async () => {
   cluster = await startCatalogCluster();
@@ -23,15 +37,30 @@ afterAll(async () => {
   await cluster?.stop();
 });
 
-const tenantIdentity = (): TenantIdentity => ({ kind: 'tenant', tenantId: t.tenantId, tenant: { currencyCode: 'EUR', defaultLanguage: 'en' } });
-const partnerIdentity = (): PartnerIdentity => ({ kind: 'partner', tenantId: t.tenantId, tenant: { currencyCode: 'EUR', defaultLanguage: 'en' }, installationId: t.tenantId, appId: t.tenantId, scopes: ['Catalog.Read'] });
-const sign = (identity: CallerIdentity, method: string, path: string, key = ownKey(), nowMs = Date.now()) => signIdentity(key, identity, { method, path }, nowMs);
+const tenantIdentity = (): TenantIdentity => ({
+  kind: 'tenant',
+  tenantId: t.tenantId,
+  tenant: { currencyCode: 'EUR', defaultLanguage: 'en' },
+});
+const partnerIdentity = (): PartnerIdentity => ({
+  kind: 'partner',
+  tenantId: t.tenantId,
+  tenant: { currencyCode: 'EUR', defaultLanguage: 'en' },
+  installationId: t.tenantId,
+  appId: t.tenantId,
+  scopes: ['Catalog.Read'],
+});
+const sign = (identity: CallerIdentity, method: string, path: string, key = ownKey(), nowMs = Date.now()) =>
+  signIdentity(key, identity, { method, path }, nowMs);
 
 /** A call straight to the catalog's port, past the gateway. */
 async function direct(method: string, path: string, identity?: string, body?: string) {
   const res = await fetch(cluster.catalog.url + path, {
     method,
-    headers: { ...(identity === undefined ? {} : { [IDENTITY_HEADER]: identity }), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      ...(identity === undefined ? {} : { [IDENTITY_HEADER]: identity }),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body,
     signal: AbortSignal.timeout(10_000),
   });
@@ -40,7 +69,12 @@ async function direct(method: string, path: string, identity?: string, body?: st
 }
 
 const expect401 = (what: string, res: { status: number; type: string | null; body: any }) =>
-  expect({ what, status: res.status, type: res.type, code: res.body?.code }).toEqual({ what, status: 401, type: expect.stringMatching(/^application\/problem\+json/), code: 'auth.unauthenticated' });
+  expect({ what, status: res.status, type: res.type, code: res.body?.code }).toEqual({
+    what,
+    status: 401,
+    type: expect.stringMatching(/^application\/problem\+json/),
+    code: 'auth.unauthenticated',
+  });
 
 const tenantRoutes = (): [string, string, string | undefined][] => [
   ['GET', '/api/tenant/v1/catalog/categories', undefined],
@@ -48,14 +82,19 @@ const tenantRoutes = (): [string, string, string | undefined][] => [
   ['GET', `/api/tenant/v1/catalog/categories/${category.id}`, undefined],
   ['PUT', `/api/tenant/v1/catalog/categories/${category.id}`, JSON.stringify({ name: 'Direct' })],
   ['DELETE', `/api/tenant/v1/catalog/categories/${category.id}`, undefined],
-  ['POST', '/api/tenant/v1/catalog/products', JSON.stringify({ categoryId: category.id, name: 'P', variants: [{ name: 'S', price: 1, isDefault: true }] })],
+  [
+    'POST',
+    '/api/tenant/v1/catalog/products',
+    JSON.stringify({ categoryId: category.id, name: 'P', variants: [{ name: 'S', price: 1, isDefault: true }] }),
+  ],
   ['POST', '/api/tenant/v1/catalog/branches', JSON.stringify({ name: 'Direct' })],
   ['PATCH', `/api/tenant/v1/catalog/branches/${category.id}/availability`, JSON.stringify({ products: {} })],
   ['GET', '/api/tenant/v1/catalog/openapi.json', undefined],
 ];
 
 it('refuses every tenant catalog route without an identity', async () => {
-  for (const [method, path, body] of tenantRoutes()) expect401(`${method} ${path}`, await direct(method, path, undefined, body));
+  for (const [method, path, body] of tenantRoutes())
+    expect401(`${method} ${path}`, await direct(method, path, undefined, body));
 });
 
 it('refuses before reading the body: a malformed body without identity is 401, not 400', async () => {
@@ -72,7 +111,8 @@ it('refuses forged, misdirected, expired and partner identities on the tenant ro
     ['expired', sign(tenantIdentity(), 'POST', path, ownKey(), Date.now() - 120_000)],
     ['a partner identity', sign(partnerIdentity(), 'POST', path)],
   ];
-  for (const [what, identity] of cases) expect401(what, await direct('POST', path, identity, JSON.stringify({ name: `Forged ${what}` })));
+  for (const [what, identity] of cases)
+    expect401(what, await direct('POST', path, identity, JSON.stringify({ name: `Forged ${what}` })));
   // None of them created anything.
   const names = (await t.manage('GET', '/categories')).body.map((c: any) => c.name);
   expect(names).toEqual(['Pizza']);

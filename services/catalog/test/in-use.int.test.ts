@@ -1,4 +1,10 @@
-import { catalogTenant, created, startCatalogCluster, type CatalogCluster, type CatalogTenant } from './support/cluster';
+import {
+  catalogTenant,
+  created,
+  startCatalogCluster,
+  type CatalogCluster,
+  type CatalogTenant,
+} from './support/cluster';
 
 // Deleting what something still uses is 409 catalog.in_use naming the users; once nothing uses it,
 // the delete is 204 and the resource is gone.
@@ -14,7 +20,13 @@ afterAll(async () => {
   await cluster?.stop();
 });
 
-const groupBody = (name: string, children: string[] = []) => ({ name, minSelections: 0, maxSelections: 1, isRequired: false, options: [{ name: 'o', price: 0, childGroupIds: children }] });
+const groupBody = (name: string, children: string[] = []) => ({
+  name,
+  minSelections: 0,
+  maxSelections: 1,
+  isRequired: false,
+  options: [{ name: 'o', price: 0, childGroupIds: children }],
+});
 const productBody = (categoryId: string, over: Record<string, unknown> = {}, groups: string[] = []) => ({
   categoryId,
   name: 'Pasta',
@@ -25,7 +37,13 @@ const productBody = (categoryId: string, over: Record<string, unknown> = {}, gro
 /** Asserts 409 catalog.in_use with exactly these users (in any order). */
 async function inUse(path: string, users: string[]): Promise<void> {
   const res = await t.manage('DELETE', path);
-  expect({ path, status: res.status, type: res.headers.get('content-type'), code: res.body?.code, usedBy: [...(res.body?.usedBy ?? [])].sort() }).toEqual({
+  expect({
+    path,
+    status: res.status,
+    type: res.headers.get('content-type'),
+    code: res.body?.code,
+    usedBy: [...(res.body?.usedBy ?? [])].sort(),
+  }).toEqual({
     path,
     status: 409,
     type: expect.stringMatching(/^application\/problem\+json/),
@@ -59,7 +77,9 @@ it('refuses to delete a tax category its products use, until none does', async (
   const tax = await created(t, '/tax-categories', { name: 'Drinks', rate: 19, isInclusive: false });
   const cola = await created(t, '/products', productBody(cat.id, { name: 'Cola', taxCategoryId: tax.id }));
   await inUse(`/tax-categories/${tax.id}`, [cola.id]);
-  expect((await t.manage('PUT', `/products/${cola.id}`, productBody(cat.id, { name: 'Cola', taxCategoryId: null }))).status).toBe(200);
+  expect(
+    (await t.manage('PUT', `/products/${cola.id}`, productBody(cat.id, { name: 'Cola', taxCategoryId: null }))).status,
+  ).toBe(200);
   await deleted(`/tax-categories/${tax.id}`);
 });
 
@@ -69,7 +89,10 @@ it('refuses to delete a modifier group a variant offers, until the variant no lo
   const pizza = await created(t, '/products', productBody(cat.id, { name: 'Pizza' }, [crust.id]));
   await inUse(`/modifier-groups/${crust.id}`, [pizza.id]);
   const kept = pizza.variants[0].id;
-  const res = await t.manage('PUT', `/products/${pizza.id}`, { ...productBody(cat.id, { name: 'Pizza' }), variants: [{ id: kept, name: 'S', price: 8, isDefault: true, modifierGroupIds: [] }] });
+  const res = await t.manage('PUT', `/products/${pizza.id}`, {
+    ...productBody(cat.id, { name: 'Pizza' }),
+    variants: [{ id: kept, name: 'S', price: 8, isDefault: true, modifierGroupIds: [] }],
+  });
   expect(res.status).toBe(200);
   await deleted(`/modifier-groups/${crust.id}`);
 });
@@ -79,7 +102,14 @@ it('refuses to delete a modifier group nested under an option, until the option 
   const parent = await created(t, '/modifier-groups', groupBody('Extra cheese', [child.id]));
   const other = await created(t, '/modifier-groups', groupBody('Sauce', [child.id]));
   await inUse(`/modifier-groups/${child.id}`, [parent.id, other.id]);
-  expect((await t.manage('PUT', `/modifier-groups/${parent.id}`, { ...groupBody('Extra cheese'), options: [{ id: parent.options[0].id, name: 'o', price: 0, childGroupIds: [] }] })).status).toBe(200);
+  expect(
+    (
+      await t.manage('PUT', `/modifier-groups/${parent.id}`, {
+        ...groupBody('Extra cheese'),
+        options: [{ id: parent.options[0].id, name: 'o', price: 0, childGroupIds: [] }],
+      })
+    ).status,
+  ).toBe(200);
   await inUse(`/modifier-groups/${child.id}`, [other.id]);
   await deleted(`/modifier-groups/${other.id}`); // deleting the user removes the use too
   await deleted(`/modifier-groups/${child.id}`);
@@ -97,7 +127,11 @@ it('no longer counts a deleted product as a user', async () => {
   const cat = await created(t, '/categories', { name: 'Salads' });
   const tax = await created(t, '/tax-categories', { name: 'Food', rate: 7, isInclusive: true });
   const dressing = await created(t, '/modifier-groups', groupBody('Dressing'));
-  const salad = await created(t, '/products', productBody(cat.id, { name: 'Salad', taxCategoryId: tax.id }, [dressing.id]));
+  const salad = await created(
+    t,
+    '/products',
+    productBody(cat.id, { name: 'Salad', taxCategoryId: tax.id }, [dressing.id]),
+  );
   await inUse(`/categories/${cat.id}`, [salad.id]);
   await deleted(`/products/${salad.id}`);
   await deleted(`/modifier-groups/${dressing.id}`);

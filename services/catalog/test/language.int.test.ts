@@ -1,4 +1,10 @@
-import { catalogTenant, created, startCatalogCluster, type CatalogCluster, type CatalogTenant } from './support/cluster';
+import {
+  catalogTenant,
+  created,
+  startCatalogCluster,
+  type CatalogCluster,
+  type CatalogTenant,
+} from './support/cluster';
 
 // The language of partner reads comes from the `language` query parameter alone (README, "Language"):
 // exact tag, then its base language, then a regional form of it, then the tenant's default.
@@ -13,7 +19,10 @@ beforeAll(async () => {
   cluster = await startCatalogCluster();
   [t, plain] = await Promise.all([catalogTenant(cluster), catalogTenant(cluster)]);
   branch = await created(t, '/branches', { name: 'Mitte' });
-  const category = await created(t, '/categories', { name: 'Drinks', translations: { de: 'Getränke', 'fr-CA': 'Boissons', 'zh-hant': '飲品' } });
+  const category = await created(t, '/categories', {
+    name: 'Drinks',
+    translations: { de: 'Getränke', 'fr-CA': 'Boissons', 'zh-hant': '飲品' },
+  });
   const group = await created(t, '/modifier-groups', {
     name: 'Ice',
     minSelections: 0,
@@ -37,7 +46,11 @@ beforeAll(async () => {
   // A tenant with German translations only.
   plainBranch = await created(plain, '/branches', { name: 'Hafen' });
   const c = await created(plain, '/categories', { name: 'Food', translations: { de: 'Essen' } });
-  await created(plain, '/products', { categoryId: c.id, name: 'Soup', variants: [{ name: 'Bowl', price: 4, isDefault: true }] });
+  await created(plain, '/products', {
+    categoryId: c.id,
+    name: 'Soup',
+    variants: [{ name: 'Bowl', price: 4, isDefault: true }],
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -52,7 +65,12 @@ async function namesIn(query: string, headers: Record<string, string> = {}) {
   expect({ query, status: res.status }).toEqual({ query, status: 200 });
   const body = (await res.json()) as any;
   const c = body.categories[0];
-  return { resolvedLanguage: body.resolvedLanguage, category: c.name, product: c.products[0].name, variants: c.products[0].variants.map((v: any) => v.name) };
+  return {
+    resolvedLanguage: body.resolvedLanguage,
+    category: c.name,
+    product: c.products[0].name,
+    variants: c.products[0].variants.map((v: any) => v.name),
+  };
 }
 
 it.each([
@@ -79,7 +97,12 @@ it.each([
 });
 
 it('ignores Accept-Language', async () => {
-  expect(await namesIn('', { 'accept-language': 'de' })).toEqual({ resolvedLanguage: 'en', category: 'Drinks', product: 'Lemonade', variants: ['Glass', 'Bottle'] });
+  expect(await namesIn('', { 'accept-language': 'de' })).toEqual({
+    resolvedLanguage: 'en',
+    category: 'Drinks',
+    product: 'Lemonade',
+    variants: ['Glass', 'Bottle'],
+  });
   expect((await namesIn('', { 'accept-language': 'de-DE,de;q=0.9,fr;q=0.5' })).resolvedLanguage).toBe('en');
   expect((await namesIn('?language=en', { 'accept-language': 'de' })).product).toBe('Lemonade');
   expect((await namesIn('?language=de', { 'accept-language': 'en' })).product).toBe('Limonade');
@@ -94,7 +117,11 @@ it('translates the product detail down to the options, each name falling back on
   expect([ice.name, ice.options.map((o: any) => o.name)]).toEqual(['Ice', ['Mit Eis', 'No ice']]);
   const fr = await t.read(`/branches/${branch.id}/products/${product.id}?language=fr`);
   expect(fr.body.resolvedLanguage).toBe('fr-CA');
-  expect([fr.body.name, fr.body.variants[0].modifierGroups[0].name, fr.body.variants[0].modifierGroups[0].options[0].name]).toEqual(['Lemonade', 'Glace', 'With ice']);
+  expect([
+    fr.body.name,
+    fr.body.variants[0].modifierGroups[0].name,
+    fr.body.variants[0].modifierGroups[0].options[0].name,
+  ]).toEqual(['Lemonade', 'Glace', 'With ice']);
   const plainDetail = await t.read(`/branches/${branch.id}/products/${product.id}`);
   expect([plainDetail.body.resolvedLanguage, plainDetail.body.name]).toEqual(['en', 'Lemonade']);
 });
@@ -102,17 +129,30 @@ it('translates the product detail down to the options, each name falling back on
 it('answers the default language for a language the tenant has no translation in', async () => {
   for (const query of ['?language=fr', '?language=fr-CA', '?language=es']) {
     const res = await plain.read(`/branches/${plainBranch.id}/products${query}`);
-    expect({ query, resolvedLanguage: res.body.resolvedLanguage, category: res.body.categories[0].name }).toEqual({ query, resolvedLanguage: 'en', category: 'Food' });
+    expect({ query, resolvedLanguage: res.body.resolvedLanguage, category: res.body.categories[0].name }).toEqual({
+      query,
+      resolvedLanguage: 'en',
+      category: 'Food',
+    });
   }
   const de = await plain.read(`/branches/${plainBranch.id}/products?language=de-CH`);
-  expect([de.body.resolvedLanguage, de.body.categories[0].name, de.body.categories[0].products[0].name]).toEqual(['de', 'Essen', 'Soup']);
+  expect([de.body.resolvedLanguage, de.body.categories[0].name, de.body.categories[0].products[0].name]).toEqual([
+    'de',
+    'Essen',
+    'Soup',
+  ]);
 });
 
 it('works from another default language', async () => {
   const de = await catalogTenant(cluster, { defaultLanguage: 'de' });
   const b = await created(de, '/branches', { name: 'Altstadt' });
   const c = await created(de, '/categories', { name: 'Getränke', translations: { en: 'Drinks' } });
-  const p = await created(de, '/products', { categoryId: c.id, name: 'Wasser', translations: { en: 'Water' }, variants: [{ name: 'Flasche', price: 2, isDefault: true }] });
+  const p = await created(de, '/products', {
+    categoryId: c.id,
+    name: 'Wasser',
+    translations: { en: 'Water' },
+    variants: [{ name: 'Flasche', price: 2, isDefault: true }],
+  });
   // Its default language cannot be a translation.
   const refused = await de.manage('POST', '/categories', { name: 'Speisen', translations: { de: 'Speisen' } });
   expect([refused.status, Object.keys(refused.body.errors)]).toEqual([400, ['translations.de']]);
@@ -137,7 +177,11 @@ it('compares with a default language given in another case in its canonical form
   const refused = await at.manage('POST', '/categories', { name: 'Getränke', translations: { 'de-AT': 'Getränke' } });
   expect([refused.status, Object.keys(refused.body.errors ?? {})]).toEqual([400, ['translations.de-AT']]);
   const c = await created(at, '/categories', { name: 'Getränke', translations: { de: 'Getränke (DE)', en: 'Drinks' } });
-  await created(at, '/products', { categoryId: c.id, name: 'Almdudler', variants: [{ name: 'Flasche', price: 3, isDefault: true }] });
+  await created(at, '/products', {
+    categoryId: c.id,
+    name: 'Almdudler',
+    variants: [{ name: 'Flasche', price: 3, isDefault: true }],
+  });
   const view = async (query: string) => {
     const res = await at.read(`/branches/${b.id}/products${query}`);
     return [res.body.resolvedLanguage, res.body.categories[0].name];
@@ -152,6 +196,18 @@ it('compares with a default language given in another case in its canonical form
 it('picks up a new translation language at once', async () => {
   expect((await namesIn('?language=it')).resolvedLanguage).toBe('en');
   const cat = (await t.manage('GET', '/categories')).body[0];
-  expect((await t.manage('PUT', `/categories/${cat.id}`, { name: 'Drinks', translations: { ...cat.translations, it: 'Bevande' } })).status).toBe(200);
-  expect(await namesIn('?language=it')).toEqual({ resolvedLanguage: 'it', category: 'Bevande', product: 'Lemonade', variants: ['Glass', 'Bottle'] });
+  expect(
+    (
+      await t.manage('PUT', `/categories/${cat.id}`, {
+        name: 'Drinks',
+        translations: { ...cat.translations, it: 'Bevande' },
+      })
+    ).status,
+  ).toBe(200);
+  expect(await namesIn('?language=it')).toEqual({
+    resolvedLanguage: 'it',
+    category: 'Bevande',
+    product: 'Lemonade',
+    variants: ['Glass', 'Bottle'],
+  });
 });

@@ -1,6 +1,12 @@
 import { request, type IncomingHttpHeaders } from 'node:http';
 import { gunzipSync } from 'node:zlib';
-import { catalogTenant, created, startCatalogCluster, type CatalogCluster, type CatalogTenant } from './support/cluster';
+import {
+  catalogTenant,
+  created,
+  startCatalogCluster,
+  type CatalogCluster,
+  type CatalogTenant,
+} from './support/cluster';
 
 // A small menu built through the tenant API, read back through the Partner API: every field of the
 // spec's Product list and Product detail responses, with nested modifiers and availability.
@@ -11,7 +17,12 @@ const menu: Record<string, any> = {};
 beforeAll(async () => {
   cluster = await startCatalogCluster();
   t = await catalogTenant(cluster);
-  menu.food = await created(t, '/tax-categories', { name: 'Food', rate: 7, isInclusive: true, translations: { de: 'Speisen' } });
+  menu.food = await created(t, '/tax-categories', {
+    name: 'Food',
+    rate: 7,
+    isInclusive: true,
+    translations: { de: 'Speisen' },
+  });
   menu.drinks = await created(t, '/tax-categories', { name: 'Drinks', rate: 19, isInclusive: false });
   menu.branch = await created(t, '/branches', {
     name: 'Mitte',
@@ -27,7 +38,10 @@ beforeAll(async () => {
     minSelections: 1,
     maxSelections: 1,
     isRequired: true,
-    options: [{ name: 'Mozzarella', price: 0, isDefault: true }, { name: 'Gorgonzola', price: 0.5 }],
+    options: [
+      { name: 'Mozzarella', price: 0, isDefault: true },
+      { name: 'Gorgonzola', price: 0.5 },
+    ],
   });
   menu.extraCheese = await created(t, '/modifier-groups', {
     name: 'Extra cheese',
@@ -42,7 +56,10 @@ beforeAll(async () => {
     maxSelections: 2,
     isRequired: false,
     sortOrder: 2,
-    options: [{ name: 'Cheese', price: 1, childGroupIds: [menu.extraCheese.id] }, { name: 'Olives', price: 0.8 }],
+    options: [
+      { name: 'Cheese', price: 1, childGroupIds: [menu.extraCheese.id] },
+      { name: 'Olives', price: 0.8 },
+    ],
   });
   menu.crust = await created(t, '/modifier-groups', {
     name: 'Crust',
@@ -50,7 +67,10 @@ beforeAll(async () => {
     maxSelections: 1,
     isRequired: true,
     sortOrder: 1,
-    options: [{ name: 'Thin', price: 0, isDefault: true }, { name: 'Thick', price: 0.5 }],
+    options: [
+      { name: 'Thin', price: 0, isDefault: true },
+      { name: 'Thick', price: 0.5 },
+    ],
   });
   menu.margherita = await created(t, '/products', {
     categoryId: menu.pizzas.id,
@@ -60,17 +80,38 @@ beforeAll(async () => {
     taxCategoryId: menu.food.id,
     translations: { de: 'Pizza Margherita' },
     variants: [
-      { name: 'Small', price: 7.5, isDefault: true, modifierGroupIds: [menu.toppings.id, menu.crust.id], translations: { de: 'Klein' } },
-      { name: 'Large', sku: 'PZ-MARG-L', price: 11.9, compareAtPrice: 12.9, isDefault: false, modifierGroupIds: [menu.crust.id] },
+      {
+        name: 'Small',
+        price: 7.5,
+        isDefault: true,
+        modifierGroupIds: [menu.toppings.id, menu.crust.id],
+        translations: { de: 'Klein' },
+      },
+      {
+        name: 'Large',
+        sku: 'PZ-MARG-L',
+        price: 11.9,
+        compareAtPrice: 12.9,
+        isDefault: false,
+        modifierGroupIds: [menu.crust.id],
+      },
     ],
   });
   menu.cola = await created(t, '/products', {
     categoryId: menu.beverages.id,
     name: 'Cola',
     taxCategoryId: menu.drinks.id,
-    variants: [{ name: '0.33 l', price: 2.5, isDefault: true }, { name: '0.5 l', price: 3.2, isDefault: false }],
+    variants: [
+      { name: '0.33 l', price: 2.5, isDefault: true },
+      { name: '0.5 l', price: 3.2, isDefault: false },
+    ],
   });
-  menu.water = await created(t, '/products', { categoryId: menu.beverages.id, name: 'Water', sortOrder: -1, variants: [{ name: 'Bottle', price: 2, isDefault: true }] });
+  menu.water = await created(t, '/products', {
+    categoryId: menu.beverages.id,
+    name: 'Water',
+    sortOrder: -1,
+    variants: [{ name: 'Bottle', price: 2, isDefault: true }],
+  });
   const patched = await t.manage('PATCH', `/branches/${menu.branch.id}/availability`, {
     variants: { [menu.cola.variants[0].id]: 1 },
     products: { [menu.water.id]: 2 },
@@ -109,8 +150,24 @@ it('returns the branch catalog as categories of product summaries, in order, wit
         availability: 0,
         startingPrice: 7.5,
         variants: [
-          { id: menu.margherita.variants[0].id, sku: null, name: 'Small', price: 7.5, compareAtPrice: null, isDefault: true, availability: 0 },
-          { id: menu.margherita.variants[1].id, sku: 'PZ-MARG-L', name: 'Large', price: 11.9, compareAtPrice: 12.9, isDefault: false, availability: 0 },
+          {
+            id: menu.margherita.variants[0].id,
+            sku: null,
+            name: 'Small',
+            price: 7.5,
+            compareAtPrice: null,
+            isDefault: true,
+            availability: 0,
+          },
+          {
+            id: menu.margherita.variants[1].id,
+            sku: 'PZ-MARG-L',
+            name: 'Large',
+            price: 11.9,
+            compareAtPrice: 12.9,
+            isDefault: false,
+            availability: 0,
+          },
         ],
       },
     ],
@@ -131,14 +188,31 @@ it('returns a product with its modifier groups nested to the last level', async 
   const res = await t.read(`/branches/${menu.branch.id}/products/${menu.margherita.id}`);
   expect(res.status).toBe(200);
   const body = res.body;
-  expect(Object.keys(body).sort()).toEqual(['availability', 'id', 'imageUrl', 'name', 'resolvedLanguage', 'sku', 'taxCategory', 'variants'].sort());
+  expect(Object.keys(body).sort()).toEqual(
+    ['availability', 'id', 'imageUrl', 'name', 'resolvedLanguage', 'sku', 'taxCategory', 'variants'].sort(),
+  );
   const small = body.variants[0];
-  expect(Object.keys(small).sort()).toEqual(['availability', 'compareAtPrice', 'id', 'isDefault', 'modifierGroups', 'name', 'price', 'sku'].sort());
+  expect(Object.keys(small).sort()).toEqual(
+    ['availability', 'compareAtPrice', 'id', 'isDefault', 'modifierGroups', 'name', 'price', 'sku'].sort(),
+  );
   // Groups in sortOrder: Crust (1) before Toppings (2).
   expect(small.modifierGroups.map((g: any) => g.name)).toEqual(['Crust', 'Toppings']);
   const toppings = small.modifierGroups[1];
-  expect(toppings).toMatchObject({ id: menu.toppings.id, minSelections: 0, maxSelections: 2, isRequired: false, sortOrder: 2 });
-  expect(toppings.options[1]).toEqual({ id: menu.toppings.options[1].id, name: 'Olives', price: 0.8, isDefault: false, availability: 1, childGroups: [] });
+  expect(toppings).toMatchObject({
+    id: menu.toppings.id,
+    minSelections: 0,
+    maxSelections: 2,
+    isRequired: false,
+    sortOrder: 2,
+  });
+  expect(toppings.options[1]).toEqual({
+    id: menu.toppings.options[1].id,
+    name: 'Olives',
+    price: 0.8,
+    isDefault: false,
+    availability: 1,
+    childGroups: [],
+  });
   const extra = toppings.options[0].childGroups[0];
   expect(extra.name).toBe('Extra cheese');
   const cheeseType = extra.options[0].childGroups[0];
@@ -151,13 +225,22 @@ it('returns a product with its modifier groups nested to the last level', async 
 });
 
 /** A raw GET through the gateway (fetch would decompress and hide the encoding). */
-function rawGet(path: string, headers: Record<string, string>): Promise<{ status: number; headers: IncomingHttpHeaders; bytes: Buffer }> {
+function rawGet(
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: IncomingHttpHeaders; bytes: Buffer }> {
   return new Promise((resolve, reject) => {
-    const req = request(`${cluster.gateway.url}/api/partner/v1/catalog${path}`, { headers: { authorization: `ApiKey ${t.apiKey}`, ...headers }, timeout: 10_000 }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, bytes: Buffer.concat(chunks) }));
-    });
+    const req = request(
+      `${cluster.gateway.url}/api/partner/v1/catalog${path}`,
+      { headers: { authorization: `ApiKey ${t.apiKey}`, ...headers }, timeout: 10_000 },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, bytes: Buffer.concat(chunks) }),
+        );
+      },
+    );
     req.on('timeout', () => req.destroy(new Error(`GET ${path} took more than 10 s`)));
     req.on('error', reject);
     req.end();

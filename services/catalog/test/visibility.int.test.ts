@@ -1,4 +1,10 @@
-import { catalogTenant, created, startCatalogCluster, type CatalogCluster, type CatalogTenant } from './support/cluster';
+import {
+  catalogTenant,
+  created,
+  startCatalogCluster,
+  type CatalogCluster,
+  type CatalogTenant,
+} from './support/cluster';
 
 // What a partner and a tenant may see: only their own tenant's live resources, and partners only
 // active branches. Everything else is the same 404 `resource.not_found` as a missing id.
@@ -12,12 +18,25 @@ let notFoundBody: Record<string, unknown>;
 beforeAll(async () => {
   cluster = await startCatalogCluster();
   [mine, theirs] = await Promise.all([catalogTenant(cluster), catalogTenant(cluster)]);
-  for (const [who, t] of [['mine', mine], ['theirs', theirs]] as const) {
+  for (const [who, t] of [
+    ['mine', mine],
+    ['theirs', theirs],
+  ] as const) {
     const branch = await created(t, '/branches', { name: `${who} branch` });
     const category = await created(t, '/categories', { name: 'Pizza' });
     const tax = await created(t, '/tax-categories', { name: 'Food', rate: 7, isInclusive: true });
-    const group = await created(t, '/modifier-groups', { name: 'Crust', minSelections: 0, maxSelections: 1, isRequired: false, options: [{ name: 'Thin', price: 0 }] });
-    const product = await created(t, '/products', { categoryId: category.id, name: 'Margherita', variants: [{ name: 'S', price: 7, isDefault: true }] });
+    const group = await created(t, '/modifier-groups', {
+      name: 'Crust',
+      minSelections: 0,
+      maxSelections: 1,
+      isRequired: false,
+      options: [{ name: 'Thin', price: 0 }],
+    });
+    const product = await created(t, '/products', {
+      categoryId: category.id,
+      name: 'Margherita',
+      variants: [{ name: 'S', price: 7, isDefault: true }],
+    });
     Object.assign(ids, {
       [`${who}Branch`]: branch.id,
       [`${who}Product`]: product.id,
@@ -29,11 +48,19 @@ beforeAll(async () => {
   ids.closed = (await created(mine, '/branches', { name: 'closed', isActive: false })).id;
   ids.deactivated = (await created(mine, '/branches', { name: 'deactivated' })).id;
   ids.deletedBranch = (await created(mine, '/branches', { name: 'gone' })).id;
-  ids.deletedProduct = (await created(mine, '/products', { categoryId: ids.mineCategory, name: 'Old', variants: [{ name: 'S', price: 1, isDefault: true }] })).id;
+  ids.deletedProduct = (
+    await created(mine, '/products', {
+      categoryId: ids.mineCategory,
+      name: 'Old',
+      variants: [{ name: 'S', price: 1, isDefault: true }],
+    })
+  ).id;
   // Partner reads before the changes, so that a cached menu would show them.
   expect((await mine.read(`/branches/${ids.deactivated}/products`)).status).toBe(200);
   expect((await mine.read(`/branches/${ids.deletedBranch}/products/${ids.deletedProduct}`)).status).toBe(200);
-  expect((await mine.manage('PUT', `/branches/${ids.deactivated}`, { name: 'deactivated', isActive: false })).status).toBe(200);
+  expect(
+    (await mine.manage('PUT', `/branches/${ids.deactivated}`, { name: 'deactivated', isActive: false })).status,
+  ).toBe(200);
   expect((await mine.manage('DELETE', `/branches/${ids.deletedBranch}`)).status).toBe(204);
   expect((await mine.manage('DELETE', `/products/${ids.deletedProduct}`)).status).toBe(204);
   notFoundBody = (await mine.read(`/branches/${MISSING}/products`)).body;
@@ -98,35 +125,62 @@ it.each([
 
 it('still answers my own live product at my active branch (the 404s are not a broken route)', async () => {
   expect((await mine.read(`/branches/${ids.mineBranch}/products/${ids.mineProduct}`)).status).toBe(200);
-  expect((await mine.read(`/branches/${ids.mineBranch.toUpperCase()}/products/${ids.mineProduct.toUpperCase()}`)).body.id).toBe(ids.mineProduct);
+  expect(
+    (await mine.read(`/branches/${ids.mineBranch.toUpperCase()}/products/${ids.mineProduct.toUpperCase()}`)).body.id,
+  ).toBe(ids.mineProduct);
   const list = await mine.read(`/branches/${ids.mineBranch}/products`);
   expect(list.body.categories.flatMap((c: any) => c.products.map((p: any) => p.id))).toEqual([ids.mineProduct]); // the deleted product is gone
 });
 
-it.each(['Branch', 'Product', 'Category', 'Tax', 'Group'])('gives a tenant 404 for another tenant’s %s: read, replace, delete', async (kind) => {
-  const path = { Branch: 'branches', Product: 'products', Category: 'categories', Tax: 'tax-categories', Group: 'modifier-groups' }[kind]!;
-  const theirId = ids[`theirs${kind}`]!;
-  const body = {
-    Branch: { name: 'taken' },
-    Product: { categoryId: ids.mineCategory, name: 'taken', variants: [{ name: 'S', price: 1, isDefault: true }] },
-    Category: { name: 'taken' },
-    Tax: { name: 'taken', rate: 1, isInclusive: true },
-    Group: { name: 'taken', minSelections: 0, maxSelections: 1, isRequired: false, options: [{ name: 'o', price: 0 }] },
-  }[kind];
-  for (const [method, payload] of [['GET', undefined], ['PUT', body], ['DELETE', undefined]] as const) {
-    expectNotFound(`${method} ${kind}`, await mine.manage(method, `/${path}/${theirId}`, payload));
-  }
-  // Untouched for its owner, and not in my lists.
-  const theirs_ = await theirs.manage('GET', `/${path}/${theirId}`);
-  expect(theirs_.status).toBe(200);
-  expect(theirs_.body.name).not.toBe('taken');
-  expect((await mine.manage('GET', `/${path}`)).body.map((r: any) => r.id)).not.toContain(theirId);
-});
+it.each(['Branch', 'Product', 'Category', 'Tax', 'Group'])(
+  'gives a tenant 404 for another tenant’s %s: read, replace, delete',
+  async (kind) => {
+    const path = {
+      Branch: 'branches',
+      Product: 'products',
+      Category: 'categories',
+      Tax: 'tax-categories',
+      Group: 'modifier-groups',
+    }[kind]!;
+    const theirId = ids[`theirs${kind}`]!;
+    const body = {
+      Branch: { name: 'taken' },
+      Product: { categoryId: ids.mineCategory, name: 'taken', variants: [{ name: 'S', price: 1, isDefault: true }] },
+      Category: { name: 'taken' },
+      Tax: { name: 'taken', rate: 1, isInclusive: true },
+      Group: {
+        name: 'taken',
+        minSelections: 0,
+        maxSelections: 1,
+        isRequired: false,
+        options: [{ name: 'o', price: 0 }],
+      },
+    }[kind];
+    for (const [method, payload] of [
+      ['GET', undefined],
+      ['PUT', body],
+      ['DELETE', undefined],
+    ] as const) {
+      expectNotFound(`${method} ${kind}`, await mine.manage(method, `/${path}/${theirId}`, payload));
+    }
+    // Untouched for its owner, and not in my lists.
+    const theirs_ = await theirs.manage('GET', `/${path}/${theirId}`);
+    expect(theirs_.status).toBe(200);
+    expect(theirs_.body.name).not.toBe('taken');
+    expect((await mine.manage('GET', `/${path}`)).body.map((r: any) => r.id)).not.toContain(theirId);
+  },
+);
 
 it('gives a tenant 404 for another tenant’s branch availability', async () => {
   expectNotFound('GET availability', await mine.manage('GET', `/branches/${ids.theirsBranch}/availability`));
-  expectNotFound('PATCH availability', await mine.manage('PATCH', `/branches/${ids.theirsBranch}/availability`, { products: {} }));
-  expectNotFound('PATCH availability with my product', await mine.manage('PATCH', `/branches/${ids.theirsBranch}/availability`, { products: { [ids.mineProduct]: 1 } }));
+  expectNotFound(
+    'PATCH availability',
+    await mine.manage('PATCH', `/branches/${ids.theirsBranch}/availability`, { products: {} }),
+  );
+  expectNotFound(
+    'PATCH availability with my product',
+    await mine.manage('PATCH', `/branches/${ids.theirsBranch}/availability`, { products: { [ids.mineProduct]: 1 } }),
+  );
   expect((await theirs.manage('GET', `/branches/${ids.theirsBranch}/availability`)).body.products).toEqual({});
 });
 
@@ -138,7 +192,10 @@ it('gives a tenant 404 for nonexistent, malformed and deleted ids', async () => 
   }
   expectNotFound('GET deleted branch', await mine.manage('GET', `/branches/${ids.deletedBranch}`));
   expectNotFound('PUT deleted branch', await mine.manage('PUT', `/branches/${ids.deletedBranch}`, { name: 'back' }));
-  expectNotFound('availability of a deleted branch', await mine.manage('GET', `/branches/${ids.deletedBranch}/availability`));
+  expectNotFound(
+    'availability of a deleted branch',
+    await mine.manage('GET', `/branches/${ids.deletedBranch}/availability`),
+  );
   expectNotFound('GET deleted product', await mine.manage('GET', `/products/${ids.deletedProduct}`));
   expect((await mine.manage('GET', '/branches')).body.map((b: any) => b.id)).not.toContain(ids.deletedBranch);
   expect((await mine.manage('GET', '/products')).body.map((p: any) => p.id)).not.toContain(ids.deletedProduct);

@@ -46,10 +46,19 @@ export const gatewayAuthService: ServiceDefinition<typeof settings> = {
     const client = new UpstreamClient(config.upstreamTimeoutMs);
     const limiter = new RateLimiter(redis, config.redisKeyPrefix);
     context.useBeforeBody(
-      partnerEdge(gateway, limiter, { perIp: config.rateLimitPerIp, perInstallation: config.rateLimitPerInstallation, windowSeconds: config.rateLimitWindowSeconds }),
+      partnerEdge(gateway, limiter, {
+        perIp: config.rateLimitPerIp,
+        perInstallation: config.rateLimitPerInstallation,
+        windowSeconds: config.rateLimitWindowSeconds,
+      }),
     );
     registerRoutes(context, gateway, {
-      upstreams: { catalog: config.catalogUrl, ordering: config.orderingUrl, delivery: config.deliveryUrl, webhooks: config.webhooksUrl },
+      upstreams: {
+        catalog: config.catalogUrl,
+        ordering: config.orderingUrl,
+        delivery: config.deliveryUrl,
+        webhooks: config.webhooksUrl,
+      },
       client,
       identityKey: privateKeyFrom(config.identityPrivateKey),
       idempotency: {
@@ -58,7 +67,10 @@ export const gatewayAuthService: ServiceDefinition<typeof settings> = {
         lockTtlMs: config.upstreamTimeoutMs + 5_000,
       },
     });
-    const pruning = setInterval(() => pruneExpired(gateway).catch((error) => logger.warn({ err: error }, 'pruning expired records failed')), PRUNE_INTERVAL_MS);
+    const pruning = setInterval(
+      () => pruneExpired(gateway).catch((error) => logger.warn({ err: error }, 'pruning expired records failed')),
+      PRUNE_INTERVAL_MS,
+    );
     pruning.unref();
     return {
       consumers: consumers(context),

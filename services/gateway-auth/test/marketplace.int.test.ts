@@ -4,7 +4,17 @@ import type { AddressInfo } from 'node:net';
 import Ajv2020, { type ErrorObject } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { MongoClient } from 'mongodb';
-import { apiClient, createTenant, localEnv, partnerCall, publishApp, stackEnv, startGateway, type ApiClient, type TestGateway } from '@marketplace/testing';
+import {
+  apiClient,
+  createTenant,
+  localEnv,
+  partnerCall,
+  publishApp,
+  stackEnv,
+  startGateway,
+  type ApiClient,
+  type TestGateway,
+} from '@marketplace/testing';
 import { SecretBox } from '../src/adapters/secret-box';
 import { signBearerToken } from '../src/domain/bearer-token';
 import { marketplaceApiDocument } from '../src/http/openapi/marketplace-api';
@@ -76,12 +86,18 @@ const documentedSchema = (() => {
 function expectDocumented(schema: string, body: unknown): void {
   const validate = documentedSchema(schema);
   void validate(body); // synchronous (no $async schema); the errors are read below
-  const errors = (validate.errors ?? []).map((e: ErrorObject) => `${e.instancePath || '(root)'} ${e.message} ${JSON.stringify(e.params)}`);
+  const errors = (validate.errors ?? []).map(
+    (e: ErrorObject) => `${e.instancePath || '(root)'} ${e.message} ${JSON.stringify(e.params)}`,
+  );
   expect({ schema, errors }).toEqual({ schema, errors: [] });
 }
 
 function expectProblem(res: Res, status: number, code: string): void {
-  expect({ status: res.status, type: res.headers.get('content-type'), code: res.body?.code }).toEqual({ status, type: 'application/problem+json', code });
+  expect({ status: res.status, type: res.headers.get('content-type'), code: res.body?.code }).toEqual({
+    status,
+    type: 'application/problem+json',
+    code,
+  });
   expect(res.body).toMatchObject({ status, code, title: expect.any(String), detail: expect.any(String) });
 }
 
@@ -119,13 +135,19 @@ const oauthContract = (clientSecret: string, extra: Record<string, unknown> = {}
 });
 
 async function newApp(on: TestGateway = gw): Promise<string> {
-  const res = await on.admin.call('POST', `${ADMIN}/apps`, { slug: slug('app'), name: 'Marketplace Test App', description: 'An app' });
+  const res = await on.admin.call('POST', `${ADMIN}/apps`, {
+    slug: slug('app'),
+    name: 'Marketplace Test App',
+    description: 'An app',
+  });
   expect(res.status).toBe(201);
   return res.body.id;
 }
 
-const addVersion = (appId: string, input: unknown, on: TestGateway = gw) => on.admin.call('POST', `${ADMIN}/apps/${appId}/versions`, input);
-const publish = (appId: string, version: number) => gw.admin.call('POST', `${ADMIN}/apps/${appId}/versions/${version}/publish`);
+const addVersion = (appId: string, input: unknown, on: TestGateway = gw) =>
+  on.admin.call('POST', `${ADMIN}/apps/${appId}/versions`, input);
+const publish = (appId: string, version: number) =>
+  gw.admin.call('POST', `${ADMIN}/apps/${appId}/versions/${version}/publish`);
 
 async function publishedVersion(appId: string, input: unknown): Promise<number> {
   const created = await addVersion(appId, input);
@@ -146,7 +168,13 @@ async function connected(who: Tenant, scopes: string[] = ['Catalog.Read'], event
   const id = await install(who, appId, version);
   const res = await who.tenant.call('POST', `${INSTALLATIONS}/${id}/connect`);
   expect(res.status).toBe(200);
-  return { appId, id, apiKey: res.body.credentials.apiKey as string, webhookSecret: res.body.credentials.webhookSigningSecret as string | null, response: res };
+  return {
+    appId,
+    id,
+    apiKey: res.body.credentials.apiKey as string,
+    webhookSecret: res.body.credentials.webhookSigningSecret as string | null,
+    response: res,
+  };
 }
 
 const getInstallation = (who: Tenant, id: string) => who.tenant.call('GET', `${INSTALLATIONS}/${id}`);
@@ -159,9 +187,14 @@ const secretBox = () => new SecretBox(Buffer.from(localEnv().SECRETS_ENCRYPTION_
 
 /** The webhook signing secret the gateway stores for the installation, decrypted. */
 async function storedWebhookSecret(installationId: string): Promise<string | null> {
-  const doc = await mongo.db(gw.database).collection<{ _id: string; webhookSecretSealed: string | null }>('installations').findOne({ _id: installationId });
+  const doc = await mongo
+    .db(gw.database)
+    .collection<{ _id: string; webhookSecretSealed: string | null }>('installations')
+    .findOne({ _id: installationId });
   if (!doc) throw new Error(`no installation ${installationId} in the database`);
-  return doc.webhookSecretSealed === null ? null : secretBox().open(doc.webhookSecretSealed, webhookSecretContext(installationId));
+  return doc.webhookSecretSealed === null
+    ? null
+    : secretBox().open(doc.webhookSecretSealed, webhookSecretContext(installationId));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -172,7 +205,8 @@ describe('admin and tenant authentication (401)', () => {
   const tokenKey = () => Buffer.from(localEnv().MARKETPLACE_TOKEN_SECRET!, 'base64');
   const inAnHour = () => new Date(Date.now() + 3_600_000);
   const adminJwt = () => signBearerToken(tokenKey(), { role: 'admin', sub: 'it-admin' }, inAnHour());
-  const tenantJwt = (tid: string) => signBearerToken(tokenKey(), { role: 'tenant', sub: `tenant:${tid}`, tid }, inAnHour());
+  const tenantJwt = (tid: string) =>
+    signBearerToken(tokenKey(), { role: 'tenant', sub: `tenant:${tid}`, tid }, inAnHour());
   /** Issued two hours ago, expired a minute ago. */
   const expiredJwt = (claims: Parameters<typeof signBearerToken>[1]) =>
     signBearerToken(tokenKey(), claims, new Date(Date.now() - 60_000), new Date(Date.now() - 7_200_000));
@@ -185,19 +219,31 @@ describe('admin and tenant authentication (401)', () => {
   /** A tenant token whose payload says admin, with the tenant token's signature. */
   const elevated = (tid: string) => {
     const [header, , signature] = tenantJwt(tid).split('.') as [string, string, string];
-    const payload = Buffer.from(JSON.stringify({ role: 'admin', sub: 'it-admin', iat: Math.floor(Date.now() / 1000), exp: Math.floor(inAnHour().getTime() / 1000) })).toString('base64url');
+    const payload = Buffer.from(
+      JSON.stringify({
+        role: 'admin',
+        sub: 'it-admin',
+        iat: Math.floor(Date.now() / 1000),
+        exp: Math.floor(inAnHour().getTime() / 1000),
+      }),
+    ).toString('base64url');
     return `${header}.${payload}.${signature}`;
   };
   const unsigned = () => {
     const header = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
-    const payload = Buffer.from(JSON.stringify({ role: 'admin', sub: 'x', exp: Math.floor(inAnHour().getTime() / 1000) })).toString('base64url');
+    const payload = Buffer.from(
+      JSON.stringify({ role: 'admin', sub: 'x', exp: Math.floor(inAnHour().getTime() / 1000) }),
+    ).toString('base64url');
     return `${header}.${payload}.`;
   };
 
   async function call(method: string, path: string, authorization: string | undefined, body?: unknown): Promise<Res> {
     const res = await fetch(gw.url + path, {
       method,
-      headers: { ...(authorization === undefined ? {} : { authorization }), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        ...(authorization === undefined ? {} : { authorization }),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(15_000),
     });
@@ -216,7 +262,10 @@ describe('admin and tenant authentication (401)', () => {
       ['ApiKey scheme', `ApiKey ${admin}`],
       ['tampered signature', `Bearer ${tampered(admin)}`],
       ['expired', `Bearer ${expiredJwt({ role: 'admin', sub: 'it-admin' })}`],
-      ['signed with another key', `Bearer ${signBearerToken(randomBytes(32), { role: 'admin', sub: 'it-admin' }, inAnHour())}`],
+      [
+        'signed with another key',
+        `Bearer ${signBearerToken(randomBytes(32), { role: 'admin', sub: 'it-admin' }, inAnHour())}`,
+      ],
       ['tenant payload raised to admin', `Bearer ${elevated(owner.tenantId)}`],
       ['alg none', `Bearer ${unsigned()}`],
       ['tenant token', `Bearer ${tenant}`],
@@ -231,15 +280,31 @@ describe('admin and tenant authentication (401)', () => {
     ];
     const routes = (forAdmin: boolean): [string, string, unknown?][] =>
       forAdmin
-        ? [['GET', `${ADMIN}/tenants`], ['GET', `${ADMIN}/apps`], ['POST', `${ADMIN}/apps`, { slug: slug('never'), name: 'Never created' }]]
-        : [['GET', INSTALLATIONS], ['GET', '/api/tenant/v1/apps'], ['POST', `${INSTALLATIONS}/${randomUUID()}/connect`]];
+        ? [
+            ['GET', `${ADMIN}/tenants`],
+            ['GET', `${ADMIN}/apps`],
+            ['POST', `${ADMIN}/apps`, { slug: slug('never'), name: 'Never created' }],
+          ]
+        : [
+            ['GET', INSTALLATIONS],
+            ['GET', '/api/tenant/v1/apps'],
+            ['POST', `${INSTALLATIONS}/${randomUUID()}/connect`],
+          ];
 
     const bodies = new Set<string>();
-    for (const [forAdmin, attempts] of [[true, adminAttempts], [false, tenantAttempts]] as const) {
+    for (const [forAdmin, attempts] of [
+      [true, adminAttempts],
+      [false, tenantAttempts],
+    ] as const) {
       for (const [method, path, body] of routes(forAdmin)) {
         for (const [what, authorization] of attempts) {
           const res = await call(method, path, authorization, body);
-          expect({ what, path, status: res.status, type: res.headers.get('content-type') }).toEqual({ what, path, status: 401, type: 'application/problem+json' });
+          expect({ what, path, status: res.status, type: res.headers.get('content-type') }).toEqual({
+            what,
+            path,
+            status: 401,
+            type: 'application/problem+json',
+          });
           expect(res.body).toMatchObject({ status: 401, code: 'auth.unauthenticated', title: 'Unauthorized' });
           bodies.add(JSON.stringify(withoutInstance(res.body)));
         }
@@ -275,23 +340,41 @@ describe('tenants', () => {
   });
 
   it('answers invalid input with 400 request.invalid naming each field', async () => {
-    const res = await gw.admin.call('POST', `${ADMIN}/tenants`, { slug: slug('t'), name: 'Bad', currencyCode: 'eur', defaultLanguage: 'en_US', openingHours: '9-5' });
+    const res = await gw.admin.call('POST', `${ADMIN}/tenants`, {
+      slug: slug('t'),
+      name: 'Bad',
+      currencyCode: 'eur',
+      defaultLanguage: 'en_US',
+      openingHours: '9-5',
+    });
     expectProblem(res, 400, 'request.invalid');
     expect(Object.keys(res.body.errors).sort()).toEqual(['currencyCode', 'defaultLanguage', 'openingHours']);
     expect(res.body.errors.openingHours).toEqual(['is not allowed']);
 
-    const more = await gw.admin.call('POST', `${ADMIN}/tenants`, { slug: 'Not A Slug', currencyCode: 'EURO', defaultLanguage: 'e' });
+    const more = await gw.admin.call('POST', `${ADMIN}/tenants`, {
+      slug: 'Not A Slug',
+      currencyCode: 'EURO',
+      defaultLanguage: 'e',
+    });
     expectProblem(more, 400, 'request.invalid');
     expect(Object.keys(more.body.errors).sort()).toEqual(['currencyCode', 'defaultLanguage', 'name', 'slug']);
     expect(more.body.errors.name).toEqual(['is required']);
     // A code of the right shape that no currency has: prices could not be given in it.
-    const unknownCurrency = await gw.admin.call('POST', `${ADMIN}/tenants`, { slug: slug('t'), name: 'Zed', currencyCode: 'ZZZ', defaultLanguage: 'en' });
+    const unknownCurrency = await gw.admin.call('POST', `${ADMIN}/tenants`, {
+      slug: slug('t'),
+      name: 'Zed',
+      currencyCode: 'ZZZ',
+      defaultLanguage: 'en',
+    });
     expectProblem(unknownCurrency, 400, 'request.invalid');
     expect(Object.keys(unknownCurrency.body.errors)).toEqual(['currencyCode']);
 
     const malformed = await fetch(`${gw.url}${ADMIN}/tenants`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${signBearerToken(Buffer.from(localEnv().MARKETPLACE_TOKEN_SECRET!, 'base64'), { role: 'admin', sub: 'a' }, new Date(Date.now() + 60_000))}`, 'content-type': 'application/json' },
+      headers: {
+        authorization: `Bearer ${signBearerToken(Buffer.from(localEnv().MARKETPLACE_TOKEN_SECRET!, 'base64'), { role: 'admin', sub: 'a' }, new Date(Date.now() + 60_000))}`,
+        'content-type': 'application/json',
+      },
       body: '{"slug":',
       signal: AbortSignal.timeout(15_000),
     });
@@ -300,14 +383,21 @@ describe('tenants', () => {
   });
 
   it('finds a tenant by id and by slug; an unknown or non-uuid id is 404', async () => {
-    const created = await gw.admin.call('POST', `${ADMIN}/tenants`, { slug: slug('find'), name: 'Find Me', currencyCode: 'EUR', defaultLanguage: 'en' });
+    const created = await gw.admin.call('POST', `${ADMIN}/tenants`, {
+      slug: slug('find'),
+      name: 'Find Me',
+      currencyCode: 'EUR',
+      defaultLanguage: 'en',
+    });
     const byId = await gw.admin.call('GET', `${ADMIN}/tenants/${created.body.id}`);
     expect(byId.status).toBe(200);
     expect(byId.body).toEqual(created.body);
     expect((await gw.admin.call('GET', `${ADMIN}/tenants?slug=${created.body.slug}`)).body).toEqual([created.body]);
     expect((await gw.admin.call('GET', `${ADMIN}/tenants?slug=${slug('none')}`)).body).toEqual([]);
     const all = await gw.admin.call('GET', `${ADMIN}/tenants`);
-    expect(all.body.map((t: { id: string }) => t.id)).toEqual(expect.arrayContaining([created.body.id, owner.tenantId, other.tenantId]));
+    expect(all.body.map((t: { id: string }) => t.id)).toEqual(
+      expect.arrayContaining([created.body.id, owner.tenantId, other.tenantId]),
+    );
     all.body.forEach((t: unknown) => expectDocumented('Tenant', t));
 
     const unknown = await gw.admin.call('GET', `${ADMIN}/tenants/${randomUUID()}`);
@@ -318,7 +408,12 @@ describe('tenants', () => {
   });
 
   it('mints tenant tokens (30 days by default, or as asked) that work on the tenant API only for that tenant', async () => {
-    const created = await gw.admin.call('POST', `${ADMIN}/tenants`, { slug: slug('tok'), name: 'Token Bistro', currencyCode: 'EUR', defaultLanguage: 'fr' });
+    const created = await gw.admin.call('POST', `${ADMIN}/tenants`, {
+      slug: slug('tok'),
+      name: 'Token Bistro',
+      currencyCode: 'EUR',
+      defaultLanguage: 'fr',
+    });
     const before = Date.now();
     const minted = await gw.admin.call('POST', `${ADMIN}/tenants/${created.body.id}/tokens`);
     expect(minted.status).toBe(201);
@@ -341,10 +436,16 @@ describe('tenants', () => {
     expect(short.status).toBe(201);
     expect(Math.abs(Date.parse(short.body.expiresAt) - Date.now() - 120_000)).toBeLessThan(10_000);
 
-    const tooShort = await gw.admin.call('POST', `${ADMIN}/tenants/${created.body.id}/tokens`, { expiresInSeconds: 59 });
+    const tooShort = await gw.admin.call('POST', `${ADMIN}/tenants/${created.body.id}/tokens`, {
+      expiresInSeconds: 59,
+    });
     expectProblem(tooShort, 400, 'request.invalid');
     expect(Object.keys(tooShort.body.errors)).toEqual(['expiresInSeconds']);
-    expectProblem(await gw.admin.call('POST', `${ADMIN}/tenants/${randomUUID()}/tokens`, {}), 404, 'resource.not_found');
+    expectProblem(
+      await gw.admin.call('POST', `${ADMIN}/tenants/${randomUUID()}/tokens`, {}),
+      404,
+      'resource.not_found',
+    );
   });
 });
 
@@ -359,7 +460,11 @@ describe('apps and contract versions', () => {
     expect(created.status).toBe(201);
     expect(created.body).toEqual({ ...input, id: expect.stringMatching(UUID), createdAt: expect.stringMatching(ISO) });
     expectDocumented('App', created.body);
-    expectProblem(await gw.admin.call('POST', `${ADMIN}/apps`, { slug: input.slug, name: 'Other' }), 409, 'marketplace.app.slug_taken');
+    expectProblem(
+      await gw.admin.call('POST', `${ADMIN}/apps`, { slug: input.slug, name: 'Other' }),
+      409,
+      'marketplace.app.slug_taken',
+    );
     const invalid = await gw.admin.call('POST', `${ADMIN}/apps`, { slug: '-bad', name: '', owner: 'me' });
     expectProblem(invalid, 400, 'request.invalid');
     expect(Object.keys(invalid.body.errors).sort()).toEqual(['name', 'owner', 'slug']);
@@ -372,7 +477,16 @@ describe('apps and contract versions', () => {
       const created = await addVersion(appId, apiKeyContract(['Catalog.Read']));
       expect(created.status).toBe(201);
       expectDocumented('ContractVersion', created.body);
-      expect(created.body).toMatchObject({ appId, status: 'Draft', publishedAt: null, oauth2: null, authType: 'ApiKey', scopes: ['Catalog.Read'], subscribedEvents: [], webhookUrl: null });
+      expect(created.body).toMatchObject({
+        appId,
+        status: 'Draft',
+        publishedAt: null,
+        oauth2: null,
+        authType: 'ApiKey',
+        scopes: ['Catalog.Read'],
+        subscribedEvents: [],
+        webhookUrl: null,
+      });
       numbers.push(created.body.version);
     }
     expect(numbers).toEqual([1, 2, 3]);
@@ -403,7 +517,10 @@ describe('apps and contract versions', () => {
     expectProblem(systemTest, 400, 'request.invalid');
     expect(Object.keys(systemTest.body.errors)).toEqual(['subscribedEvents[1]']);
 
-    const noUrl = await addVersion(appId, { ...apiKeyContract(['Catalog.Read'], ['orders.created']), webhookUrl: null });
+    const noUrl = await addVersion(appId, {
+      ...apiKeyContract(['Catalog.Read'], ['orders.created']),
+      webhookUrl: null,
+    });
     expectProblem(noUrl, 400, 'request.invalid');
     expect(Object.keys(noUrl.body.errors)).toEqual(['webhookUrl']);
 
@@ -424,7 +541,10 @@ describe('apps and contract versions', () => {
     ['a fragment', 'https://partner.example.com/x#frag'],
     ['not a URL', 'partner.example.com/hooks'],
   ])('refuses a webhook URL with %s (400 errors.webhookUrl)', async (_what, webhookUrl) => {
-    const res = await addVersion(await newApp(), { ...apiKeyContract(['Catalog.Read'], ['orders.created']), webhookUrl });
+    const res = await addVersion(await newApp(), {
+      ...apiKeyContract(['Catalog.Read'], ['orders.created']),
+      webhookUrl,
+    });
     expectProblem(res, 400, 'request.invalid');
     expect(Object.keys(res.body.errors)).toEqual(['webhookUrl']);
   });
@@ -432,8 +552,15 @@ describe('apps and contract versions', () => {
   it('refuses a private IPv4 address written as an IPv4-mapped IPv6 literal', async () => {
     // new URL() normalises [::ffff:10.0.0.5] to [::ffff:a00:5], which the private-address check misses.
     for (const webhookUrl of ['https://[::ffff:10.0.0.5]/x', 'https://[::ffff:169.254.169.254]/latest']) {
-      const res = await addVersion(await newApp(), { ...apiKeyContract(['Catalog.Read'], ['orders.created']), webhookUrl });
-      expect({ webhookUrl, status: res.status, errors: res.body?.errors && Object.keys(res.body.errors) }).toEqual({ webhookUrl, status: 400, errors: ['webhookUrl'] });
+      const res = await addVersion(await newApp(), {
+        ...apiKeyContract(['Catalog.Read'], ['orders.created']),
+        webhookUrl,
+      });
+      expect({ webhookUrl, status: res.status, errors: res.body?.errors && Object.keys(res.body.errors) }).toEqual({
+        webhookUrl,
+        status: 400,
+        errors: ['webhookUrl'],
+      });
     }
   });
 
@@ -449,10 +576,16 @@ describe('apps and contract versions', () => {
     expectProblem(onApiKey, 400, 'request.invalid');
     expect(Object.keys(onApiKey.body.errors)).toEqual(['oauth2']);
 
-    const httpToken = await addVersion(appId, { ...oauthContract('s'), oauth2: oauthSettings('s', { tokenEndpoint: 'http://auth.partner.example.com/token' }) });
+    const httpToken = await addVersion(appId, {
+      ...oauthContract('s'),
+      oauth2: oauthSettings('s', { tokenEndpoint: 'http://auth.partner.example.com/token' }),
+    });
     expectProblem(httpToken, 400, 'request.invalid');
     expect(Object.keys(httpToken.body.errors)).toEqual(['oauth2.tokenEndpoint']);
-    const noSecret = await addVersion(appId, { ...oauthContract('s'), oauth2: { ...oauthSettings('s'), clientSecret: undefined } });
+    const noSecret = await addVersion(appId, {
+      ...oauthContract('s'),
+      oauth2: { ...oauthSettings('s'), clientSecret: undefined },
+    });
     expect(Object.keys(noSecret.body.errors)).toEqual(['oauth2.clientSecret']);
     expect((await gw.admin.call('GET', `${ADMIN}/apps/${appId}`)).body.versions).toEqual([]);
   });
@@ -460,10 +593,21 @@ describe('apps and contract versions', () => {
   it('replaces a Draft, publishes it once, and keeps a published version immutable', async () => {
     const appId = await newApp();
     const draft = await addVersion(appId, apiKeyContract(['Catalog.Read']));
-    const replaced = await gw.admin.call('PUT', `${ADMIN}/apps/${appId}/versions/1`, apiKeyContract(['Catalog.Read', 'Orders.Create'], ['orders.cancelled']));
+    const replaced = await gw.admin.call(
+      'PUT',
+      `${ADMIN}/apps/${appId}/versions/1`,
+      apiKeyContract(['Catalog.Read', 'Orders.Create'], ['orders.cancelled']),
+    );
     expect(replaced.status).toBe(200);
     expectDocumented('ContractVersion', replaced.body);
-    expect(replaced.body).toMatchObject({ version: 1, status: 'Draft', scopes: ['Catalog.Read', 'Orders.Create'], subscribedEvents: ['orders.cancelled'], webhookUrl: WEBHOOK_URL, createdAt: draft.body.createdAt });
+    expect(replaced.body).toMatchObject({
+      version: 1,
+      status: 'Draft',
+      scopes: ['Catalog.Read', 'Orders.Create'],
+      subscribedEvents: ['orders.cancelled'],
+      webhookUrl: WEBHOOK_URL,
+      createdAt: draft.body.createdAt,
+    });
     expect(Date.parse(replaced.body.updatedAt)).toBeGreaterThanOrEqual(Date.parse(draft.body.updatedAt));
     expect((await gw.admin.call('GET', `${ADMIN}/apps/${appId}/versions/1`)).body).toEqual(replaced.body);
     const invalidPut = await gw.admin.call('PUT', `${ADMIN}/apps/${appId}/versions/1`, apiKeyContract(['Nope']));
@@ -472,7 +616,12 @@ describe('apps and contract versions', () => {
     const published = await publish(appId, 1);
     expect(published.status).toBe(200);
     expectDocumented('ContractVersion', published.body);
-    expect(published.body).toMatchObject({ version: 1, status: 'Published', scopes: ['Catalog.Read', 'Orders.Create'], publishedAt: expect.stringMatching(ISO) });
+    expect(published.body).toMatchObject({
+      version: 1,
+      status: 'Published',
+      scopes: ['Catalog.Read', 'Orders.Create'],
+      publishedAt: expect.stringMatching(ISO),
+    });
 
     const again = await publish(appId, 1);
     expect(again.status).toBe(200);
@@ -482,7 +631,11 @@ describe('apps and contract versions', () => {
     expectProblem(put, 409, 'marketplace.contract_version.published');
     expect((await gw.admin.call('GET', `${ADMIN}/apps/${appId}/versions/1`)).body).toEqual(published.body);
     expectProblem(await publish(appId, 2), 404, 'resource.not_found');
-    expectProblem(await gw.admin.call('PUT', `${ADMIN}/apps/${appId}/versions/2`, apiKeyContract(['Catalog.Read'])), 404, 'resource.not_found');
+    expectProblem(
+      await gw.admin.call('PUT', `${ADMIN}/apps/${appId}/versions/2`, apiKeyContract(['Catalog.Read'])),
+      404,
+      'resource.not_found',
+    );
   });
 
   it('never returns the OAuth client secret, only clientSecretSet', async () => {
@@ -492,7 +645,13 @@ describe('apps and contract versions', () => {
     const responses: Res[] = [];
     responses.push(await addVersion(appId, oauthContract(first)));
     expect(responses[0]!.status).toBe(201);
-    responses.push(await gw.admin.call('PUT', `${ADMIN}/apps/${appId}/versions/1`, oauthContract(second, { scopes: ['Catalog.Read'] })));
+    responses.push(
+      await gw.admin.call(
+        'PUT',
+        `${ADMIN}/apps/${appId}/versions/1`,
+        oauthContract(second, { scopes: ['Catalog.Read'] }),
+      ),
+    );
     expect(responses[1]!.status).toBe(200);
     responses.push(await gw.admin.call('GET', `${ADMIN}/apps/${appId}/versions/1`));
     responses.push(await publish(appId, 1));
@@ -503,7 +662,11 @@ describe('apps and contract versions', () => {
     responses.push(await getInstallation(owner, id));
     const connect = await action(owner, id, 'connect');
     expect(connect.status).toBe(200);
-    expect(connect.body).toMatchObject({ credentials: null, authorizationUrl: expect.stringMatching(/^https:\/\/auth\.partner\.example\.com\/authorize\?/), installation: { status: 'Connecting' } });
+    expect(connect.body).toMatchObject({
+      credentials: null,
+      authorizationUrl: expect.stringMatching(/^https:\/\/auth\.partner\.example\.com\/authorize\?/),
+      installation: { status: 'Connecting' },
+    });
     responses.push(connect);
 
     for (const version of [responses[0]!.body, responses[1]!.body, responses[2]!.body, responses[3]!.body]) {
@@ -535,25 +698,56 @@ describe('apps and contract versions', () => {
     });
 
     it('refuses loopback webhook and OAuth URLs that the test deployment allows', async () => {
-      const loopback = ['http://127.0.0.1:8080/hooks', 'https://127.0.0.1/hooks', 'https://localhost/hooks', 'http://localhost:9/hooks', 'https://[::1]/hooks'];
+      const loopback = [
+        'http://127.0.0.1:8080/hooks',
+        'https://127.0.0.1/hooks',
+        'https://localhost/hooks',
+        'http://localhost:9/hooks',
+        'https://[::1]/hooks',
+      ];
       for (const webhookUrl of loopback) {
         const input = { ...apiKeyContract(['Catalog.Read'], ['orders.created']), webhookUrl };
         const refused = await addVersion(await newApp(strict), input, strict);
-        expect({ webhookUrl, status: refused.status, errors: refused.body.errors && Object.keys(refused.body.errors) }).toEqual({ webhookUrl, status: 400, errors: ['webhookUrl'] });
+        expect({
+          webhookUrl,
+          status: refused.status,
+          errors: refused.body.errors && Object.keys(refused.body.errors),
+        }).toEqual({ webhookUrl, status: 400, errors: ['webhookUrl'] });
         if (webhookUrl.includes('127.0.0.1') || webhookUrl.includes('localhost')) {
           // The same URL is fine where loopback is allowed (https, or http to loopback).
-          expect({ webhookUrl, status: (await addVersion(await newApp(), input)).status }).toEqual({ webhookUrl, status: 201 });
+          expect({ webhookUrl, status: (await addVersion(await newApp(), input)).status }).toEqual({
+            webhookUrl,
+            status: 201,
+          });
         }
       }
-      const oauth = await addVersion(await newApp(strict), { ...oauthContract('s'), oauth2: oauthSettings('s', { tokenEndpoint: 'http://127.0.0.1:9999/token' }) }, strict);
+      const oauth = await addVersion(
+        await newApp(strict),
+        { ...oauthContract('s'), oauth2: oauthSettings('s', { tokenEndpoint: 'http://127.0.0.1:9999/token' }) },
+        strict,
+      );
       expectProblem(oauth, 400, 'request.invalid');
       expect(Object.keys(oauth.body.errors)).toEqual(['oauth2.tokenEndpoint']);
-      expect((await addVersion(await newApp(), { ...oauthContract('s'), oauth2: oauthSettings('s', { tokenEndpoint: 'http://127.0.0.1:9999/token' }) })).status).toBe(201);
+      expect(
+        (
+          await addVersion(await newApp(), {
+            ...oauthContract('s'),
+            oauth2: oauthSettings('s', { tokenEndpoint: 'http://127.0.0.1:9999/token' }),
+          })
+        ).status,
+      ).toBe(201);
     });
 
     it('refuses an IPv4-mapped IPv6 loopback literal', async () => {
-      const res = await addVersion(await newApp(strict), { ...apiKeyContract(['Catalog.Read'], ['orders.created']), webhookUrl: 'https://[::ffff:127.0.0.1]/hooks' }, strict);
-      expect({ status: res.status, errors: res.body?.errors && Object.keys(res.body.errors) }).toEqual({ status: 400, errors: ['webhookUrl'] });
+      const res = await addVersion(
+        await newApp(strict),
+        { ...apiKeyContract(['Catalog.Read'], ['orders.created']), webhookUrl: 'https://[::ffff:127.0.0.1]/hooks' },
+        strict,
+      );
+      expect({ status: res.status, errors: res.body?.errors && Object.keys(res.body.errors) }).toEqual({
+        status: 400,
+        errors: ['webhookUrl'],
+      });
     });
   });
 });
@@ -576,12 +770,24 @@ describe("tenants' view of apps", () => {
 
     const res = await other.tenant.call('GET', '/api/tenant/v1/apps');
     expect(res.status).toBe(200);
-    const byId = new Map<string, { versions: { version: number; scopes: string[]; publishedAt: string }[] }>(res.body.map((a: { id: string }) => [a.id, a]));
+    const byId = new Map<string, { versions: { version: number; scopes: string[]; publishedAt: string }[] }>(
+      res.body.map((a: { id: string }) => [a.id, a]),
+    );
     expect(byId.has(draftOnly)).toBe(false);
     expect(byId.get(onePublished)?.versions).toEqual([
-      { version: 1, authType: 'ApiKey', scopes: ['Catalog.Read'], subscribedEvents: ['orders.created'], webhookUrl: WEBHOOK_URL, publishedAt: expect.stringMatching(ISO) },
+      {
+        version: 1,
+        authType: 'ApiKey',
+        scopes: ['Catalog.Read'],
+        subscribedEvents: ['orders.created'],
+        webhookUrl: WEBHOOK_URL,
+        publishedAt: expect.stringMatching(ISO),
+      },
     ]);
-    expect(byId.get(twoPublished)?.versions.map((v) => [v.version, v.scopes])).toEqual([[1, ['Catalog.Read']], [3, ['Orders.Create', 'Orders.Read']]]);
+    expect(byId.get(twoPublished)?.versions.map((v) => [v.version, v.scopes])).toEqual([
+      [1, ['Catalog.Read']],
+      [3, ['Orders.Create', 'Orders.Read']],
+    ]);
     for (const app of res.body) {
       expect(app.versions.length).toBeGreaterThan(0);
     }
@@ -605,10 +811,22 @@ describe('installations', () => {
   it('installs only a published version of an existing app', async () => {
     const appId = await newApp();
     expect((await addVersion(appId, apiKeyContract(['Catalog.Read']))).status).toBe(201);
-    expectProblem(await owner.tenant.call('POST', INSTALLATIONS, { appId, contractVersion: 1 }), 404, 'resource.not_found');
-    expectProblem(await owner.tenant.call('POST', INSTALLATIONS, { appId: randomUUID(), contractVersion: 1 }), 404, 'resource.not_found');
+    expectProblem(
+      await owner.tenant.call('POST', INSTALLATIONS, { appId, contractVersion: 1 }),
+      404,
+      'resource.not_found',
+    );
+    expectProblem(
+      await owner.tenant.call('POST', INSTALLATIONS, { appId: randomUUID(), contractVersion: 1 }),
+      404,
+      'resource.not_found',
+    );
     await publish(appId, 1);
-    expectProblem(await owner.tenant.call('POST', INSTALLATIONS, { appId, contractVersion: 2 }), 404, 'resource.not_found');
+    expectProblem(
+      await owner.tenant.call('POST', INSTALLATIONS, { appId, contractVersion: 2 }),
+      404,
+      'resource.not_found',
+    );
     const invalid = await owner.tenant.call('POST', INSTALLATIONS, { appId: 'nope', contractVersion: 1.5 });
     expectProblem(invalid, 400, 'request.invalid');
     expect(Object.keys(invalid.body.errors).sort()).toEqual(['appId', 'contractVersion']);
@@ -637,8 +855,16 @@ describe('installations', () => {
     await publishedVersion(appId, apiKeyContract(['Catalog.Read']));
     await publishedVersion(appId, apiKeyContract(['Catalog.Read', 'Orders.Create']));
     const mine = await install(owner, appId, 1);
-    expectProblem(await owner.tenant.call('POST', INSTALLATIONS, { appId, contractVersion: 1 }), 409, 'marketplace.installation.exists');
-    expectProblem(await owner.tenant.call('POST', INSTALLATIONS, { appId, contractVersion: 2 }), 409, 'marketplace.installation.exists');
+    expectProblem(
+      await owner.tenant.call('POST', INSTALLATIONS, { appId, contractVersion: 1 }),
+      409,
+      'marketplace.installation.exists',
+    );
+    expectProblem(
+      await owner.tenant.call('POST', INSTALLATIONS, { appId, contractVersion: 2 }),
+      409,
+      'marketplace.installation.exists',
+    );
     const theirs = await install(other, appId, 2); // another tenant may install the same app
 
     const myList = await owner.tenant.call('GET', INSTALLATIONS);
@@ -687,7 +913,11 @@ describe('installations', () => {
 
 describe('credentials of an ApiKey installation', () => {
   it('connect mints an API key and a signing secret, shown once', async () => {
-    const { appId, version } = await publishApp(gw, ['Catalog.Read', 'Orders.Create'], ['orders.created', 'orders.cancelled']);
+    const { appId, version } = await publishApp(
+      gw,
+      ['Catalog.Read', 'Orders.Create'],
+      ['orders.created', 'orders.cancelled'],
+    );
     const id = await install(owner, appId, version);
     const res = await action(owner, id, 'connect');
     expect(res.status).toBe(200);
@@ -697,10 +927,20 @@ describe('credentials of an ApiKey installation', () => {
     expect(apiKey).toMatch(API_KEY);
     expect(webhookSigningSecret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
     expect(res.body.authorizationUrl).toBeNull();
-    expect(res.body.installation).toMatchObject({ id, status: 'Connected', apiKeyId: keyIdOf(apiKey), webhookSecretSet: true });
+    expect(res.body.installation).toMatchObject({
+      id,
+      status: 'Connected',
+      apiKeyId: keyIdOf(apiKey),
+      webhookSecretSet: true,
+    });
 
     expect(await partnerStatus(apiKey)).toBe(200);
-    expect(upstream.seen.at(-1)!.identity).toMatchObject({ kind: 'partner', installationId: id, tenantId: owner.tenantId, scopes: ['Catalog.Read', 'Orders.Create'] });
+    expect(upstream.seen.at(-1)!.identity).toMatchObject({
+      kind: 'partner',
+      installationId: id,
+      tenantId: owner.tenantId,
+      scopes: ['Catalog.Read', 'Orders.Create'],
+    });
 
     const shown = await getInstallation(owner, id);
     expectDocumented('Installation', shown.body);
@@ -743,7 +983,11 @@ describe('credentials of an ApiKey installation', () => {
     expect(old.status).toBe(401);
     expect(old.body).toMatchObject({ code: 'auth.unauthenticated' });
     expect(await partnerStatus(apiKey)).toBe(200);
-    expect((await getInstallation(owner, first.id)).body).toMatchObject({ status: 'Connected', apiKeyId: keyIdOf(apiKey), webhookSecretSet: true });
+    expect((await getInstallation(owner, first.id)).body).toMatchObject({
+      status: 'Connected',
+      apiKeyId: keyIdOf(apiKey),
+      webhookSecretSet: true,
+    });
     expect(await storedWebhookSecret(first.id)).toBe(webhookSigningSecret);
   });
 
@@ -757,7 +1001,11 @@ describe('credentials of an ApiKey installation', () => {
     const apiKey = res.body.credentials.apiKey as string;
     expect(apiKey).toMatch(API_KEY);
     expect(res.body.credentials.webhookSigningSecret).toBeNull();
-    expect(res.body.installation).toMatchObject({ status: 'Connected', apiKeyId: keyIdOf(apiKey), webhookSecretSet: true });
+    expect(res.body.installation).toMatchObject({
+      status: 'Connected',
+      apiKeyId: keyIdOf(apiKey),
+      webhookSecretSet: true,
+    });
 
     expect(await partnerStatus(app.apiKey)).toBe(401);
     expect(await partnerStatus(apiKey)).toBe(200);
@@ -796,7 +1044,11 @@ describe('credentials of an ApiKey installation', () => {
     expectProblem(await action(owner, id, 'api-key/rotate'), 409, 'marketplace.installation.not_connected');
     expectProblem(await action(owner, id, 'webhook-secret/rotate'), 409, 'marketplace.installation.not_connected');
     expectProblem(await action(owner, id, 'reconnect'), 409, 'marketplace.installation.not_connected');
-    expect((await getInstallation(owner, id)).body).toMatchObject({ status: 'Installed', apiKeyId: null, webhookSecretSet: false });
+    expect((await getInstallation(owner, id)).body).toMatchObject({
+      status: 'Installed',
+      apiKeyId: null,
+      webhookSecretSet: false,
+    });
   });
 
   it('disconnect revokes the credentials; reconnect afterwards works', async () => {
@@ -805,7 +1057,13 @@ describe('credentials of an ApiKey installation', () => {
     const res = await action(owner, app.id, 'disconnect');
     expect(res.status).toBe(200);
     expectDocumented('Installation', res.body);
-    expect(res.body).toMatchObject({ id: app.id, status: 'Disconnected', apiKeyId: null, webhookSecretSet: false, oauthConnected: false });
+    expect(res.body).toMatchObject({
+      id: app.id,
+      status: 'Disconnected',
+      apiKeyId: null,
+      webhookSecretSet: false,
+      oauthConnected: false,
+    });
     expect(await partnerStatus(app.apiKey)).toBe(401);
     expect(await storedWebhookSecret(app.id)).toBeNull();
     expect((await getInstallation(owner, app.id)).body).toEqual(res.body);
@@ -814,7 +1072,11 @@ describe('credentials of an ApiKey installation', () => {
     const back = await action(owner, app.id, 'reconnect');
     expect(back.status).toBe(200);
     const apiKey = back.body.credentials.apiKey as string;
-    expect(back.body.installation).toMatchObject({ status: 'Connected', apiKeyId: keyIdOf(apiKey), webhookSecretSet: true });
+    expect(back.body.installation).toMatchObject({
+      status: 'Connected',
+      apiKeyId: keyIdOf(apiKey),
+      webhookSecretSet: true,
+    });
     expect(await partnerStatus(apiKey)).toBe(200);
     expect(await partnerStatus(app.apiKey)).toBe(401);
   });
@@ -831,7 +1093,11 @@ describe('credentials of an ApiKey installation', () => {
     expect((await action(owner, app.id, 'disconnect')).status).toBe(200);
     const res = await action(owner, app.id, 'connect');
     expect(res.status).toBe(200);
-    expect(res.body.installation).toMatchObject({ status: 'Connected', apiKeyId: keyIdOf(res.body.credentials.apiKey), webhookSecretSet: true });
+    expect(res.body.installation).toMatchObject({
+      status: 'Connected',
+      apiKeyId: keyIdOf(res.body.credentials.apiKey),
+      webhookSecretSet: true,
+    });
     expect(await partnerStatus(res.body.credentials.apiKey)).toBe(200);
     expect(await partnerStatus(app.apiKey)).toBe(401);
   });
@@ -873,7 +1139,13 @@ describe('credentials of an OAuth2 installation', () => {
   beforeAll(async () => {
     // A stand-in for the partner's token endpoint: any code is good.
     tokenEndpoint = createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ access_token: `at-${randomBytes(8).toString('hex')}`, token_type: 'Bearer', expires_in: 3600 }));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          access_token: `at-${randomBytes(8).toString('hex')}`,
+          token_type: 'Bearer',
+          expires_in: 3600,
+        }),
+      );
     });
     await new Promise<void>((resolve) => tokenEndpoint.listen(0, '127.0.0.1', resolve));
     tokenUrl = `http://127.0.0.1:${(tokenEndpoint.address() as AddressInfo).port}/token`;
@@ -886,13 +1158,19 @@ describe('credentials of an OAuth2 installation', () => {
   /** The restaurant's browser coming back to the callback with a code for this authorization URL. */
   const callback = async (authorizationUrl: string) => {
     const state = new URL(authorizationUrl).searchParams.get('state')!;
-    const res = await fetch(`${gw.url}/api/marketplace/oauth/callback?code=code-${randomBytes(4).toString('hex')}&state=${encodeURIComponent(state)}`, { signal: AbortSignal.timeout(15_000) });
+    const res = await fetch(
+      `${gw.url}/api/marketplace/oauth/callback?code=code-${randomBytes(4).toString('hex')}&state=${encodeURIComponent(state)}`,
+      { signal: AbortSignal.timeout(15_000) },
+    );
     return { status: res.status, body: (await res.json()) as any };
   };
 
   async function oauthInstallation(): Promise<string> {
     const appId = await newApp();
-    await publishedVersion(appId, { ...oauthContract('client-secret'), oauth2: oauthSettings('client-secret', { tokenEndpoint: tokenUrl }) });
+    await publishedVersion(appId, {
+      ...oauthContract('client-secret'),
+      oauth2: oauthSettings('client-secret', { tokenEndpoint: tokenUrl }),
+    });
     return install(owner, appId);
   }
 
@@ -915,7 +1193,11 @@ describe('credentials of an OAuth2 installation', () => {
 
     const late = await callback(started.body.authorizationUrl);
     expect({ status: late.status, code: late.body.code }).toEqual({ status: 400, code: 'oauth.state_invalid' });
-    expect((await getInstallation(owner, id)).body).toMatchObject({ status: 'Disconnected', apiKeyId: null, oauthConnected: false });
+    expect((await getInstallation(owner, id)).body).toMatchObject({
+      status: 'Disconnected',
+      apiKeyId: null,
+      oauthConnected: false,
+    });
   });
 });
 
@@ -931,7 +1213,10 @@ describe('scopes fixed at connect', () => {
     const first = await action(owner, id, 'connect');
     let apiKey = first.body.credentials.apiKey as string;
     expect(await partnerStatus(apiKey)).toBe(200);
-    expect((await partnerCall(gw, apiKey, 'GET', ORDER)).body).toMatchObject({ status: 403, code: 'auth.insufficient_scope' });
+    expect((await partnerCall(gw, apiKey, 'GET', ORDER)).body).toMatchObject({
+      status: 403,
+      code: 'auth.insufficient_scope',
+    });
 
     expect(await publishedVersion(appId, apiKeyContract(['Catalog.Read', 'Orders.Create']))).toBe(2);
     // Control: version 2 grants the route to whoever consents to it.
@@ -963,7 +1248,7 @@ describe('secrets at rest', () => {
 
     const clientSecret = `oauth-client-secret-${randomBytes(16).toString('hex')}`;
     const oauthAppId = await newApp();
-    expect((await publishedVersion(oauthAppId, oauthContract(clientSecret)))).toBe(1);
+    expect(await publishedVersion(oauthAppId, oauthContract(clientSecret))).toBe(1);
     const oauthInstallation = await install(owner, oauthAppId);
     const started = await action(owner, oauthInstallation, 'connect');
     expect(started.status).toBe(200);
@@ -974,7 +1259,8 @@ describe('secrets at rest', () => {
     const names = (await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name).sort();
     expect(names).toEqual(expect.arrayContaining(['api_keys', 'contract_versions', 'installations', 'oauth_states']));
     const dump: string[] = [];
-    for (const name of names) dump.push(JSON.stringify({ name, documents: await db.collection(name).find({}).toArray() }));
+    for (const name of names)
+      dump.push(JSON.stringify({ name, documents: await db.collection(name).find({}).toArray() }));
     const text = dump.join('\n');
 
     expect(text).toContain(keyIdOf(app.apiKey)); // the dump is real: the public key id is there
@@ -989,14 +1275,18 @@ describe('secrets at rest', () => {
       expect({ what, found: text.includes(secret) }).toEqual({ what, found: false });
     }
 
-    const key = await db.collection<{ _id: string; secretHash: string; status: string }>('api_keys').findOne({ _id: keyIdOf(app.apiKey) });
+    const key = await db
+      .collection<{ _id: string; secretHash: string; status: string }>('api_keys')
+      .findOne({ _id: keyIdOf(app.apiKey) });
     expect(key).toMatchObject({ status: 'active', secretHash: expect.any(String) });
     const secret = secretOf(app.apiKey);
     expect(key!.secretHash).not.toBe(secret);
     // Keyed: not a plain digest of the secret either.
     expect(key!.secretHash).not.toBe(createHash('sha256').update(secret).digest('base64url'));
     expect(key!.secretHash).not.toBe(createHash('sha256').update(secret).digest('hex'));
-    const version = await db.collection<{ _id: string; oauth2: { clientSecretSealed: string } }>('contract_versions').findOne({ _id: `${oauthAppId}:1` });
+    const version = await db
+      .collection<{ _id: string; oauth2: { clientSecretSealed: string } }>('contract_versions')
+      .findOne({ _id: `${oauthAppId}:1` });
     expect(version!.oauth2.clientSecretSealed).toMatch(/^v1\./);
   });
 });
@@ -1023,7 +1313,11 @@ describe('concurrency', () => {
     expect(statuses.filter((s) => s !== 200).every((s) => s === 401)).toBe(true);
     const installation = await getInstallation(owner, app.id);
     expect(installation.body.apiKeyId).toBe(keyIdOf(working[0]!));
-    const active = await mongo.db(gw.database).collection('api_keys').find({ installationId: app.id, status: 'active' }).toArray();
+    const active = await mongo
+      .db(gw.database)
+      .collection('api_keys')
+      .find({ installationId: app.id, status: 'active' })
+      .toArray();
     expect(active.map((k) => k._id)).toEqual([keyIdOf(working[0]!)]);
   });
 
@@ -1034,7 +1328,9 @@ describe('concurrency', () => {
     const ok = results.filter((r) => r.status === 200);
     expect(ok).toHaveLength(1);
     for (const res of results.filter((r) => r.status !== 200)) {
-      expect([`409 marketplace.installation.already_connected`, `503 resource.busy`]).toContain(`${res.status} ${res.body.code}`);
+      expect([`409 marketplace.installation.already_connected`, `503 resource.busy`]).toContain(
+        `${res.status} ${res.body.code}`,
+      );
     }
     const apiKey = ok[0]!.body.credentials.apiKey as string;
     expect(await partnerStatus(apiKey)).toBe(200);
@@ -1044,10 +1340,15 @@ describe('concurrency', () => {
 
   it('installs an app once under 10 concurrent installs by one tenant', async () => {
     const { appId, version } = await publishApp(gw, ['Catalog.Read']);
-    const results = await Promise.all(Array.from({ length: 10 }, () => owner.tenant.call('POST', INSTALLATIONS, { appId, contractVersion: version })));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => owner.tenant.call('POST', INSTALLATIONS, { appId, contractVersion: version })),
+    );
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
-    for (const res of results.filter((r) => r.status !== 201)) expectProblem(res, 409, 'marketplace.installation.exists');
-    const listed = (await owner.tenant.call('GET', INSTALLATIONS)).body.filter((i: { appId: string }) => i.appId === appId);
+    for (const res of results.filter((r) => r.status !== 201))
+      expectProblem(res, 409, 'marketplace.installation.exists');
+    const listed = (await owner.tenant.call('GET', INSTALLATIONS)).body.filter(
+      (i: { appId: string }) => i.appId === appId,
+    );
     expect(listed).toHaveLength(1);
   });
 
@@ -1055,7 +1356,9 @@ describe('concurrency', () => {
     // Some of these can be 503 resource.busy (five insert attempts, no backoff), which the
     // document lists for this route.
     const appId = await newApp();
-    const results = await Promise.all(Array.from({ length: 10 }, () => addVersion(appId, apiKeyContract(['Catalog.Read']))));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => addVersion(appId, apiKeyContract(['Catalog.Read']))),
+    );
     const created = results.filter((r) => r.status === 201);
     for (const res of results.filter((r) => r.status !== 201)) expectProblem(res, 503, 'resource.busy');
     expect(created.length).toBeGreaterThan(0);

@@ -1,7 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MongoClient } from 'mongodb';
-import { createTenant, partnerCall, stackEnv, startGateway, type ApiClient, type TestGateway } from '@marketplace/testing';
+import {
+  createTenant,
+  partnerCall,
+  stackEnv,
+  startGateway,
+  type ApiClient,
+  type TestGateway,
+} from '@marketplace/testing';
 import { followAuthorization, startOAuthServer, type TestOAuthServer } from './support/oauth-server';
 import { TestUpstream } from './support/upstream';
 
@@ -24,11 +31,20 @@ async function oauthApp(tokenEndpoint = authServer.tokenEndpoint) {
     scopes: ['Catalog.Read', 'Orders.Create'],
     subscribedEvents: ['orders.cancelled'],
     webhookUrl: 'https://partner.example.com/hooks',
-    oauth2: { authorizationEndpoint: authServer.authorizationEndpoint, tokenEndpoint, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, scopes: ['openid', 'orders:write'] },
+    oauth2: {
+      authorizationEndpoint: authServer.authorizationEndpoint,
+      tokenEndpoint,
+      clientId: CLIENT_ID,
+      clientSecret: CLIENT_SECRET,
+      scopes: ['openid', 'orders:write'],
+    },
   });
   expect(version.status).toBe(201);
   await gw.admin.call('POST', `/api/admin/v1/apps/${app.body.id}/versions/${version.body.version}/publish`);
-  const installed = await owner.tenant.call('POST', '/api/tenant/v1/installations', { appId: app.body.id, contractVersion: version.body.version });
+  const installed = await owner.tenant.call('POST', '/api/tenant/v1/installations', {
+    appId: app.body.id,
+    contractVersion: version.body.version,
+  });
   expect(installed.status).toBe(201);
   return installed.body.id as string;
 }
@@ -42,8 +58,14 @@ const callback = async (url: string) => {
 beforeAll(async () => {
   upstream = await new TestUpstream().start();
   gw = await startGateway({ CATALOG_URL: upstream.url, OAUTH_TIMEOUT_MS: '2000' });
-  authServer = await startOAuthServer({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, redirectUri: `${gw.url}/api/marketplace/oauth/callback` });
-  brokenTokenEndpoint = createServer((_req, res) => res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"server_error"}'));
+  authServer = await startOAuthServer({
+    clientId: CLIENT_ID,
+    clientSecret: CLIENT_SECRET,
+    redirectUri: `${gw.url}/api/marketplace/oauth/callback`,
+  });
+  brokenTokenEndpoint = createServer((_req, res) =>
+    res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"server_error"}'),
+  );
   await new Promise<void>((resolve) => brokenTokenEndpoint.listen(0, '127.0.0.1', resolve));
   owner = await createTenant(gw);
 }, 60_000);
@@ -76,7 +98,12 @@ describe('OAuth2 connect', () => {
     const done = await callback(await followAuthorization(connect.body.authorizationUrl));
     expect(done.status).toBe(200);
     expect(done.headers.get('cache-control')).toBe('no-store');
-    expect(done.body.installation).toMatchObject({ id: installationId, status: 'Connected', oauthConnected: true, scopes: ['Catalog.Read', 'Orders.Create'] });
+    expect(done.body.installation).toMatchObject({
+      id: installationId,
+      status: 'Connected',
+      oauthConnected: true,
+      scopes: ['Catalog.Read', 'Orders.Create'],
+    });
     expect(done.body.credentials.apiKey).toMatch(/^mpk_/);
     expect(done.body.credentials.webhookSigningSecret).toMatch(/^whsec_/);
     expect((await partnerCall(gw, done.body.credentials.apiKey, 'GET', '/catalog/branches')).status).toBe(200);
@@ -88,7 +115,9 @@ describe('OAuth2 connect', () => {
       const installation = await db.collection('installations').findOne({ _id: installationId as never });
       expect(installation!.oauth.accessTokenSealed).toMatch(/^v1\./);
       expect(installation!.oauth.refreshTokenSealed).toMatch(/^v1\./);
-      const dump = JSON.stringify(await Promise.all((await db.listCollections().toArray()).map((c) => db.collection(c.name).find().toArray())));
+      const dump = JSON.stringify(
+        await Promise.all((await db.listCollections().toArray()).map((c) => db.collection(c.name).find().toArray())),
+      );
       expect(dump).not.toContain(CLIENT_SECRET);
       expect(dump).not.toContain(done.body.credentials.apiKey.split('.')[1]);
       expect(dump).not.toContain(done.body.credentials.webhookSigningSecret);

@@ -1,7 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AppError } from '@marketplace/errors';
-import { authorizationUrl, exchangeCode, newPkcePair, newState, type OAuth2ClientSettings } from '../src/adapters/oauth2-client';
+import {
+  authorizationUrl,
+  exchangeCode,
+  newPkcePair,
+  newState,
+  type OAuth2ClientSettings,
+} from '../src/adapters/oauth2-client';
 import { followAuthorization, startOAuthServer, type TestOAuthServer } from './support/oauth-server';
 
 // The OAuth2 client adapter against a real authorization server (oidc-provider) playing the
@@ -20,9 +26,16 @@ beforeAll(async () => {
   misbehaving = createServer((req, res) => {
     req.resume();
     if (req.url === '/hang') return; // never answers
-    if (req.url === '/500') return void res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'server_error', error_description: `echo ${clientSecret}` }));
-    if (req.url === '/no-token') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"token_type":"Bearer"}');
-    if (req.url === '/huge') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ access_token: 'x'.repeat(70_000), token_type: 'Bearer' }));
+    if (req.url === '/500')
+      return void res
+        .writeHead(500, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: 'server_error', error_description: `echo ${clientSecret}` }));
+    if (req.url === '/no-token')
+      return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"token_type":"Bearer"}');
+    if (req.url === '/huge')
+      return void res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ access_token: 'x'.repeat(70_000), token_type: 'Bearer' }));
     if (req.url === '/redirect') return void res.writeHead(307, { location: postServer.tokenEndpoint }).end();
     res.writeHead(404).end();
   });
@@ -56,12 +69,20 @@ function settingsFor(server: TestOAuthServer, overrides: Partial<OAuth2ClientSet
 async function authorize(settings: OAuth2ClientSettings, deny = false) {
   const state = newState();
   const pkce = newPkcePair();
-  const callback = new URL(await followAuthorization(authorizationUrl(settings, { state, codeChallenge: pkce.challenge, redirectUri }), { deny, timeoutMs: 10_000 }));
+  const callback = new URL(
+    await followAuthorization(authorizationUrl(settings, { state, codeChallenge: pkce.challenge, redirectUri }), {
+      deny,
+      timeoutMs: 10_000,
+    }),
+  );
   return { state, verifier: pkce.verifier, callback, code: callback.searchParams.get('code') ?? '' };
 }
 
 async function exchangeFailure(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(AppError);
   return error as AppError;
 }
@@ -72,25 +93,28 @@ function expectNoSecrets(error: AppError, ...secrets: string[]) {
   for (const secret of [clientSecret, ...secrets]) expect(shown).not.toContain(secret);
 }
 
-describe.each(['client_secret_basic', 'client_secret_post'] as const)('the authorization code flow with %s', (method) => {
-  it('ends in an access token and a refresh token', async () => {
-    const settings = settingsFor(method === 'client_secret_post' ? postServer : basicServer);
-    const { state, verifier, callback, code } = await authorize(settings);
-    expect(callback.origin + callback.pathname).toBe(redirectUri);
-    expect(callback.searchParams.get('state')).toBe(state);
-    expect(callback.searchParams.get('error')).toBeNull();
-    expect(code).not.toBe('');
+describe.each(['client_secret_basic', 'client_secret_post'] as const)(
+  'the authorization code flow with %s',
+  (method) => {
+    it('ends in an access token and a refresh token', async () => {
+      const settings = settingsFor(method === 'client_secret_post' ? postServer : basicServer);
+      const { state, verifier, callback, code } = await authorize(settings);
+      expect(callback.origin + callback.pathname).toBe(redirectUri);
+      expect(callback.searchParams.get('state')).toBe(state);
+      expect(callback.searchParams.get('error')).toBeNull();
+      expect(code).not.toBe('');
 
-    const before = Date.now();
-    const tokens = await exchangeCode(settings, { code, codeVerifier: verifier, redirectUri, timeoutMs: 5_000 });
-    expect(tokens.accessToken).toEqual(expect.any(String));
-    expect(tokens.accessToken).not.toBe('');
-    expect(tokens.refreshToken).toEqual(expect.any(String));
-    expect(tokens.tokenType.toLowerCase()).toBe('bearer');
-    expect(tokens.expiresAt!.getTime()).toBeGreaterThan(before);
-    expect(tokens.scope?.split(' ')).toEqual(expect.arrayContaining(['orders:write']));
-  });
-});
+      const before = Date.now();
+      const tokens = await exchangeCode(settings, { code, codeVerifier: verifier, redirectUri, timeoutMs: 5_000 });
+      expect(tokens.accessToken).toEqual(expect.any(String));
+      expect(tokens.accessToken).not.toBe('');
+      expect(tokens.refreshToken).toEqual(expect.any(String));
+      expect(tokens.tokenType.toLowerCase()).toBe('bearer');
+      expect(tokens.expiresAt!.getTime()).toBeGreaterThan(before);
+      expect(tokens.scope?.split(' ')).toEqual(expect.arrayContaining(['orders:write']));
+    });
+  },
+);
 
 it('without scopes the request has no scope parameter and the partner applies its default', async () => {
   const settings = settingsFor(basicServer, { scopes: [] });
@@ -115,8 +139,18 @@ describe('failures', () => {
   it('a wrong client secret is a bad gateway naming invalid_client, without secrets', async () => {
     const { code, verifier } = await authorize(settingsFor(basicServer));
     const wrongSecret = 'wrong-secret-value';
-    const error = await exchangeFailure(exchangeCode(settingsFor(basicServer, { clientSecret: wrongSecret }), { code, codeVerifier: verifier, redirectUri }));
-    expect(error).toMatchObject({ kind: 'bad_gateway', code: 'oauth.token_exchange_failed', details: { oauthError: 'invalid_client' } });
+    const error = await exchangeFailure(
+      exchangeCode(settingsFor(basicServer, { clientSecret: wrongSecret }), {
+        code,
+        codeVerifier: verifier,
+        redirectUri,
+      }),
+    );
+    expect(error).toMatchObject({
+      kind: 'bad_gateway',
+      code: 'oauth.token_exchange_failed',
+      details: { oauthError: 'invalid_client' },
+    });
     expectNoSecrets(error, wrongSecret, code, verifier);
   });
 
@@ -125,14 +159,20 @@ describe('failures', () => {
     const { code, verifier } = await authorize(settings);
     await exchangeCode(settings, { code, codeVerifier: verifier, redirectUri });
     const error = await exchangeFailure(exchangeCode(settings, { code, codeVerifier: verifier, redirectUri }));
-    expect(error).toMatchObject({ kind: 'bad_gateway', code: 'oauth.token_exchange_failed', details: { oauthError: 'invalid_grant' } });
+    expect(error).toMatchObject({
+      kind: 'bad_gateway',
+      code: 'oauth.token_exchange_failed',
+      details: { oauthError: 'invalid_grant' },
+    });
     expectNoSecrets(error, code, verifier);
   });
 
   it('a wrong code verifier is refused (PKCE is checked)', async () => {
     const settings = settingsFor(basicServer);
     const { code } = await authorize(settings);
-    const error = await exchangeFailure(exchangeCode(settings, { code, codeVerifier: newPkcePair().verifier, redirectUri }));
+    const error = await exchangeFailure(
+      exchangeCode(settings, { code, codeVerifier: newPkcePair().verifier, redirectUri }),
+    );
     expect(error).toMatchObject({ code: 'oauth.token_exchange_failed', details: { oauthError: 'invalid_grant' } });
   });
 
@@ -140,7 +180,13 @@ describe('failures', () => {
     // With credentials in the body (a cross-origin redirect would drop a Basic header anyway),
     // following the 307 to the real token endpoint would succeed.
     const { code, verifier } = await authorize(settingsFor(postServer));
-    const error = await exchangeFailure(exchangeCode(settingsFor(postServer, { tokenEndpoint: `${misbehavingUrl}/redirect` }), { code, codeVerifier: verifier, redirectUri }));
+    const error = await exchangeFailure(
+      exchangeCode(settingsFor(postServer, { tokenEndpoint: `${misbehavingUrl}/redirect` }), {
+        code,
+        codeVerifier: verifier,
+        redirectUri,
+      }),
+    );
     expect(error).toMatchObject({ kind: 'bad_gateway', code: 'oauth.token_exchange_failed' });
   });
 
@@ -150,7 +196,9 @@ describe('failures', () => {
     ['a body over 64 KiB', '/huge', undefined],
   ])('%s is a bad gateway', async (_name, path, oauthError) => {
     const settings = settingsFor(basicServer, { tokenEndpoint: `${misbehavingUrl}${path}` });
-    const error = await exchangeFailure(exchangeCode(settings, { code: 'a-code', codeVerifier: 'a-verifier', redirectUri }));
+    const error = await exchangeFailure(
+      exchangeCode(settings, { code: 'a-code', codeVerifier: 'a-verifier', redirectUri }),
+    );
     expect(error).toMatchObject({ kind: 'bad_gateway', code: 'oauth.token_exchange_failed', details: { oauthError } });
     expectNoSecrets(error, 'a-code', 'a-verifier');
   });
@@ -161,14 +209,18 @@ describe('failures', () => {
     const port = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
     const settings = settingsFor(basicServer, { tokenEndpoint: `http://127.0.0.1:${port}/token` });
-    const error = await exchangeFailure(exchangeCode(settings, { code: 'a-code', codeVerifier: 'a-verifier', redirectUri, timeoutMs: 5_000 }));
+    const error = await exchangeFailure(
+      exchangeCode(settings, { code: 'a-code', codeVerifier: 'a-verifier', redirectUri, timeoutMs: 5_000 }),
+    );
     expect(error).toMatchObject({ kind: 'bad_gateway', code: 'oauth.token_exchange_failed' });
   });
 
   it('a token endpoint that never answers times out as a gateway timeout', async () => {
     const settings = settingsFor(basicServer, { tokenEndpoint: `${misbehavingUrl}/hang` });
     const started = Date.now();
-    const error = await exchangeFailure(exchangeCode(settings, { code: 'a-code', codeVerifier: 'a-verifier', redirectUri, timeoutMs: 300 }));
+    const error = await exchangeFailure(
+      exchangeCode(settings, { code: 'a-code', codeVerifier: 'a-verifier', redirectUri, timeoutMs: 300 }),
+    );
     expect(error).toMatchObject({ kind: 'gateway_timeout', code: 'oauth.token_exchange_timeout' });
     expect(Date.now() - started).toBeLessThan(5_000);
   });

@@ -4,7 +4,18 @@ import { TestUpstream } from './support/upstream';
 
 // The Partner API edge through the real gateway process, the real stack and a stand-in owner
 // service that verifies the signed identity the way catalog, ordering and delivery do.
-const ALL_SCOPES = ['Orders.Create', 'Orders.Read', 'Delivery.Accept', 'Delivery.Reject', 'Delivery.Cancel', 'Delivery.UpdateStatus', 'Delivery.UpdateDriver', 'Delivery.UpdateEta', 'Delivery.UpdateTracking', 'Catalog.Read'];
+const ALL_SCOPES = [
+  'Orders.Create',
+  'Orders.Read',
+  'Delivery.Accept',
+  'Delivery.Reject',
+  'Delivery.Cancel',
+  'Delivery.UpdateStatus',
+  'Delivery.UpdateDriver',
+  'Delivery.UpdateEta',
+  'Delivery.UpdateTracking',
+  'Catalog.Read',
+];
 const ID = '6f1c1f8e-2b7a-4d1e-9c3a-0a5b6c7d8e9f';
 const ID2 = '0b9d7c1a-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
 
@@ -35,7 +46,13 @@ const mutationHeaders = (key = newKey()) => ({ 'idempotency-key': key });
 beforeAll(async () => {
   upstream = await new TestUpstream().start();
   // The per-IP limit has its own test; here every request comes from 127.0.0.1.
-  gw = await startGateway({ CATALOG_URL: upstream.url, ORDERING_URL: upstream.url, DELIVERY_URL: upstream.url, RATE_LIMIT_PER_IP: '100000', RATE_LIMIT_PER_INSTALLATION: '100000' });
+  gw = await startGateway({
+    CATALOG_URL: upstream.url,
+    ORDERING_URL: upstream.url,
+    DELIVERY_URL: upstream.url,
+    RATE_LIMIT_PER_IP: '100000',
+    RATE_LIMIT_PER_INSTALLATION: '100000',
+  });
   full = await connectedApp(gw, ALL_SCOPES, ['orders.created']);
 }, 60_000);
 
@@ -60,7 +77,11 @@ describe('authentication (401)', () => {
     const bodies = new Set<string>();
     for (const [what, headers] of attempts()) {
       const res = await partnerCall(gw, undefined, 'GET', '/catalog/branches', { headers });
-      expect({ what, status: res.status, type: res.headers.get('content-type') }).toEqual({ what, status: 401, type: 'application/problem+json' });
+      expect({ what, status: res.status, type: res.headers.get('content-type') }).toEqual({
+        what,
+        status: 401,
+        type: 'application/problem+json',
+      });
       expect(res.body).toMatchObject({ status: 401, code: 'auth.unauthenticated', title: 'Unauthorized' });
       bodies.add(JSON.stringify({ ...res.body, instance: undefined }));
     }
@@ -70,9 +91,18 @@ describe('authentication (401)', () => {
 
   it('asks for credentials before saying whether a route exists', async () => {
     expect((await partnerCall(gw, undefined, 'GET', '/nothing/here')).status).toBe(401);
-    expect((await partnerCall(gw, full.apiKey, 'GET', '/nothing/here')).body).toMatchObject({ status: 404, code: 'resource.not_found' });
-    expect((await partnerCall(gw, full.apiKey, 'DELETE', `/orders/${ID}`)).body).toMatchObject({ status: 405, code: 'request.method_not_allowed' });
-    expect((await partnerCall(gw, full.apiKey, 'GET', '/orders/not-a-uuid')).body).toMatchObject({ status: 404, code: 'resource.not_found' });
+    expect((await partnerCall(gw, full.apiKey, 'GET', '/nothing/here')).body).toMatchObject({
+      status: 404,
+      code: 'resource.not_found',
+    });
+    expect((await partnerCall(gw, full.apiKey, 'DELETE', `/orders/${ID}`)).body).toMatchObject({
+      status: 405,
+      code: 'request.method_not_allowed',
+    });
+    expect((await partnerCall(gw, full.apiKey, 'GET', '/orders/not-a-uuid')).body).toMatchObject({
+      status: 404,
+      code: 'resource.not_found',
+    });
   });
 
   it('serves the OpenAPI description without credentials', async () => {
@@ -84,7 +114,12 @@ describe('authentication (401)', () => {
 
 describe('scopes (403) per endpoint', () => {
   it.each(ENDPOINTS)('%s %s needs %s and nothing else grants it', async (method, path, scope) => {
-    const without = await connectedApp(gw, ALL_SCOPES.filter((s) => s !== scope && !(path.startsWith('/orders/') && method === 'GET' && s === 'Orders.Read')));
+    const without = await connectedApp(
+      gw,
+      ALL_SCOPES.filter(
+        (s) => s !== scope && !(path.startsWith('/orders/') && method === 'GET' && s === 'Orders.Read'),
+      ),
+    );
     const only = await connectedApp(gw, [scope]);
     const body = method === 'GET' ? undefined : '{}';
     const denied = await partnerCall(gw, without.apiKey, method, path, { body, headers: mutationHeaders() });
@@ -92,19 +127,29 @@ describe('scopes (403) per endpoint', () => {
     expect(denied.body).toMatchObject({ status: 403, code: 'auth.insufficient_scope' });
     const allowed = await partnerCall(gw, only.apiKey, method, path, { body, headers: mutationHeaders() });
     expect(allowed.status).toBe(method === 'POST' ? 201 : 200);
-    expect(allowed.body.identity).toMatchObject({ kind: 'partner', installationId: only.installationId, tenantId: only.tenantId, scopes: [scope] });
+    expect(allowed.body.identity).toMatchObject({
+      kind: 'partner',
+      installationId: only.installationId,
+      tenantId: only.tenantId,
+      scopes: [scope],
+    });
   });
 
   it('lets Orders.Read alone read an order (ownership is the owner service’s check)', async () => {
     const reader = await connectedApp(gw, ['Orders.Read']);
     expect((await partnerCall(gw, reader.apiKey, 'GET', `/orders/${ID}`)).status).toBe(200);
-    expect((await partnerCall(gw, reader.apiKey, 'POST', `/orders/${ID}/cancel`, { headers: mutationHeaders() })).status).toBe(403);
+    expect(
+      (await partnerCall(gw, reader.apiKey, 'POST', `/orders/${ID}/cancel`, { headers: mutationHeaders() })).status,
+    ).toBe(403);
   });
 
   it('treats Delivery.Read and Payments.Read as granting nothing', async () => {
     const inactive = await connectedApp(gw, ['Delivery.Read', 'Payments.Read']);
     for (const [method, path] of ENDPOINTS) {
-      const res = await partnerCall(gw, inactive.apiKey, method, path, { body: method === 'GET' ? undefined : '{}', headers: mutationHeaders() });
+      const res = await partnerCall(gw, inactive.apiKey, method, path, {
+        body: method === 'GET' ? undefined : '{}',
+        headers: mutationHeaders(),
+      });
       expect({ method, path, status: res.status }).toEqual({ method, path, status: 403 });
     }
   });
@@ -117,7 +162,14 @@ describe('forwarding to the owner service', () => {
     });
     expect(res.status).toBe(200);
     const seen = upstream.seen.at(-1)!;
-    expect(seen.identity).toEqual({ kind: 'partner', tenantId: full.tenantId, tenant: { currencyCode: 'EUR', defaultLanguage: 'en' }, installationId: full.installationId, appId: full.appId, scopes: ALL_SCOPES });
+    expect(seen.identity).toEqual({
+      kind: 'partner',
+      tenantId: full.tenantId,
+      tenant: { currencyCode: 'EUR', defaultLanguage: 'en' },
+      installationId: full.installationId,
+      appId: full.appId,
+      scopes: ALL_SCOPES,
+    });
     expect(seen.url).toBe(`/api/partner/v1/catalog/branches/${ID}/products?language=de-AT`);
     expect(seen.headers.authorization).toBeUndefined();
     expect(seen.headers['accept-language']).toBeUndefined(); // language comes from the query alone
@@ -126,7 +178,10 @@ describe('forwarding to the owner service', () => {
     expect(res.headers.get('x-request-id')).toBeTruthy();
 
     const raw = '{ "b": 1,\n  "a": "ü" }';
-    const posted = await partnerCall(gw, full.apiKey, 'POST', '/orders', { body: raw, headers: mutationHeaders('forward-raw') });
+    const posted = await partnerCall(gw, full.apiKey, 'POST', '/orders', {
+      body: raw,
+      headers: mutationHeaders('forward-raw'),
+    });
     expect(posted.status).toBe(201);
     expect(upstream.seen.at(-1)!.body).toBe(raw);
     expect(upstream.seen.at(-1)!.headers['idempotency-key']).toBe('forward-raw');
@@ -134,42 +189,75 @@ describe('forwarding to the owner service', () => {
   });
 
   it('passes the owner’s problem responses through unchanged', async () => {
-    const res = await partnerCall(gw, full.apiKey, 'POST', '/orders', { body: '{"respondWith":409}', headers: mutationHeaders() });
+    const res = await partnerCall(gw, full.apiKey, 'POST', '/orders', {
+      body: '{"respondWith":409}',
+      headers: mutationHeaders(),
+    });
     expect(res.status).toBe(409);
     expect(res.headers.get('content-type')).toBe('application/problem+json');
   });
 
   it('accepts the listed JSON media types and refuses others with 415', async () => {
     for (const type of ['application/json', 'text/json', 'application/merge-patch+json']) {
-      const res = await partnerCall(gw, full.apiKey, 'PATCH', `/deliveries/${ID}/eta`, { body: '{"etaUtc":null}', headers: { ...mutationHeaders(), 'content-type': type } });
+      const res = await partnerCall(gw, full.apiKey, 'PATCH', `/deliveries/${ID}/eta`, {
+        body: '{"etaUtc":null}',
+        headers: { ...mutationHeaders(), 'content-type': type },
+      });
       expect({ type, status: res.status }).toEqual({ type, status: 200 });
     }
-    const refused = await partnerCall(gw, full.apiKey, 'PATCH', `/deliveries/${ID}/eta`, { body: 'etaUtc=null', headers: { ...mutationHeaders(), 'content-type': 'application/x-www-form-urlencoded' } });
+    const refused = await partnerCall(gw, full.apiKey, 'PATCH', `/deliveries/${ID}/eta`, {
+      body: 'etaUtc=null',
+      headers: { ...mutationHeaders(), 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(refused.body).toMatchObject({ status: 415, code: 'request.unsupported_media_type' });
-    const malformed = await partnerCall(gw, full.apiKey, 'POST', '/orders', { body: '{"a":', headers: mutationHeaders() });
+    const malformed = await partnerCall(gw, full.apiKey, 'POST', '/orders', {
+      body: '{"a":',
+      headers: mutationHeaders(),
+    });
     expect(malformed.body).toMatchObject({ status: 400, code: 'request.malformed' });
   });
 });
 
 describe('Idempotency-Key', () => {
   it('is required on POST and PATCH, 1 to 128 characters without surrounding whitespace', async () => {
-    const post = (headers: Record<string, string>) => partnerCall(gw, full.apiKey, 'POST', '/orders', { body: '{}', headers });
+    const post = (headers: Record<string, string>) =>
+      partnerCall(gw, full.apiKey, 'POST', '/orders', { body: '{}', headers });
     expect((await post({})).body).toMatchObject({ status: 400, code: 'idempotency.key_missing' });
-    expect((await post({ 'idempotency-key': '' })).body).toMatchObject({ status: 400, code: 'idempotency.key_missing' });
-    expect((await post({ 'idempotency-key': 'k'.repeat(129) })).body).toMatchObject({ status: 400, code: 'idempotency.key_invalid' });
+    expect((await post({ 'idempotency-key': '' })).body).toMatchObject({
+      status: 400,
+      code: 'idempotency.key_missing',
+    });
+    expect((await post({ 'idempotency-key': 'k'.repeat(129) })).body).toMatchObject({
+      status: 400,
+      code: 'idempotency.key_invalid',
+    });
     // Spaces and tabs around a header value are removed by HTTP itself (RFC 9110, 5.5); other
     // whitespace reaches us and is refused.
-    expect((await post({ 'idempotency-key': '\u00a0leading' })).body).toMatchObject({ status: 400, code: 'idempotency.key_invalid' });
-    expect((await post({ 'idempotency-key': 'trailing\u00a0' })).body).toMatchObject({ status: 400, code: 'idempotency.key_invalid' });
+    expect((await post({ 'idempotency-key': '\u00a0leading' })).body).toMatchObject({
+      status: 400,
+      code: 'idempotency.key_invalid',
+    });
+    expect((await post({ 'idempotency-key': 'trailing\u00a0' })).body).toMatchObject({
+      status: 400,
+      code: 'idempotency.key_invalid',
+    });
     expect((await post({ 'idempotency-key': `${'k'.repeat(127)}!` })).status).toBe(201);
-    expect((await partnerCall(gw, full.apiKey, 'PATCH', `/deliveries/${ID}/eta`, { body: '{}' })).body).toMatchObject({ code: 'idempotency.key_missing' });
+    expect((await partnerCall(gw, full.apiKey, 'PATCH', `/deliveries/${ID}/eta`, { body: '{}' })).body).toMatchObject({
+      code: 'idempotency.key_missing',
+    });
   });
 
   it('replays the original response verbatim for the same key and payload, without re-executing', async () => {
     const key = newKey();
-    const first = await partnerCall(gw, full.apiKey, 'POST', '/orders', { body: '{"a":1,"b":[1,2]}', headers: mutationHeaders(key) });
+    const first = await partnerCall(gw, full.apiKey, 'POST', '/orders', {
+      body: '{"a":1,"b":[1,2]}',
+      headers: mutationHeaders(key),
+    });
     expect(first.status).toBe(201);
-    const again = await partnerCall(gw, full.apiKey, 'POST', '/orders', { body: '{ "b": [1, 2], "a": 1 }', headers: mutationHeaders(key) });
+    const again = await partnerCall(gw, full.apiKey, 'POST', '/orders', {
+      body: '{ "b": [1, 2], "a": 1 }',
+      headers: mutationHeaders(key),
+    });
     expect(again.status).toBe(201);
     expect(again.text).toBe(first.text);
     expect(again.headers.get('location')).toBe(first.headers.get('location'));
@@ -181,18 +269,32 @@ describe('Idempotency-Key', () => {
 
   it('answers 409 with its own code for the same key and a different payload or route', async () => {
     const key = newKey();
-    expect((await partnerCall(gw, full.apiKey, 'POST', '/orders', { body: '{"a":1}', headers: mutationHeaders(key) })).status).toBe(201);
-    const changed = await partnerCall(gw, full.apiKey, 'POST', '/orders', { body: '{"a":2}', headers: mutationHeaders(key) });
+    expect(
+      (await partnerCall(gw, full.apiKey, 'POST', '/orders', { body: '{"a":1}', headers: mutationHeaders(key) }))
+        .status,
+    ).toBe(201);
+    const changed = await partnerCall(gw, full.apiKey, 'POST', '/orders', {
+      body: '{"a":2}',
+      headers: mutationHeaders(key),
+    });
     expect(changed.body).toMatchObject({ status: 409, code: 'idempotency.key_reused' });
-    const elsewhere = await partnerCall(gw, full.apiKey, 'POST', `/orders/${ID}/cancel`, { headers: mutationHeaders(key) });
+    const elsewhere = await partnerCall(gw, full.apiKey, 'POST', `/orders/${ID}/cancel`, {
+      headers: mutationHeaders(key),
+    });
     expect(elsewhere.body).toMatchObject({ status: 409, code: 'idempotency.key_reused' });
   });
 
   it('scopes keys per installation', async () => {
     const other = await connectedApp(gw, ['Orders.Create']);
     const key = newKey();
-    const mine = await partnerCall(gw, full.apiKey, 'POST', '/orders', { body: '{"a":1}', headers: mutationHeaders(key) });
-    const theirs = await partnerCall(gw, other.apiKey, 'POST', '/orders', { body: '{"a":1}', headers: mutationHeaders(key) });
+    const mine = await partnerCall(gw, full.apiKey, 'POST', '/orders', {
+      body: '{"a":1}',
+      headers: mutationHeaders(key),
+    });
+    const theirs = await partnerCall(gw, other.apiKey, 'POST', '/orders', {
+      body: '{"a":1}',
+      headers: mutationHeaders(key),
+    });
     expect(theirs.status).toBe(201);
     expect(theirs.headers.get('idempotent-replayed')).toBeNull();
     expect(theirs.body.identity.installationId).toBe(other.installationId);
@@ -201,11 +303,20 @@ describe('Idempotency-Key', () => {
 
   it('keeps the key usable after an error response (a corrected retry after a price mismatch)', async () => {
     const key = newKey();
-    const mismatch = await partnerCall(gw, full.apiKey, 'POST', '/orders', { body: '{"respondWith":409,"expectedTotal":10}', headers: mutationHeaders(key) });
+    const mismatch = await partnerCall(gw, full.apiKey, 'POST', '/orders', {
+      body: '{"respondWith":409,"expectedTotal":10}',
+      headers: mutationHeaders(key),
+    });
     expect(mismatch.status).toBe(409);
-    const corrected = await partnerCall(gw, full.apiKey, 'POST', '/orders', { body: '{"expectedTotal":12.5}', headers: mutationHeaders(key) });
+    const corrected = await partnerCall(gw, full.apiKey, 'POST', '/orders', {
+      body: '{"expectedTotal":12.5}',
+      headers: mutationHeaders(key),
+    });
     expect(corrected.status).toBe(201);
-    const replay = await partnerCall(gw, full.apiKey, 'POST', '/orders', { body: '{"expectedTotal":12.5}', headers: mutationHeaders(key) });
+    const replay = await partnerCall(gw, full.apiKey, 'POST', '/orders', {
+      body: '{"expectedTotal":12.5}',
+      headers: mutationHeaders(key),
+    });
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.text).toBe(corrected.text);
   });
@@ -213,7 +324,12 @@ describe('Idempotency-Key', () => {
   it('executes 50 concurrent requests with one key exactly once and gives all the same result', async () => {
     const key = newKey();
     const responses = await Promise.all(
-      Array.from({ length: 50 }, () => partnerCall(gw, full.apiKey, 'POST', `/orders/${ID2}/cancel`, { body: '{"delayMs":300}', headers: mutationHeaders(key) })),
+      Array.from({ length: 50 }, () =>
+        partnerCall(gw, full.apiKey, 'POST', `/orders/${ID2}/cancel`, {
+          body: '{"delayMs":300}',
+          headers: mutationHeaders(key),
+        }),
+      ),
     );
     expect(upstream.seen.filter((r) => r.headers['idempotency-key'] === key)).toHaveLength(1);
     expect(new Set(responses.map((r) => r.status))).toEqual(new Set([201]));
@@ -224,7 +340,11 @@ describe('Idempotency-Key', () => {
 
 describe('when the owner service is away', () => {
   it('answers 503 problem+json with Retry-After, and 504 when it is too slow', async () => {
-    const stopped = await startGateway({ ORDERING_URL: 'http://127.0.0.1:9', CATALOG_URL: upstream.url, UPSTREAM_TIMEOUT_MS: '200' });
+    const stopped = await startGateway({
+      ORDERING_URL: 'http://127.0.0.1:9',
+      CATALOG_URL: upstream.url,
+      UPSTREAM_TIMEOUT_MS: '200',
+    });
     try {
       const app = await connectedApp(stopped, ['Orders.Create', 'Catalog.Read']);
       const down = await partnerCall(stopped, app.apiKey, 'GET', `/orders/${ID}`);

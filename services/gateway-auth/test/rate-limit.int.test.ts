@@ -12,7 +12,8 @@ async function gateway(env: Record<string, string>) {
   return gw;
 }
 
-const counts = (statuses: number[]) => statuses.reduce<Record<number, number>>((acc, s) => ((acc[s] = (acc[s] ?? 0) + 1), acc), {});
+const counts = (statuses: number[]) =>
+  statuses.reduce<Record<number, number>>((acc, s) => ((acc[s] = (acc[s] ?? 0) + 1), acc), {});
 
 beforeAll(async () => {
   upstream = await new TestUpstream().start();
@@ -26,7 +27,9 @@ afterAll(async () => {
 describe('rate limits', () => {
   it('admits exactly 120 of 1,000 concurrent requests from one IP address, before authentication', async () => {
     const gw = await gateway({});
-    const responses = await Promise.all(Array.from({ length: 1000 }, () => partnerCall(gw, undefined, 'GET', '/catalog/branches')));
+    const responses = await Promise.all(
+      Array.from({ length: 1000 }, () => partnerCall(gw, undefined, 'GET', '/catalog/branches')),
+    );
     expect(counts(responses.map((r) => r.status))).toEqual({ 401: 120, 429: 880 });
     const refused = responses.find((r) => r.status === 429)!;
     expect(refused.headers.get('content-type')).toBe('application/problem+json');
@@ -42,7 +45,9 @@ describe('rate limits', () => {
     const app = await connectedApp(gw, ['Catalog.Read', 'Orders.Create']);
     const before = upstream.seen.length;
     const paths = ['/catalog/branches', '/orders/6f1c1f8e-2b7a-4d1e-9c3a-0a5b6c7d8e9f'];
-    const responses = await Promise.all(Array.from({ length: 1000 }, (_, i) => partnerCall(gw, app.apiKey, 'GET', paths[i % 2]!)));
+    const responses = await Promise.all(
+      Array.from({ length: 1000 }, (_, i) => partnerCall(gw, app.apiKey, 'GET', paths[i % 2]!)),
+    );
     expect(counts(responses.map((r) => r.status))).toEqual({ 200: 60, 429: 940 });
     expect(upstream.seen.length - before).toBe(60);
     // Another installation has its own budget.
@@ -52,7 +57,8 @@ describe('rate limits', () => {
 
   it('counts per client address (behind a trusted proxy) and admits again once the window has passed', async () => {
     const gw = await gateway({ TRUST_PROXY: 'true', RATE_LIMIT_PER_IP: '3', RATE_LIMIT_WINDOW_SECONDS: '2' });
-    const from = (ip: string) => partnerCall(gw, undefined, 'GET', '/catalog/branches', { headers: { 'x-forwarded-for': ip } });
+    const from = (ip: string) =>
+      partnerCall(gw, undefined, 'GET', '/catalog/branches', { headers: { 'x-forwarded-for': ip } });
     for (let i = 0; i < 3; i++) expect((await from('203.0.113.7')).status).toBe(401);
     const limited = await from('203.0.113.7');
     expect(limited.status).toBe(429);

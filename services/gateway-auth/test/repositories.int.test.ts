@@ -3,8 +3,26 @@ import { MongoClient, type Db } from 'mongodb';
 import type { OutgoingEvent } from '@marketplace/events';
 import { OUTBOX, OutboxRelay } from '@marketplace/outbox';
 import { ensureIndexes } from '@marketplace/store';
-import { describeTimings, fillTo, growsWithData, methodOfCase, queryMethodsOf, stackEnv, timeLookups, uniqueName, type LookupCase } from '@marketplace/testing';
-import type { ApiKeyDoc, AppDoc, ContractVersionDoc, IdempotencyRecordDoc, InstallationDoc, OAuthStateDoc, TenantDoc } from '../src/adapters/store/documents';
+import {
+  describeTimings,
+  fillTo,
+  growsWithData,
+  methodOfCase,
+  queryMethodsOf,
+  stackEnv,
+  timeLookups,
+  uniqueName,
+  type LookupCase,
+} from '@marketplace/testing';
+import type {
+  ApiKeyDoc,
+  AppDoc,
+  ContractVersionDoc,
+  IdempotencyRecordDoc,
+  InstallationDoc,
+  OAuthStateDoc,
+  TenantDoc,
+} from '../src/adapters/store/documents';
 import { contractVersionId } from '../src/adapters/store/contract-versions-repository';
 import { gatewayIndexes, gatewayRepositories } from '../src/adapters/store/repositories';
 
@@ -55,7 +73,14 @@ const day = (n: number) => new Date(Date.UTC(2024, 0, 1) + n * 86_400_000);
 const sealed = () => `v1.${Buffer.from(randomUUID() + randomUUID() + randomUUID()).toString('base64')}`;
 const sha = (value: string) => createHash('sha256').update(value).digest('base64url');
 
-const tenant = (id: string, n: number): TenantDoc => ({ _id: id, slug: id, name: `Trattoria ${id} — Holzofenpizza & Pasta, Filiale ${n}`, currencyCode: 'EUR', defaultLanguage: 'de', createdAt: day(n) });
+const tenant = (id: string, n: number): TenantDoc => ({
+  _id: id,
+  slug: id,
+  name: `Trattoria ${id} — Holzofenpizza & Pasta, Filiale ${n}`,
+  currencyCode: 'EUR',
+  defaultLanguage: 'de',
+  createdAt: day(n),
+});
 
 /** An app (about 0.5 KB). */
 const app = (id: string, n: number): AppDoc => ({
@@ -67,7 +92,12 @@ const app = (id: string, n: number): AppDoc => ({
 });
 
 /** A contract version (about 0.8 KB with its OAuth settings). */
-function version(appId: string, n: number, status: ContractVersionDoc['status'], createdAt = day(n)): ContractVersionDoc {
+function version(
+  appId: string,
+  n: number,
+  status: ContractVersionDoc['status'],
+  createdAt = day(n),
+): ContractVersionDoc {
   return {
     _id: contractVersionId(appId, n),
     appId,
@@ -75,7 +105,13 @@ function version(appId: string, n: number, status: ContractVersionDoc['status'],
     status,
     authType: 'OAuth2',
     scopes: ['Orders.Read', 'Orders.Create', 'Catalog.Read', 'Catalog.Write', 'Delivery.Read'],
-    subscribedEvents: ['order.created', 'order.accepted', 'order.rejected', 'order.cancelled', 'delivery.status_changed'],
+    subscribedEvents: [
+      'order.created',
+      'order.accepted',
+      'order.rejected',
+      'order.cancelled',
+      'delivery.status_changed',
+    ],
     webhookUrl: `https://${appId}.partner.example.com/webhooks/marketplace`,
     oauth2: {
       authorizationEndpoint: `https://auth.${appId}.partner.example.com/oauth2/authorize`,
@@ -92,7 +128,13 @@ function version(appId: string, n: number, status: ContractVersionDoc['status'],
 }
 
 /** An installation (about 0.9 KB). */
-function installation(id: string, tenantId: string, appId: string, n: number, status: InstallationDoc['status'] = 'Connected'): InstallationDoc {
+function installation(
+  id: string,
+  tenantId: string,
+  appId: string,
+  n: number,
+  status: InstallationDoc['status'] = 'Connected',
+): InstallationDoc {
   return {
     _id: id,
     tenantId,
@@ -101,7 +143,13 @@ function installation(id: string, tenantId: string, appId: string, n: number, st
     contractVersion: 1,
     authType: 'ApiKey',
     contractScopes: ['Orders.Read', 'Orders.Create', 'Catalog.Read', 'Catalog.Write', 'Delivery.Read'],
-    subscribedEvents: ['order.created', 'order.accepted', 'order.rejected', 'order.cancelled', 'delivery.status_changed'],
+    subscribedEvents: [
+      'order.created',
+      'order.accepted',
+      'order.rejected',
+      'order.cancelled',
+      'delivery.status_changed',
+    ],
     webhookUrl: `https://${appId}.partner.example.com/webhooks/marketplace`,
     status,
     slot: status === 'Uninstalled' ? id : 'live',
@@ -117,7 +165,13 @@ function installation(id: string, tenantId: string, appId: string, n: number, st
 }
 const { _id: _i, tenantId: _t, ...installationFields } = installation('x', 'x', 'x', 0);
 
-const apiKey = (id: string, tenantId: string, installationId: string, status: ApiKeyDoc['status'], n: number): ApiKeyDoc => ({
+const apiKey = (
+  id: string,
+  tenantId: string,
+  installationId: string,
+  status: ApiKeyDoc['status'],
+  n: number,
+): ApiKeyDoc => ({
   _id: id,
   installationId,
   tenantId,
@@ -133,14 +187,29 @@ const keyFields = (id: string) => {
   return fields;
 };
 
-const stateFields = (id: string, expiresAt: Date) => ({ _id: id, codeVerifierSealed: sealed(), createdAt: NOW, expiresAt });
+const stateFields = (id: string, expiresAt: Date) => ({
+  _id: id,
+  codeVerifierSealed: sealed(),
+  createdAt: NOW,
+  expiresAt,
+});
 
 /** A stored Partner API response (about 0.8 KB, mostly the order the owner answered with). */
 const recordFields = (expiresAt: Date) => ({
   fingerprint: sha(randomUUID()),
   status: 201,
   headers: { 'content-type': 'application/json; charset=utf-8', location: `/api/partner/v1/orders/${randomUUID()}` },
-  body: JSON.stringify({ id: randomUUID(), status: 'Created', total: { amount: 4250, currency: 'EUR' }, lines: [{ itemId: randomUUID(), name: 'Margherita', quantity: 2, unitPrice: 1100 }, { itemId: randomUUID(), name: 'Tiramisu', quantity: 1, unitPrice: 650 }], customer: { name: 'A. Customer', phone: '+49 30 1234567' }, notes: 'Ring twice, third floor on the left.' }),
+  body: JSON.stringify({
+    id: randomUUID(),
+    status: 'Created',
+    total: { amount: 4250, currency: 'EUR' },
+    lines: [
+      { itemId: randomUUID(), name: 'Margherita', quantity: 2, unitPrice: 1100 },
+      { itemId: randomUUID(), name: 'Tiramisu', quantity: 1, unitPrice: 650 },
+    ],
+    customer: { name: 'A. Customer', phone: '+49 30 1234567' },
+    notes: 'Ring twice, third floor on the left.',
+  }),
   createdAt: NOW,
   expiresAt,
 });
@@ -149,7 +218,19 @@ const installationEvent = (installationId: string): OutgoingEvent => ({
   topic: 'installations',
   key: installationId,
   type: 'installation.changed',
-  data: { installationId, tenantId: 'tenant-events', appId: 'app-events', contractVersion: 1, status: 'Disconnected', connected: false, webhookUrl: null, subscribedEvents: [], webhookSecretSealed: null, revision: 2, changedAt: NOW.toISOString() },
+  data: {
+    installationId,
+    tenantId: 'tenant-events',
+    appId: 'app-events',
+    contractVersion: 1,
+    status: 'Disconnected',
+    connected: false,
+    webhookUrl: null,
+    subscribedEvents: [],
+    webhookSecretSealed: null,
+    revision: 2,
+    changedAt: NOW.toISOString(),
+  },
 });
 
 /** Numbers the fillers: `fillTo` counts from the collection's size, which the cases that delete change. */
@@ -157,21 +238,35 @@ let filled = 0;
 
 /** Fills every collection to `total` with other owners' documents: 5,000 installations of 2,000 tenants, 5,000 apps. */
 async function growTo(total: number): Promise<void> {
-  const installationOf = (i: number) => ({ installationId: `fill-installation-${i % 5_000}`, tenantId: `fill-tenant-${i % 5_000 % 2_000}` });
+  const installationOf = (i: number) => ({
+    installationId: `fill-installation-${i % 5_000}`,
+    tenantId: `fill-tenant-${(i % 5_000) % 2_000}`,
+  });
   await fillTo(db.collection<TenantDoc>('tenants'), total, (i) => tenant(`fill-tenant-${i}`, 1000 + (i % 365)));
   await fillTo(db.collection<AppDoc>('apps'), total, (i) => app(`fill-app-${i}`, 1000 + (i % 365)));
   // Other apps' drafts: the published list is the marketplace's catalogue (its size is its
   // answer); the case proves drafts are not read for it.
-  await fillTo(db.collection<ContractVersionDoc>('contract_versions'), total, (i) => version(`fill-app-${i % 5_000}`, 1 + Math.floor(i / 5_000), 'Draft', day(1000)));
+  await fillTo(db.collection<ContractVersionDoc>('contract_versions'), total, (i) =>
+    version(`fill-app-${i % 5_000}`, 1 + Math.floor(i / 5_000), 'Draft', day(1000)),
+  );
   await fillTo(db.collection<InstallationDoc>('installations'), total, (i) => {
     const { installationId, tenantId } = installationOf(i);
-    return installation(i < 5_000 ? installationId : `fill-installation-${i}`, tenantId, `fill-app-${i}`, 1000 + (i % 365), i < 5_000 ? 'Connected' : 'Uninstalled');
+    return installation(
+      i < 5_000 ? installationId : `fill-installation-${i}`,
+      tenantId,
+      `fill-app-${i}`,
+      1000 + (i % 365),
+      i < 5_000 ? 'Connected' : 'Uninstalled',
+    );
   });
   await fillTo(db.collection<ApiKeyDoc>('api_keys'), total, (i) => {
     const { installationId, tenantId } = installationOf(i);
     return apiKey(`fill-key-${i}`, tenantId, installationId, i < 5_000 ? 'active' : 'revoked', i % 365);
   });
-  await fillTo(db.collection<OAuthStateDoc>('oauth_states'), total, (i) => ({ ...installationOf(i), ...stateFields(`fill-state-${++filled}`, later(1)) }));
+  await fillTo(db.collection<OAuthStateDoc>('oauth_states'), total, (i) => ({
+    ...installationOf(i),
+    ...stateFields(`fill-state-${++filled}`, later(1)),
+  }));
   await fillTo(db.collection<IdempotencyRecordDoc>('idempotency_records'), total, (i) => {
     const owner = installationOf(i);
     return { _id: `${owner.installationId}:fill-${++filled}`, ...owner, ...recordFields(later(24)) };
@@ -196,11 +291,30 @@ it('serves every repository query from an index: the time per lookup does not gr
   await contractVersions.insert(version(OTHER_APP, 1, 'Published'));
   for (let k = 1; k <= POOL; k++) await contractVersions.insert(version('app-publishing', k, 'Draft'));
   for (const [n, id] of [INSTALLATION, 'installation-2', 'installation-3'].entries()) {
-    await installations.insert({ tenantId: TENANT }, { ...installationFields, _id: id, appId: `app-${n}`, installedAt: day(n) });
+    await installations.insert(
+      { tenantId: TENANT },
+      { ...installationFields, _id: id, appId: `app-${n}`, installedAt: day(n) },
+    );
   }
-  await installations.insert({ tenantId: TENANT }, { ...installationFields, _id: 'installation-uninstalled', appId: 'app-0', status: 'Uninstalled', slot: 'installation-uninstalled' });
-  await installations.insert({ tenantId: OTHER_TENANT }, { ...installationFields, _id: 'installation-next-door', appId: 'app-0' });
-  for (let k = 1; k <= POOL; k++) await installations.insert({ tenantId: 'tenant-events' }, { ...installationFields, _id: `installation-events-${k}`, appId: `app-${k}` });
+  await installations.insert(
+    { tenantId: TENANT },
+    {
+      ...installationFields,
+      _id: 'installation-uninstalled',
+      appId: 'app-0',
+      status: 'Uninstalled',
+      slot: 'installation-uninstalled',
+    },
+  );
+  await installations.insert(
+    { tenantId: OTHER_TENANT },
+    { ...installationFields, _id: 'installation-next-door', appId: 'app-0' },
+  );
+  for (let k = 1; k <= POOL; k++)
+    await installations.insert(
+      { tenantId: 'tenant-events' },
+      { ...installationFields, _id: `installation-events-${k}`, appId: `app-${k}` },
+    );
   await apiKeys.insert(OWNER, keyFields('key-under-test'));
   await apiKeys.insert(OWNER, keyFields('key-2'));
   await apiKeys.insert(OWNER, { ...keyFields('key-old'), status: 'revoked', revokedAt: day(1) });
@@ -227,11 +341,13 @@ it('serves every repository query from an index: the time per lookup does not gr
     },
     {
       name: 'TenantsRepository.findTenant: by id',
-      run: async () => expect(await tenants.findTenant({ tenantId: TENANT })).toMatchObject({ _id: TENANT, slug: TENANT }),
+      run: async () =>
+        expect(await tenants.findTenant({ tenantId: TENANT })).toMatchObject({ _id: TENANT, slug: TENANT }),
     },
     {
       name: "TenantsRepository.profileOf: the tenant's currency and language",
-      run: async () => expect(await tenants.profileOf({ tenantId: TENANT })).toEqual({ currencyCode: 'EUR', defaultLanguage: 'de' }),
+      run: async () =>
+        expect(await tenants.profileOf({ tenantId: TENANT })).toEqual({ currencyCode: 'EUR', defaultLanguage: 'de' }),
     },
     {
       name: 'TenantsRepository.findBySlug: an administrator looks a tenant up',
@@ -254,7 +370,8 @@ it('serves every repository query from an index: the time per lookup does not gr
     },
     {
       name: 'AppsRepository.findByIds: the apps of the published versions, oldest first',
-      run: async () => expect((await apps.findByIds([OTHER_APP, APP, 'app-unknown'])).map((a) => a._id)).toEqual([APP, OTHER_APP]),
+      run: async () =>
+        expect((await apps.findByIds([OTHER_APP, APP, 'app-unknown'])).map((a) => a._id)).toEqual([APP, OTHER_APP]),
     },
     {
       name: 'ContractVersionsRepository.insert: the next version of an app',
@@ -265,7 +382,11 @@ it('serves every repository query from an index: the time per lookup does not gr
     },
     {
       name: "ContractVersionsRepository.findLatestForApp: the app's highest number",
-      run: async () => expect(await contractVersions.findLatestForApp(APP)).toMatchObject({ _id: contractVersionId(APP, 3), version: 3 }),
+      run: async () =>
+        expect(await contractVersions.findLatestForApp(APP)).toMatchObject({
+          _id: contractVersionId(APP, 3),
+          version: 3,
+        }),
     },
     {
       name: "ContractVersionsRepository.listForApp: the app's versions by number",
@@ -273,11 +394,13 @@ it('serves every repository query from an index: the time per lookup does not gr
     },
     {
       name: 'ContractVersionsRepository.findVersion: by app and number',
-      run: async () => expect(await contractVersions.findVersion(APP, 2)).toMatchObject({ appId: APP, version: 2, status: 'Draft' }),
+      run: async () =>
+        expect(await contractVersions.findVersion(APP, 2)).toMatchObject({ appId: APP, version: 2, status: 'Draft' }),
     },
     {
       name: 'ContractVersionsRepository.findPublishedVersion: a published version',
-      run: async () => expect(await contractVersions.findPublishedVersion(APP, 1)).toMatchObject({ appId: APP, version: 1 }),
+      run: async () =>
+        expect(await contractVersions.findPublishedVersion(APP, 1)).toMatchObject({ appId: APP, version: 1 }),
     },
     {
       name: 'ContractVersionsRepository.findPublishedVersion: a draft is not found',
@@ -288,87 +411,152 @@ it('serves every repository query from an index: the time per lookup does not gr
       name: 'ContractVersionsRepository.listPublished: what tenants browse',
       run: async () => {
         const published = await contractVersions.listPublished();
-        expect(published.filter((v) => v.appId !== 'app-publishing').map((v) => v._id)).toEqual([contractVersionId(OTHER_APP, 1), contractVersionId(APP, 1)].sort());
+        expect(published.filter((v) => v.appId !== 'app-publishing').map((v) => v._id)).toEqual(
+          [contractVersionId(OTHER_APP, 1), contractVersionId(APP, 1)].sort(),
+        );
         expect(published.every((v) => v.status === 'Published')).toBe(true);
       },
     },
     {
       name: 'ContractVersionsRepository.updateDraft: a draft changes',
-      run: async () => expect(await contractVersions.updateDraft(APP, 3, { authType: 'ApiKey', scopes: ['Orders.Read'], subscribedEvents: [], webhookUrl: null, oauth2: null }, NOW)).toMatchObject({ version: 3, authType: 'ApiKey', status: 'Draft' }),
+      run: async () =>
+        expect(
+          await contractVersions.updateDraft(
+            APP,
+            3,
+            { authType: 'ApiKey', scopes: ['Orders.Read'], subscribedEvents: [], webhookUrl: null, oauth2: null },
+            NOW,
+          ),
+        ).toMatchObject({ version: 3, authType: 'ApiKey', status: 'Draft' }),
     },
     {
       name: 'ContractVersionsRepository.updateDraft: a published version does not',
-      run: async () => expect(await contractVersions.updateDraft(APP, 1, { authType: 'ApiKey', scopes: [], subscribedEvents: [], webhookUrl: null, oauth2: null }, NOW)).toBeUndefined(),
+      run: async () =>
+        expect(
+          await contractVersions.updateDraft(
+            APP,
+            1,
+            { authType: 'ApiKey', scopes: [], subscribedEvents: [], webhookUrl: null, oauth2: null },
+            NOW,
+          ),
+        ).toBeUndefined(),
     },
     {
       name: 'ContractVersionsRepository.publishDraft: a draft is published',
-      run: async () => expect(await contractVersions.publishDraft('app-publishing', counter('publish'), NOW)).toMatchObject({ status: 'Published', publishedAt: NOW }),
+      run: async () =>
+        expect(await contractVersions.publishDraft('app-publishing', counter('publish'), NOW)).toMatchObject({
+          status: 'Published',
+          publishedAt: NOW,
+        }),
     },
     {
       name: 'InstallationsRepository.insert: a tenant installs an app',
       run: async () => {
         const n = counter('install');
-        expect(await installations.insert({ tenantId: 'tenant-installing' }, { ...installationFields, _id: `installation-new-${n}`, appId: `app-${n}` })).toMatchObject({ tenantId: 'tenant-installing' });
+        expect(
+          await installations.insert(
+            { tenantId: 'tenant-installing' },
+            { ...installationFields, _id: `installation-new-${n}`, appId: `app-${n}` },
+          ),
+        ).toMatchObject({ tenantId: 'tenant-installing' });
       },
     },
     {
       name: 'InstallationsRepository.insert: a second live installation of an app is refused',
       run: async () => {
-        await expect(installations.insert({ tenantId: TENANT }, { ...installationFields, _id: randomUUID(), appId: 'app-0' })).rejects.toMatchObject({ code: 11000 });
+        await expect(
+          installations.insert({ tenantId: TENANT }, { ...installationFields, _id: randomUUID(), appId: 'app-0' }),
+        ).rejects.toMatchObject({ code: 11000 });
       },
     },
     {
       name: "InstallationsRepository.listLive: the tenant's installations, not the uninstalled",
-      run: async () => expect((await installations.listLive({ tenantId: TENANT })).map((i) => i._id)).toEqual([INSTALLATION, 'installation-2', 'installation-3']),
+      run: async () =>
+        expect((await installations.listLive({ tenantId: TENANT })).map((i) => i._id)).toEqual([
+          INSTALLATION,
+          'installation-2',
+          'installation-3',
+        ]),
     },
     {
       name: "InstallationsRepository.findLive: one of the tenant's installations",
-      run: async () => expect(await installations.findLive({ tenantId: TENANT }, INSTALLATION)).toMatchObject({ _id: INSTALLATION, tenantId: TENANT }),
+      run: async () =>
+        expect(await installations.findLive({ tenantId: TENANT }, INSTALLATION)).toMatchObject({
+          _id: INSTALLATION,
+          tenantId: TENANT,
+        }),
     },
     {
       name: "InstallationsRepository.findLive: another tenant's installation is not found",
-      run: async () => expect(await installations.findLive({ tenantId: TENANT }, 'installation-next-door')).toBeUndefined(),
+      run: async () =>
+        expect(await installations.findLive({ tenantId: TENANT }, 'installation-next-door')).toBeUndefined(),
     },
     {
       name: 'InstallationsRepository.findLive: an uninstalled one is not found',
-      run: async () => expect(await installations.findLive({ tenantId: TENANT }, 'installation-uninstalled')).toBeUndefined(),
+      run: async () =>
+        expect(await installations.findLive({ tenantId: TENANT }, 'installation-uninstalled')).toBeUndefined(),
     },
     {
       name: 'InstallationsRepository.markConnecting: an OAuth connect starts',
-      run: async () => expect(await installations.markConnecting({ tenantId: TENANT }, 'installation-2', NOW)).toBe(true),
+      run: async () =>
+        expect(await installations.markConnecting({ tenantId: TENANT }, 'installation-2', NOW)).toBe(true),
     },
     {
       name: "InstallationsRepository.markConnecting: another tenant's installation is untouched",
-      run: async () => expect(await installations.markConnecting({ tenantId: OTHER_TENANT }, INSTALLATION, NOW)).toBe(false),
+      run: async () =>
+        expect(await installations.markConnecting({ tenantId: OTHER_TENANT }, INSTALLATION, NOW)).toBe(false),
     },
     {
       name: 'InstallationsRepository.revertConnecting: a failed connect goes back',
       run: async () => {
         await installations.markConnecting({ tenantId: TENANT }, 'installation-2', NOW);
-        expect(await installations.revertConnecting({ tenantId: TENANT }, 'installation-2', 'Installed', NOW)).toBe(true);
-        expect(await installations.revertConnecting({ tenantId: TENANT }, 'installation-2', 'Installed', NOW)).toBe(false); // no longer connecting
+        expect(await installations.revertConnecting({ tenantId: TENANT }, 'installation-2', 'Installed', NOW)).toBe(
+          true,
+        );
+        expect(await installations.revertConnecting({ tenantId: TENANT }, 'installation-2', 'Installed', NOW)).toBe(
+          false,
+        ); // no longer connecting
       },
     },
     {
       name: 'InstallationsRepository.setApiKeyId: a rotated key',
-      run: async () => expect(await installations.setApiKeyId({ tenantId: TENANT }, 'installation-3', `key-${counter('rotate')}`, NOW)).toBe(true),
+      run: async () =>
+        expect(
+          await installations.setApiKeyId({ tenantId: TENANT }, 'installation-3', `key-${counter('rotate')}`, NOW),
+        ).toBe(true),
     },
     {
       name: 'InstallationsRepository.updateWithEvent: a disconnect with its event staged',
       run: async () => {
         const id = `installation-events-${counter('event')}`;
-        expect(await installations.updateWithEvent({ tenantId: 'tenant-events' }, id, { status: 'Disconnected', apiKeyId: null, updatedAt: NOW, eventRevision: 2 }, installationEvent(id), NOW)).toBe(true);
+        expect(
+          await installations.updateWithEvent(
+            { tenantId: 'tenant-events' },
+            id,
+            { status: 'Disconnected', apiKeyId: null, updatedAt: NOW, eventRevision: 2 },
+            installationEvent(id),
+            NOW,
+          ),
+        ).toBe(true);
       },
     },
     {
       name: 'ApiKeysRepository.insert: a new key',
       run: async () => {
-        await apiKeys.insert({ tenantId: TENANT, installationId: 'installation-3' }, keyFields(`key-new-${counter('key')}`));
+        await apiKeys.insert(
+          { tenantId: TENANT, installationId: 'installation-3' },
+          keyFields(`key-new-${counter('key')}`),
+        );
       },
     },
     {
       name: 'ApiKeysRepository.findByIdAcrossTenants: authentication by key id',
-      run: async () => expect(await apiKeys.findByIdAcrossTenants('key-under-test')).toMatchObject({ _id: 'key-under-test', tenantId: TENANT, installationId: INSTALLATION }),
+      run: async () =>
+        expect(await apiKeys.findByIdAcrossTenants('key-under-test')).toMatchObject({
+          _id: 'key-under-test',
+          tenantId: TENANT,
+          installationId: INSTALLATION,
+        }),
     },
     {
       name: "ApiKeysRepository.listActiveIds: the installation's active keys but the new one",
@@ -376,25 +564,44 @@ it('serves every repository query from an index: the time per lookup does not gr
     },
     {
       name: "ApiKeysRepository.revoke: one of the installation's keys",
-      run: async () => expect(await apiKeys.revoke({ tenantId: TENANT, installationId: 'installation-2' }, ['key-to-revoke'], NOW)).toBe(1),
+      run: async () =>
+        expect(
+          await apiKeys.revoke({ tenantId: TENANT, installationId: 'installation-2' }, ['key-to-revoke'], NOW),
+        ).toBe(1),
     },
     {
       name: "ApiKeysRepository.revoke: another tenant's key is untouched",
-      run: async () => expect(await apiKeys.revoke({ tenantId: OTHER_TENANT, installationId: INSTALLATION }, ['key-under-test'], NOW)).toBe(0),
+      run: async () =>
+        expect(
+          await apiKeys.revoke({ tenantId: OTHER_TENANT, installationId: INSTALLATION }, ['key-under-test'], NOW),
+        ).toBe(0),
     },
     {
       name: 'OAuthStatesRepository.insert: a connect starts',
       run: async () => {
-        await oauthStates.insert({ tenantId: TENANT, installationId: 'installation-connecting' }, stateFields(`state-new-${counter('state')}`, later(1)));
+        await oauthStates.insert(
+          { tenantId: TENANT, installationId: 'installation-connecting' },
+          stateFields(`state-new-${counter('state')}`, later(1)),
+        );
       },
     },
     {
       name: 'OAuthStatesRepository.takeByStateHashAcrossTenants: the callback takes its state',
-      run: async () => expect(await oauthStates.takeByStateHashAcrossTenants(`state-to-take-${counter('take')}`)).toMatchObject({ tenantId: TENANT, installationId: INSTALLATION }),
+      run: async () =>
+        expect(await oauthStates.takeByStateHashAcrossTenants(`state-to-take-${counter('take')}`)).toMatchObject({
+          tenantId: TENANT,
+          installationId: INSTALLATION,
+        }),
     },
     {
       name: "OAuthStatesRepository.deleteForInstallation: the installation's pending states end",
-      run: async () => expect(await oauthStates.deleteForInstallation({ tenantId: TENANT, installationId: `installation-with-states-${counter('states')}` })).toBe(2),
+      run: async () =>
+        expect(
+          await oauthStates.deleteForInstallation({
+            tenantId: TENANT,
+            installationId: `installation-with-states-${counter('states')}`,
+          }),
+        ).toBe(2),
     },
     {
       name: 'OAuthStatesRepository.deleteExpired: the sweep removes an expired state',
@@ -405,11 +612,24 @@ it('serves every repository query from an index: the time per lookup does not gr
     },
     {
       name: "IdempotencyRecordsRepository.findUnexpired: the installation's stored response",
-      run: async () => expect(await idempotencyRecords.findUnexpired(OWNER, KEY_HASH, NOW)).toMatchObject({ tenantId: TENANT, installationId: INSTALLATION, fingerprint: stored.fingerprint, body: stored.body }),
+      run: async () =>
+        expect(await idempotencyRecords.findUnexpired(OWNER, KEY_HASH, NOW)).toMatchObject({
+          tenantId: TENANT,
+          installationId: INSTALLATION,
+          fingerprint: stored.fingerprint,
+          body: stored.body,
+        }),
     },
     {
       name: "IdempotencyRecordsRepository.findUnexpired: another tenant's is not found",
-      run: async () => expect(await idempotencyRecords.findUnexpired({ tenantId: OTHER_TENANT, installationId: INSTALLATION }, KEY_HASH, NOW)).toBeUndefined(),
+      run: async () =>
+        expect(
+          await idempotencyRecords.findUnexpired(
+            { tenantId: OTHER_TENANT, installationId: INSTALLATION },
+            KEY_HASH,
+            NOW,
+          ),
+        ).toBeUndefined(),
     },
     {
       name: 'IdempotencyRecordsRepository.save: a new response',
@@ -420,7 +640,11 @@ it('serves every repository query from an index: the time per lookup does not gr
     {
       name: 'IdempotencyRecordsRepository.save: an expired record is replaced',
       run: async () => {
-        await idempotencyRecords.save(OWNER, 'key-hash-replaced', recordFields(later(counter('replaced') % 2 === 0 ? -1 : 24)));
+        await idempotencyRecords.save(
+          OWNER,
+          'key-hash-replaced',
+          recordFields(later(counter('replaced') % 2 === 0 ? -1 : 24)),
+        );
       },
     },
     {
@@ -435,12 +659,15 @@ it('serves every repository query from an index: the time per lookup does not gr
 
   // Every repository method has a case (the administrators' lists aside, see NOT_TIMED).
   const methods = Object.values(store).flatMap((repository) => queryMethodsOf(repository));
-  expect([...new Set(cases.map((c) => methodOfCase(c.name)))].sort()).toEqual(methods.filter((m) => !NOT_TIMED.includes(m)).sort());
+  expect([...new Set(cases.map((c) => methodOfCase(c.name)))].sort()).toEqual(
+    methods.filter((m) => !NOT_TIMED.includes(m)).sort(),
+  );
   expect(NOT_TIMED.every((m) => methods.includes(m))).toBe(true);
 
   const timings = await timeLookups(cases, growTo);
   console.log(describeTimings(timings));
-  if (timings.some(growsWithData)) throw new Error(`queries that grow with the data (a scan):\n${describeTimings(timings)}`);
+  if (timings.some(growsWithData))
+    throw new Error(`queries that grow with the data (a scan):\n${describeTimings(timings)}`);
 
   // The writes landed where they should (the cases above checked the reads).
   expect(await tenants.findBySlug('tenant-new-1')).toMatchObject({ _id: 'tenant-new-1' });
@@ -448,14 +675,21 @@ it('serves every repository query from an index: the time per lookup does not gr
   expect(await contractVersions.findLatestForApp('app-growing')).toMatchObject({ version: next.version });
   expect(await installations.findLive({ tenantId: TENANT }, 'installation-2')).toMatchObject({ status: 'Installed' });
   expect(await installations.findLive({ tenantId: TENANT }, INSTALLATION)).toMatchObject({ status: 'Connected' }); // not another tenant's to change
-  expect(await installations.findLive({ tenantId: TENANT }, 'installation-3')).toMatchObject({ apiKeyId: `key-${next.rotate}` });
+  expect(await installations.findLive({ tenantId: TENANT }, 'installation-3')).toMatchObject({
+    apiKeyId: `key-${next.rotate}`,
+  });
   const disconnected = await db.collection<InstallationDoc>('installations').findOne({ _id: 'installation-events-1' });
   expect(disconnected).toMatchObject({ status: 'Disconnected', eventRevision: 2 });
   expect((disconnected as unknown as Record<string, unknown[]>)[OUTBOX]).toHaveLength(1);
   expect(await apiKeys.findByIdAcrossTenants('key-to-revoke')).toMatchObject({ status: 'revoked' });
   expect(await apiKeys.findByIdAcrossTenants('key-under-test')).toMatchObject({ status: 'active' });
-  expect(await apiKeys.findByIdAcrossTenants('key-new-1')).toMatchObject({ installationId: 'installation-3', tenantId: TENANT });
-  expect(await oauthStates.takeByStateHashAcrossTenants('state-new-1')).toMatchObject({ installationId: 'installation-connecting' });
+  expect(await apiKeys.findByIdAcrossTenants('key-new-1')).toMatchObject({
+    installationId: 'installation-3',
+    tenantId: TENANT,
+  });
+  expect(await oauthStates.takeByStateHashAcrossTenants('state-new-1')).toMatchObject({
+    installationId: 'installation-connecting',
+  });
   expect(await idempotencyRecords.findUnexpired(OWNER, 'key-hash-new-1', NOW)).toMatchObject({ status: 201 });
 
   // The lists left out of the timing still answer: every tenant and app, oldest first, capped.

@@ -27,7 +27,11 @@ it('forwards catalog and webhook paths, any method, with the tenant identity and
   expect(seen.method).toBe('PUT');
   expect(seen.url).toBe('/api/tenant/v1/catalog/products/abc?x=1');
   expect(JSON.parse(seen.body)).toEqual({ name: 'Ramen' });
-  expect(seen.identity).toEqual({ kind: 'tenant', tenantId: owner.tenantId, tenant: { currencyCode: 'JPY', defaultLanguage: 'ja' } });
+  expect(seen.identity).toEqual({
+    kind: 'tenant',
+    tenantId: owner.tenantId,
+    tenant: { currencyCode: 'JPY', defaultLanguage: 'ja' },
+  });
   expect(seen.headers.authorization).toBeUndefined(); // the bearer token stays at the gateway
 
   for (const method of ['GET', 'POST', 'PATCH', 'DELETE']) {
@@ -45,7 +49,10 @@ it('refuses a missing, foreign-role or forged token before anything is forwarded
   expect(anonymous.status).toBe(401);
   const asAdmin = await gw.admin.call('GET', '/api/tenant/v1/catalog/branches');
   expect(asAdmin.status).toBe(401);
-  const forged = await apiClient(gw.url, 'eyJhbGciOiJIUzI1NiJ9.eyJyb2xlIjoidGVuYW50In0.x').call('GET', '/api/tenant/v1/catalog/branches');
+  const forged = await apiClient(gw.url, 'eyJhbGciOiJIUzI1NiJ9.eyJyb2xlIjoidGVuYW50In0.x').call(
+    'GET',
+    '/api/tenant/v1/catalog/branches',
+  );
   expect(forged.status).toBe(401);
   expect(catalog.seen.length).toBe(before);
 });

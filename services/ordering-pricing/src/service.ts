@@ -23,8 +23,20 @@ export const orderingPricingService: ServiceDefinition<typeof settings> = {
     // Partner and tenant routes answer only requests whose identity the gateway signed.
     context.useBeforeBody(guardGatewayRoutes(publicKeyFrom(context.config.identityPublicKey)));
     const store = orderingStore(context.db);
-    const orderLock = new OrderLock(new RedisLock(context.redis, 'ordering-pricing:'), { waitMs: context.config.orderLockWaitMs, ttlMs: 30_000 });
-    registerRoutes(context, { store, outbox: context.outbox, orderLock, deliveryOwnership: liveAssignmentOwnership, orderNumbers: new OrderNumbers(store.orderClaims), catalogCopy: new CopyCache(store.catalogCopy), logger: context.logger, now: () => new Date() });
+    const orderLock = new OrderLock(new RedisLock(context.redis, 'ordering-pricing:'), {
+      waitMs: context.config.orderLockWaitMs,
+      ttlMs: 30_000,
+    });
+    registerRoutes(context, {
+      store,
+      outbox: context.outbox,
+      orderLock,
+      deliveryOwnership: liveAssignmentOwnership,
+      orderNumbers: new OrderNumbers(store.orderClaims),
+      catalogCopy: new CopyCache(store.catalogCopy),
+      logger: context.logger,
+      now: () => new Date(),
+    });
     return { consumers: consumers(context, store.catalogCopy) };
   },
 };

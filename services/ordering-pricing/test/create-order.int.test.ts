@@ -1,6 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { connectedApp } from '@marketplace/testing';
-import { INSIDE, MITTE_SQUARE, OUTSIDE, pickupOrder, restaurant, selectionId, startOrderingCluster, waitForCopy, type OrderingCluster, type Restaurant } from './support/cluster';
+import {
+  INSIDE,
+  MITTE_SQUARE,
+  OUTSIDE,
+  pickupOrder,
+  restaurant,
+  selectionId,
+  startOrderingCluster,
+  waitForCopy,
+  type OrderingCluster,
+  type Restaurant,
+} from './support/cluster';
 
 // POST /api/partner/v1/orders through the gateway, against a real catalog and its copy in ordering.
 let cluster: OrderingCluster;
@@ -12,7 +23,13 @@ const countOrders = () => cluster.db.collection('orders').countDocuments({ tenan
 beforeAll(async () => {
   cluster = await startOrderingCluster();
   r = await restaurant(cluster);
-  const zone = await r.manage('POST', '/delivery-zones', { branchId: r.menu.branchId, name: 'Mitte 2 km', geometry: MITTE_SQUARE, fee: 2.5, minimumOrder: 10 });
+  const zone = await r.manage('POST', '/delivery-zones', {
+    branchId: r.menu.branchId,
+    name: 'Mitte 2 km',
+    geometry: MITTE_SQUARE,
+    fee: 2.5,
+    minimumOrder: 10,
+  });
   expect(zone.status).toBe(201);
   zoneId = zone.body.id;
 }, 180_000);
@@ -52,13 +69,29 @@ describe('a valid order', () => {
     const promo = await r.manage('POST', '/promotions', { code: 'TENOFF', type: 'percentage', percent: 10 });
     expect(promo.status).toBe(201);
     try {
-      const res = await r.partner('POST', '/orders', pickupOrder(r.menu, { orderMode: 1, deliveryZoneId: zoneId, deliveryAddress: { label: 'Home', addressLine: 'Torstrasse 5', ...INSIDE }, promotionCode: 'tenoff' }));
+      const res = await r.partner(
+        'POST',
+        '/orders',
+        pickupOrder(r.menu, {
+          orderMode: 1,
+          deliveryZoneId: zoneId,
+          deliveryAddress: { label: 'Home', addressLine: 'Torstrasse 5', ...INSIDE },
+          promotionCode: 'tenoff',
+        }),
+      );
       expect(res.status).toBe(201);
       // subtotal 1700; discount 10 % = 170; goods 1530. Inclusive tax on the pizza's share
       // 1200 × 1530/1700 = 1080 → 1080 × 7/107 = 70.65… → 0.71; exclusive on the colas' share
       // 500 × 1530/1700 = 450 → 450 × 0.19 = 85.5 → 0.86 (half up). Service fee 50 + 2 % of 1530
       // = 50 + 30.6 → 81. Total 1530 + 86 + 250 + 81 = 1947.
-      expect(res.body).toMatchObject({ subtotal: 17, discountTotal: 1.7, taxTotal: 1.57, deliveryFee: 2.5, serviceFee: 0.81, grandTotal: 19.47 });
+      expect(res.body).toMatchObject({
+        subtotal: 17,
+        discountTotal: 1.7,
+        taxTotal: 1.57,
+        deliveryFee: 2.5,
+        serviceFee: 0.81,
+        grandTotal: 19.47,
+      });
     } finally {
       await r.manage('PUT', '/service-fee', { fixed: 0, percent: 0 });
     }
@@ -93,10 +126,16 @@ describe('idempotency and the external order id', () => {
     const body = pickupOrder(r.menu);
     const key = randomUUID();
     const before = await countOrders();
-    const results = await Promise.all(Array.from({ length: 10 }, () => r.partner('POST', '/orders', body, { 'idempotency-key': key })));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => r.partner('POST', '/orders', body, { 'idempotency-key': key })),
+    );
     const ids = new Set(results.filter((res) => res.status === 201).map((res) => res.body.orderId));
     expect(ids.size).toBe(1);
-    expect(results.every((res) => res.status === 201 || (res.status === 409 && res.body.code === 'idempotency.request_in_progress'))).toBe(true);
+    expect(
+      results.every(
+        (res) => res.status === 201 || (res.status === 409 && res.body.code === 'idempotency.request_in_progress'),
+      ),
+    ).toBe(true);
     expect(await countOrders()).toBe(before + 1);
   });
 
@@ -107,11 +146,16 @@ describe('idempotency and the external order id', () => {
     const conflict = await r.partner('POST', '/orders', body);
     expect(conflict.status).toBe(409);
     expect(conflict.body.code).toBe('tenancy.partner_api.external_order_id_conflict');
-    expect((await r.partner('POST', '/orders', body, { 'idempotency-key': key })).body.orderId).toBe(first.body.orderId);
+    expect((await r.partner('POST', '/orders', body, { 'idempotency-key': key })).body.orderId).toBe(
+      first.body.orderId,
+    );
   });
 
   it('lets another installation use the same external order id', async () => {
-    const other = await connectedApp(cluster.gateway, ['Orders.Create'], [], { tenantId: r.tenantId, tenant: r.tenant });
+    const other = await connectedApp(cluster.gateway, ['Orders.Create'], [], {
+      tenantId: r.tenantId,
+      tenant: r.tenant,
+    });
     const body = pickupOrder(r.menu, { externalOrderId: 'shared-ext-id' });
     expect((await r.partner('POST', '/orders', body)).status).toBe(201);
     expect((await r.partner('POST', '/orders', body, {}, other)).status).toBe(201);
@@ -129,7 +173,12 @@ describe('expectedTotal', () => {
     expect(wrong.body.code).toBe('tenancy.order.price_mismatch');
     expect(wrong.body.computed).toMatchObject({ currencyCode: 'EUR', grandTotal: expect.any(Number) });
     expect(await countOrders()).toBe(before);
-    const right = await r.partner('POST', '/orders', { ...body, expectedTotal: wrong.body.computed.grandTotal }, { 'idempotency-key': key });
+    const right = await r.partner(
+      'POST',
+      '/orders',
+      { ...body, expectedTotal: wrong.body.computed.grandTotal },
+      { 'idempotency-key': key },
+    );
     expect(right.status).toBe(201);
     expect(right.body.grandTotal).toBe(wrong.body.computed.grandTotal);
   });
@@ -152,33 +201,79 @@ describe('refused orders (400 with errors by field, nothing stored)', () => {
   });
 
   it('delivery fields: both required for Delivery, both absent for Pickup', async () => {
-    expect(await refused({ orderMode: 1 })).toEqual({ deliveryZoneId: ['is required'], deliveryAddress: ['is required'] });
-    expect(Object.keys(await refused({ deliveryZoneId: zoneId, deliveryAddress: { label: null, addressLine: 'x', ...INSIDE } }))).toEqual(['deliveryZoneId', 'deliveryAddress']);
+    expect(await refused({ orderMode: 1 })).toEqual({
+      deliveryZoneId: ['is required'],
+      deliveryAddress: ['is required'],
+    });
+    expect(
+      Object.keys(
+        await refused({ deliveryZoneId: zoneId, deliveryAddress: { label: null, addressLine: 'x', ...INSIDE } }),
+      ),
+    ).toEqual(['deliveryZoneId', 'deliveryAddress']);
   });
 
   it('the zone: outside the polygon, another branch’s, inactive, unknown, another tenant’s', async () => {
-    const delivery = (zone: string, point = INSIDE) => ({ orderMode: 1, deliveryZoneId: zone, deliveryAddress: { label: null, addressLine: 'Somewhere 1', ...point } });
+    const delivery = (zone: string, point = INSIDE) => ({
+      orderMode: 1,
+      deliveryZoneId: zone,
+      deliveryAddress: { label: null, addressLine: 'Somewhere 1', ...point },
+    });
     expect(await refused(delivery(zoneId, OUTSIDE))).toEqual({ deliveryAddress: ['lies outside the delivery zone'] });
-    const hafenZone = await r.manage('POST', '/delivery-zones', { branchId: r.menu.otherBranchId, name: 'Hafen', geometry: MITTE_SQUARE, fee: 1 });
-    expect(await refused(delivery(hafenZone.body.id))).toEqual({ deliveryZoneId: ['is not a delivery zone of this branch'] });
-    const inactive = await r.manage('POST', '/delivery-zones', { branchId: r.menu.branchId, name: 'Off', geometry: MITTE_SQUARE, fee: 1, isActive: false });
+    const hafenZone = await r.manage('POST', '/delivery-zones', {
+      branchId: r.menu.otherBranchId,
+      name: 'Hafen',
+      geometry: MITTE_SQUARE,
+      fee: 1,
+    });
+    expect(await refused(delivery(hafenZone.body.id))).toEqual({
+      deliveryZoneId: ['is not a delivery zone of this branch'],
+    });
+    const inactive = await r.manage('POST', '/delivery-zones', {
+      branchId: r.menu.branchId,
+      name: 'Off',
+      geometry: MITTE_SQUARE,
+      fee: 1,
+      isActive: false,
+    });
     expect(await refused(delivery(inactive.body.id))).toEqual({ deliveryZoneId: ['is not active'] });
-    expect(await refused(delivery(randomUUID()))).toEqual({ deliveryZoneId: ['is not a delivery zone of this branch'] });
+    expect(await refused(delivery(randomUUID()))).toEqual({
+      deliveryZoneId: ['is not a delivery zone of this branch'],
+    });
     const stranger = await restaurant(cluster);
-    const theirs = await stranger.manage('POST', '/delivery-zones', { branchId: stranger.menu.branchId, name: 'Theirs', geometry: MITTE_SQUARE, fee: 1 });
-    expect(await refused(delivery(theirs.body.id))).toEqual({ deliveryZoneId: ['is not a delivery zone of this branch'] });
+    const theirs = await stranger.manage('POST', '/delivery-zones', {
+      branchId: stranger.menu.branchId,
+      name: 'Theirs',
+      geometry: MITTE_SQUARE,
+      fee: 1,
+    });
+    expect(await refused(delivery(theirs.body.id))).toEqual({
+      deliveryZoneId: ['is not a delivery zone of this branch'],
+    });
   });
 
   it('the zone minimum order', async () => {
     const small = [{ productId: r.menu.cola.id, variantId: r.menu.cola.variant, quantity: 1, modifierSelections: [] }];
-    expect(await refused({ orderMode: 1, deliveryZoneId: zoneId, deliveryAddress: { label: null, addressLine: 'Torstrasse 5', ...INSIDE } }, small)).toEqual({
+    expect(
+      await refused(
+        {
+          orderMode: 1,
+          deliveryZoneId: zoneId,
+          deliveryAddress: { label: null, addressLine: 'Torstrasse 5', ...INSIDE },
+        },
+        small,
+      ),
+    ).toEqual({
       lines: ["the subtotal is below this delivery zone's minimum order of 10 EUR"],
     });
   });
 
   it('branches: inactive, another tenant’s, unknown', async () => {
-    expect(await refused({ branchId: r.menu.inactiveBranchId })).toEqual({ branchId: ['is not an active branch of this restaurant'] });
-    expect(await refused({ branchId: randomUUID() })).toEqual({ branchId: ['is not an active branch of this restaurant'] });
+    expect(await refused({ branchId: r.menu.inactiveBranchId })).toEqual({
+      branchId: ['is not an active branch of this restaurant'],
+    });
+    expect(await refused({ branchId: randomUUID() })).toEqual({
+      branchId: ['is not an active branch of this restaurant'],
+    });
   });
 
   it('lines, with the path of each offending field, at every level of nesting', async () => {
@@ -194,7 +289,12 @@ describe('refused orders (400 with errors by field, nothing stored)', () => {
         modifierSelections: [
           { selectionId: selectionId(), modifierGroupId: m.crust.id, modifierOptionId: m.crust.thin },
           cheese,
-          { selectionId: selectionId(), modifierGroupId: m.cheeseType.id, modifierOptionId: m.crust.thick, parentSelectionId: cheese.selectionId },
+          {
+            selectionId: selectionId(),
+            modifierGroupId: m.cheeseType.id,
+            modifierOptionId: m.crust.thick,
+            parentSelectionId: cheese.selectionId,
+          },
         ],
       },
       { productId: m.pizza.id, variantId: m.pizza.small, quantity: 1, modifierSelections: [] },
@@ -212,22 +312,55 @@ describe('refused orders (400 with errors by field, nothing stored)', () => {
     expect(Object.keys(await refused({}, [{ ...line, quantity: 0 }]))).toEqual(['lines[0].quantity']);
     expect(Object.keys(await refused({}, [{ ...line, quantity: 100 }]))).toEqual(['lines[0].quantity']);
     expect(Object.keys(await refused({}, []))).toEqual(['lines']);
-    expect(Object.keys(await refused({}, Array.from({ length: 51 }, () => ({ ...line, quantity: 1 }))))).toEqual(['lines']);
+    expect(
+      Object.keys(
+        await refused(
+          {},
+          Array.from({ length: 51 }, () => ({ ...line, quantity: 1 })),
+        ),
+      ),
+    ).toEqual(['lines']);
     expect(Object.keys(await refused({ customerPhone: 'call me' }))).toEqual(['customerPhone']);
     expect(Object.keys(await refused({ customerName: 'x'.repeat(101) }))).toEqual(['customerName']);
     expect(Object.keys(await refused({ externalOrderId: 'x'.repeat(129) }))).toEqual(['externalOrderId']);
-    expect(await refused({ grandTotal: 1, status: 6 })).toEqual({ grandTotal: ['is computed by the service and cannot be submitted'], status: ['is computed by the service and cannot be submitted'] });
+    expect(await refused({ grandTotal: 1, status: 6 })).toEqual({
+      grandTotal: ['is computed by the service and cannot be submitted'],
+      status: ['is computed by the service and cannot be submitted'],
+    });
     expect(Object.keys(await refused({ expectedTotal: 17.951 }))).toEqual(['expectedTotal']);
     // The spec lists the address label as required (it may be null).
-    expect(Object.keys(await refused({ orderMode: 1, deliveryZoneId: zoneId, deliveryAddress: { addressLine: 'Torstrasse 5', ...INSIDE } }))).toEqual(['deliveryAddress.label']);
+    expect(
+      Object.keys(
+        await refused({
+          orderMode: 1,
+          deliveryZoneId: zoneId,
+          deliveryAddress: { addressLine: 'Torstrasse 5', ...INSIDE },
+        }),
+      ),
+    ).toEqual(['deliveryAddress.label']);
   });
 
   it('unavailable items', async () => {
-    const patch = await r.manage('PATCH', `/catalog/branches/${r.menu.branchId}/availability`, { modifierOptions: { [r.menu.crust.thick]: 1 } });
+    const patch = await r.manage('PATCH', `/catalog/branches/${r.menu.branchId}/availability`, {
+      modifierOptions: { [r.menu.crust.thick]: 1 },
+    });
     expect(patch.status).toBe(200);
-    await waitForCopy(cluster, r.tenantId, 'availability', r.menu.branchId, (state) => state.modifierOptions[r.menu.crust.thick] === 1);
+    await waitForCopy(
+      cluster,
+      r.tenantId,
+      'availability',
+      r.menu.branchId,
+      (state) => state.modifierOptions[r.menu.crust.thick] === 1,
+    );
     const errors = await refused({}, [
-      { productId: r.menu.pizza.id, variantId: r.menu.pizza.small, quantity: 1, modifierSelections: [{ selectionId: selectionId(), modifierGroupId: r.menu.crust.id, modifierOptionId: r.menu.crust.thick }] },
+      {
+        productId: r.menu.pizza.id,
+        variantId: r.menu.pizza.small,
+        quantity: 1,
+        modifierSelections: [
+          { selectionId: selectionId(), modifierGroupId: r.menu.crust.id, modifierOptionId: r.menu.crust.thick },
+        ],
+      },
     ]);
     expect(errors).toEqual({ 'lines[0].modifierSelections[0].modifierOptionId': ['is not available at this branch'] });
   });

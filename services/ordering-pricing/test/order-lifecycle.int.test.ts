@@ -1,7 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { createAjv, createKafka, headerText, loadTopicCatalog } from '@marketplace/events';
-import { connectedApp, quietLogger, readTopic, stackEnv, waitFor, type ConnectedApp, type RawTopicReader } from '@marketplace/testing';
-import { pickupOrder, restaurant, startOrderingCluster, type OrderingCluster, type Restaurant } from './support/cluster';
+import {
+  connectedApp,
+  quietLogger,
+  readTopic,
+  stackEnv,
+  waitFor,
+  type ConnectedApp,
+  type RawTopicReader,
+} from '@marketplace/testing';
+import {
+  pickupOrder,
+  restaurant,
+  startOrderingCluster,
+  type OrderingCluster,
+  type Restaurant,
+} from './support/cluster';
 
 // Reading, cancelling and acting on orders, and the events each step publishes on `orders`.
 let cluster: OrderingCluster;
@@ -17,12 +31,18 @@ const create = async (overrides: Record<string, unknown> = {}) => {
 const eventsOf = (orderId: string) =>
   topic.messages
     .filter((m) => m.key?.toString() === orderId)
-    .map((m) => ({ type: headerText(m.headers, 'event-type'), data: JSON.parse(m.value!.subarray(5).toString('utf8')) }));
+    .map((m) => ({
+      type: headerText(m.headers, 'event-type'),
+      data: JSON.parse(m.value!.subarray(5).toString('utf8')),
+    }));
 
 beforeAll(async () => {
   cluster = await startOrderingCluster();
   r = await restaurant(cluster);
-  topic = await readTopic(createKafka({ brokers: stackEnv().KAFKA_BROKERS.split(','), clientId: 'orders-it', logger: quietLogger() }), 'orders');
+  topic = await readTopic(
+    createKafka({ brokers: stackEnv().KAFKA_BROKERS.split(','), clientId: 'orders-it', logger: quietLogger() }),
+    'orders',
+  );
 }, 180_000);
 afterAll(async () => {
   await topic?.stop();
@@ -45,7 +65,13 @@ describe('GET /orders/{orderId}', () => {
       grandTotal: 17.95,
       currencyCode: 'EUR',
       deliveryAddress: null,
-      branch: { name: 'Mitte', address: 'Torstrasse 1, 10119 Berlin, DE', latitude: 52.53, longitude: 13.4, externalLocationId: 'loc-mitte' },
+      branch: {
+        name: 'Mitte',
+        address: 'Torstrasse 1, 10119 Berlin, DE',
+        latitude: 52.53,
+        longitude: 13.4,
+        externalLocationId: 'loc-mitte',
+      },
       paymentStatus: 1,
       externalOrderId: order.externalOrderId,
       subtotal: 17,
@@ -55,14 +81,23 @@ describe('GET /orders/{orderId}', () => {
       serviceFee: 0,
     });
     expect(res.body.items).toEqual([
-      { productName: 'Pizza', variantName: 'Large', quantity: 1, lineTotal: 12, modifiers: [{ modifierGroupName: 'Crust', modifierOptionName: 'Thin', quantity: 1, totalPrice: 0 }] },
+      {
+        productName: 'Pizza',
+        variantName: 'Large',
+        quantity: 1,
+        lineTotal: 12,
+        modifiers: [{ modifierGroupName: 'Crust', modifierOptionName: 'Thin', quantity: 1, totalPrice: 0 }],
+      },
       { productName: 'Cola', variantName: '0.33 l', quantity: 2, lineTotal: 5, modifiers: [] },
     ]);
   });
 
   it('is the same 404 for another installation, another tenant, a reader without an assignment and an unknown id', async () => {
     const order = await create();
-    const sibling = await connectedApp(cluster.gateway, ['Orders.Create', 'Orders.Read'], [], { tenantId: r.tenantId, tenant: r.tenant });
+    const sibling = await connectedApp(cluster.gateway, ['Orders.Create', 'Orders.Read'], [], {
+      tenantId: r.tenantId,
+      tenant: r.tenant,
+    });
     const stranger = await restaurant(cluster);
     const notFound = [
       await r.partner('GET', `/orders/${order.orderId}`, undefined, {}, sibling),
@@ -77,13 +112,31 @@ describe('GET /orders/{orderId}', () => {
 
   it('shows the holder of the live delivery assignment the order without its financial fields', async () => {
     const order = await create();
-    const provider = await connectedApp(cluster.gateway, ['Orders.Read'], [], { tenantId: r.tenantId, tenant: r.tenant });
+    const provider = await connectedApp(cluster.gateway, ['Orders.Read'], [], {
+      tenantId: r.tenantId,
+      tenant: r.tenant,
+    });
     expect((await r.partner('GET', `/orders/${order.orderId}`, undefined, {}, provider)).status).toBe(404);
     // The delivery feature keeps the live assignment on the order; plant one as it will.
-    await cluster.db.collection('orders').updateOne({ _id: order.orderId as never }, { $set: { liveAssignment: { installationId: provider.installationId, assignmentId: randomUUID() } } });
+    await cluster.db
+      .collection('orders')
+      .updateOne(
+        { _id: order.orderId as never },
+        { $set: { liveAssignment: { installationId: provider.installationId, assignmentId: randomUUID() } } },
+      );
     const res = await r.partner('GET', `/orders/${order.orderId}`, undefined, {}, provider);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ orderId: order.orderId, grandTotal: 17.95, paymentStatus: null, externalOrderId: null, subtotal: null, discountTotal: null, taxTotal: null, deliveryFee: null, serviceFee: null });
+    expect(res.body).toMatchObject({
+      orderId: order.orderId,
+      grandTotal: 17.95,
+      paymentStatus: null,
+      externalOrderId: null,
+      subtotal: null,
+      discountTotal: null,
+      taxTotal: null,
+      deliveryFee: null,
+      serviceFee: null,
+    });
   });
 });
 
@@ -93,11 +146,21 @@ describe('POST /orders/{orderId}/cancel by the source', () => {
     const key = randomUUID();
     const res = await r.partner('POST', `/orders/${order.orderId}/cancel`, undefined, { 'idempotency-key': key });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ orderId: order.orderId, orderNumber: order.orderNumber, status: 8, externalOrderId: order.externalOrderId });
-    expect((await r.partner('POST', `/orders/${order.orderId}/cancel`, undefined, { 'idempotency-key': key })).body).toEqual(res.body);
+    expect(res.body).toEqual({
+      orderId: order.orderId,
+      orderNumber: order.orderNumber,
+      status: 8,
+      externalOrderId: order.externalOrderId,
+    });
+    expect(
+      (await r.partner('POST', `/orders/${order.orderId}/cancel`, undefined, { 'idempotency-key': key })).body,
+    ).toEqual(res.body);
     const again = await r.partner('POST', `/orders/${order.orderId}/cancel`);
     expect(again.status).toBe(409);
-    expect(again.body).toMatchObject({ code: 'tenancy.partner_api.order_not_cancellable', status_detail: { status: 'Cancelled' } });
+    expect(again.body).toMatchObject({
+      code: 'tenancy.partner_api.order_not_cancellable',
+      status_detail: { status: 'Cancelled' },
+    });
   });
 
   it('refuses once the tenant accepted the order, naming the status', async () => {
@@ -105,19 +168,28 @@ describe('POST /orders/{orderId}/cancel by the source', () => {
     expect((await r.manage('POST', `/orders/${order.orderId}/accept`)).status).toBe(200);
     const res = await r.partner('POST', `/orders/${order.orderId}/cancel`);
     expect(res.status).toBe(409);
-    expect(res.body).toMatchObject({ code: 'tenancy.partner_api.order_not_cancellable', status_detail: { status: 'Accepted' } });
+    expect(res.body).toMatchObject({
+      code: 'tenancy.partner_api.order_not_cancellable',
+      status_detail: { status: 'Accepted' },
+    });
   });
 
   it('is a 404 for any installation but the creator', async () => {
     const order = await create();
-    const sibling: ConnectedApp = await connectedApp(cluster.gateway, ['Orders.Create'], [], { tenantId: r.tenantId, tenant: r.tenant });
+    const sibling: ConnectedApp = await connectedApp(cluster.gateway, ['Orders.Create'], [], {
+      tenantId: r.tenantId,
+      tenant: r.tenant,
+    });
     expect((await r.partner('POST', `/orders/${order.orderId}/cancel`, undefined, {}, sibling)).status).toBe(404);
     expect((await r.partner('GET', `/orders/${order.orderId}`)).body.status).toBe(1);
   });
 
   it('decides a race with a tenant accept: exactly one of them wins', async () => {
     const order = await create();
-    const [cancel, accept] = await Promise.all([r.partner('POST', `/orders/${order.orderId}/cancel`), r.manage('POST', `/orders/${order.orderId}/accept`)]);
+    const [cancel, accept] = await Promise.all([
+      r.partner('POST', `/orders/${order.orderId}/cancel`),
+      r.manage('POST', `/orders/${order.orderId}/accept`),
+    ]);
     expect([cancel.status, accept.status].sort()).toEqual([200, 409]);
     const final = (await r.partner('GET', `/orders/${order.orderId}`)).body.status;
     expect(final).toBe(cancel.status === 200 ? 8 : 2);
@@ -127,8 +199,14 @@ describe('POST /orders/{orderId}/cancel by the source', () => {
 describe('tenant order actions', () => {
   it('accept, complete and record the payment, in the tenant view with names', async () => {
     const order = await create();
-    expect((await r.manage('POST', `/orders/${order.orderId}/accept`)).body).toMatchObject({ status: 2, statusName: 'Accepted' });
-    expect((await r.manage('POST', `/orders/${order.orderId}/complete`)).body).toMatchObject({ status: 6, statusName: 'Completed' });
+    expect((await r.manage('POST', `/orders/${order.orderId}/accept`)).body).toMatchObject({
+      status: 2,
+      statusName: 'Accepted',
+    });
+    expect((await r.manage('POST', `/orders/${order.orderId}/complete`)).body).toMatchObject({
+      status: 6,
+      statusName: 'Completed',
+    });
     const paid = await r.manage('POST', `/orders/${order.orderId}/payment`);
     expect(paid.body).toMatchObject({ paymentStatus: 2, paymentStatusName: 'Paid' });
     expect(paid.body.history.map((h: any) => h.status)).toEqual(['Pending', 'Accepted', 'Completed']);
@@ -176,11 +254,27 @@ describe('events on the orders topic', () => {
   it('orders.created, then orders.cancelled (source) with identifiers and status names, all valid against the schema', async () => {
     const order = await create();
     await r.partner('POST', `/orders/${order.orderId}/cancel`);
-    const events = await waitFor('two events of the order', () => (eventsOf(order.orderId).length >= 2 ? eventsOf(order.orderId) : undefined));
+    const events = await waitFor('two events of the order', () =>
+      eventsOf(order.orderId).length >= 2 ? eventsOf(order.orderId) : undefined,
+    );
     expect(events.map((e) => e.type)).toEqual(['orders.created', 'orders.cancelled']);
     for (const e of events) expect(validate(e.data)).toBe(true);
-    expect(events[0]!.data).toMatchObject({ tenantId: r.tenantId, orderId: order.orderId, orderNumber: order.orderNumber, status: 'Pending', sourceInstallationId: r.source.installationId, grandTotalMinor: 1795, currencyCode: 'EUR' });
-    expect(events[1]!.data).toMatchObject({ status: 'Cancelled', previousStatus: 'Pending', cancelledBy: 'source', externalOrderId: order.externalOrderId, liveAssignment: null });
+    expect(events[0]!.data).toMatchObject({
+      tenantId: r.tenantId,
+      orderId: order.orderId,
+      orderNumber: order.orderNumber,
+      status: 'Pending',
+      sourceInstallationId: r.source.installationId,
+      grandTotalMinor: 1795,
+      currencyCode: 'EUR',
+    });
+    expect(events[1]!.data).toMatchObject({
+      status: 'Cancelled',
+      previousStatus: 'Pending',
+      cancelledBy: 'source',
+      externalOrderId: order.externalOrderId,
+      liveAssignment: null,
+    });
   });
 
   it('a tenant cancel of an accepted order, and payment.completed', async () => {
@@ -188,7 +282,9 @@ describe('events on the orders topic', () => {
     await r.manage('POST', `/orders/${order.orderId}/payment`);
     await r.manage('POST', `/orders/${order.orderId}/accept`);
     await r.manage('POST', `/orders/${order.orderId}/cancel`);
-    const events = await waitFor('four events of the order', () => (eventsOf(order.orderId).length >= 4 ? eventsOf(order.orderId) : undefined));
+    const events = await waitFor('four events of the order', () =>
+      eventsOf(order.orderId).length >= 4 ? eventsOf(order.orderId) : undefined,
+    );
     expect(events.map((e) => [e.type, e.data.status])).toEqual([
       ['orders.created', 'Pending'],
       ['payment.completed', 'Pending'],

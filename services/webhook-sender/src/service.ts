@@ -43,7 +43,8 @@ export const webhookSenderService: ServiceDefinition<typeof settings> = {
       outbox: context.outbox,
       http,
       kinds: deliveryKinds(config.retryTimeScale),
-      openSecret: (installationId, sealed) => openWebhookSecret(config.webhookSecretTransportKey, installationId, sealed),
+      openSecret: (installationId, sealed) =>
+        openWebhookSecret(config.webhookSecretTransportKey, installationId, sealed),
       metrics: attemptMetrics(context.metrics),
       locks: new RedisLock(context.redis, `${config.consumerGroupPrefix ?? 'webhook-sender'}:`),
       logger: context.logger,
@@ -51,12 +52,18 @@ export const webhookSenderService: ServiceDefinition<typeof settings> = {
     };
     registerRoutes(context.router, ctx);
 
-    const kafka = createKafka({ brokers: config.kafkaBrokers, clientId: 'webhook-sender-attempts', logger: context.logger });
+    const kafka = createKafka({
+      brokers: config.kafkaBrokers,
+      clientId: 'webhook-sender-attempts',
+      logger: context.logger,
+    });
     const groupPrefix = config.consumerGroupPrefix ?? 'webhook-sender';
     const admin = kafka.admin();
     await admin.connect();
     const installations = new InstallationsProgress(admin, `${groupPrefix}.installations`, TOPICS.installations);
-    const attemptSchemas = new SchemaValidator(ATTEMPT_TOPICS.map((topic): [string, Record<string, unknown>] => [topic, context.catalog.get(topic).schema]));
+    const attemptSchemas = new SchemaValidator(
+      ATTEMPT_TOPICS.map((topic): [string, Record<string, unknown>] => [topic, context.catalog.get(topic).schema]),
+    );
     const queue = new AttemptQueue(
       kafka,
       new EventDecoder(new EventSchemas(config.schemaRegistryUrl, context.catalog), attemptSchemas),
@@ -74,7 +81,12 @@ export const webhookSenderService: ServiceDefinition<typeof settings> = {
     waitingAttemptsGauge(context.metrics, () => queue.waitingCount);
     await queue.start();
     return {
-      consumers: consumers(ctx, installations, await sendingSince(ctx.store, ctx.now()), config.installationsCopyStart === 'earliest'),
+      consumers: consumers(
+        ctx,
+        installations,
+        await sendingSince(ctx.store, ctx.now()),
+        config.installationsCopyStart === 'earliest',
+      ),
       onStop: async () => {
         await queue.stop();
         await admin.disconnect();

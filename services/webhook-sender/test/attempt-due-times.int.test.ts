@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Admin, Kafka, Producer } from 'kafkajs';
-import { createKafka, ensureTopics, EventDecoder, EventSchemas, HoldWatch, loadTopicCatalog, SchemaValidator } from '@marketplace/events';
+import {
+  createKafka,
+  ensureTopics,
+  EventDecoder,
+  EventSchemas,
+  HoldWatch,
+  loadTopicCatalog,
+  SchemaValidator,
+} from '@marketplace/events';
 import { quietLogger, sleep, stackEnv, uniqueName, waitFor } from '@marketplace/testing';
 import { AttemptQueue, type AttemptJob } from '../src/adapters/attempt-queue';
 import { FairDispatcher } from '../src/domain/fair-dispatcher';
@@ -68,23 +76,48 @@ function queueFor(groupId: string, log: Log, ours: Set<string>): AttemptQueue {
 
 /** Waits until the group has a member with partitions, so that what is produced next is read at once. */
 async function joined(groupId: string): Promise<void> {
-  await waitFor(`group ${groupId} to be stable with a member`, async () => {
-    const { groups } = await admin.describeGroups([groupId]);
-    return groups[0]?.state === 'Stable' && groups[0].members.length > 0;
-  }, 30_000, 100);
+  await waitFor(
+    `group ${groupId} to be stable with a member`,
+    async () => {
+      const { groups } = await admin.describeGroups([groupId]);
+      return groups[0]?.state === 'Stable' && groups[0].members.length > 0;
+    },
+    30_000,
+    100,
+  );
 }
 
 /** Puts jobs due at `base + offsetMs` into one partition, in the order given, and counts them as ours. */
-async function produce(base: number, dueOffsetsMs: number[], ours: Set<string>): Promise<Array<AttemptJob & { due: number }>> {
-  const jobs = dueOffsetsMs.map((offset) => ({ deliveryId: randomUUID(), installationId: randomUUID(), round: 1, attempt: 7, dueAt: new Date(base + offset).toISOString(), due: base + offset }));
-  const messages = await Promise.all(jobs.map(async ({ due: _due, ...job }) => ({ partition: PARTITION, key: job.deliveryId, value: await schemas.encode(TOPIC, job) })));
+async function produce(
+  base: number,
+  dueOffsetsMs: number[],
+  ours: Set<string>,
+): Promise<Array<AttemptJob & { due: number }>> {
+  const jobs = dueOffsetsMs.map((offset) => ({
+    deliveryId: randomUUID(),
+    installationId: randomUUID(),
+    round: 1,
+    attempt: 7,
+    dueAt: new Date(base + offset).toISOString(),
+    due: base + offset,
+  }));
+  const messages = await Promise.all(
+    jobs.map(async ({ due: _due, ...job }) => ({
+      partition: PARTITION,
+      key: job.deliveryId,
+      value: await schemas.encode(TOPIC, job),
+    })),
+  );
   for (const job of jobs) ours.add(job.deliveryId);
   await producer.send({ topic: TOPIC, acks: -1, messages });
   return jobs;
 }
 
 function expectOnTime(jobs: Array<{ deliveryId: string; due: number }>, log: Log): void {
-  const lateness = jobs.map((job) => ({ due: new Date(job.due).toISOString(), lateMs: (log.sends.get(job.deliveryId) ?? Number.NaN) - job.due }));
+  const lateness = jobs.map((job) => ({
+    due: new Date(job.due).toISOString(),
+    lateMs: (log.sends.get(job.deliveryId) ?? Number.NaN) - job.due,
+  }));
   for (const { lateMs } of lateness) {
     // Never before its due time, and at most about a second after it.
     expect(lateMs).toBeGreaterThanOrEqual(0);
@@ -108,7 +141,9 @@ describe('attempt queue on a retry tier', () => {
       await waitFor('every attempt to be made', () => jobs.every((j) => log.sends.has(j.deliveryId)), 15_000);
       expectOnTime(jobs, log);
       // In the order of their due times, not of the partition.
-      expect([...log.sends.entries()].sort((a, b) => a[1] - b[1]).map(([id]) => jobs.findIndex((j) => j.deliveryId === id))).toEqual([1, 2, 3, 4, 5, 0]);
+      expect(
+        [...log.sends.entries()].sort((a, b) => a[1] - b[1]).map(([id]) => jobs.findIndex((j) => j.deliveryId === id)),
+      ).toEqual([1, 2, 3, 4, 5, 0]);
       for (const job of jobs) expect(log.handled.get(job.deliveryId)).toHaveLength(1);
     } finally {
       await queue.stop();

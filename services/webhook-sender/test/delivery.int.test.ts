@@ -29,7 +29,9 @@ describe('orders.created and orders.cancelled', () => {
   it('reach the source signed over the exact bytes, with the envelope and headers of the spec', async () => {
     const s = await source();
     const order = await s.order();
-    const [created] = await waitFor('orders.created at the receiver', () => (s.got().length >= 1 ? s.got() : undefined));
+    const [created] = await waitFor('orders.created at the receiver', () =>
+      s.got().length >= 1 ? s.got() : undefined,
+    );
     expect(verifySignature(created!, s.secret)).toBe(true);
     expect(verifySignature(created!, `${s.secret}x`)).toBe(false);
     const envelope = parsed(created!);
@@ -38,28 +40,55 @@ describe('orders.created and orders.cancelled', () => {
       type: 'orders.created',
       version: 1,
       occurredAt: expect.any(String),
-      data: expect.objectContaining({ orderId: order.orderId, orderNumber: order.orderNumber, status: 'Pending', currencyCode: 'EUR', grandTotal: order.grandTotal }),
+      data: expect.objectContaining({
+        orderId: order.orderId,
+        orderNumber: order.orderNumber,
+        status: 'Pending',
+        currencyCode: 'EUR',
+        grandTotal: order.grandTotal,
+      }),
     });
     expect(created!.headers['x-marketplace-event-id']).toBe(envelope.id);
     expect(Math.abs(Number(created!.headers['x-marketplace-timestamp']) - Date.now() / 1000)).toBeLessThan(30);
     expect(created!.headers['content-type']).toMatch(/^application\/json/);
 
     expect((await s.call('POST', `/orders/${order.orderId}/cancel`)).status).toBe(200);
-    const cancelled = await waitFor('orders.cancelled', () => s.got().find((r) => parsed(r).type === 'orders.cancelled'));
+    const cancelled = await waitFor('orders.cancelled', () =>
+      s.got().find((r) => parsed(r).type === 'orders.cancelled'),
+    );
     expect(verifySignature(cancelled, s.secret)).toBe(true);
-    expect(parsed(cancelled).data).toEqual({ orderId: order.orderId, orderNumber: order.orderNumber, externalOrderId: order.externalOrderId, status: 'Cancelled' });
+    expect(parsed(cancelled).data).toEqual({
+      orderId: order.orderId,
+      orderNumber: order.orderNumber,
+      externalOrderId: order.externalOrderId,
+      status: 'Cancelled',
+    });
   });
 
   it('broadcasts orders.created to every subscribed installation of the tenant; orders.cancelled only to the source; nothing to the unsubscribed', async () => {
     const a = await source();
     const b = await source(['orders.created', 'orders.cancelled']);
-    const bystander = await connectedSource(cluster, `${receiver.url}/hooks/bystander-${n}`, ['orders.created'], { tenantId: a.tenantId, tenant: a.tenant, menu: a.menu });
-    const notSubscribed = await connectedSource(cluster, `${receiver.url}/hooks/none-${n}`, ['payment.completed'], { tenantId: a.tenantId, tenant: a.tenant, menu: a.menu });
+    const bystander = await connectedSource(cluster, `${receiver.url}/hooks/bystander-${n}`, ['orders.created'], {
+      tenantId: a.tenantId,
+      tenant: a.tenant,
+      menu: a.menu,
+    });
+    const notSubscribed = await connectedSource(cluster, `${receiver.url}/hooks/none-${n}`, ['payment.completed'], {
+      tenantId: a.tenantId,
+      tenant: a.tenant,
+      menu: a.menu,
+    });
     void b;
     const order = await a.order();
     await a.call('POST', `/orders/${order.orderId}/cancel`);
-    await waitFor('orders.cancelled at the source', () => a.got().some((r) => parsed(r).type === 'orders.cancelled') || undefined);
-    await waitFor('orders.created at the bystander', () => receiver.at(`/hooks/bystander-${n}`).length >= 1 || undefined);
+    await waitFor(
+      'orders.cancelled at the source',
+      () => a.got().some((r) => parsed(r).type === 'orders.cancelled') || undefined,
+    );
+    await waitFor(
+      'orders.created at the bystander',
+      () => receiver.at(`/hooks/bystander-${n}`).length >= 1 || undefined,
+    );
     const bystanderTypes = receiver.at(`/hooks/bystander-${n}`).map((r) => parsed(r).type);
     expect(bystanderTypes).toEqual(['orders.created']);
     expect(verifySignature(receiver.at(`/hooks/bystander-${n}`)[0]!, bystander.secret)).toBe(true);
@@ -69,37 +98,49 @@ describe('orders.created and orders.cancelled', () => {
 
   it('stops sending to an installation once it is disconnected', async () => {
     const s = await source();
-    expect((await s.tenant.call('POST', `/api/tenant/v1/installations/${s.installationId}/disconnect`)).status).toBe(200);
+    expect((await s.tenant.call('POST', `/api/tenant/v1/installations/${s.installationId}/disconnect`)).status).toBe(
+      200,
+    );
     await waitForInstallation(cluster, s.installationId, (copy) => !copy.connected);
-    const other = await connectedSource(cluster, `${receiver.url}/hooks/other-${n}`, ['orders.created'], { tenantId: s.tenantId, tenant: s.tenant, menu: s.menu });
+    const other = await connectedSource(cluster, `${receiver.url}/hooks/other-${n}`, ['orders.created'], {
+      tenantId: s.tenantId,
+      tenant: s.tenant,
+      menu: s.menu,
+    });
     await other.order();
-    await waitFor('the connected installation got the order', () => receiver.at(`/hooks/other-${n}`).length >= 1 || undefined);
+    await waitFor(
+      'the connected installation got the order',
+      () => receiver.at(`/hooks/other-${n}`).length >= 1 || undefined,
+    );
     expect(s.got()).toEqual([]);
   });
 });
 
 describe('retries', () => {
-  it.each([500, 408, 429])('retries on %p with the backoff schedule, then succeeds with the same id and body', async (status) => {
-    const s = await source(['orders.created']);
-    receiver.respond = (req, nth) => (req.path === s.path && nth <= 3 ? status : 200);
-    await s.order();
-    const got = await waitFor('four attempts', () => (s.got().length >= 4 ? s.got() : undefined), 20_000);
-    receiver.respond = () => 200;
-    expect(new Set(got.map((r) => r.headers['x-marketplace-event-id'])).size).toBe(1);
-    expect(new Set(got.map((r) => r.body.toString('hex'))).size).toBe(1);
-    for (const r of got) expect(verifySignature(r, s.secret)).toBe(true);
-    // Nominal gaps at 1/10,000: 12 ms, 36 ms, 108 ms (±20 %), plus the pipeline's own time.
-    const gaps = got.slice(1).map((r, i) => r.at - got[i]!.at);
-    expect(gaps[2]!).toBeGreaterThanOrEqual(108 * 0.8 - 5);
-    const delivery = await deliveryOf(s, got[0]!.headers['x-marketplace-event-id'] as string);
-    expect(delivery).toMatchObject({ status: 'delivered', attemptCount: 4 });
-    expect(delivery.attempts.map((a: any) => [a.attempt, a.statusCode, a.verdict])).toEqual([
-      [1, status, 'retry'],
-      [2, status, 'retry'],
-      [3, status, 'retry'],
-      [4, 200, 'delivered'],
-    ]);
-  });
+  it.each([500, 408, 429])(
+    'retries on %p with the backoff schedule, then succeeds with the same id and body',
+    async (status) => {
+      const s = await source(['orders.created']);
+      receiver.respond = (req, nth) => (req.path === s.path && nth <= 3 ? status : 200);
+      await s.order();
+      const got = await waitFor('four attempts', () => (s.got().length >= 4 ? s.got() : undefined), 20_000);
+      receiver.respond = () => 200;
+      expect(new Set(got.map((r) => r.headers['x-marketplace-event-id'])).size).toBe(1);
+      expect(new Set(got.map((r) => r.body.toString('hex'))).size).toBe(1);
+      for (const r of got) expect(verifySignature(r, s.secret)).toBe(true);
+      // Nominal gaps at 1/10,000: 12 ms, 36 ms, 108 ms (±20 %), plus the pipeline's own time.
+      const gaps = got.slice(1).map((r, i) => r.at - got[i]!.at);
+      expect(gaps[2]!).toBeGreaterThanOrEqual(108 * 0.8 - 5);
+      const delivery = await deliveryOf(s, got[0]!.headers['x-marketplace-event-id'] as string);
+      expect(delivery).toMatchObject({ status: 'delivered', attemptCount: 4 });
+      expect(delivery.attempts.map((a: any) => [a.attempt, a.statusCode, a.verdict])).toEqual([
+        [1, status, 'retry'],
+        [2, status, 'retry'],
+        [3, status, 'retry'],
+        [4, 200, 'delivered'],
+      ]);
+    },
+  );
 
   it('retries after a timeout (no answer within the response timeout)', async () => {
     const s = await source(['orders.created']);
@@ -192,7 +233,11 @@ describe('system.test', () => {
     const s = await source(['orders.cancelled']);
     const res = await s.webhooks('POST', `/installations/${s.installationId}/test`);
     expect(res.status).toBe(202);
-    expect(res.body).toMatchObject({ type: 'system.test', status: 'pending', payload: { id: res.body.id, type: 'system.test', version: 1, data: {} } });
+    expect(res.body).toMatchObject({
+      type: 'system.test',
+      status: 'pending',
+      payload: { id: res.body.id, type: 'system.test', version: 1, data: {} },
+    });
     const [got] = await waitFor('system.test', () => (s.got().length >= 1 ? s.got() : undefined));
     expect(parsed(got!)).toMatchObject({ id: res.body.id, type: 'system.test', data: {} });
     expect(verifySignature(got!, s.secret)).toBe(true);

@@ -28,6 +28,8 @@ it.each([
     const res = await s.webhooks('GET', `/installations/${s.installationId}/deliveries`);
     return res.body.length === 1 && res.body[0].status === 'failed' ? res.body : undefined;
   });
-  expect(list[0].attempts).toEqual([expect.objectContaining({ statusCode: null, errorClass: 'refused_address', verdict: 'permanent' })]);
+  expect(list[0].attempts).toEqual([
+    expect.objectContaining({ statusCode: null, errorClass: 'refused_address', verdict: 'permanent' }),
+  ]);
   expect(receiver.received).toEqual([]);
 });

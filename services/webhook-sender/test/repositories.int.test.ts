@@ -3,7 +3,18 @@ import { MongoClient, type Db } from 'mongodb';
 import type { OutgoingEvent } from '@marketplace/events';
 import { OUTBOX, OutboxRelay } from '@marketplace/outbox';
 import { ensureIndexes } from '@marketplace/store';
-import { describeTimings, fillTo, growsWithData, methodOfCase, queryMethodsOf, sleep, stackEnv, timeLookups, uniqueName, type LookupCase } from '@marketplace/testing';
+import {
+  describeTimings,
+  fillTo,
+  growsWithData,
+  methodOfCase,
+  queryMethodsOf,
+  sleep,
+  stackEnv,
+  timeLookups,
+  uniqueName,
+  type LookupCase,
+} from '@marketplace/testing';
 import { DeliveriesRepository, type DeliveryDoc } from '../src/adapters/deliveries-repository';
 import { InstallationCopiesRepository } from '../src/adapters/installation-copies-repository';
 import { MetaRepository, type MetaDoc } from '../src/adapters/meta-repository';
@@ -44,11 +55,39 @@ afterAll(async () => {
 });
 
 const day = (n: number) => new Date(Date.UTC(2024, 5, 1) + n * 86_400_000);
-const body = (id: string, n: number) => JSON.stringify({ id, type: 'order.created', occurredAt: day(n).toISOString(), data: { orderId: randomUUID(), storeId: randomUUID(), total: { amount: 1234 + n, currency: 'EUR' }, lines: [{ itemId: randomUUID(), name: 'Margherita', quantity: 2 }, { itemId: randomUUID(), name: 'Tiramisu', quantity: 1 }] } });
-const attemptAt = (at: Date): AttemptRecord => ({ round: 1, attempt: 1, at, statusCode: 503, latencyMs: 120, errorClass: null, verdict: 'retry' });
+const body = (id: string, n: number) =>
+  JSON.stringify({
+    id,
+    type: 'order.created',
+    occurredAt: day(n).toISOString(),
+    data: {
+      orderId: randomUUID(),
+      storeId: randomUUID(),
+      total: { amount: 1234 + n, currency: 'EUR' },
+      lines: [
+        { itemId: randomUUID(), name: 'Margherita', quantity: 2 },
+        { itemId: randomUUID(), name: 'Tiramisu', quantity: 1 },
+      ],
+    },
+  });
+const attemptAt = (at: Date): AttemptRecord => ({
+  round: 1,
+  attempt: 1,
+  at,
+  statusCode: 503,
+  latencyMs: 120,
+  errorClass: null,
+  verdict: 'retry',
+});
 
 /** A delivery as the sender stores it (about 0.8 KB). */
-function delivery(id: string, tenantId: string, installationId: string, n: number, status: DeliveryDoc['status'] = 'delivered'): DeliveryDoc {
+function delivery(
+  id: string,
+  tenantId: string,
+  installationId: string,
+  n: number,
+  status: DeliveryDoc['status'] = 'delivered',
+): DeliveryDoc {
   return {
     _id: id,
     tenantId,
@@ -78,7 +117,14 @@ function installation(id: string, tenantId: string, revision = 1): InstallationC
     status: 'active',
     connected: true,
     webhookUrl: `https://partner-${id}.example.com/webhooks/marketplace`,
-    subscribedEvents: ['order.created', 'order.accepted', 'order.rejected', 'order.cancelled', 'order.delivered', 'catalog.item.changed'],
+    subscribedEvents: [
+      'order.created',
+      'order.accepted',
+      'order.rejected',
+      'order.cancelled',
+      'order.delivered',
+      'catalog.item.changed',
+    ],
     webhookSecretSealed: `v1.${Buffer.from(randomUUID() + randomUUID() + randomUUID()).toString('base64')}`,
     revision,
     changedAt: day(revision),
@@ -87,7 +133,12 @@ function installation(id: string, tenantId: string, revision = 1): InstallationC
 
 const { _id: _ignoredId, tenantId: _ignoredTenant, ...snapshotOf } = { ...installation('x', 'x') };
 const snapshot = (revision: number) => ({ ...snapshotOf, revision, changedAt: day(revision) });
-const attemptEvent = (deliveryId: string): OutgoingEvent => ({ topic: 'webhook-attempts.retry-1', key: INSTALLATION, type: 'webhook.attempt', data: { deliveryId, installationId: INSTALLATION, round: 1, attempt: 2, dueAt: day(1).toISOString() } });
+const attemptEvent = (deliveryId: string): OutgoingEvent => ({
+  topic: 'webhook-attempts.retry-1',
+  key: INSTALLATION,
+  type: 'webhook.attempt',
+  data: { deliveryId, installationId: INSTALLATION, round: 1, attempt: 2, dueAt: day(1).toISOString() },
+});
 
 /** Fills every collection to `total` with other owners' documents: 5,000 installations of 2,000 tenants. */
 async function growTo(total: number): Promise<void> {
@@ -95,8 +146,13 @@ async function growTo(total: number): Promise<void> {
     const inst = i % 5_000;
     return delivery(`fill-delivery-${i}`, `fill-tenant-${inst % 2_000}`, `fill-installation-${inst}`, i % 365);
   });
-  await fillTo(db.collection<InstallationCopy>(InstallationCopiesRepository.storage.collection), total, (i) => installation(`fill-installation-${i}`, `fill-tenant-${i % 2_000}`));
-  await fillTo(db.collection<MetaDoc>(MetaRepository.storage.collection), total, (i) => ({ _id: `fill-fact-${i}`, at: day(i % 365) }));
+  await fillTo(db.collection<InstallationCopy>(InstallationCopiesRepository.storage.collection), total, (i) =>
+    installation(`fill-installation-${i}`, `fill-tenant-${i % 2_000}`),
+  );
+  await fillTo(db.collection<MetaDoc>(MetaRepository.storage.collection), total, (i) => ({
+    _id: `fill-fact-${i}`,
+    at: day(i % 365),
+  }));
   // Let the engine settle after thousands of inserts (durable writes, collection) before timing.
   await sleep(1_000);
 }
@@ -108,13 +164,22 @@ it('serves every repository query from an index: the time per lookup does not gr
 
   // The owner's data: 3 installations, 6 deliveries of one of them (one dead letter), and a
   // delivery of another tenant's installation.
-  for (const id of [INSTALLATION, 'installation-2', 'installation-3']) await installations.saveIfNewer({ tenantId: TENANT, installationId: id }, snapshot(1));
+  for (const id of [INSTALLATION, 'installation-2', 'installation-3'])
+    await installations.saveIfNewer({ tenantId: TENANT, installationId: id }, snapshot(1));
   await installations.saveIfNewer({ tenantId: OTHER_TENANT, installationId: 'installation-next-door' }, snapshot(1));
   for (let n = 0; n < 6; n++) {
-    const { tenantId: _t, installationId: _i, ...d } = delivery(`delivery-${n}`, TENANT, INSTALLATION, n, n === 2 ? 'dead_lettered' : 'delivered');
+    const {
+      tenantId: _t,
+      installationId: _i,
+      ...d
+    } = delivery(`delivery-${n}`, TENANT, INSTALLATION, n, n === 2 ? 'dead_lettered' : 'delivered');
     expect(await deliveries.create(OWNER, d, [], day(n))).toBe(true);
   }
-  const { tenantId: _t, installationId: _i, ...foreign } = delivery('delivery-next-door', OTHER_TENANT, 'installation-next-door', 1);
+  const {
+    tenantId: _t,
+    installationId: _i,
+    ...foreign
+  } = delivery('delivery-next-door', OTHER_TENANT, 'installation-next-door', 1);
   await deliveries.create({ tenantId: OTHER_TENANT, installationId: 'installation-next-door' }, foreign, [], day(1));
   expect(await meta.claimSendingSince(SENDING_SINCE)).toEqual(SENDING_SINCE);
 
@@ -128,8 +193,19 @@ it('serves every repository query from an index: the time per lookup does not gr
     {
       name: 'DeliveriesRepository.create: a new delivery with its first attempt staged',
       run: async () => {
-        const { tenantId: _a, installationId: _b, ...d } = delivery(`created-${++createdDeliveries}`, TENANT, 'installation-3', 1, 'pending');
-        expect(await deliveries.create({ tenantId: TENANT, installationId: 'installation-3' }, d, [attemptEvent(d._id)], day(1))).toBe(true);
+        const {
+          tenantId: _a,
+          installationId: _b,
+          ...d
+        } = delivery(`created-${++createdDeliveries}`, TENANT, 'installation-3', 1, 'pending');
+        expect(
+          await deliveries.create(
+            { tenantId: TENANT, installationId: 'installation-3' },
+            d,
+            [attemptEvent(d._id)],
+            day(1),
+          ),
+        ).toBe(true);
       },
     },
     {
@@ -149,31 +225,74 @@ it('serves every repository query from an index: the time per lookup does not gr
     },
     {
       name: "DeliveriesRepository.findForTenant: one of the tenant's deliveries",
-      run: async () => expect(await deliveries.findForTenant({ tenantId: TENANT }, 'delivery-4')).toMatchObject({ _id: 'delivery-4', type: 'order.created' }),
+      run: async () =>
+        expect(await deliveries.findForTenant({ tenantId: TENANT }, 'delivery-4')).toMatchObject({
+          _id: 'delivery-4',
+          type: 'order.created',
+        }),
     },
     {
       name: "DeliveriesRepository.findForTenant: another tenant's delivery is not found",
-      run: async () => expect(await deliveries.findForTenant({ tenantId: TENANT }, 'delivery-next-door')).toBeUndefined(),
+      run: async () =>
+        expect(await deliveries.findForTenant({ tenantId: TENANT }, 'delivery-next-door')).toBeUndefined(),
     },
     {
       name: "DeliveriesRepository.listForInstallation: the installation's deliveries, newest first",
-      run: async () => expect((await deliveries.listForInstallation(OWNER, { limit: 4 })).map((d) => d._id)).toEqual(['delivery-5', 'delivery-4', 'delivery-3', 'delivery-2']),
+      run: async () =>
+        expect((await deliveries.listForInstallation(OWNER, { limit: 4 })).map((d) => d._id)).toEqual([
+          'delivery-5',
+          'delivery-4',
+          'delivery-3',
+          'delivery-2',
+        ]),
     },
     {
       name: "DeliveriesRepository.listForInstallation: the installation's dead letters",
-      run: async () => expect((await deliveries.listForInstallation(OWNER, { status: 'dead_lettered', limit: 50 })).map((d) => d._id)).toEqual(['delivery-2']),
+      run: async () =>
+        expect(
+          (await deliveries.listForInstallation(OWNER, { status: 'dead_lettered', limit: 50 })).map((d) => d._id),
+        ).toEqual(['delivery-2']),
     },
     {
       name: 'DeliveriesRepository.recordAttempt: an outcome that ends the delivery',
-      run: async () => void (recorded++, await deliveries.recordAttempt(OWNER, 'delivery-0', { status: 'failed', reason: 'the receiver answered 410', updatedAt: day(9) }, attemptAt(day(9)), [], day(9))),
+      run: async () =>
+        void (
+          recorded++,
+          await deliveries.recordAttempt(
+            OWNER,
+            'delivery-0',
+            { status: 'failed', reason: 'the receiver answered 410', updatedAt: day(9) },
+            attemptAt(day(9)),
+            [],
+            day(9),
+          )
+        ),
     },
     {
       name: 'DeliveriesRepository.recordAttempt: a retry, its next attempt staged',
-      run: async () => void (staged++, await deliveries.recordAttempt(OWNER, 'delivery-1', { status: 'pending', nextAttempt: 2, nextAttemptAt: day(9), updatedAt: day(9) }, attemptAt(day(9)), [attemptEvent('delivery-1')], day(9))),
+      run: async () =>
+        void (
+          staged++,
+          await deliveries.recordAttempt(
+            OWNER,
+            'delivery-1',
+            { status: 'pending', nextAttempt: 2, nextAttemptAt: day(9), updatedAt: day(9) },
+            attemptAt(day(9)),
+            [attemptEvent('delivery-1')],
+            day(9),
+          )
+        ),
     },
     {
       name: 'DeliveriesRepository.startRound: a redelivery',
-      run: async () => void (await deliveries.startRound({ tenantId: TENANT }, 'delivery-4', { status: 'delivered', round: ++round, updatedAt: day(9) }, [attemptEvent('delivery-4')], day(9))),
+      run: async () =>
+        void (await deliveries.startRound(
+          { tenantId: TENANT },
+          'delivery-4',
+          { status: 'delivered', round: ++round, updatedAt: day(9) },
+          [attemptEvent('delivery-4')],
+          day(9),
+        )),
     },
     {
       name: 'InstallationCopiesRepository.saveIfNewer: a newer revision replaces the copy',
@@ -187,20 +306,33 @@ it('serves every repository query from an index: the time per lookup does not gr
       name: 'InstallationCopiesRepository.saveIfNewer: a new installation is inserted',
       run: async () => {
         const n = ++createdInstallations;
-        expect(await installations.saveIfNewer({ tenantId: `tenant-new-${n}`, installationId: `installation-new-${n}` }, snapshot(1))).toBe(true);
+        expect(
+          await installations.saveIfNewer(
+            { tenantId: `tenant-new-${n}`, installationId: `installation-new-${n}` },
+            snapshot(1),
+          ),
+        ).toBe(true);
       },
     },
     {
       name: "InstallationCopiesRepository.findForTenant: one of the tenant's installations",
-      run: async () => expect(await installations.findForTenant({ tenantId: TENANT }, INSTALLATION)).toMatchObject({ _id: INSTALLATION, tenantId: TENANT }),
+      run: async () =>
+        expect(await installations.findForTenant({ tenantId: TENANT }, INSTALLATION)).toMatchObject({
+          _id: INSTALLATION,
+          tenantId: TENANT,
+        }),
     },
     {
       name: "InstallationCopiesRepository.findForTenant: another tenant's installation is not found",
-      run: async () => expect(await installations.findForTenant({ tenantId: TENANT }, 'installation-next-door')).toBeUndefined(),
+      run: async () =>
+        expect(await installations.findForTenant({ tenantId: TENANT }, 'installation-next-door')).toBeUndefined(),
     },
     {
       name: "InstallationCopiesRepository.listForTenant: the tenant's installations",
-      run: async () => expect((await installations.listForTenant({ tenantId: TENANT })).map((i) => i._id).sort()).toEqual(['installation-2', 'installation-3', INSTALLATION].sort()),
+      run: async () =>
+        expect((await installations.listForTenant({ tenantId: TENANT })).map((i) => i._id).sort()).toEqual(
+          ['installation-2', 'installation-3', INSTALLATION].sort(),
+        ),
     },
     {
       name: 'MetaRepository.claimSendingSince: a later start reads the first one back',
@@ -213,7 +345,8 @@ it('serves every repository query from an index: the time per lookup does not gr
   console.log(describeTimings(timings));
 
   // (1) No query grows with the data.
-  if (timings.some(growsWithData)) throw new Error(`queries that grow with the data (a scan):\n${describeTimings(timings)}`);
+  if (timings.some(growsWithData))
+    throw new Error(`queries that grow with the data (a scan):\n${describeTimings(timings)}`);
   // (2) Every repository method has a case.
   const methods = [deliveries, installations, meta].flatMap((repository) => queryMethodsOf(repository));
   expect([...new Set(cases.map((c) => methodOfCase(c.name)))].sort()).toEqual([...new Set(methods)].sort());
@@ -221,9 +354,17 @@ it('serves every repository query from an index: the time per lookup does not gr
   const raw = db.collection<DeliveryDoc & { [OUTBOX]?: unknown[] }>(DELIVERIES);
   expect((await raw.findOne({ _id: 'delivery-0' }))!.attempts).toHaveLength(2 + recorded);
   const retried = (await raw.findOne({ _id: 'delivery-1' }))!;
-  expect({ attempts: retried.attempts.length, staged: retried[OUTBOX]?.length }).toEqual({ attempts: 2 + staged, staged });
+  expect({ attempts: retried.attempts.length, staged: retried[OUTBOX]?.length }).toEqual({
+    attempts: 2 + staged,
+    staged,
+  });
   expect((await raw.findOne({ _id: 'delivery-4' }))!.round).toBe(round);
   expect((await installations.findForTenant({ tenantId: TENANT }, INSTALLATION))!.revision).toBe(revision);
   expect(await raw.countDocuments({ tenantId: TENANT, installationId: 'installation-3' })).toBe(createdDeliveries);
-  expect(await installations.findForTenant({ tenantId: `tenant-new-${createdInstallations}` }, `installation-new-${createdInstallations}`)).toBeDefined();
+  expect(
+    await installations.findForTenant(
+      { tenantId: `tenant-new-${createdInstallations}` },
+      `installation-new-${createdInstallations}`,
+    ),
+  ).toBeDefined();
 });

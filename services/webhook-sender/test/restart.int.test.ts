@@ -1,6 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import { createKafka, EventPublisher, EventSchemas, loadTopicCatalog, SchemaValidator, type OutgoingEvent } from '@marketplace/events';
-import { publishApp, quietLogger, sleep, stackEnv, startReceiver, verifySignature, waitFor, type Receiver } from '@marketplace/testing';
+import {
+  createKafka,
+  EventPublisher,
+  EventSchemas,
+  loadTopicCatalog,
+  SchemaValidator,
+  type OutgoingEvent,
+} from '@marketplace/events';
+import {
+  publishApp,
+  quietLogger,
+  sleep,
+  stackEnv,
+  startReceiver,
+  verifySignature,
+  waitFor,
+  type Receiver,
+} from '@marketplace/testing';
 import { startWebhookCluster, type WebhookCluster } from './support/cluster';
 import { connectedSource } from './support/partner';
 
@@ -12,7 +28,11 @@ let receiver: Receiver;
 beforeAll(async () => {
   receiver = await startReceiver();
   // Four attempts at once, two per installation: small enough for the fairness test to tell.
-  cluster = await startWebhookCluster({ WEBHOOK_CONCURRENCY: '4', WEBHOOK_CONCURRENCY_PER_ENDPOINT: '2', WEBHOOK_RESPONSE_TIMEOUT_MS: '3000' });
+  cluster = await startWebhookCluster({
+    WEBHOOK_CONCURRENCY: '4',
+    WEBHOOK_CONCURRENCY_PER_ENDPOINT: '2',
+    WEBHOOK_RESPONSE_TIMEOUT_MS: '3000',
+  });
 }, 180_000);
 afterAll(async () => {
   await cluster?.stop();
@@ -25,7 +45,11 @@ it('a restart of the sender during a retry wait loses nothing: the next attempt 
   receiver.respond = () => (healthy ? 200 : 503);
   await s.order();
   // Attempt 6 fails; attempt 7 is due 486 minutes later, scaled: about 2.9 s.
-  const sixth = await waitFor('six attempts', () => (receiver.at('/restart').length >= 6 ? receiver.at('/restart')[5] : undefined), 20_000);
+  const sixth = await waitFor(
+    'six attempts',
+    () => (receiver.at('/restart').length >= 6 ? receiver.at('/restart')[5] : undefined),
+    20_000,
+  );
   await cluster.stopSender();
   const stoppedAt = Date.now();
   healthy = true;
@@ -50,8 +74,18 @@ it('an event published twice (same event id) is delivered once per installation'
   const s = await connectedSource(cluster, `${receiver.url}/duplicate`, ['orders.created']);
   receiver.respond = () => 200;
   const catalog = loadTopicCatalog();
-  const kafka = createKafka({ brokers: stackEnv().KAFKA_BROKERS.split(','), clientId: 'duplicate-it', logger: quietLogger() });
-  const publisher = new EventPublisher(kafka, catalog, new EventSchemas(stackEnv().SCHEMA_REGISTRY_URL, catalog), new SchemaValidator([...catalog.topics].map(([name, spec]) => [name, spec.schema])), 'duplicate-it');
+  const kafka = createKafka({
+    brokers: stackEnv().KAFKA_BROKERS.split(','),
+    clientId: 'duplicate-it',
+    logger: quietLogger(),
+  });
+  const publisher = new EventPublisher(
+    kafka,
+    catalog,
+    new EventSchemas(stackEnv().SCHEMA_REGISTRY_URL, catalog),
+    new SchemaValidator([...catalog.topics].map(([name, spec]) => [name, spec.schema])),
+    'duplicate-it',
+  );
   await publisher.connect();
   const orderId = randomUUID();
   const event: OutgoingEvent = {
@@ -60,7 +94,26 @@ it('an event published twice (same event id) is delivered once per installation'
     type: 'orders.created',
     eventId: randomUUID(),
     occurredAt: new Date().toISOString(),
-    data: { tenantId: s.tenantId, orderId, orderNumber: '9001', status: 'Pending', sourceInstallationId: s.installationId, externalOrderId: 'dup-1', branchId: s.menu.branchId, orderMode: 2, paymentMethod: 1, paymentStatus: 'Unpaid', currencyCode: 'EUR', subtotalMinor: 100, discountMinor: 0, taxTotalMinor: 0, deliveryFeeMinor: 0, serviceFeeMinor: 0, grandTotalMinor: 100, createdAt: new Date().toISOString() },
+    data: {
+      tenantId: s.tenantId,
+      orderId,
+      orderNumber: '9001',
+      status: 'Pending',
+      sourceInstallationId: s.installationId,
+      externalOrderId: 'dup-1',
+      branchId: s.menu.branchId,
+      orderMode: 2,
+      paymentMethod: 1,
+      paymentStatus: 'Unpaid',
+      currencyCode: 'EUR',
+      subtotalMinor: 100,
+      discountMinor: 0,
+      taxTotalMinor: 0,
+      deliveryFeeMinor: 0,
+      serviceFeeMinor: 0,
+      grandTotalMinor: 100,
+      createdAt: new Date().toISOString(),
+    },
   };
   try {
     await publisher.publish([event]);
@@ -75,13 +128,18 @@ it('an event published twice (same event id) is delivered once per installation'
 
 it('a receiver that never answers does not hold up deliveries to the others (bounded per installation)', async () => {
   const slow = await connectedSource(cluster, `${receiver.url}/slow`, ['orders.created']);
-  const fast = await connectedSource(cluster, `${receiver.url}/fast`, ['orders.created'], { tenantId: slow.tenantId, tenant: slow.tenant, menu: slow.menu });
+  const fast = await connectedSource(cluster, `${receiver.url}/fast`, ['orders.created'], {
+    tenantId: slow.tenantId,
+    tenant: slow.tenant,
+    menu: slow.menu,
+  });
   receiver.respond = (req) => (req.path === '/slow' ? 'hang' : 200);
   // Eight test events to the slow endpoint, each held 3 s (the response timeout). With 4 slots
   // in all and 2 per installation it never holds more than 2: the other 2 stay free. (With no
   // per-installation bound it would hold all 4, and the next delivery anywhere would wait for one
   // of them to time out.)
-  for (let i = 0; i < 8; i++) expect((await slow.webhooks('POST', `/installations/${slow.installationId}/test`)).status).toBe(202);
+  for (let i = 0; i < 8; i++)
+    expect((await slow.webhooks('POST', `/installations/${slow.installationId}/test`)).status).toBe(202);
   await waitFor('the slow endpoint holding its attempts', () => receiver.at('/slow').length >= 4 || undefined, 20_000);
   const started = Date.now();
   await slow.order(); // goes to both
@@ -97,13 +155,22 @@ it('after an outage, an order is matched against the installations as they were 
   receiver.respond = () => 200;
   await cluster.stopSender();
   // While the sender is down: a second installation is connected, then an order is placed.
-  const { appId, version } = await publishApp(cluster.gateway, ['Orders.Create'], ['orders.created'], { webhookUrl: `${receiver.url}/outage-second` });
-  const installed = await first.tenant.call('POST', '/api/tenant/v1/installations', { appId, contractVersion: version });
+  const { appId, version } = await publishApp(cluster.gateway, ['Orders.Create'], ['orders.created'], {
+    webhookUrl: `${receiver.url}/outage-second`,
+  });
+  const installed = await first.tenant.call('POST', '/api/tenant/v1/installations', {
+    appId,
+    contractVersion: version,
+  });
   const connected = await first.tenant.call('POST', `/api/tenant/v1/installations/${installed.body.id}/connect`);
   expect(connected.status).toBe(200);
   const order = await first.order();
   await cluster.startSender();
-  const got = await waitFor('the order at the installation connected during the outage', () => receiver.at('/outage-second')[0], 30_000);
+  const got = await waitFor(
+    'the order at the installation connected during the outage',
+    () => receiver.at('/outage-second')[0],
+    30_000,
+  );
   expect(JSON.parse(got.body.toString()).data.orderId).toBe(order.orderId);
   expect(verifySignature(got, connected.body.credentials.webhookSigningSecret)).toBe(true);
   await waitFor('the order at the first installation', () => receiver.at('/outage-first')[0], 30_000);

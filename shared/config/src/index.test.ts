@@ -11,7 +11,13 @@ const spec = {
 describe('loadConfig', () => {
   it('parses and applies defaults', () => {
     const config = loadConfig(spec, { KAFKA_BROKERS: 'a:1, b:2', MONGO_URL: 'mongodb://x:1/' });
-    expect(config).toEqual({ port: 4000, brokers: ['a:1', 'b:2'], mongo: 'mongodb://x:1/', level: 'info', tracing: undefined });
+    expect(config).toEqual({
+      port: 4000,
+      brokers: ['a:1', 'b:2'],
+      mongo: 'mongodb://x:1/',
+      level: 'info',
+      tracing: undefined,
+    });
   });
 
   it('names every missing or malformed variable in one line, without echoing values', () => {

@@ -55,7 +55,8 @@ function setting<T>(variable: string, opts: Options<T>, convert: (raw: string) =
 
 export function str(variable: string, opts: Options<string> & { pattern?: RegExp; minLength?: number } = {}) {
   return setting(variable, opts, (raw) => {
-    if (opts.minLength !== undefined && raw.length < opts.minLength) throw new Error(`must be at least ${opts.minLength} characters`);
+    if (opts.minLength !== undefined && raw.length < opts.minLength)
+      throw new Error(`must be at least ${opts.minLength} characters`);
     if (opts.pattern && !opts.pattern.test(raw)) throw new Error(`must match ${opts.pattern}`);
     return raw;
   });
@@ -114,7 +115,10 @@ export function url(variable: string, opts: Options<string> & { protocols: reado
 /** Comma-separated `host:port` list, as Kafka bootstrap servers are given. */
 export function hostPortList(variable: string, opts: Options<string[]> = {}) {
   return setting(variable, opts, (raw) => {
-    const items = raw.split(',').map((s) => s.trim()).filter(Boolean);
+    const items = raw
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     const bad = items.find((item) => !/^[A-Za-z0-9.\-_[\]:]+:\d{1,5}$/.test(item));
     if (items.length === 0 || bad !== undefined) throw new Error('must be a comma-separated list of host:port');
     return items;
@@ -129,8 +133,10 @@ export function base64Key(variable: string, opts: { bytes?: number; minBytes?: n
   return setting(variable, {}, (raw) => {
     if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(raw)) throw new Error('must be base64');
     const key = Buffer.from(raw, 'base64');
-    if (opts.bytes !== undefined && key.length !== opts.bytes) throw new Error(`must decode to exactly ${opts.bytes} bytes`);
-    if (opts.minBytes !== undefined && key.length < opts.minBytes) throw new Error(`must decode to at least ${opts.minBytes} bytes`);
+    if (opts.bytes !== undefined && key.length !== opts.bytes)
+      throw new Error(`must decode to exactly ${opts.bytes} bytes`);
+    if (opts.minBytes !== undefined && key.length < opts.minBytes)
+      throw new Error(`must decode to at least ${opts.minBytes} bytes`);
     return key;
   });
 }

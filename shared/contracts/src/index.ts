@@ -1,5 +1,12 @@
 export * from './json-schema';
 export * from './vocabulary';
-export { requestSchemas, partnerApiSchemas, httpSchemas, ORDER_LIMITS, PHONE_PATTERN, OAuth2Input as OAuth2InputSchema } from './http';
+export {
+  requestSchemas,
+  partnerApiSchemas,
+  httpSchemas,
+  ORDER_LIMITS,
+  PHONE_PATTERN,
+  OAuth2Input as OAuth2InputSchema,
+} from './http';
 export type * from './generated/http';
 export * from './generated/events';

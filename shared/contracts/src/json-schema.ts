@@ -8,22 +8,33 @@
  */
 export type JsonSchema = Record<string, unknown>;
 
-const described = (schema: JsonSchema, description?: string): JsonSchema => (description ? { ...schema, description } : schema);
+const described = (schema: JsonSchema, description?: string): JsonSchema =>
+  description ? { ...schema, description } : schema;
 
 /** `$ref` to another contract schema, by its name in the registry (`components.schemas`). */
-export const ref = (name: string, description?: string): JsonSchema => described({ $ref: `#/components/schemas/${name}` }, description);
+export const ref = (name: string, description?: string): JsonSchema =>
+  described({ $ref: `#/components/schemas/${name}` }, description);
 
 export const str = (description?: string): JsonSchema => described({ type: 'string' }, description);
 export const bool = (description?: string): JsonSchema => described({ type: 'boolean' }, description);
 export const uuid = (description?: string): JsonSchema => described({ type: 'string', format: 'uuid' }, description);
 export const int32 = (description?: string): JsonSchema => described({ type: 'integer', format: 'int32' }, description);
-export const double = (description?: string): JsonSchema => described({ type: 'number', format: 'double' }, description);
-export const dateTime = (description?: string): JsonSchema => described({ type: 'string', format: 'date-time' }, description);
-export const arrayOf = (items: JsonSchema, description?: string): JsonSchema => described({ type: 'array', items }, description);
+export const double = (description?: string): JsonSchema =>
+  described({ type: 'number', format: 'double' }, description);
+export const dateTime = (description?: string): JsonSchema =>
+  described({ type: 'string', format: 'date-time' }, description);
+export const arrayOf = (items: JsonSchema, description?: string): JsonSchema =>
+  described({ type: 'array', items }, description);
 /** A non-empty string of at most `max` characters. */
-export const text = (max: number, description?: string): JsonSchema => described({ type: 'string', minLength: 1, maxLength: max }, description);
+export const text = (max: number, description?: string): JsonSchema =>
+  described({ type: 'string', minLength: 1, maxLength: max }, description);
 /** Money in a currency's major unit, as the APIs show it (minor units stay inside the services). */
-export const money = (description = "In the currency's major unit: 9.5 is EUR 9.50."): JsonSchema => ({ type: 'number', format: 'double', minimum: 0, description });
+export const money = (description = "In the currency's major unit: 9.5 is EUR 9.50."): JsonSchema => ({
+  type: 'number',
+  format: 'double',
+  minimum: 0,
+  description,
+});
 
 /**
  * The schema, or null. A `type` union rather than `anyOf`, so that a wrong value gets one clear
@@ -33,8 +44,10 @@ export function nullable(schema: JsonSchema, description?: string): JsonSchema {
   // A titled shape keeps its name for the non-null part only (the generated type is `Name | null`).
   if ('title' in schema) return described({ anyOf: [schema, { type: 'null' }] }, description);
   const type = schema.type;
-  if (typeof type === 'string' && !('enum' in schema) && !('const' in schema)) return described({ ...schema, type: [type, 'null'] }, description);
-  if (Array.isArray(type) && !('enum' in schema)) return described({ ...schema, type: [...new Set([...(type as unknown[]), 'null'])] }, description);
+  if (typeof type === 'string' && !('enum' in schema) && !('const' in schema))
+    return described({ ...schema, type: [type, 'null'] }, description);
+  if (Array.isArray(type) && !('enum' in schema))
+    return described({ ...schema, type: [...new Set([...(type as unknown[]), 'null'])] }, description);
   return described({ anyOf: [schema, { type: 'null' }] }, description);
 }
 
@@ -47,8 +60,12 @@ export interface ObjectOptions {
 }
 
 /** An object with these properties, all required unless listed in `optional`, nothing else. */
-export function object(properties: Record<string, JsonSchema>, optionsOrDescription: ObjectOptions | string = {}): JsonSchema {
-  const options = typeof optionsOrDescription === 'string' ? { description: optionsOrDescription } : optionsOrDescription;
+export function object(
+  properties: Record<string, JsonSchema>,
+  optionsOrDescription: ObjectOptions | string = {},
+): JsonSchema {
+  const options =
+    typeof optionsOrDescription === 'string' ? { description: optionsOrDescription } : optionsOrDescription;
   const optional = new Set(options.optional ?? []);
   return {
     type: 'object',

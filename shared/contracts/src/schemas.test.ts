@@ -24,7 +24,12 @@ describe('contract schemas', () => {
   });
 
   it('are valid OpenAPI 3.1 schema objects', () => {
-    const document = { openapi: '3.1.0', info: { title: 'contracts', version: '1' }, paths: {}, components: { schemas: httpSchemas } };
+    const document = {
+      openapi: '3.1.0',
+      info: { title: 'contracts', version: '1' },
+      paths: {},
+      components: { schemas: httpSchemas },
+    };
     expect(validateOpenApi(document)).toMatchObject({ valid: true });
   });
 });

@@ -43,7 +43,8 @@ export class AppError extends Error {
     this.name = 'AppError';
     this.kind = kind;
     this.code = code;
-    this.retriable = kind === 'unavailable' || kind === 'rate_limited' || kind === 'bad_gateway' || kind === 'gateway_timeout';
+    this.retriable =
+      kind === 'unavailable' || kind === 'rate_limited' || kind === 'bad_gateway' || kind === 'gateway_timeout';
     this.details = options.details;
     this.fieldErrors = options.fieldErrors;
     this.retryAfterSeconds = options.retryAfterSeconds;
@@ -62,7 +63,8 @@ export const unavailable = (code: string, message: string, cause?: unknown) =>
  * Another change of the same resource holds it (a lock, a version being numbered): the one code
  * for this in every service, 503 with `Retry-After: 1`, because trying again shortly succeeds.
  */
-export const busy = (message: string) => new AppError('unavailable', 'resource.busy', message, { retryAfterSeconds: 1 });
+export const busy = (message: string) =>
+  new AppError('unavailable', 'resource.busy', message, { retryAfterSeconds: 1 });
 
 export function isAppError(value: unknown): value is AppError {
   return value instanceof AppError;
@@ -77,7 +79,15 @@ export function isRetriable(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
   const e = error as { retriable?: unknown; code?: unknown; hasErrorLabel?: (l: string) => boolean; name?: unknown };
   if (e.retriable === true) return true;
-  if (typeof e.hasErrorLabel === 'function' && (e.hasErrorLabel('RetryableWriteError') || e.hasErrorLabel('ResetPool'))) return true;
-  if (typeof e.name === 'string' && /^Mongo(NetworkError|ServerSelectionError|NetworkTimeoutError|NotConnectedError|TopologyClosedError)$/.test(e.name)) return true;
-  return typeof e.code === 'string' && ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN'].includes(e.code);
+  if (typeof e.hasErrorLabel === 'function' && (e.hasErrorLabel('RetryableWriteError') || e.hasErrorLabel('ResetPool')))
+    return true;
+  if (
+    typeof e.name === 'string' &&
+    /^Mongo(NetworkError|ServerSelectionError|NetworkTimeoutError|NotConnectedError|TopologyClosedError)$/.test(e.name)
+  )
+    return true;
+  return (
+    typeof e.code === 'string' &&
+    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN'].includes(e.code)
+  );
 }

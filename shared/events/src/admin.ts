@@ -14,7 +14,11 @@ export async function ensureTopics(kafka: Kafka, catalog: TopicCatalog, names: r
       const spec = catalog.get(name);
       return [
         { topic: name, numPartitions: spec.partitions, retentionMs: spec.retentionMs },
-        { topic: catalog.deadLetterTopicOf(name), numPartitions: catalog.deadLetter.partitions, retentionMs: catalog.deadLetter.retentionMs },
+        {
+          topic: catalog.deadLetterTopicOf(name),
+          numPartitions: catalog.deadLetter.partitions,
+          retentionMs: catalog.deadLetter.retentionMs,
+        },
       ];
     });
     const missing = wanted.filter((t) => !existing.has(t.topic));
@@ -50,7 +54,10 @@ export class KafkaPing {
   async ping(timeoutMs = 2000): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`Kafka did not answer a metadata request within ${timeoutMs} ms`)), timeoutMs);
+      timer = setTimeout(
+        () => reject(new Error(`Kafka did not answer a metadata request within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
     });
     try {
       await Promise.race([(async () => (await (this.connecting ??= this.connect())).describeCluster())(), timeout]);

@@ -17,13 +17,19 @@ describe('the topic catalog', () => {
 
   it('applies defaults and per-topic overrides, and names dead-letter topics', () => {
     const dir = mkdtempSync(join(tmpdir(), 'catalog-'));
-    writeFileSync(join(dir, 'a.schema.json'), JSON.stringify({ $schema: 'http://json-schema.org/draft-07/schema#', type: 'object' }));
+    writeFileSync(
+      join(dir, 'a.schema.json'),
+      JSON.stringify({ $schema: 'http://json-schema.org/draft-07/schema#', type: 'object' }),
+    );
     writeFileSync(
       join(dir, 'topics.json'),
       JSON.stringify({
         defaults: { partitions: 6, retentionMs: 1000 },
         deadLetter: { suffix: '.dlt', partitions: 1, retentionMs: 2000 },
-        topics: { a: { schema: 'a.schema.json', key: 'id', eventTypes: ['a.created'], description: 'A', partitions: 12 }, b: { schema: 'a.schema.json', key: 'id', eventTypes: ['b.created'], description: 'B' } },
+        topics: {
+          a: { schema: 'a.schema.json', key: 'id', eventTypes: ['a.created'], description: 'A', partitions: 12 },
+          b: { schema: 'a.schema.json', key: 'id', eventTypes: ['b.created'], description: 'B' },
+        },
       }),
     );
     const catalog = loadTopicCatalog(dir);
@@ -36,16 +42,26 @@ describe('the topic catalog', () => {
 
 describe('SchemaValidator', () => {
   const validator = new SchemaValidator([
-    ['t', { type: 'object', additionalProperties: false, required: ['id', 'at'], properties: { id: { type: 'string', format: 'uuid' }, at: { type: 'string', format: 'date-time' } } }],
+    [
+      't',
+      {
+        type: 'object',
+        additionalProperties: false,
+        required: ['id', 'at'],
+        properties: { id: { type: 'string', format: 'uuid' }, at: { type: 'string', format: 'date-time' } },
+      },
+    ],
   ]);
 
   it('accepts a valid value', () => {
-    expect(validator.problems('t', { id: '3b241101-e2bb-4255-8caf-4136c566a962', at: '2026-01-01T00:00:00Z' })).toEqual([]);
+    expect(validator.problems('t', { id: '3b241101-e2bb-4255-8caf-4136c566a962', at: '2026-01-01T00:00:00Z' })).toEqual(
+      [],
+    );
   });
 
   it('reports every problem with its path', () => {
     expect(validator.problems('t', { id: 'nope', extra: 1 })).toEqual([
-      '(root) must have required property \'at\'',
+      "(root) must have required property 'at'",
       '(root) must NOT have additional properties (extra)',
       '/id must match format "uuid"',
     ]);

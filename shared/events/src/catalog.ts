@@ -29,7 +29,17 @@ export interface TopicCatalog {
 interface CatalogFile {
   defaults: { partitions: number; retentionMs: number };
   deadLetter: { suffix: string; partitions: number; retentionMs: number };
-  topics: Record<string, { schema: string; eventTypes: string[]; key: string; description: string; partitions?: number; retentionMs?: number }>;
+  topics: Record<
+    string,
+    {
+      schema: string;
+      eventTypes: string[];
+      key: string;
+      description: string;
+      partitions?: number;
+      retentionMs?: number;
+    }
+  >;
 }
 
 /** The repository's `schemas/` folder, found from the working directory or from this file. */
@@ -54,7 +64,10 @@ export function loadTopicCatalog(dir = defaultSchemasDir(), file = 'topics.json'
   return createTopicCatalog(topics, raw.deadLetter);
 }
 
-export function createTopicCatalog(topics: Map<string, TopicSpec>, deadLetter: TopicCatalog['deadLetter']): TopicCatalog {
+export function createTopicCatalog(
+  topics: Map<string, TopicSpec>,
+  deadLetter: TopicCatalog['deadLetter'],
+): TopicCatalog {
   return {
     topics,
     deadLetter,

@@ -1,9 +1,25 @@
-import { KafkaJSError, type Consumer, type EachMessagePayload, type IHeaders, type Kafka, type KafkaMessage, type Producer } from 'kafkajs';
+import {
+  KafkaJSError,
+  type Consumer,
+  type EachMessagePayload,
+  type IHeaders,
+  type Kafka,
+  type KafkaMessage,
+  type Producer,
+} from 'kafkajs';
 import { context, trace } from '@opentelemetry/api';
 import type { Logger } from '@marketplace/logging';
 import type { TopicCatalog } from './catalog';
 import { EventDecoder } from './decoder';
-import { DeadLetter, STOPPING_MESSAGE, deadLetterMessage, isPermanent, nextBackoff, shouldRetry, toDeadLetter } from './failure';
+import {
+  DeadLetter,
+  STOPPING_MESSAGE,
+  deadLetterMessage,
+  isPermanent,
+  nextBackoff,
+  shouldRetry,
+  toDeadLetter,
+} from './failure';
 import { HEADER, extractTraceContext, headerText } from './headers';
 import { holdCauseOf, type HoldWatch } from './holds';
 import type { EventSchemas } from './registry';
@@ -31,12 +47,16 @@ export interface ConsumedEvent<T = unknown, Topic extends string = string, Type 
  * each with its topic's data and event types. For `['orders', 'installations']`:
  * `ConsumedEvent<OrderEvent, 'orders', …> | ConsumedEvent<InstallationChanged, 'installations', …>`.
  */
-export type EventOf<M extends TopicMap = PlatformTopics, T extends TopicOf<M> = TopicOf<M>> = { [K in T]: ConsumedEvent<M[K]['data'], K, M[K]['type']> }[T];
+export type EventOf<M extends TopicMap = PlatformTopics, T extends TopicOf<M> = TopicOf<M>> = {
+  [K in T]: ConsumedEvent<M[K]['data'], K, M[K]['type']>;
+}[T];
 
 /** Event ids are UUIDs when we publish; others' ids are accepted within these bounds. */
 const EVENT_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-export type EventHandler<M extends TopicMap = PlatformTopics, T extends TopicOf<M> = TopicOf<M>> = (event: EventOf<M, T>) => Promise<void>;
+export type EventHandler<M extends TopicMap = PlatformTopics, T extends TopicOf<M> = TopicOf<M>> = (
+  event: EventOf<M, T>,
+) => Promise<void>;
 
 /** Remembers which event ids a consumer group has handled (MongoDB in services). */
 export interface ProcessedEvents {
@@ -106,7 +126,13 @@ export class EventConsumer<M extends TopicMap = PlatformTopics, T extends TopicO
     this.decoder = new EventDecoder<M>(schemas, validator);
     this.subscribed = new Set<string>(options.topics);
     // A short fetch wait keeps a graceful stop short: disconnect waits for the fetch in flight.
-    this.consumer = kafka.consumer({ groupId: options.groupId, allowAutoTopicCreation: false, sessionTimeout: 30_000, heartbeatInterval: 3000, maxWaitTimeInMs: 1000 });
+    this.consumer = kafka.consumer({
+      groupId: options.groupId,
+      allowAutoTopicCreation: false,
+      sessionTimeout: 30_000,
+      heartbeatInterval: 3000,
+      maxWaitTimeInMs: 1000,
+    });
     this.log = logger.child({ consumerGroup: options.groupId });
   }
 
@@ -115,7 +141,8 @@ export class EventConsumer<M extends TopicMap = PlatformTopics, T extends TopicO
     // join, so that what is published after start() returned is seen.
     const joined = this.options.fromBeginning === false ? this.joined(30_000) : undefined;
     await this.consumer.connect();
-    for (const topic of this.options.topics) await subscribeWhenReady(this.consumer, topic, this.options.fromBeginning ?? true);
+    for (const topic of this.options.topics)
+      await subscribeWhenReady(this.consumer, topic, this.options.fromBeginning ?? true);
     // kafkajs resolves a message's offset only once eachMessage has returned, and commits resolved
     // offsets every second or 100 messages: nothing is committed before it is handled, and a crash
     // redelivers at most that much, which the dedupe absorbs. The partitions of one fetch run side
@@ -131,7 +158,10 @@ export class EventConsumer<M extends TopicMap = PlatformTopics, T extends TopicO
       eachMessage: (payload) => this.handleMessage(payload),
     });
     await joined;
-    if (this.options.fromBeginning === false) await this.pinStart().catch((error) => this.log.warn({ err: error }, 'could not record where the new consumer group starts'));
+    if (this.options.fromBeginning === false)
+      await this.pinStart().catch((error) =>
+        this.log.warn({ err: error }, 'could not record where the new consumer group starts'),
+      );
   }
 
   /**
@@ -144,10 +174,16 @@ export class EventConsumer<M extends TopicMap = PlatformTopics, T extends TopicO
     await admin.connect();
     try {
       for (const topic of this.options.topics) {
-        const [groups, ends] = await Promise.all([admin.fetchOffsets({ groupId: this.options.groupId, topics: [topic] }), admin.fetchTopicOffsets(topic)]);
+        const [groups, ends] = await Promise.all([
+          admin.fetchOffsets({ groupId: this.options.groupId, topics: [topic] }),
+          admin.fetchTopicOffsets(topic),
+        ]);
         const committed = new Map((groups[0]?.partitions ?? []).map((p) => [p.partition, p.offset]));
         const missing = ends.filter((end) => (committed.get(end.partition) ?? '-1') === '-1');
-        if (missing.length > 0) await this.consumer.commitOffsets(missing.map((end) => ({ topic, partition: end.partition, offset: end.high })));
+        if (missing.length > 0)
+          await this.consumer.commitOffsets(
+            missing.map((end) => ({ topic, partition: end.partition, offset: end.high })),
+          );
       }
     } finally {
       await admin.disconnect();
@@ -178,7 +214,10 @@ export class EventConsumer<M extends TopicMap = PlatformTopics, T extends TopicO
   /** Resolves once the consumer has joined its group and been given partitions. */
   onceJoined(timeoutMs = 30_000): Promise<void> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms waiting for group ${this.options.groupId} to join`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`timed out after ${timeoutMs} ms waiting for group ${this.options.groupId} to join`)),
+        timeoutMs,
+      );
       const remove = this.consumer.on(this.consumer.events.GROUP_JOIN, () => {
         clearTimeout(timer);
         remove();
@@ -206,15 +245,24 @@ export class EventConsumer<M extends TopicMap = PlatformTopics, T extends TopicO
     const place: MessagePlace = { topic, partition, offset: message.offset, eventId };
     const type = headerText(message.headers, HEADER.eventType);
     const traceContext = extractTraceContext(message.headers);
-    const log = this.log.child({ topic, partition, offset: message.offset, eventId, eventType: type ?? 'unknown', traceId: trace.getSpanContext(traceContext)?.traceId });
+    const log = this.log.child({
+      topic,
+      partition,
+      offset: message.offset,
+      eventId,
+      eventType: type ?? 'unknown',
+      traceId: trace.getSpanContext(traceContext)?.traceId,
+    });
     try {
       if (!eventId) throw new DeadLetter('the message has no event-id header', 'event.missing_id');
-      if (!EVENT_ID.test(eventId)) throw new DeadLetter('the event-id header is not 1 to 128 letters, digits or ._:-', 'event.invalid_id');
+      if (!EVENT_ID.test(eventId))
+        throw new DeadLetter('the event-id header is not 1 to 128 letters, digits or ._:-', 'event.invalid_id');
       if (await this.withRetries(log, place, () => this.options.processed.has(eventId))) {
         log.debug('duplicate event skipped');
         this.options.onOutcome?.('duplicate', topic);
       } else {
-        if (!this.isSubscribed(topic)) throw new DeadLetter(`${topic} is not a topic of this consumer`, 'event.unknown_topic');
+        if (!this.isSubscribed(topic))
+          throw new DeadLetter(`${topic} is not a topic of this consumer`, 'event.unknown_topic');
         const event = await this.read(topic, partition, message, eventId, type, log);
         await context.with(traceContext, () => this.withRetries(log, place, () => this.options.handler(event)));
         this.options.onOutcome?.('handled', topic);
@@ -230,7 +278,9 @@ export class EventConsumer<M extends TopicMap = PlatformTopics, T extends TopicO
       }
       const dead = toDeadLetter(error);
       const letter = deadLetterMessage({ topic, partition, groupId: this.options.groupId, message }, dead);
-      await this.withRetries(log, place, () => this.deadLetters.send({ topic: this.catalog.deadLetterTopicOf(topic), acks: -1, messages: [letter] }));
+      await this.withRetries(log, place, () =>
+        this.deadLetters.send({ topic: this.catalog.deadLetterTopicOf(topic), acks: -1, messages: [letter] }),
+      );
       log.warn({ reason: dead.reason, errorCode: dead.code }, 'event sent to the dead-letter topic');
       this.options.onOutcome?.('dead_lettered', topic);
       if (eventId && EVENT_ID.test(eventId)) await this.remember(eventId, log, place);
@@ -256,8 +306,19 @@ export class EventConsumer<M extends TopicMap = PlatformTopics, T extends TopicO
   }
 
   /** The event a handler receives: its type checked against the catalog, its value against the topic's schema. */
-  private async read<K extends T>(topic: K, partition: number, message: KafkaMessage, eventId: string, type: string | undefined, log: Logger): Promise<EventOf<M, K>> {
-    if (!this.declares(topic, type)) throw new DeadLetter(`the event type ${type ?? '(none)'} is not declared for ${topic} in the topic catalog`, 'event.unknown_type');
+  private async read<K extends T>(
+    topic: K,
+    partition: number,
+    message: KafkaMessage,
+    eventId: string,
+    type: string | undefined,
+    log: Logger,
+  ): Promise<EventOf<M, K>> {
+    if (!this.declares(topic, type))
+      throw new DeadLetter(
+        `the event type ${type ?? '(none)'} is not declared for ${topic} in the topic catalog`,
+        'event.unknown_type',
+      );
     const data = await this.decoder.decode(topic, message.value);
     const event: ConsumedEvent<M[K]['data'], K, M[K]['type']> = {
       topic,
@@ -287,7 +348,11 @@ export class EventConsumer<M extends TopicMap = PlatformTopics, T extends TopicO
         if (!shouldRetry(error, attempt, unknownAttempts) || this.stopping) throw error;
         // The partition waits on this message: said once here, then by the hold watch (an error
         // log, a metric and a degraded readiness check) if it waits too long.
-        this.options.holds?.hold(this.holdKey(place.topic, place.partition), { group: this.options.groupId, ...place, ...holdCauseOf(error) });
+        this.options.holds?.hold(this.holdKey(place.topic, place.partition), {
+          group: this.options.groupId,
+          ...place,
+          ...holdCauseOf(error),
+        });
         if (attempt === 1) log.warn({ err: error, attempt, retryInMs: delay }, 'event handling failed; retrying');
         else log.debug({ err: error, attempt, retryInMs: delay }, 'event handling failed again; retrying');
         await new Promise<void>((resolve) => {
@@ -311,14 +376,21 @@ export class EventConsumer<M extends TopicMap = PlatformTopics, T extends TopicO
  * be known to the broker's metadata yet ("does not host this topic-partition"), which kafkajs
  * reports at once instead of retrying.
  */
-export async function subscribeWhenReady(consumer: Consumer, topic: string, fromBeginning: boolean, timeoutMs = 30_000): Promise<void> {
+export async function subscribeWhenReady(
+  consumer: Consumer,
+  topic: string,
+  fromBeginning: boolean,
+  timeoutMs = 30_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (let delay = 100; ; delay = Math.min(delay * 2, 2000)) {
     try {
       await consumer.subscribe({ topic, fromBeginning });
       return;
     } catch (error) {
-      const retriable = (error as { retriable?: boolean }).retriable === true || (error as { type?: string }).type === 'UNKNOWN_TOPIC_OR_PARTITION';
+      const retriable =
+        (error as { retriable?: boolean }).retriable === true ||
+        (error as { type?: string }).type === 'UNKNOWN_TOPIC_OR_PARTITION';
       if (!retriable || Date.now() + delay > deadline) throw error;
       await new Promise((resolve) => setTimeout(resolve, delay));
     }

@@ -20,7 +20,8 @@ export class EventDecoder<M extends TopicMap = PlatformTopics> {
    * when reading may succeed later (the registry unreachable).
    */
   async decode<K extends TopicOf<M>>(topic: K, value: Buffer | null): Promise<M[K]['data']> {
-    if (!isWireFormat(value)) throw new DeadLetter('the value is not in the schema-registry wire format', 'event.not_wire_format');
+    if (!isWireFormat(value))
+      throw new DeadLetter('the value is not in the schema-registry wire format', 'event.not_wire_format');
     let data: unknown;
     try {
       data = await this.schemas.decode(value);
@@ -29,7 +30,11 @@ export class EventDecoder<M extends TopicMap = PlatformTopics> {
       throw failure === 'retry' ? error : failure;
     }
     const problems = this.validator.problems(topic, data);
-    if (problems.length > 0) throw new DeadLetter(`the value does not match the schema of ${topic}: ${problems.join('; ')}`, 'event.schema_violation');
+    if (problems.length > 0)
+      throw new DeadLetter(
+        `the value does not match the schema of ${topic}: ${problems.join('; ')}`,
+        'event.schema_violation',
+      );
     // The one place where a value read from Kafka gets a type, and why that is sound: it was just
     // validated against the schema of its topic in the catalog, and the topic's type in M was
     // generated from that very schema (PlatformTopics: `npm run contracts:generate` from

@@ -1,6 +1,14 @@
 import { AppError } from '@marketplace/errors';
 import { DLT_HEADER } from './headers';
-import { DeadLetter, deadLetterMessage, decodeFailure, isWireFormat, nextBackoff, shouldRetry, toDeadLetter } from './failure';
+import {
+  DeadLetter,
+  deadLetterMessage,
+  decodeFailure,
+  isWireFormat,
+  nextBackoff,
+  shouldRetry,
+  toDeadLetter,
+} from './failure';
 
 const unavailable = new AppError('unavailable', 'db.down', 'database unavailable');
 const invalid = new AppError('validation', 'order.invalid', 'bad order');
@@ -35,7 +43,12 @@ describe('nextBackoff', () => {
 
 describe('decodeFailure', () => {
   it('dead-letters a value that breaks its writer schema, naming the paths', () => {
-    const failure = decodeFailure(Object.assign(new Error('invalid payload'), { name: 'ConfluentSchemaRegistryValidationError', paths: [['/orderId']] }));
+    const failure = decodeFailure(
+      Object.assign(new Error('invalid payload'), {
+        name: 'ConfluentSchemaRegistryValidationError',
+        paths: [['/orderId']],
+      }),
+    );
     expect(failure).toBeInstanceOf(DeadLetter);
     expect(failure).toMatchObject({ code: 'event.schema_violation', reason: expect.stringContaining('/orderId') });
   });
@@ -47,7 +60,9 @@ describe('decodeFailure', () => {
 
   it('dead-letters what cannot be decoded at all', () => {
     expect(decodeFailure(new SyntaxError('Unexpected token } in JSON'))).toMatchObject({ code: 'event.undecodable' });
-    expect(decodeFailure(Object.assign(new Error('Schema not found'), { status: 404 }))).toMatchObject({ code: 'event.undecodable' });
+    expect(decodeFailure(Object.assign(new Error('Schema not found'), { status: 404 }))).toMatchObject({
+      code: 'event.undecodable',
+    });
   });
 });
 
@@ -68,7 +83,11 @@ describe('dead letters', () => {
 
   it('carry the original bytes and headers plus where they came from and why', () => {
     const message = { key: Buffer.from('k'), value: Buffer.from('raw'), offset: '41', headers: { 'event-id': 'e-1' } };
-    const letter = deadLetterMessage({ topic: 'orders', partition: 2, groupId: 'svc.orders', message }, new DeadLetter('r'.repeat(5000), 'event.undecodable'), new Date('2026-01-01T00:00:00Z'));
+    const letter = deadLetterMessage(
+      { topic: 'orders', partition: 2, groupId: 'svc.orders', message },
+      new DeadLetter('r'.repeat(5000), 'event.undecodable'),
+      new Date('2026-01-01T00:00:00Z'),
+    );
     expect(letter.key).toBe(message.key);
     expect(letter.value).toBe(message.value);
     expect(letter.headers).toEqual({

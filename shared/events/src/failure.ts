@@ -53,9 +53,17 @@ export function toDeadLetter(error: unknown): DeadLetter {
  * a value that does not match its writer's schema, or cannot be decoded at all, never will be.
  */
 export function decodeFailure(error: unknown): DeadLetter | 'retry' {
-  const { name, status, paths, message } = error as { name?: string; status?: number; paths?: unknown[]; message?: string };
+  const { name, status, paths, message } = error as {
+    name?: string;
+    status?: number;
+    paths?: unknown[];
+    message?: string;
+  };
   if (name === 'ConfluentSchemaRegistryValidationError') {
-    return new DeadLetter(`the value does not match its writer's schema at ${JSON.stringify(paths ?? [])}`, 'event.schema_violation');
+    return new DeadLetter(
+      `the value does not match its writer's schema at ${JSON.stringify(paths ?? [])}`,
+      'event.schema_violation',
+    );
   }
   if (isRetriable(error) || name === 'FetchError' || (status !== undefined && status >= 500)) return 'retry';
   return new DeadLetter(`the value could not be decoded: ${message ?? String(error)}`, 'event.undecodable');
@@ -73,7 +81,11 @@ export interface DeadLetterSource {
 }
 
 /** The dead-letter copy: the original bytes and headers, plus where it came from and why. */
-export function deadLetterMessage({ topic, partition, groupId, message }: DeadLetterSource, dead: DeadLetter, now = new Date()): Message {
+export function deadLetterMessage(
+  { topic, partition, groupId, message }: DeadLetterSource,
+  dead: DeadLetter,
+  now = new Date(),
+): Message {
   const headers: IHeaders = {
     ...(message.headers ?? {}),
     [DLT_HEADER.reason]: dead.reason.slice(0, 2000),

@@ -9,7 +9,16 @@ function watch(alarmAfterMs = 30_000) {
   return { holds, lines, alarms, advance: (ms: number) => (now += ms) };
 }
 
-const behind = { group: 'webhook-sender.domain-events', topic: 'orders', partition: 2, offset: '7', eventId: 'e-1', code: 'webhook.installations_behind', reason: 'installations partition 3 at 0 of 1', details: { behind: [{ partition: 3, reached: '0', needed: '1' }] } };
+const behind = {
+  group: 'webhook-sender.domain-events',
+  topic: 'orders',
+  partition: 2,
+  offset: '7',
+  eventId: 'e-1',
+  code: 'webhook.installations_behind',
+  reason: 'installations partition 3 at 0 of 1',
+  details: { behind: [{ partition: 3, reached: '0', needed: '1' }] },
+};
 
 afterEach(() => jest.useRealTimers());
 
@@ -34,13 +43,28 @@ describe('HoldWatch', () => {
     holds.check();
     holds.check();
     expect(alarms).toHaveLength(1);
-    expect(alarms[0]).toMatchObject({ group: 'webhook-sender.domain-events', topic: 'orders', partition: 2, reason: 'installations partition 3 at 0 of 2' });
+    expect(alarms[0]).toMatchObject({
+      group: 'webhook-sender.domain-events',
+      topic: 'orders',
+      partition: 2,
+      reason: 'installations partition 3 at 0 of 2',
+    });
     const errors = lines.filter((l) => l.level === 'error');
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatchObject({ consumerGroup: 'webhook-sender.domain-events', topic: 'orders', partition: 2, offset: '7', errorCode: 'webhook.installations_behind', heldMs: 30_000, details: behind.details });
+    expect(errors[0]).toMatchObject({
+      consumerGroup: 'webhook-sender.domain-events',
+      topic: 'orders',
+      partition: 2,
+      offset: '7',
+      errorCode: 'webhook.installations_behind',
+      heldMs: 30_000,
+      details: behind.details,
+    });
     expect(errors[0]!.msg).toContain('installations partition 3 at 0 of 2');
     const [overdue] = holds.overdue();
-    expect(HoldWatch.describe(overdue!, 1_000_000 + 30_000)).toBe('webhook-sender.domain-events orders[2]@7 held 30 s: installations partition 3 at 0 of 2');
+    expect(HoldWatch.describe(overdue!, 1_000_000 + 30_000)).toBe(
+      'webhook-sender.domain-events orders[2]@7 held 30 s: installations partition 3 at 0 of 2',
+    );
     expect(holds.longestByGroup().get('webhook-sender.domain-events')).toBe(30);
   });
 

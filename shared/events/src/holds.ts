@@ -72,7 +72,8 @@ export class HoldWatch {
     const hold = this.holds.get(key);
     if (!hold) return;
     this.holds.delete(key);
-    if (hold.alarmed) this.options.logger.info({ ...this.fields(hold), heldMs: this.now() - hold.since }, 'consumer hold ended');
+    if (hold.alarmed)
+      this.options.logger.info({ ...this.fields(hold), heldMs: this.now() - hold.since }, 'consumer hold ended');
     if (this.holds.size === 0) this.stopTimer();
   }
 
@@ -82,7 +83,10 @@ export class HoldWatch {
     for (const hold of this.holds.values()) {
       if (hold.alarmed || now - hold.since < this.options.alarmAfterMs) continue;
       hold.alarmed = true;
-      this.options.logger.error({ ...this.fields(hold), heldMs: now - hold.since, alarmAfterMs: this.options.alarmAfterMs }, `consumer holding events back: ${hold.reason}`);
+      this.options.logger.error(
+        { ...this.fields(hold), heldMs: now - hold.since, alarmAfterMs: this.options.alarmAfterMs },
+        `consumer holding events back: ${hold.reason}`,
+      );
       this.options.onAlarm?.(hold);
     }
   }
@@ -91,20 +95,26 @@ export class HoldWatch {
   overdue(): Hold[] {
     this.check();
     const now = this.now();
-    return [...this.holds.values()].filter((h) => now - h.since >= this.options.alarmAfterMs).sort((a, b) => a.since - b.since);
+    return [...this.holds.values()]
+      .filter((h) => now - h.since >= this.options.alarmAfterMs)
+      .sort((a, b) => a.since - b.since);
   }
 
   /** The longest current hold per consumer group, in seconds (a gauge). */
   longestByGroup(): Map<string, number> {
     const now = this.now();
     const longest = new Map<string, number>();
-    for (const hold of this.holds.values()) longest.set(hold.group, Math.max(longest.get(hold.group) ?? 0, (now - hold.since) / 1000));
+    for (const hold of this.holds.values())
+      longest.set(hold.group, Math.max(longest.get(hold.group) ?? 0, (now - hold.since) / 1000));
     return longest;
   }
 
   /** One line for readiness: what waits, where, for how long, and why. */
   static describe(hold: Hold, now = Date.now()): string {
-    const where = hold.partition === undefined ? hold.topic : `${hold.topic}[${hold.partition}]${hold.offset === undefined ? '' : `@${hold.offset}`}`;
+    const where =
+      hold.partition === undefined
+        ? hold.topic
+        : `${hold.topic}[${hold.partition}]${hold.offset === undefined ? '' : `@${hold.offset}`}`;
     return `${hold.group} ${where} held ${Math.round((now - hold.since) / 1000)} s: ${hold.reason}`;
   }
 
@@ -113,7 +123,15 @@ export class HoldWatch {
   }
 
   private fields(hold: Hold) {
-    return { consumerGroup: hold.group, topic: hold.topic, partition: hold.partition, offset: hold.offset, eventId: hold.eventId, errorCode: hold.code, details: hold.details };
+    return {
+      consumerGroup: hold.group,
+      topic: hold.topic,
+      partition: hold.partition,
+      offset: hold.offset,
+      eventId: hold.eventId,
+      errorCode: hold.code,
+      details: hold.details,
+    };
   }
 
   private ensureTimer(): void {
@@ -131,7 +149,12 @@ export class HoldWatch {
 /** The code, message and safe details of a failure, for a hold. */
 export function holdCauseOf(error: unknown): Pick<Hold, 'code' | 'reason' | 'details'> {
   const e = error as { code?: unknown; name?: unknown; message?: unknown };
-  const code = typeof e?.code === 'string' || typeof e?.code === 'number' ? String(e.code) : typeof e?.name === 'string' ? e.name : 'error';
+  const code =
+    typeof e?.code === 'string' || typeof e?.code === 'number'
+      ? String(e.code)
+      : typeof e?.name === 'string'
+        ? e.name
+        : 'error';
   const reason = typeof e?.message === 'string' ? e.message : String(error);
   // Only an AppError's details are safe by contract; a driver's error is named, not dumped.
   return error instanceof AppError && error.details ? { code, reason, details: error.details } : { code, reason };

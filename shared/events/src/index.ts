@@ -5,7 +5,16 @@ export { SchemaValidator, createAjv } from './validation';
 export { EventSchemas } from './registry';
 export { EventDecoder } from './decoder';
 export { EventPublisher, type OutgoingEvent, type PublishedEvent, type StoredEvent } from './producer';
-export { EventConsumer, subscribeWhenReady, type ConsumedEvent, type ConsumerOptions, type ConsumeOutcome, type EventHandler, type EventOf, type ProcessedEvents } from './consumer';
+export {
+  EventConsumer,
+  subscribeWhenReady,
+  type ConsumedEvent,
+  type ConsumerOptions,
+  type ConsumeOutcome,
+  type EventHandler,
+  type EventOf,
+  type ProcessedEvents,
+} from './consumer';
 export { ensureTopics, KafkaPing } from './admin';
 export { HoldWatch, holdCauseOf, type Hold, type HoldKey, type HoldWatchOptions } from './holds';
 export { HEADER, DLT_HEADER, headerText, injectTraceContext, extractTraceContext } from './headers';

@@ -27,7 +27,8 @@ export function createKafka({ brokers, clientId, logger }: KafkaSettings): Kafka
       // A broker's error response (a coordinator still loading, a leader moving) is retried by
       // kafkajs itself; if retries run out, the failing call rejects and its caller logs that.
       const retriedByClient = entry.namespace === 'Connection' && message.startsWith('Response ');
-      if (message.includes(STOPPING_MESSAGE)) return log.info(fields, 'consumer left its message for the next consumer');
+      if (message.includes(STOPPING_MESSAGE))
+        return log.info(fields, 'consumer left its message for the next consumer');
       if (entry.level === logLevel.ERROR && !retriedByClient) log.error(fields, message);
       else if (entry.level === logLevel.ERROR || entry.level === logLevel.WARN) log.warn(fields, message);
       else log.debug(fields, message);

@@ -30,7 +30,9 @@ export interface StoredEvent<Topic extends string = string, Type extends string 
  * per topic (told apart by `topic`), e.g. `OutgoingEvent<PlatformTopics, 'orders'>` for an order
  * event.
  */
-export type OutgoingEvent<M extends TopicMap = PlatformTopics, T extends TopicOf<M> = TopicOf<M>> = { [K in T]: StoredEvent<K, M[K]['type'], M[K]['data']> }[T];
+export type OutgoingEvent<M extends TopicMap = PlatformTopics, T extends TopicOf<M> = TopicOf<M>> = {
+  [K in T]: StoredEvent<K, M[K]['type'], M[K]['data']>;
+}[T];
 
 export interface PublishedEvent {
   topic: string;
@@ -54,7 +56,12 @@ export class EventPublisher<M extends TopicMap = PlatformTopics> {
     private readonly producerName: string,
   ) {
     // The default (murmur2) partitioner places a key where Java clients would.
-    this.producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner });
+    this.producer = kafka.producer({
+      idempotent: true,
+      maxInFlightRequests: 1,
+      allowAutoTopicCreation: false,
+      createPartitioner: Partitioners.DefaultPartitioner,
+    });
   }
 
   async connect(): Promise<void> {
@@ -88,18 +95,29 @@ export class EventPublisher<M extends TopicMap = PlatformTopics> {
       byTopic.set(event.topic, list);
       published.push({ topic: event.topic, eventId: message.headers[HEADER.eventId]! });
     }
-    await this.producer.sendBatch({ acks: -1, topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })) });
+    await this.producer.sendBatch({
+      acks: -1,
+      topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })),
+    });
     return published;
   }
 
   private async encode(event: StoredEvent) {
     const spec = this.catalog.get(event.topic);
     if (!spec.eventTypes.includes(event.type)) {
-      throw new AppError('internal', 'event.unknown_type', `event type ${event.type} is not declared for topic ${event.topic}`);
+      throw new AppError(
+        'internal',
+        'event.unknown_type',
+        `event type ${event.type} is not declared for topic ${event.topic}`,
+      );
     }
     const problems = this.validator.problems(event.topic, event.data);
     if (problems.length > 0) {
-      throw new AppError('internal', 'event.schema_violation', `event ${event.type} does not match the schema of ${event.topic}: ${problems.join('; ')}`);
+      throw new AppError(
+        'internal',
+        'event.schema_violation',
+        `event ${event.type} does not match the schema of ${event.topic}: ${problems.join('; ')}`,
+      );
     }
     const headers: Record<string, string> = {
       [HEADER.eventId]: event.eventId ?? randomUUID(),
@@ -108,7 +126,8 @@ export class EventPublisher<M extends TopicMap = PlatformTopics> {
       [HEADER.producer]: this.producerName,
     };
     if (event.trace) {
-      for (const name of [HEADER.traceparent, HEADER.tracestate]) if (event.trace[name]) headers[name] = event.trace[name];
+      for (const name of [HEADER.traceparent, HEADER.tracestate])
+        if (event.trace[name]) headers[name] = event.trace[name];
     } else {
       injectTraceContext(headers);
     }

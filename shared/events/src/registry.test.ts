@@ -5,9 +5,26 @@ import { EventSchemas } from './registry';
 
 // A registry that fails its first answer: the retry must succeed (the registry client compiles a
 // schema before the registry answers, so a retry on the same client used to fail for good).
-const schema = { $schema: 'http://json-schema.org/draft-07/schema#', $id: 'https://schemas.test/thing.json', type: 'object' };
+const schema = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  $id: 'https://schemas.test/thing.json',
+  type: 'object',
+};
 const catalog = createTopicCatalog(
-  new Map([['things', { name: 'things', partitions: 1, retentionMs: 1000, schema, eventTypes: ['thing'], key: 'id', description: 'test' }]]),
+  new Map([
+    [
+      'things',
+      {
+        name: 'things',
+        partitions: 1,
+        retentionMs: 1000,
+        schema,
+        eventTypes: ['thing'],
+        key: 'id',
+        description: 'test',
+      },
+    ],
+  ]),
   { suffix: '.dlt', partitions: 1, retentionMs: 1000 },
 );
 

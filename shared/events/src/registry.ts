@@ -37,7 +37,10 @@ export class EventSchemas {
       if (this.ids.has(topic)) continue;
       const schema = JSON.stringify(this.catalog.get(topic).schema);
       try {
-        const { id } = await this.registry.register({ type: SchemaType.JSON, schema }, { subject: EventSchemas.subjectOf(topic) });
+        const { id } = await this.registry.register(
+          { type: SchemaType.JSON, schema },
+          { subject: EventSchemas.subjectOf(topic) },
+        );
         this.ids.set(topic, id);
       } catch (error) {
         // The library compiles the schema into its ajv (keyed by $id) before the registry

@@ -34,7 +34,18 @@ describe('topic types', () => {
       const notAnOrder: OrderEvent = event.data;
       seen.push(`${event.type} ${changed.installationId} ${typeof notAnOrder}`);
     };
-    await handler({ topic: 'installations', type: 'installation.changed', data: installation, partition: 0, offset: '0', key: 'i', eventId: 'e', occurredAt: undefined, headers: {}, log: quietLogger() });
+    await handler({
+      topic: 'installations',
+      type: 'installation.changed',
+      data: installation,
+      partition: 0,
+      offset: '0',
+      key: 'i',
+      eventId: 'e',
+      occurredAt: undefined,
+      headers: {},
+      log: quietLogger(),
+    });
     expect(seen).toEqual(['installation.changed i object']);
   });
 
@@ -44,6 +55,10 @@ describe('topic types', () => {
     const wrongData: OutgoingEvent = { topic: 'orders', key: 'i', type: 'orders.created', data: installation };
     // @ts-expect-error an event type the topic does not declare
     const wrongType: OutgoingEvent = { topic: 'installations', key: 'i', type: 'orders.created', data: installation };
-    expect([fine, wrongData, wrongType].map((e) => e.type)).toEqual(['installation.changed', 'orders.created', 'orders.created']);
+    expect([fine, wrongData, wrongType].map((e) => e.type)).toEqual([
+      'installation.changed',
+      'orders.created',
+      'orders.created',
+    ]);
   });
 });

@@ -48,7 +48,13 @@ async function handler(event: ConsumedEvent<TestOrder>) {
   handled.push(event);
 }
 
-const order = (over: Record<string, unknown> = {}) => ({ orderId: randomUUID(), status: 1, totalMinor: 1250, note: null, ...over });
+const order = (over: Record<string, unknown> = {}) => ({
+  orderId: randomUUID(),
+  status: 1,
+  totalMinor: 1250,
+  note: null,
+  ...over,
+});
 const handledOrder = (orderId: string) => handled.filter((e) => e.data.orderId === orderId);
 
 beforeAll(async () => {
@@ -60,12 +66,27 @@ beforeAll(async () => {
   dlt = kafka.producer();
   await Promise.all([raw.connect(), dlt.connect()]);
   const groupId = uniqueName('events-it');
-  consumer = new EventConsumer<TestTopics>(kafka, catalog, schemas, validator, dlt, { groupId, topics: [topic], handler, processed: processedEvents(db, groupId), retryBackoffMs: { initial: 50, max: 200 }, onOutcome: (outcome) => void outcomes.push(outcome) }, logger);
+  consumer = new EventConsumer<TestTopics>(
+    kafka,
+    catalog,
+    schemas,
+    validator,
+    dlt,
+    {
+      groupId,
+      topics: [topic],
+      handler,
+      processed: processedEvents(db, groupId),
+      retryBackoffMs: { initial: 50, max: 200 },
+      onOutcome: (outcome) => void outcomes.push(outcome),
+    },
+    logger,
+  );
   const joined = consumer.onceJoined();
   await consumer.start();
   await joined;
   deadLetters = await readTopic(kafka, catalog.deadLetterTopicOf(topic));
-})
+});
 
 afterAll(async () => {
   await consumer?.stop();
@@ -83,32 +104,55 @@ describe('events through the schema registry and real Kafka', () => {
     const reader = await readTopic(kafka, topic);
     const [published] = await publisher.publish([{ topic, key: data.orderId, type: 'test.order.created', data }]);
     const event = await waitFor('the consumer to handle the event', () => handledOrder(data.orderId)[0]);
-    expect(event).toMatchObject({ topic, key: data.orderId, eventId: published!.eventId, type: 'test.order.created', data });
+    expect(event).toMatchObject({
+      topic,
+      key: data.orderId,
+      eventId: published!.eventId,
+      type: 'test.order.created',
+      data,
+    });
     expect(Date.parse(event.occurredAt!)).not.toBeNaN();
 
-    const message = await waitFor('the raw message', () => reader.messages.find((m) => headerText(m.headers, HEADER.eventId) === published!.eventId));
+    const message = await waitFor('the raw message', () =>
+      reader.messages.find((m) => headerText(m.headers, HEADER.eventId) === published!.eventId),
+    );
     await reader.stop();
     expect(message.value![0]).toBe(0); // magic byte
     const schemaId = message.value!.readInt32BE(1);
-    const registered = (await (await fetch(`${env.SCHEMA_REGISTRY_URL}/schemas/ids/${schemaId}`)).json()) as { schema: string };
+    const registered = (await (await fetch(`${env.SCHEMA_REGISTRY_URL}/schemas/ids/${schemaId}`)).json()) as {
+      schema: string;
+    };
     expect(JSON.parse(registered.schema)).toEqual(catalog.get(topic).schema);
     expect(JSON.parse(message.value!.subarray(5).toString('utf8'))).toEqual(data);
   });
 
   it('carries the W3C trace context from the producer to the handler', async () => {
     const traceId = randomUUID().replace(/-/g, '');
-    const parent = trace.setSpanContext(context.active(), { traceId, spanId: '00f067aa0ba902b7', traceFlags: TraceFlags.SAMPLED, isRemote: true });
+    const parent = trace.setSpanContext(context.active(), {
+      traceId,
+      spanId: '00f067aa0ba902b7',
+      traceFlags: TraceFlags.SAMPLED,
+      isRemote: true,
+    });
     const data = order();
-    await context.with(parent, () => publisher.publish([{ topic, key: data.orderId, type: 'test.order.created', data }]));
+    await context.with(parent, () =>
+      publisher.publish([{ topic, key: data.orderId, type: 'test.order.created', data }]),
+    );
     const event = await waitFor('the traced event', () => handledOrder(data.orderId)[0]);
     expect(headerText(event.headers, HEADER.traceparent)).toBe(`00-${traceId}-00f067aa0ba902b7-01`);
   });
 
   it('refuses to publish an event that does not match its schema or type', async () => {
-    await expect(publisher.publish([{ topic, key: 'k', type: 'test.order.created', data: { orderId: 'not-a-uuid', status: 1, totalMinor: -1 } }])).rejects.toMatchObject({
+    await expect(
+      publisher.publish([
+        { topic, key: 'k', type: 'test.order.created', data: { orderId: 'not-a-uuid', status: 1, totalMinor: -1 } },
+      ]),
+    ).rejects.toMatchObject({
       code: 'event.schema_violation',
     });
-    await expect(publisher.publish([{ topic, key: 'k', type: 'test.order.shipped', data: order() }])).rejects.toMatchObject({ code: 'event.unknown_type' });
+    await expect(
+      publisher.publish([{ topic, key: 'k', type: 'test.order.shipped', data: order() }]),
+    ).rejects.toMatchObject({ code: 'event.unknown_type' });
   });
 
   it('handles an event id once, however often it is delivered', async () => {
@@ -130,7 +174,9 @@ describe('events through the schema registry and real Kafka', () => {
     const noId = randomUUID();
     const undeclared = randomUUID();
     const untyped = randomUUID();
-    const { id: schemaId } = (await fetch(`${env.SCHEMA_REGISTRY_URL}/subjects/${topic}-value/versions/latest`).then((r) => r.json())) as { id: number };
+    const { id: schemaId } = (await fetch(`${env.SCHEMA_REGISTRY_URL}/subjects/${topic}-value/versions/latest`).then(
+      (r) => r.json(),
+    )) as { id: number };
     const wire = (value: unknown) => {
       const header = Buffer.alloc(5);
       header.writeInt32BE(schemaId, 1);
@@ -139,12 +185,28 @@ describe('events through the schema registry and real Kafka', () => {
     await raw.send({
       topic,
       messages: [
-        { key, value: Buffer.from('{"orderId":"plain json"}'), headers: { [HEADER.eventId]: notWire, [HEADER.eventType]: 'test.order.created' } },
-        { key, value: wire({ orderId: 'nope', status: 99, totalMinor: 1 }), headers: { [HEADER.eventId]: invalid, [HEADER.eventType]: 'test.order.created' } },
+        {
+          key,
+          value: Buffer.from('{"orderId":"plain json"}'),
+          headers: { [HEADER.eventId]: notWire, [HEADER.eventType]: 'test.order.created' },
+        },
+        {
+          key,
+          value: wire({ orderId: 'nope', status: 99, totalMinor: 1 }),
+          headers: { [HEADER.eventId]: invalid, [HEADER.eventType]: 'test.order.created' },
+        },
         { key, value: wire(order()), headers: { [HEADER.eventType]: 'test.order.created' } },
-        { key, value: wire(order()), headers: { [HEADER.eventId]: 'x'.repeat(10_000), [HEADER.eventType]: 'test.order.created' } },
+        {
+          key,
+          value: wire(order()),
+          headers: { [HEADER.eventId]: 'x'.repeat(10_000), [HEADER.eventType]: 'test.order.created' },
+        },
         // Valid values, but with an event type the catalog does not declare for the topic, or none.
-        { key, value: wire(order()), headers: { [HEADER.eventId]: undeclared, [HEADER.eventType]: 'test.order.shipped' } },
+        {
+          key,
+          value: wire(order()),
+          headers: { [HEADER.eventId]: undeclared, [HEADER.eventType]: 'test.order.shipped' },
+        },
         { key, value: wire(order()), headers: { [HEADER.eventId]: untyped } },
       ],
     });
@@ -157,9 +219,18 @@ describe('events through the schema registry and real Kafka', () => {
       return mine.length === 6 ? mine : undefined;
     });
     const codes = dead.map((m) => headerText(m.headers, DLT_HEADER.errorCode)).sort();
-    expect(codes).toEqual(['event.invalid_id', 'event.missing_id', 'event.not_wire_format', 'event.schema_violation', 'event.unknown_type', 'event.unknown_type']);
+    expect(codes).toEqual([
+      'event.invalid_id',
+      'event.missing_id',
+      'event.not_wire_format',
+      'event.schema_violation',
+      'event.unknown_type',
+      'event.unknown_type',
+    ]);
     const byCode = Object.fromEntries(dead.map((m) => [headerText(m.headers, DLT_HEADER.errorCode), m]));
-    const unknownTypes = dead.filter((m) => headerText(m.headers, DLT_HEADER.errorCode) === 'event.unknown_type').map((m) => headerText(m.headers, HEADER.eventId));
+    const unknownTypes = dead
+      .filter((m) => headerText(m.headers, DLT_HEADER.errorCode) === 'event.unknown_type')
+      .map((m) => headerText(m.headers, HEADER.eventId));
     expect(unknownTypes.sort()).toEqual([undeclared, untyped].sort());
     const violation = byCode['event.schema_violation']!;
     expect(headerText(violation.headers, DLT_HEADER.reason)).toContain('/orderId');
@@ -167,7 +238,9 @@ describe('events through the schema registry and real Kafka', () => {
     expect(headerText(violation.headers, HEADER.eventId)).toBe(invalid);
     expect(headerText(byCode['event.not_wire_format']!.headers, HEADER.eventId)).toBe(notWire);
     expect(byCode['event.not_wire_format']!.value!.toString()).toBe('{"orderId":"plain json"}');
-    expect(handled.some((e) => ([notWire, invalid, noId, undeclared, untyped] as string[]).includes(e.eventId))).toBe(false);
+    expect(handled.some((e) => ([notWire, invalid, noId, undeclared, untyped] as string[]).includes(e.eventId))).toBe(
+      false,
+    );
     expect(outcomes.filter((o) => o === 'dead_lettered').length).toBeGreaterThanOrEqual(6);
   });
 
@@ -175,13 +248,18 @@ describe('events through the schema registry and real Kafka', () => {
     const flaky = order();
     const rejected = order();
     failures.set(flaky.orderId, { error: new AppError('unavailable', 'db.down', 'database unavailable'), times: 3 });
-    failures.set(rejected.orderId, { error: new AppError('validation', 'order.unknown_branch', 'unknown branch'), times: 1 });
+    failures.set(rejected.orderId, {
+      error: new AppError('validation', 'order.unknown_branch', 'unknown branch'),
+      times: 1,
+    });
     await publisher.publish([
       { topic, key: flaky.orderId, type: 'test.order.created', data: flaky },
       { topic, key: rejected.orderId, type: 'test.order.created', data: rejected },
     ]);
     await waitFor('the flaky event to succeed', () => handledOrder(flaky.orderId)[0]);
-    const dead = await waitFor('the rejected event in the dead-letter topic', () => deadLetters.messages.find((m) => m.key?.toString() === rejected.orderId));
+    const dead = await waitFor('the rejected event in the dead-letter topic', () =>
+      deadLetters.messages.find((m) => m.key?.toString() === rejected.orderId),
+    );
     expect(headerText(dead.headers, DLT_HEADER.errorCode)).toBe('order.unknown_branch');
     expect(handledOrder(rejected.orderId)).toHaveLength(0);
     expect(deadLetters.messages.some((m) => m.key?.toString() === flaky.orderId)).toBe(false);
@@ -194,11 +272,25 @@ describe('stopping a consumer', () => {
     // Two keys on each of the three partitions (chosen with the producer's own partitioner), so the
     // stuck messages are on every partition, each in its own retry wait.
     const partitionOf = Partitioners.DefaultPartitioner();
-    const metadata = [0, 1, 2].map((partitionId) => ({ partitionId, leader: 0, replicas: [0], isr: [0], partitionErrorCode: 0 }));
-    const perPartition = new Map<number, ReturnType<typeof order>[]>([[0, []], [1, []], [2, []]]);
+    const metadata = [0, 1, 2].map((partitionId) => ({
+      partitionId,
+      leader: 0,
+      replicas: [0],
+      isr: [0],
+      partitionErrorCode: 0,
+    }));
+    const perPartition = new Map<number, ReturnType<typeof order>[]>([
+      [0, []],
+      [1, []],
+      [2, []],
+    ]);
     while ([...perPartition.values()].some((orders) => orders.length < 2)) {
       const candidate = order();
-      const partition = partitionOf({ topic, partitionMetadata: metadata, message: { key: candidate.orderId, value: null } });
+      const partition = partitionOf({
+        topic,
+        partitionMetadata: metadata,
+        message: { key: candidate.orderId, value: null },
+      });
       if (perPartition.get(partition)!.length < 2) perPartition.get(partition)!.push(candidate);
     }
     const stuck = [...perPartition.values()].flat();
@@ -244,7 +336,11 @@ describe('stopping a consumer', () => {
     const healthy = make(true);
     await healthy.start();
     try {
-      await waitFor('the restarted consumer to handle every uncommitted message', () => healed.size === stuck.length, 30_000);
+      await waitFor(
+        'the restarted consumer to handle every uncommitted message',
+        () => healed.size === stuck.length,
+        30_000,
+      );
     } finally {
       await healthy.stop();
     }

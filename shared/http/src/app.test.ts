@@ -20,14 +20,20 @@ let http: HttpApp | undefined;
 let base: string;
 let dependencyUp = true;
 
-const database = { name: 'db', check: async () => { if (!dependencyUp) throw new Error('down'); } };
+const database = {
+  name: 'db',
+  check: async () => {
+    if (!dependencyUp) throw new Error('down');
+  },
+};
 const hanging = { name: 'slow', check: () => new Promise(() => {}) };
 
 async function start(options: Partial<HttpAppOptions> = {}) {
   http = createHttpApp({ service: 'test', logger, readinessChecks: [database], jsonLimit: '1kb', ...options });
   http.router.post('/things', (ctx) => {
     const body = requestBody(ctx) as { name?: unknown } | undefined;
-    if (typeof body?.name !== 'string') throw validationError('thing.invalid', 'The thing is invalid.', { name: ['is required'] });
+    if (typeof body?.name !== 'string')
+      throw validationError('thing.invalid', 'The thing is invalid.', { name: ['is required'] });
     ctx.status = 201;
     ctx.body = { name: body.name };
   });
@@ -87,12 +93,23 @@ describe('createHttpApp', () => {
 
   it('reports a degrading check as degraded with its reason and stays ready; a failing dependency still turns it unready', async () => {
     let holding = true;
-    const consumers = { name: 'consumers', degradesOnly: true, check: async () => { if (holding) throw new Error('orders[2]@7 held 31 s: installation copy behind'); } };
+    const consumers = {
+      name: 'consumers',
+      degradesOnly: true,
+      check: async () => {
+        if (holding) throw new Error('orders[2]@7 held 31 s: installation copy behind');
+      },
+    };
     await start({ readinessChecks: [database, consumers] });
     dependencyUp = true;
     let res = await fetch(`${base}/readyz`);
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ status: 'ready', service: 'test', checks: { db: 'up', consumers: 'degraded' }, details: { consumers: 'orders[2]@7 held 31 s: installation copy behind' } });
+    expect(await res.json()).toEqual({
+      status: 'ready',
+      service: 'test',
+      checks: { db: 'up', consumers: 'degraded' },
+      details: { consumers: 'orders[2]@7 held 31 s: installation copy behind' },
+    });
     dependencyUp = false;
     res = await fetch(`${base}/readyz`);
     expect(res.status).toBe(503);
@@ -196,7 +213,12 @@ describe('createHttpApp', () => {
     http!.router.post('/raw', (ctx) => {
       ctx.body = { raw: rawRequestBody(ctx), parsed: requestBody(ctx) };
     });
-    for (const type of ['application/json', 'text/json', 'application/merge-patch+json', 'application/vnd.partner+json; charset=utf-8']) {
+    for (const type of [
+      'application/json',
+      'text/json',
+      'application/merge-patch+json',
+      'application/vnd.partner+json; charset=utf-8',
+    ]) {
       const res = await post('/raw', '{ "b": 1,  "a": [2] }', type);
       expect({ type, status: res.status }).toEqual({ type, status: 200 });
       expect(await res.json()).toEqual({ raw: '{ "b": 1,  "a": [2] }', parsed: { b: 1, a: [2] } });
@@ -206,11 +228,16 @@ describe('createHttpApp', () => {
   it('runs early middleware before the body is read', async () => {
     await start();
     http!.useBeforeBody(async (ctx, next) => {
-      if (ctx.get('x-stop') === 'yes') throw new AppError('unauthenticated', 'auth.unauthenticated', 'Missing or invalid credentials.');
+      if (ctx.get('x-stop') === 'yes')
+        throw new AppError('unauthenticated', 'auth.unauthenticated', 'Missing or invalid credentials.');
       await next();
     });
     // A malformed body would be a 400: the early step answers first.
-    const res = await fetch(`${base}/things`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-stop': 'yes' }, body: '{nope' });
+    const res = await fetch(`${base}/things`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-stop': 'yes' },
+      body: '{nope',
+    });
     expect(res.status).toBe(401);
     expect((await post('/things', '{"name":"x"}', 'application/json')).status).toBe(201);
   });
@@ -222,7 +249,12 @@ describe('createHttpApp', () => {
     await fetch(`${base}/callbacks/%74ok-very-secret/events`); // the same value, spelt otherwise
     const entries = logLines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'request');
     expect(entries).toHaveLength(2);
-    for (const entry of entries) expect(entry).toMatchObject({ path: '/callbacks/[redacted]/events', route: '/callbacks/:callbackToken/events', status: 200 });
+    for (const entry of entries)
+      expect(entry).toMatchObject({
+        path: '/callbacks/[redacted]/events',
+        route: '/callbacks/:callbackToken/events',
+        status: 200,
+      });
     expect(logLines.join('')).not.toMatch(/very-secret|oauth-code/);
   });
 
@@ -243,11 +275,15 @@ describe('createHttpApp', () => {
 
   it('ignores X-Forwarded-For unless told to trust a proxy', async () => {
     await start();
-    const direct = (await (await fetch(`${base}/ip`, { headers: { 'x-forwarded-for': '203.0.113.9' } })).json()) as { ip: string };
+    const direct = (await (await fetch(`${base}/ip`, { headers: { 'x-forwarded-for': '203.0.113.9' } })).json()) as {
+      ip: string;
+    };
     expect(direct.ip).toMatch(/127\.0\.0\.1$/);
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await start({ trustProxy: true });
-    const proxied = (await (await fetch(`${base}/ip`, { headers: { 'x-forwarded-for': '203.0.113.9' } })).json()) as { ip: string };
+    const proxied = (await (await fetch(`${base}/ip`, { headers: { 'x-forwarded-for': '203.0.113.9' } })).json()) as {
+      ip: string;
+    };
     expect(proxied.ip).toBe('203.0.113.9');
   });
 
@@ -255,12 +291,16 @@ describe('createHttpApp', () => {
     await start();
     logLines.length = 0;
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
-    const continued = (await (await fetch(`${base}/trace`, { headers: { traceparent: `00-${traceId}-00f067aa0ba902b7-01` } })).json()) as { traceId: string };
+    const continued = (await (
+      await fetch(`${base}/trace`, { headers: { traceparent: `00-${traceId}-00f067aa0ba902b7-01` } })
+    ).json()) as { traceId: string };
     expect(continued.traceId).toBe(traceId);
     const started = (await (await fetch(`${base}/trace`)).json()) as { traceId: string };
     expect(started.traceId).toMatch(/^[0-9a-f]{32}$/);
     expect(started.traceId).not.toBe(traceId);
-    const logged = logLines.map((l) => JSON.parse(l) as { msg: string; traceId?: string }).filter((l) => l.msg === 'request');
+    const logged = logLines
+      .map((l) => JSON.parse(l) as { msg: string; traceId?: string })
+      .filter((l) => l.msg === 'request');
     expect(logged.map((l) => l.traceId)).toEqual([traceId, started.traceId]);
   });
 
@@ -268,6 +308,11 @@ describe('createHttpApp', () => {
     await start({ errorFormat: 'envelope' });
     const res = await post('/things', '{}');
     expect(res.headers.get('content-type')).toContain('application/json');
-    expect(await res.json()).toEqual({ code: 'thing.invalid', message: 'The thing is invalid.', retryable: false, fieldErrors: { name: ['is required'] } });
+    expect(await res.json()).toEqual({
+      code: 'thing.invalid',
+      message: 'The thing is invalid.',
+      retryable: false,
+      fieldErrors: { name: ['is required'] },
+    });
   });
 });

@@ -66,7 +66,9 @@ function loggablePath(ctx: Koa.Context): string {
   const route = (ctx as unknown as { _matchedRoute?: string })._matchedRoute;
   if (!route) return ctx.path;
   const params = (ctx as unknown as { params?: Record<string, string> }).params ?? {};
-  return route.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) => (isRedactedKey(name) ? REDACTED : encodeURIComponent(params[name] ?? '')));
+  return route.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) =>
+    isRedactedKey(name) ? REDACTED : encodeURIComponent(params[name] ?? ''),
+  );
 }
 
 /**
@@ -106,7 +108,13 @@ export function createHttpApp(options: HttpAppOptions) {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const route = (ctx as unknown as { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
       metrics.httpDuration.observe({ method: ctx.method, route, status: String(ctx.status) }, seconds);
-      const entry = { method: ctx.method, path: loggablePath(ctx), route, status: ctx.status, durationMs: Math.round(seconds * 1e4) / 10 };
+      const entry = {
+        method: ctx.method,
+        path: loggablePath(ctx),
+        route,
+        status: ctx.status,
+        durationMs: Math.round(seconds * 1e4) / 10,
+      };
       if (PROBE_PATHS.has(ctx.path)) ctx.state.log.debug(entry, 'request');
       else ctx.state.log.info(entry, 'request');
     }
@@ -145,8 +153,15 @@ export function createHttpApp(options: HttpAppOptions) {
     logChanges(report);
     const ready = report.ready && accepting;
     ctx.status = ready ? 200 : 503;
-    const details = Object.fromEntries(Object.entries(report.failures).filter(([name]) => report.checks[name] === 'degraded'));
-    ctx.body = { status: ready ? 'ready' : accepting ? 'unready' : 'stopping', service, checks: report.checks, ...(Object.keys(details).length > 0 ? { details } : {}) };
+    const details = Object.fromEntries(
+      Object.entries(report.failures).filter(([name]) => report.checks[name] === 'degraded'),
+    );
+    ctx.body = {
+      status: ready ? 'ready' : accepting ? 'unready' : 'stopping',
+      service,
+      checks: report.checks,
+      ...(Object.keys(details).length > 0 ? { details } : {}),
+    };
   });
   router.get('/metrics', async (ctx) => {
     ctx.type = metrics.registry.contentType;
@@ -165,9 +180,16 @@ export function createHttpApp(options: HttpAppOptions) {
   app.use(async (ctx, next) => {
     if (BODY_METHODS.has(ctx.method) && hasBody(ctx)) {
       if (!ctx.is(JSON_MEDIA_TYPES)) throw toAppError({ status: 415 });
-      const { parsed, raw } = (await coBody.json(ctx.req, { limit: jsonLimit, strict: true, returnRawBody: true })) as { parsed: unknown; raw: string };
+      const { parsed, raw } = (await coBody.json(ctx.req, { limit: jsonLimit, strict: true, returnRawBody: true })) as {
+        parsed: unknown;
+        raw: string;
+      };
       if (jsonNestedDeeperThan(raw)) {
-        throw new AppError('validation', 'request.invalid', `The request body is nested more than ${MAX_JSON_DEPTH} levels deep.`);
+        throw new AppError(
+          'validation',
+          'request.invalid',
+          `The request body is nested more than ${MAX_JSON_DEPTH} levels deep.`,
+        );
       }
       (ctx.request as { body?: unknown }).body = parsed;
       (ctx.request as { rawBody?: string }).rawBody = raw;

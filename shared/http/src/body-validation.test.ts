@@ -1,7 +1,10 @@
 import { AppError } from '@marketplace/errors';
 import { bodyValidator, fieldPath } from './body-validation';
 
-const order = bodyValidator<{ branchId: string; lines: { quantity: number; modifierSelections: { modifierOptionId: string }[] }[] }>({
+const order = bodyValidator<{
+  branchId: string;
+  lines: { quantity: number; modifierSelections: { modifierOptionId: string }[] }[];
+}>({
   type: 'object',
   additionalProperties: false,
   required: ['branchId', 'lines'],
@@ -15,7 +18,14 @@ const order = bodyValidator<{ branchId: string; lines: { quantity: number; modif
         required: ['quantity', 'modifierSelections'],
         properties: {
           quantity: { type: 'integer', minimum: 1 },
-          modifierSelections: { type: 'array', items: { type: 'object', required: ['modifierOptionId'], properties: { modifierOptionId: { type: 'string', format: 'uuid' } } } },
+          modifierSelections: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['modifierOptionId'],
+              properties: { modifierOptionId: { type: 'string', format: 'uuid' } },
+            },
+          },
         },
       },
     },
@@ -43,7 +53,11 @@ describe('bodyValidator', () => {
       errorsOf({
         branchId: 'x',
         coupon: 'FREE',
-        lines: [{ quantity: 1, modifierSelections: [] }, { quantity: 1, modifierSelections: [] }, { quantity: 0, modifierSelections: [{ modifierOptionId: 'nope' }, {}] }],
+        lines: [
+          { quantity: 1, modifierSelections: [] },
+          { quantity: 1, modifierSelections: [] },
+          { quantity: 0, modifierSelections: [{ modifierOptionId: 'nope' }, {}] },
+        ],
       }),
     ).toEqual({
       branchId: ['must match format "uuid"'],
@@ -55,8 +69,17 @@ describe('bodyValidator', () => {
   });
 
   it('names the field at fault inside a nullable shape, and its type when it is neither', () => {
-    const address = { type: 'object', additionalProperties: false, required: ['city'], properties: { city: { type: 'string' } }, title: 'Address' };
-    const validate = bodyValidator<{ address: unknown }>({ type: 'object', properties: { address: { anyOf: [address, { type: 'null' }] } } });
+    const address = {
+      type: 'object',
+      additionalProperties: false,
+      required: ['city'],
+      properties: { city: { type: 'string' } },
+      title: 'Address',
+    };
+    const validate = bodyValidator<{ address: unknown }>({
+      type: 'object',
+      properties: { address: { anyOf: [address, { type: 'null' }] } },
+    });
     const fieldErrors = (body: unknown) => {
       try {
         validate(body);
@@ -78,7 +101,9 @@ describe('bodyValidator', () => {
       then: { required: ['zone'], properties: { zone: { type: 'string' } } },
     });
     expect(() => validate({ mode: 1 })).toThrow(expect.objectContaining({ fieldErrors: { zone: ['is required'] } }));
-    expect(() => validate({ mode: 3 })).toThrow(expect.objectContaining({ fieldErrors: { mode: ['must be one of 1, 2'] } }));
+    expect(() => validate({ mode: 3 })).toThrow(
+      expect.objectContaining({ fieldErrors: { mode: ['must be one of 1, 2'] } }),
+    );
   });
 
   it('reports a body that is not an object at the body itself', () => {

@@ -61,21 +61,38 @@ export function fieldErrorsOf(errors: ErrorObject[]): FieldErrors {
  */
 function isSummary(error: ErrorObject, all: ErrorObject[]): boolean {
   if (error.keyword === 'if') return true;
-  const alternative = error.keyword === 'anyOf' || error.keyword === 'oneOf' || (error.keyword === 'type' && error.params.type === 'null');
+  const alternative =
+    error.keyword === 'anyOf' ||
+    error.keyword === 'oneOf' ||
+    (error.keyword === 'type' && error.params.type === 'null');
   if (!alternative) return false;
   const at = error.instancePath;
-  return all.some((other) => other !== error && !isAlternativeBranch(other, at) && (other.instancePath === at || other.instancePath.startsWith(`${at}/`)));
+  return all.some(
+    (other) =>
+      other !== error &&
+      !isAlternativeBranch(other, at) &&
+      (other.instancePath === at || other.instancePath.startsWith(`${at}/`)),
+  );
 }
 
 const isAlternativeBranch = (error: ErrorObject, at: string) =>
-  error.instancePath === at && (error.keyword === 'anyOf' || error.keyword === 'oneOf' || (error.keyword === 'type' && error.params.type === 'null'));
+  error.instancePath === at &&
+  (error.keyword === 'anyOf' ||
+    error.keyword === 'oneOf' ||
+    (error.keyword === 'type' && error.params.type === 'null'));
 
 function pointerSegments(pointer: string): string[] {
   if (pointer === '') return [];
-  return pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 /** `["lines","2","quantity"]` → `lines[2].quantity`. */
 export function fieldPath(segments: string[]): string {
-  return segments.reduce((path, segment) => (/^\d+$/.test(segment) ? `${path}[${segment}]` : path ? `${path}.${segment}` : segment), '');
+  return segments.reduce(
+    (path, segment) => (/^\d+$/.test(segment) ? `${path}[${segment}]` : path ? `${path}.${segment}` : segment),
+    '',
+  );
 }

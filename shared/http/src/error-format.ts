@@ -44,7 +44,11 @@ const TITLE_BY_STATUS: Record<number, string> = {
 
 /** An error raised by the HTTP layer itself (body parsing, routing) with its own exact status. */
 export class HttpLayerError extends AppError {
-  constructor(readonly status: number, code: string, message: string) {
+  constructor(
+    readonly status: number,
+    code: string,
+    message: string,
+  ) {
     super(status === 404 ? 'not_found' : 'validation', code, message);
   }
 }
@@ -56,7 +60,8 @@ export function statusOf(error: AppError): number {
 export function formatError(error: AppError, format: ErrorFormat, instance?: string): ErrorResponse {
   const status = statusOf(error);
   const headers: Record<string, string> = {};
-  if (error.retryAfterSeconds !== undefined) headers['Retry-After'] = String(Math.max(1, Math.ceil(error.retryAfterSeconds)));
+  if (error.retryAfterSeconds !== undefined)
+    headers['Retry-After'] = String(Math.max(1, Math.ceil(error.retryAfterSeconds)));
   if (format === 'envelope') {
     const body: Record<string, unknown> = { code: error.code, message: error.message, retryable: error.retriable };
     if (error.fieldErrors) body.fieldErrors = error.fieldErrors;
@@ -81,12 +86,17 @@ export function formatError(error: AppError, format: ErrorFormat, instance?: str
  */
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
-  const status = (error as { status?: unknown; statusCode?: unknown })?.status ?? (error as { statusCode?: unknown })?.statusCode;
+  const status =
+    (error as { status?: unknown; statusCode?: unknown })?.status ?? (error as { statusCode?: unknown })?.statusCode;
   const type = (error as { type?: unknown })?.type;
-  if (status === 413 || type === 'entity.too.large') return new HttpLayerError(413, 'request.too_large', 'The request body is too large.');
-  if (status === 415) return new HttpLayerError(415, 'request.unsupported_media_type', 'The request body must be application/json.');
-  if (status === 400 || type === 'entity.parse.failed') return new HttpLayerError(400, 'request.malformed', 'The request body is not valid JSON.');
-  if (status === 405) return new HttpLayerError(405, 'request.method_not_allowed', 'The method is not allowed for this resource.');
+  if (status === 413 || type === 'entity.too.large')
+    return new HttpLayerError(413, 'request.too_large', 'The request body is too large.');
+  if (status === 415)
+    return new HttpLayerError(415, 'request.unsupported_media_type', 'The request body must be application/json.');
+  if (status === 400 || type === 'entity.parse.failed')
+    return new HttpLayerError(400, 'request.malformed', 'The request body is not valid JSON.');
+  if (status === 405)
+    return new HttpLayerError(405, 'request.method_not_allowed', 'The method is not allowed for this resource.');
   if (status === 404) return new HttpLayerError(404, 'resource.not_found', 'The resource does not exist.');
   return new AppError('internal', 'internal', 'An unexpected error occurred.');
 }

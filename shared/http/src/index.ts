@@ -1,5 +1,21 @@
-export { createHttpApp, requestBody, rawRequestBody, JSON_MEDIA_TYPES, type HttpApp, type HttpAppOptions, type AppContext, type RequestState } from './app';
-export { formatError, toAppError, statusOf, HttpLayerError, type ErrorFormat, type ErrorResponse } from './error-format';
+export {
+  createHttpApp,
+  requestBody,
+  rawRequestBody,
+  JSON_MEDIA_TYPES,
+  type HttpApp,
+  type HttpAppOptions,
+  type AppContext,
+  type RequestState,
+} from './app';
+export {
+  formatError,
+  toAppError,
+  statusOf,
+  HttpLayerError,
+  type ErrorFormat,
+  type ErrorResponse,
+} from './error-format';
 export { createMetrics, type Metrics } from './metrics';
 export { runReadinessChecks, withTimeout, type ReadinessCheck, type ReadinessReport } from './readiness';
 export { bodyValidator, fieldErrorsOf, fieldPath } from './body-validation';

@@ -7,7 +7,12 @@ export type Json = Record<string, unknown>;
 export const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
 export const uuid: Json = { type: 'string', format: 'uuid' };
 export const dateTime: Json = { type: 'string', format: 'date-time' };
-export const money: Json = { type: 'number', format: 'double', minimum: 0, description: "In the currency's major unit: 9.5 is EUR 9.50." };
+export const money: Json = {
+  type: 'number',
+  format: 'double',
+  minimum: 0,
+  description: "In the currency's major unit: 9.5 is EUR 9.50.",
+};
 export const nullable = (schema: Json): Json => ({ anyOf: [schema, { type: 'null' }] });
 /** An object with exactly these properties, all required unless listed in `optional`. */
 export const closed = (properties: Json, optional: string[] = []): Json => ({
@@ -21,4 +26,7 @@ export const problem = (description: string, codes: string): Json => ({
   description: `${description} Codes: ${codes}.`,
   content: { 'application/problem+json': { schema: ref('Problem') } },
 });
-export const json = (description: string, schema: Json): Json => ({ description, content: { 'application/json': { schema } } });
+export const json = (description: string, schema: Json): Json => ({
+  description,
+  content: { 'application/json': { schema } },
+});

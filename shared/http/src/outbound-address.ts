@@ -9,7 +9,10 @@ export function isInternalAddress(address: string): boolean {
   if (isIP(address) === 4) {
     const [a, b] = address.split('.').map(Number) as [number, number];
     return (
-      a === 0 || a === 10 || a === 127 || a >= 224 ||
+      a === 0 ||
+      a === 10 ||
+      a === 127 ||
+      a >= 224 ||
       (a === 100 && b >= 64 && b <= 127) ||
       (a === 169 && b === 254) ||
       (a === 172 && b >= 16 && b <= 31) ||

@@ -18,6 +18,7 @@ export function pathId(value: string | undefined): string {
 export function queryId(query: Record<string, string | string[] | undefined>, name: string): string | undefined {
   const value = query[name];
   if (value === undefined) return undefined;
-  if (typeof value !== 'string' || !isUuid(value)) throw validationError('request.invalid', 'The query is invalid; see errors.', { [name]: ['must be one uuid'] });
+  if (typeof value !== 'string' || !isUuid(value))
+    throw validationError('request.invalid', 'The query is invalid; see errors.', { [name]: ['must be one uuid'] });
   return value.toLowerCase();
 }

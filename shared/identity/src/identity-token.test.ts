@@ -9,7 +9,14 @@ function keyPair() {
   };
 }
 
-const identity: CallerIdentity = { kind: 'partner', tenantId: 't-1', tenant: { currencyCode: 'EUR', defaultLanguage: 'en' }, installationId: 'i-1', appId: 'a-1', scopes: ['Orders.Create'] };
+const identity: CallerIdentity = {
+  kind: 'partner',
+  tenantId: 't-1',
+  tenant: { currencyCode: 'EUR', defaultLanguage: 'en' },
+  installationId: 'i-1',
+  appId: 'a-1',
+  scopes: ['Orders.Create'],
+};
 const binding = { method: 'POST', path: '/api/partner/v1/orders' };
 const now = Date.UTC(2026, 10, 22, 8, 0, 0);
 
@@ -24,7 +31,9 @@ describe('signed caller identity', () => {
   it('is refused for another method or path, after expiry, or when issued in the future', () => {
     const token = signIdentity(keys.privateKey, identity, binding, now);
     expect(verifyIdentity(keys.publicKey, token, { method: 'GET', path: binding.path }, now)).toBeUndefined();
-    expect(verifyIdentity(keys.publicKey, token, { method: 'POST', path: '/api/partner/v1/orders/x/cancel' }, now)).toBeUndefined();
+    expect(
+      verifyIdentity(keys.publicKey, token, { method: 'POST', path: '/api/partner/v1/orders/x/cancel' }, now),
+    ).toBeUndefined();
     expect(verifyIdentity(keys.publicKey, token, binding, now + 31_000)).toBeUndefined();
     expect(verifyIdentity(keys.publicKey, token, binding, now - 10_000)).toBeUndefined();
   });
@@ -49,6 +58,8 @@ describe('signed caller identity', () => {
 
   it('rejects keys of another type', () => {
     const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-    expect(() => privateKeyFrom(privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64'))).toThrow(/Ed25519/);
+    expect(() => privateKeyFrom(privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64'))).toThrow(
+      /Ed25519/,
+    );
   });
 });

@@ -72,7 +72,13 @@ export function publicKeyFrom(base64Der: string): KeyObject {
   return key;
 }
 
-export function signIdentity(privateKey: KeyObject, identity: CallerIdentity, binding: RequestBinding, nowMs = Date.now(), ttlSeconds = DEFAULT_TTL_SECONDS): string {
+export function signIdentity(
+  privateKey: KeyObject,
+  identity: CallerIdentity,
+  binding: RequestBinding,
+  nowMs = Date.now(),
+  ttlSeconds = DEFAULT_TTL_SECONDS,
+): string {
   const iat = Math.floor(nowMs / 1000);
   const claims: Claims = { id: identity, m: binding.method.toUpperCase(), p: binding.path, iat, exp: iat + ttlSeconds };
   const payload = Buffer.from(JSON.stringify(claims)).toString('base64url');
@@ -81,7 +87,12 @@ export function signIdentity(privateKey: KeyObject, identity: CallerIdentity, bi
 }
 
 /** The identity, or undefined when the token is missing, forged, expired or for another request. */
-export function verifyIdentity(publicKey: KeyObject, token: string | undefined, binding: RequestBinding, nowMs = Date.now()): CallerIdentity | undefined {
+export function verifyIdentity(
+  publicKey: KeyObject,
+  token: string | undefined,
+  binding: RequestBinding,
+  nowMs = Date.now(),
+): CallerIdentity | undefined {
   if (!token) return undefined;
   const parts = token.split('.');
   if (parts.length !== 3 || parts[0] !== PREFIX) return undefined;

@@ -1,4 +1,15 @@
-export { IDENTITY_HEADER, privateKeyFrom, publicKeyFrom, signIdentity, verifyIdentity, type CallerIdentity, type PartnerIdentity, type TenantIdentity, type TenantProfile, type RequestBinding } from './identity-token';
+export {
+  IDENTITY_HEADER,
+  privateKeyFrom,
+  publicKeyFrom,
+  signIdentity,
+  verifyIdentity,
+  type CallerIdentity,
+  type PartnerIdentity,
+  type TenantIdentity,
+  type TenantProfile,
+  type RequestBinding,
+} from './identity-token';
 export { guardGatewayRoutes, requireIdentity, identityOf, unauthenticated } from './middleware';
 export { identityPublicKeySetting } from './settings';
 export { webhookSecretTransportKeySetting, sealWebhookSecret, openWebhookSecret } from './webhook-secret-transport';

@@ -1,10 +1,17 @@
 import type { KeyObject } from 'node:crypto';
 import type Koa from 'koa';
 import { AppError } from '@marketplace/errors';
-import { IDENTITY_HEADER, verifyIdentity, type CallerIdentity, type PartnerIdentity, type TenantIdentity } from './identity-token';
+import {
+  IDENTITY_HEADER,
+  verifyIdentity,
+  type CallerIdentity,
+  type PartnerIdentity,
+  type TenantIdentity,
+} from './identity-token';
 
 /** The same answer for every failure, as at the gateway: nothing tells a prober what was wrong. */
-export const unauthenticated = () => new AppError('unauthenticated', 'auth.unauthenticated', 'Missing or invalid credentials.');
+export const unauthenticated = () =>
+  new AppError('unauthenticated', 'auth.unauthenticated', 'Missing or invalid credentials.');
 
 type Kind = CallerIdentity['kind'];
 type IdentityOf<K extends Kind> = K extends 'partner' ? PartnerIdentity : TenantIdentity;
@@ -16,7 +23,10 @@ type IdentityOf<K extends Kind> = K extends 'partner' ? PartnerIdentity : Tenant
  */
 export function requireIdentity<K extends Kind>(publicKey: KeyObject, kind: K): Koa.Middleware {
   return async (ctx, next) => {
-    const identity = verifyIdentity(publicKey, ctx.get(IDENTITY_HEADER) || undefined, { method: ctx.method, path: ctx.path });
+    const identity = verifyIdentity(publicKey, ctx.get(IDENTITY_HEADER) || undefined, {
+      method: ctx.method,
+      path: ctx.path,
+    });
     if (!identity || identity.kind !== kind) throw unauthenticated();
     (ctx.state as { identity?: IdentityOf<K> }).identity = identity as IdentityOf<K>;
     await next();
@@ -24,7 +34,10 @@ export function requireIdentity<K extends Kind>(publicKey: KeyObject, kind: K): 
 }
 
 /** The verified identity of the request (after `requireIdentity`). */
-export function identityOf<K extends Kind>(ctx: Koa.Context | Koa.ParameterizedContext<unknown>, kind: K): IdentityOf<K> {
+export function identityOf<K extends Kind>(
+  ctx: Koa.Context | Koa.ParameterizedContext<unknown>,
+  kind: K,
+): IdentityOf<K> {
   const identity = (ctx.state as { identity?: CallerIdentity }).identity;
   if (!identity || identity.kind !== kind) throw unauthenticated();
   return identity as IdentityOf<K>;

@@ -17,7 +17,12 @@ export function sealWebhookSecret(key: Buffer, installationId: string, secret: s
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   cipher.setAAD(aad(installationId));
   const ciphertext = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-  return [VERSION, iv.toString('base64url'), ciphertext.toString('base64url'), cipher.getAuthTag().toString('base64url')].join('.');
+  return [
+    VERSION,
+    iv.toString('base64url'),
+    ciphertext.toString('base64url'),
+    cipher.getAuthTag().toString('base64url'),
+  ].join('.');
 }
 
 /** The secret, or throws when the value was not sealed with this key for this installation. */

@@ -24,14 +24,19 @@ describe('createLogger', () => {
     log.info(
       {
         req: { headers: { Authorization: 'ApiKey k.s', 'x-request-id': 'r1' } },
-        installation: { apiSecret: 'shh', webhook_signing_secret: 'whs', oauth: { access_token: 'at', refreshToken: 'rt' } },
+        installation: {
+          apiSecret: 'shh',
+          webhook_signing_secret: 'whs',
+          oauth: { access_token: 'at', refreshToken: 'rt' },
+        },
         delivery: { driverName: 'Ann', driverPhone: '+100', status: 'picked_up' },
         callbackToken: 'ct',
       },
       'x',
     );
     const text = JSON.stringify(lines[0]);
-    for (const secret of ['ApiKey k.s', 'shh', 'whs', '"at"', '"rt"', 'Ann', '+100', '"ct"']) expect(text).not.toContain(secret);
+    for (const secret of ['ApiKey k.s', 'shh', 'whs', '"at"', '"rt"', 'Ann', '+100', '"ct"'])
+      expect(text).not.toContain(secret);
     expect(lines[0]).toMatchObject({ req: { headers: { 'x-request-id': 'r1' } }, delivery: { status: 'picked_up' } });
   });
 

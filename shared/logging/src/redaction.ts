@@ -30,7 +30,16 @@ const SECRET_KEYS = [
 ];
 
 /** Driver personal data (provider contract: name, phone and position are redacted from logs). */
-const PERSONAL_KEYS = ['drivername', 'driverphone', 'driverlat', 'driverlng', 'driver', 'customerphone', 'customername', 'customeremail'];
+const PERSONAL_KEYS = [
+  'drivername',
+  'driverphone',
+  'driverlat',
+  'driverlng',
+  'driver',
+  'customerphone',
+  'customername',
+  'customeremail',
+];
 
 const REDACTED_KEYS = new Set([...SECRET_KEYS, ...PERSONAL_KEYS]);
 export const REDACTED = '[redacted]';

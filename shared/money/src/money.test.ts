@@ -98,5 +98,7 @@ describe('fromMinorUnits', () => {
 describe('validTaxRate', () => {
   it.each([0, 7, 19, 7.7, 8.1234, 0.0001, 99.9999, 100])('accepts %s', (rate) => expect(validTaxRate(rate)).toBe(true));
 
-  it.each([-1, -0.0001, 100.0001, 101, 8.12345, 0.00001, Number.NaN, Number.POSITIVE_INFINITY])('refuses %s', (rate) => expect(validTaxRate(rate)).toBe(false));
+  it.each([-1, -0.0001, 100.0001, 101, 8.12345, 0.00001, Number.NaN, Number.POSITIVE_INFINITY])('refuses %s', (rate) =>
+    expect(validTaxRate(rate)).toBe(false),
+  );
 });

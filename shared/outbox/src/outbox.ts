@@ -57,7 +57,10 @@ export interface OutboxFields {
  * Fixes each event's id and time now, so every later publish of it is the same event. M says what
  * the topics carry: the platform's topics unless a caller (a test's own catalog) says otherwise.
  */
-export function stage<M extends TopicMap = PlatformTopics>(events: readonly OutgoingEvent<M>[], now = new Date()): StagedEvent[] {
+export function stage<M extends TopicMap = PlatformTopics>(
+  events: readonly OutgoingEvent<M>[],
+  now = new Date(),
+): StagedEvent[] {
   const trace: Record<string, string> = {};
   injectTraceContext(trace);
   return events.map((event) => ({
@@ -72,12 +75,20 @@ export function stage<M extends TopicMap = PlatformTopics>(events: readonly Outg
 }
 
 /** A new document carrying its first events: pass the result to insertOne. */
-export function withOutbox<T extends Document, M extends TopicMap = PlatformTopics>(doc: T, events: readonly OutgoingEvent<M>[], now = new Date()): T & OutboxFields {
+export function withOutbox<T extends Document, M extends TopicMap = PlatformTopics>(
+  doc: T,
+  events: readonly OutgoingEvent<M>[],
+  now = new Date(),
+): T & OutboxFields {
   return { ...doc, [OUTBOX]: stage<M>(events, now), [OUTBOX_SINCE]: now, [OUTBOX_VERSION]: randomUUID() };
 }
 
 /** Adds events to an update (updateOne, findOneAndUpdate, upsert), in the same atomic write. */
-export function updateWithOutbox<T extends Document, M extends TopicMap = PlatformTopics>(update: UpdateFilter<T>, events: readonly OutgoingEvent<M>[], now = new Date()): UpdateFilter<T> {
+export function updateWithOutbox<T extends Document, M extends TopicMap = PlatformTopics>(
+  update: UpdateFilter<T>,
+  events: readonly OutgoingEvent<M>[],
+  now = new Date(),
+): UpdateFilter<T> {
   const u = update as Record<string, Record<string, unknown> | undefined>;
   return {
     ...update,

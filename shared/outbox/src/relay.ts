@@ -41,7 +41,9 @@ export class OutboxRelay {
 
   /** Index that makes the sweep's query cheap: only documents with pending events are in it. */
   static indexes(collections: string[]) {
-    return Object.fromEntries(collections.map((c) => [c, [{ key: { [OUTBOX_SINCE]: 1 }, name: 'outbox_pending', sparse: true }]]));
+    return Object.fromEntries(
+      collections.map((c) => [c, [{ key: { [OUTBOX_SINCE]: 1 }, name: 'outbox_pending', sparse: true }]]),
+    );
   }
 
   /**
@@ -52,7 +54,9 @@ export class OutboxRelay {
    */
   async flush(collection: string, id: unknown): Promise<void> {
     const attempt = (async () => {
-      const doc = await this.options.db.collection<OutboxDoc>(collection).findOne({ _id: id } as never, { projection: { [OUTBOX]: 1, [OUTBOX_VERSION]: 1 } });
+      const doc = await this.options.db
+        .collection<OutboxDoc>(collection)
+        .findOne({ _id: id } as never, { projection: { [OUTBOX]: 1, [OUTBOX_VERSION]: 1 } });
       if (doc) await this.publishDocument(collection, doc);
     })().catch((error) => this.log.warn({ err: error, collection }, 'outbox flush failed; the sweep will retry'));
     let timer: NodeJS.Timeout | undefined;
@@ -99,7 +103,10 @@ export class OutboxRelay {
         try {
           published += await this.publishDocument(collection, doc);
         } catch (error) {
-          this.log.error({ err: error, collection, documentId: String(doc._id) }, 'outbox events of a document could not be published');
+          this.log.error(
+            { err: error, collection, documentId: String(doc._id) },
+            'outbox events of a document could not be published',
+          );
         }
       }
     }
@@ -115,21 +122,39 @@ export class OutboxRelay {
       await this.options.publisher.publishStored(events.map(toOutgoing));
       // Nothing staged since the read (same version): everything goes in one write.
       if (doc[OUTBOX_VERSION] !== undefined) {
-        const cleared = await coll.updateOne({ _id: doc._id, [OUTBOX_VERSION]: doc[OUTBOX_VERSION] } as never, { $set: { [OUTBOX]: [] }, $unset: { [OUTBOX_SINCE]: '', [OUTBOX_VERSION]: '' } } as never);
+        const cleared = await coll.updateOne(
+          { _id: doc._id, [OUTBOX_VERSION]: doc[OUTBOX_VERSION] } as never,
+          { $set: { [OUTBOX]: [] }, $unset: { [OUTBOX_SINCE]: '', [OUTBOX_VERSION]: '' } } as never,
+        );
         if (cleared.matchedCount === 1) return events.length;
       }
       // Else remove exactly what was published; events staged meanwhile stay for the next flush.
-      after = await coll.findOneAndUpdate({ _id: doc._id } as never, { $pullAll: { [OUTBOX]: events } }, { returnDocument: 'after' });
+      after = await coll.findOneAndUpdate(
+        { _id: doc._id } as never,
+        { $pullAll: { [OUTBOX]: events } },
+        { returnDocument: 'after' },
+      );
     }
     // Clear the pending marker only if nothing was staged since (a staging changes the version,
     // checked in the same write).
     if (after && (after[OUTBOX] ?? []).length === 0) {
-      await coll.updateOne({ _id: doc._id, [OUTBOX_VERSION]: after[OUTBOX_VERSION] ?? null } as never, { $unset: { [OUTBOX_SINCE]: '', [OUTBOX_VERSION]: '' } } as never);
+      await coll.updateOne(
+        { _id: doc._id, [OUTBOX_VERSION]: after[OUTBOX_VERSION] ?? null } as never,
+        { $unset: { [OUTBOX_SINCE]: '', [OUTBOX_VERSION]: '' } } as never,
+      );
     }
     return events.length;
   }
 }
 
 function toOutgoing(event: StagedEvent): StoredEvent {
-  return { topic: event.topic, key: event.key, type: event.type, data: event.data, eventId: event.eventId, occurredAt: event.occurredAt, trace: event.trace };
+  return {
+    topic: event.topic,
+    key: event.key,
+    type: event.type,
+    data: event.data,
+    eventId: event.eventId,
+    occurredAt: event.occurredAt,
+    trace: event.trace,
+  };
 }

@@ -3,7 +3,15 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { MongoClient, type Db } from 'mongodb';
 import type { Producer } from 'kafkajs';
-import { EventConsumer, HEADER, ensureTopics, headerText, type AnyTopics, type ConsumedEvent, type OutgoingEvent } from '@marketplace/events';
+import {
+  EventConsumer,
+  HEADER,
+  ensureTopics,
+  headerText,
+  type AnyTopics,
+  type ConsumedEvent,
+  type OutgoingEvent,
+} from '@marketplace/events';
 import { OUTBOX, OUTBOX_SINCE, OutboxRelay, updateWithOutbox, withOutbox } from '@marketplace/outbox';
 import { processedEvents } from '@marketplace/store';
 import { quietLogger, readTopic, testEvents, uniqueName, waitFor, type RawTopicReader } from '@marketplace/testing';
@@ -20,17 +28,38 @@ let onTopic: RawTopicReader;
 const handled: ConsumedEvent[] = [];
 
 // The test topic's events: not the platform's topics, so AnyTopics (checked at run time only).
-const orderEvent = (orderId: string, eventId = randomUUID()): OutgoingEvent<AnyTopics> => ({ topic, key: orderId, type: 'test.order.created', eventId, data: { orderId, status: 1, totalMinor: 4200, note: null } });
-const copiesOnTopic = (eventId: string) => onTopic.messages.filter((m) => headerText(m.headers, HEADER.eventId) === eventId).length;
+const orderEvent = (orderId: string, eventId = randomUUID()): OutgoingEvent<AnyTopics> => ({
+  topic,
+  key: orderId,
+  type: 'test.order.created',
+  eventId,
+  data: { orderId, status: 1, totalMinor: 4200, note: null },
+});
+const copiesOnTopic = (eventId: string) =>
+  onTopic.messages.filter((m) => headerText(m.headers, HEADER.eventId) === eventId).length;
 const handledCount = (eventId: string) => handled.filter((e) => e.eventId === eventId).length;
-const orders = () => db.collection<{ _id: string; status: number; [OUTBOX]?: unknown[]; [OUTBOX_SINCE]?: Date }>('orders');
+const orders = () =>
+  db.collection<{ _id: string; status: number; [OUTBOX]?: unknown[]; [OUTBOX_SINCE]?: Date }>('orders');
 /** An order document with the test topic's events in its outbox. */
-const staged = (doc: { _id: string; status: number }, events: OutgoingEvent<AnyTopics>[], now?: Date) => withOutbox<typeof doc, AnyTopics>(doc, events, now);
+const staged = (doc: { _id: string; status: number }, events: OutgoingEvent<AnyTopics>[], now?: Date) =>
+  withOutbox<typeof doc, AnyTopics>(doc, events, now);
 
 /** Runs the crashing writer in its own process and waits for it to die. */
-function crashWriter(crashAt: 'before-publish' | 'after-publish', orderId: string, eventId: string): Promise<NodeJS.Signals | null> {
+function crashWriter(
+  crashAt: 'before-publish' | 'after-publish',
+  orderId: string,
+  eventId: string,
+): Promise<NodeJS.Signals | null> {
   const child = spawn(process.execPath, [join(__dirname, 'fixtures', 'crashing-writer.js')], {
-    env: { ...process.env, ...env, DATABASE: database, TOPIC: topic, ORDER_ID: orderId, EVENT_ID: eventId, CRASH_AT: crashAt },
+    env: {
+      ...process.env,
+      ...env,
+      DATABASE: database,
+      TOPIC: topic,
+      ORDER_ID: orderId,
+      EVENT_ID: eventId,
+      CRASH_AT: crashAt,
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   return new Promise((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
@@ -45,7 +74,15 @@ beforeAll(async () => {
   dlt = kafka.producer();
   await dlt.connect();
   const groupId = uniqueName('outbox-it');
-  consumer = new EventConsumer<AnyTopics>(kafka, catalog, schemas, validator, dlt, { groupId, topics: [topic], processed: processedEvents(db, groupId), handler: async (e) => void handled.push(e) }, logger);
+  consumer = new EventConsumer<AnyTopics>(
+    kafka,
+    catalog,
+    schemas,
+    validator,
+    dlt,
+    { groupId, topics: [topic], processed: processedEvents(db, groupId), handler: async (e) => void handled.push(e) },
+    logger,
+  );
   const joined = consumer.onceJoined();
   await consumer.start();
   await joined;
@@ -97,7 +134,9 @@ describe('outbox: a state change and its event are never split by a crash', () =
     const orderId = randomUUID();
     await orders().insertOne(withOutbox({ _id: orderId, status: 1 }, []));
     const phantom = orderEvent(orderId);
-    await expect(orders().insertOne(staged({ _id: orderId, status: 2 }, [phantom]))).rejects.toMatchObject({ code: 11000 });
+    await expect(orders().insertOne(staged({ _id: orderId, status: 2 }, [phantom]))).rejects.toMatchObject({
+      code: 11000,
+    });
     await relay.sweep();
     const marker = orderEvent(orderId);
     await publisher.publish([marker]);
@@ -117,7 +156,10 @@ describe('outbox: a state change and its event are never split by a crash', () =
       logger,
       publisher: {
         publishStored: async (events) => {
-          await orders().updateOne({ _id: orderId }, updateWithOutbox<{ _id: string; status: number }, AnyTopics>({ $set: { status: 2 } }, [second]));
+          await orders().updateOne(
+            { _id: orderId },
+            updateWithOutbox<{ _id: string; status: number }, AnyTopics>({ $set: { status: 2 } }, [second]),
+          );
           return publisher.publishStored(events);
         },
       },
@@ -128,7 +170,10 @@ describe('outbox: a state change and its event are never split by a crash', () =
     expect(between![OUTBOX_SINCE]).toBeInstanceOf(Date);
 
     await relay.flush('orders', orderId);
-    await waitFor('both events handled', () => handledCount(first.eventId!) === 1 && handledCount(second.eventId!) === 1);
+    await waitFor(
+      'both events handled',
+      () => handledCount(first.eventId!) === 1 && handledCount(second.eventId!) === 1,
+    );
     expect((await orders().findOne({ _id: orderId }))![OUTBOX_SINCE]).toBeUndefined();
   });
 
@@ -142,7 +187,9 @@ describe('outbox: a state change and its event are never split by a crash', () =
       collections: ['orders'],
       logger,
       flushTimeoutMs: 200,
-      publisher: { publishStored: (events) => new Promise((resolve) => (release = () => resolve(publisher.publishStored(events)))) },
+      publisher: {
+        publishStored: (events) => new Promise((resolve) => (release = () => resolve(publisher.publishStored(events)))),
+      },
     });
     const started = Date.now();
     await stalled.flush('orders', orderId);
@@ -150,7 +197,10 @@ describe('outbox: a state change and its event are never split by a crash', () =
     expect((await orders().findOne({ _id: orderId }))![OUTBOX]).toHaveLength(1); // still pending
     release(); // the publish finishes in the background
     await waitFor('the late publish to be handled', () => handledCount(event.eventId!) === 1);
-    await waitFor('the late cleanup', async () => ((await orders().findOne({ _id: orderId }))![OUTBOX] ?? []).length === 0);
+    await waitFor(
+      'the late cleanup',
+      async () => ((await orders().findOne({ _id: orderId }))![OUTBOX] ?? []).length === 0,
+    );
   });
 
   it('goes on past a document whose event cannot be published, which stays pending', async () => {

@@ -13,7 +13,10 @@ const RELEASE = {
 export class RedisLock {
   private readonly scripts;
 
-  constructor(private readonly redis: Redis, private readonly prefix: string) {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+  ) {
     this.scripts = defineScripts(redis, { releaseLock: RELEASE });
   }
 
@@ -29,7 +32,11 @@ export class RedisLock {
   }
 
   /** Runs `work` under the lock, waiting for it up to `waitMs`; undefined if it never came free. */
-  async withLock<T>(name: string, options: { ttlMs: number; waitMs: number }, work: () => Promise<T>): Promise<{ value: T } | undefined> {
+  async withLock<T>(
+    name: string,
+    options: { ttlMs: number; waitMs: number },
+    work: () => Promise<T>,
+  ): Promise<{ value: T } | undefined> {
     const deadline = Date.now() + options.waitMs;
     let token = await this.acquire(name, options.ttlMs);
     while (!token && Date.now() < deadline) {

@@ -9,6 +9,11 @@ export async function whileRedisAnswers<T>(operation: Promise<T>): Promise<T> {
     return await operation;
   } catch (error) {
     if (error instanceof AppError) throw error;
-    throw new AppError('unavailable', 'service.unavailable', 'The service is temporarily unavailable; try again shortly.', { cause: error, retryAfterSeconds: 1 });
+    throw new AppError(
+      'unavailable',
+      'service.unavailable',
+      'The service is temporarily unavailable; try again shortly.',
+      { cause: error, retryAfterSeconds: 1 },
+    );
   }
 }

@@ -10,7 +10,10 @@ export interface LuaScript {
  * Registers scripts as commands once per connection: ioredis sends EVALSHA and loads the script
  * itself only when Redis does not know the hash (after a restart, say).
  */
-export function defineScripts<const N extends string>(redis: Redis, scripts: Record<N, LuaScript>): Record<N, (keys: string[], args: (string | number)[]) => Promise<unknown>> {
+export function defineScripts<const N extends string>(
+  redis: Redis,
+  scripts: Record<N, LuaScript>,
+): Record<N, (keys: string[], args: (string | number)[]) => Promise<unknown>> {
   const commands = {} as Record<N, (keys: string[], args: (string | number)[]) => Promise<unknown>>;
   for (const [name, script] of Object.entries(scripts) as [N, LuaScript][]) {
     redis.defineCommand(name, { lua: script.lua, numberOfKeys: script.keys });

@@ -3,7 +3,10 @@ import { connectRedis, defineScripts } from '@marketplace/redis';
 import { quietLogger, stackEnv, uniqueName } from '@marketplace/testing';
 
 // A fixed-window counter: increments and sets the expiry in one atomic step.
-const hit = { keys: 1, lua: `local n = redis.call('INCR', KEYS[1]) if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end return n` };
+const hit = {
+  keys: 1,
+  lua: `local n = redis.call('INCR', KEYS[1]) if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end return n`,
+};
 
 let redis: Redis;
 beforeAll(async () => {

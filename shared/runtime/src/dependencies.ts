@@ -18,7 +18,15 @@ import {
 import type { ReadinessCheck } from '@marketplace/http';
 import type { Logger } from '@marketplace/logging';
 import { connectRedis } from '@marketplace/redis';
-import { connectMongo, ensureIndexes, PROCESSED_EVENTS, PROCESSED_EVENTS_INDEXES, processedEvents, type IndexPlan, type MongoStore } from '@marketplace/store';
+import {
+  connectMongo,
+  ensureIndexes,
+  PROCESSED_EVENTS,
+  PROCESSED_EVENTS_INDEXES,
+  processedEvents,
+  type IndexPlan,
+  type MongoStore,
+} from '@marketplace/store';
 import type { PlatformConfig } from './platform-config';
 
 /**
@@ -52,7 +60,9 @@ export interface ConsumerSpec<M extends TopicMap = PlatformTopics, T extends Top
  * `topics: [TOPICS.orders, TOPICS.installations]`, `event` is an order event or an installation
  * event, told apart by `event.topic`, each with its data type and event types.
  */
-export function defineConsumer<const T extends TopicOf<PlatformTopics>>(spec: ConsumerSpec<PlatformTopics, T>): ConsumerSpec<PlatformTopics, T> {
+export function defineConsumer<const T extends TopicOf<PlatformTopics>>(
+  spec: ConsumerSpec<PlatformTopics, T>,
+): ConsumerSpec<PlatformTopics, T> {
   return spec;
 }
 
@@ -92,21 +102,34 @@ async function untilDeadline<T>(what: string, deadline: number, logger: Logger, 
     try {
       return await attempt();
     } catch (error) {
-      if (Date.now() + delay > deadline) throw new Error(`could not reach ${what} before the start-up timeout: ${(error as Error).message}`);
+      if (Date.now() + delay > deadline)
+        throw new Error(`could not reach ${what} before the start-up timeout: ${(error as Error).message}`);
       logger.warn({ err: error, retryInMs: delay }, `waiting for ${what}`);
       await new Promise((resolve) => setTimeout(resolve, delay));
     }
   }
 }
 
-export async function connectDependencies<M extends TopicMap = PlatformTopics>({ service, config, catalog, logger, topics, indexes, onOutcome, holds }: ConnectOptions<M>): Promise<Dependencies<M>> {
+export async function connectDependencies<M extends TopicMap = PlatformTopics>({
+  service,
+  config,
+  catalog,
+  logger,
+  topics,
+  indexes,
+  onOutcome,
+  holds,
+}: ConnectOptions<M>): Promise<Dependencies<M>> {
   const deadline = Date.now() + config.startupTimeoutMs;
   const opened: (() => Promise<unknown>)[] = [];
   const close = async () => {
-    for (const closeOne of opened.reverse()) await closeOne().catch((error) => logger.warn({ err: error }, 'error while closing'));
+    for (const closeOne of opened.reverse())
+      await closeOne().catch((error) => logger.warn({ err: error }, 'error while closing'));
   };
   try {
-    const mongo = await untilDeadline('MongoDB', deadline, logger, () => connectMongo({ url: config.mongoUrl, database: config.mongoDatabase, logger }));
+    const mongo = await untilDeadline('MongoDB', deadline, logger, () =>
+      connectMongo({ url: config.mongoUrl, database: config.mongoDatabase, logger }),
+    );
     opened.push(() => mongo.close());
     await untilDeadline('MongoDB indexes', deadline, logger, () =>
       ensureIndexes(mongo.db, { ...indexes, [PROCESSED_EVENTS]: PROCESSED_EVENTS_INDEXES }),
@@ -124,7 +147,10 @@ export async function connectDependencies<M extends TopicMap = PlatformTopics>({
     const publisher = new EventPublisher<M>(kafka, catalog, schemas, validator, service);
     await untilDeadline('Kafka (producer)', deadline, logger, () => publisher.connect());
     opened.push(() => publisher.disconnect());
-    const deadLetters = kafka.producer({ allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner });
+    const deadLetters = kafka.producer({
+      allowAutoTopicCreation: false,
+      createPartitioner: Partitioners.DefaultPartitioner,
+    });
     await untilDeadline('Kafka (dead-letter producer)', deadline, logger, () => deadLetters.connect());
     opened.push(() => deadLetters.disconnect());
 
@@ -138,7 +164,13 @@ export async function connectDependencies<M extends TopicMap = PlatformTopics>({
     ];
     const createConsumer = (spec: ConsumerSpec<M>) => {
       const groupId = `${config.consumerGroupPrefix ?? service}.${spec.name}`;
-      return new EventConsumer<M>(kafka, catalog, schemas, validator, deadLetters, {
+      return new EventConsumer<M>(
+        kafka,
+        catalog,
+        schemas,
+        validator,
+        deadLetters,
+        {
           groupId,
           topics: spec.topics,
           handler: (event) => spec.handler(event),
@@ -147,7 +179,9 @@ export async function connectDependencies<M extends TopicMap = PlatformTopics>({
           processed: spec.dedupe === false ? NO_DEDUPE : processedEvents(mongo.db, groupId),
           onOutcome: (outcome, topic) => onOutcome?.(outcome, topic, groupId),
           holds,
-        }, logger);
+        },
+        logger,
+      );
     };
     return { mongo, redis, kafka, schemas, publisher, deadLetters, readinessChecks, createConsumer, close };
   } catch (error) {

@@ -1,4 +1,15 @@
-import { bool, hostPortList, int, loadConfig, oneOf, optionalStr, port, str, url, type Setting } from '@marketplace/config';
+import {
+  bool,
+  hostPortList,
+  int,
+  loadConfig,
+  oneOf,
+  optionalStr,
+  port,
+  str,
+  url,
+  type Setting,
+} from '@marketplace/config';
 
 const DATABASE_NAME = /^[A-Za-z0-9_]{1,60}$/;
 
@@ -17,11 +28,16 @@ export function platformSettings(service: string, defaultPort: number) {
     kafkaBrokers: hostPortList('KAFKA_BROKERS'),
     schemaRegistryUrl: url('SCHEMA_REGISTRY_URL', { protocols: ['http', 'https'] }),
     mongoUrl: url('MONGO_URL', { protocols: ['mongodb', 'mongodb+srv'] }),
-    mongoDatabase: str('MONGO_DATABASE', { default: `${databasePrefix()}_${service.replace(/-/g, '_')}`, pattern: DATABASE_NAME }),
+    mongoDatabase: str('MONGO_DATABASE', {
+      default: `${databasePrefix()}_${service.replace(/-/g, '_')}`,
+      pattern: DATABASE_NAME,
+    }),
     redisUrl: url('REDIS_URL', { protocols: ['redis', 'rediss'] }),
     /** Behind a load balancer that sets X-Forwarded-For: take the client address from it. */
     trustProxy: bool('TRUST_PROXY', { default: false }),
-    logLevel: oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, { default: 'info' }),
+    logLevel: oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, {
+      default: 'info',
+    }),
     otlpEndpoint: optionalStr('OTEL_EXPORTER_OTLP_ENDPOINT'),
     /** Longest time a graceful stop may take before the process exits anyway. */
     shutdownTimeoutMs: int('SHUTDOWN_TIMEOUT_MS', { default: 15_000, min: 100, max: 300_000 }),

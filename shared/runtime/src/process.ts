@@ -8,7 +8,9 @@ import { readConfig, startService, type RunningService, type ServiceDefinition }
  * never caught are logged as one fatal JSON line, and the process exits 1. A signal during
  * start-up exits at once (nothing is being served yet).
  */
-export function runService<S extends Record<string, Setting<unknown>>, M extends TopicMap = PlatformTopics>(definition: ServiceDefinition<S, M>): void {
+export function runService<S extends Record<string, Setting<unknown>>, M extends TopicMap = PlatformTopics>(
+  definition: ServiceDefinition<S, M>,
+): void {
   readConfig(definition); // a configuration error ends the process here, with its one line
   const logger = createLogger({ service: definition.name, level: process.env.LOG_LEVEL || 'info' });
   const fail = (message: string, error: unknown) => {

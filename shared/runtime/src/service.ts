@@ -3,9 +3,25 @@ import type Router from '@koa/router';
 import type { Db } from 'mongodb';
 import type { Redis } from 'ioredis';
 import { ConfigError, loadConfig, type Setting } from '@marketplace/config';
-import { HoldWatch, loadTopicCatalog, type EventConsumer, type EventPublisher, type PlatformTopics, type TopicCatalog, type TopicMap, type TopicOf } from '@marketplace/events';
+import {
+  HoldWatch,
+  loadTopicCatalog,
+  type EventConsumer,
+  type EventPublisher,
+  type PlatformTopics,
+  type TopicCatalog,
+  type TopicMap,
+  type TopicOf,
+} from '@marketplace/events';
 import { Counter, Gauge, type Registry } from 'prom-client';
-import { createHttpApp, createMetrics, withTimeout, type ErrorFormat, type HttpApp, type RequestState } from '@marketplace/http';
+import {
+  createHttpApp,
+  createMetrics,
+  withTimeout,
+  type ErrorFormat,
+  type HttpApp,
+  type RequestState,
+} from '@marketplace/http';
 import { createLogger, type Logger } from '@marketplace/logging';
 import { OutboxRelay } from '@marketplace/outbox';
 import { pruneProcessedEvents, type IndexPlan } from '@marketplace/store';
@@ -67,9 +83,15 @@ export interface RunningService {
 const HOUR = 3_600_000;
 
 /** Reads configuration; on a bad value prints one line naming the variable and exits. */
-export function readConfig<S extends Record<string, Setting<unknown>>, M extends TopicMap = PlatformTopics>(definition: ServiceDefinition<S, M>, env = process.env) {
+export function readConfig<S extends Record<string, Setting<unknown>>, M extends TopicMap = PlatformTopics>(
+  definition: ServiceDefinition<S, M>,
+  env = process.env,
+) {
   try {
-    return loadConfig({ ...platformSettings(definition.name, definition.defaultPort), ...(definition.settings ?? ({} as S)) }, env) as PlatformConfig & Values<S>;
+    return loadConfig(
+      { ...platformSettings(definition.name, definition.defaultPort), ...(definition.settings ?? ({} as S)) },
+      env,
+    ) as PlatformConfig & Values<S>;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(`${definition.name}: ${error.message}\n`);
@@ -83,7 +105,9 @@ export function readConfig<S extends Record<string, Setting<unknown>>, M extends
  * SIGINT stop it gracefully: readiness turns false, the HTTP server drains, consumers finish the
  * message in hand, then connections close. Exit code 0 on a clean stop.
  */
-export async function startService<S extends Record<string, Setting<unknown>>, M extends TopicMap = PlatformTopics>(definition: ServiceDefinition<S, M>): Promise<RunningService> {
+export async function startService<S extends Record<string, Setting<unknown>>, M extends TopicMap = PlatformTopics>(
+  definition: ServiceDefinition<S, M>,
+): Promise<RunningService> {
   const config = readConfig(definition);
   const logger = createLogger({ service: definition.name, level: config.logLevel });
   const catalog = loadTopicCatalog();
@@ -108,13 +132,37 @@ export async function startService<S extends Record<string, Setting<unknown>>, M
   });
 
   const readinessChecks = [...deps.readinessChecks, consumersCheck(holds)];
-  const http = createHttpApp({ service: definition.name, logger, metrics, trustProxy: config.trustProxy, readinessChecks, errorFormat: definition.errorFormat });
-  const outbox = new OutboxRelay({ db: deps.mongo.db, publisher: deps.publisher, collections: outboxCollections, logger });
+  const http = createHttpApp({
+    service: definition.name,
+    logger,
+    metrics,
+    trustProxy: config.trustProxy,
+    readinessChecks,
+    errorFormat: definition.errorFormat,
+  });
+  const outbox = new OutboxRelay({
+    db: deps.mongo.db,
+    publisher: deps.publisher,
+    collections: outboxCollections,
+    logger,
+  });
   const consumers: EventConsumer<M>[] = [];
   let parts: ServiceParts<M>;
   let server: Server;
   try {
-    parts = await definition.setup({ config, logger, db: deps.mongo.db, redis: deps.redis, publisher: deps.publisher, outbox, catalog, router: http.router, useBeforeBody: http.useBeforeBody, metrics: metrics.registry, holds });
+    parts = await definition.setup({
+      config,
+      logger,
+      db: deps.mongo.db,
+      redis: deps.redis,
+      publisher: deps.publisher,
+      outbox,
+      catalog,
+      router: http.router,
+      useBeforeBody: http.useBeforeBody,
+      metrics: metrics.registry,
+      holds,
+    });
     for (const spec of parts.consumers ?? []) {
       const consumer = deps.createConsumer(spec);
       consumers.push(consumer);
@@ -128,8 +176,8 @@ export async function startService<S extends Record<string, Setting<unknown>>, M
   }
   if (outboxCollections.length > 0) outbox.start();
   const prune = () =>
-    pruneProcessedEvents(deps.mongo.db, new Date(Date.now() - config.processedEventsRetentionHours * HOUR)).catch((error) =>
-      logger.warn({ err: error }, 'pruning processed event ids failed'),
+    pruneProcessedEvents(deps.mongo.db, new Date(Date.now() - config.processedEventsRetentionHours * HOUR)).catch(
+      (error) => logger.warn({ err: error }, 'pruning processed event ids failed'),
     );
   const firstPrune = setTimeout(prune, 60_000); // soon after start, then hourly
   const pruning = setInterval(prune, HOUR);
@@ -147,8 +195,11 @@ export async function startService<S extends Record<string, Setting<unknown>>, M
       http.stopAccepting();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      await withTimeout(closed, Math.max(1000, config.shutdownTimeoutMs - 2000), 'in-flight HTTP requests').catch(() => server.closeAllConnections());
-      for (const consumer of consumers) await consumer.stop().catch((error) => logger.warn({ err: error }, 'consumer stop failed'));
+      await withTimeout(closed, Math.max(1000, config.shutdownTimeoutMs - 2000), 'in-flight HTTP requests').catch(() =>
+        server.closeAllConnections(),
+      );
+      for (const consumer of consumers)
+        await consumer.stop().catch((error) => logger.warn({ err: error }, 'consumer stop failed'));
       await outbox.stop();
       await parts.onStop?.();
       await deps.close();
@@ -170,7 +221,11 @@ function consumerHolds(logger: Logger, alarmAfterMs: number, registry: Registry)
     labelNames: ['group', 'topic', 'code'],
     registers: [registry],
   });
-  const holds = new HoldWatch({ alarmAfterMs, logger, onAlarm: (hold) => alarms.inc({ group: hold.group, topic: hold.topic, code: hold.code }) });
+  const holds = new HoldWatch({
+    alarmAfterMs,
+    logger,
+    onAlarm: (hold) => alarms.inc({ group: hold.group, topic: hold.topic, code: hold.code }),
+  });
   new Gauge({
     name: 'consumer_hold_longest_seconds',
     help: 'The longest current hold of each consumer group, in seconds (0 or absent: nothing held).',
@@ -202,6 +257,8 @@ function consumersCheck(holds: HoldWatch) {
  */
 export function mergeIndexPlans(...plans: IndexPlan[]): IndexPlan {
   const merged: IndexPlan = {};
-  for (const plan of plans) for (const [collection, indexes] of Object.entries(plan)) merged[collection] = [...(merged[collection] ?? []), ...indexes];
+  for (const plan of plans)
+    for (const [collection, indexes] of Object.entries(plan))
+      merged[collection] = [...(merged[collection] ?? []), ...indexes];
   return merged;
 }

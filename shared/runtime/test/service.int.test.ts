@@ -28,7 +28,16 @@ const definition: ServiceDefinition<Record<string, never>, AnyTopics> = {
   setup({ router, db, outbox }) {
     router.post('/orders', async (ctx) => {
       const orderId = randomUUID();
-      await db.collection('orders').insertOne(withOutbox<{ _id: never; status: number }, AnyTopics>({ _id: orderId as never, status: 1 }, [{ topic, key: orderId, type: 'test.order.created', data: { orderId, status: 1, totalMinor: 990, note: null } }]));
+      await db.collection('orders').insertOne(
+        withOutbox<{ _id: never; status: number }, AnyTopics>({ _id: orderId as never, status: 1 }, [
+          {
+            topic,
+            key: orderId,
+            type: 'test.order.created',
+            data: { orderId, status: 1, totalMinor: 990, note: null },
+          },
+        ]),
+      );
       await outbox.flush('orders', orderId); // never throws, bounded wait; the sweep covers a failure
       ctx.status = 201;
       ctx.body = { orderId };
@@ -39,7 +48,10 @@ const definition: ServiceDefinition<Record<string, never>, AnyTopics> = {
     });
     const handler = async (event: ConsumedEvent) => {
       const { orderId } = event.data as { orderId: string };
-      if (guardClosed) throw new AppError('unavailable', 'test.guard_waits', 'the test guard holds this order back', { details: { orderId } });
+      if (guardClosed)
+        throw new AppError('unavailable', 'test.guard_waits', 'the test guard holds this order back', {
+          details: { orderId },
+        });
       traceparents.set(orderId, event.headers.traceparent?.toString());
       handled.push(orderId);
     };
@@ -56,46 +68,84 @@ beforeAll(async () => {
     JSON.stringify({
       defaults: { partitions: 2, retentionMs: 3_600_000 },
       deadLetter: { suffix: '.dlt', partitions: 1, retentionMs: 3_600_000 },
-      topics: { [topic]: { schema: 'order.schema.json', key: 'orderId', eventTypes: ['test.order.created'], description: 'test' } },
+      topics: {
+        [topic]: {
+          schema: 'order.schema.json',
+          key: 'orderId',
+          eventTypes: ['test.order.created'],
+          description: 'test',
+        },
+      },
     }),
   );
-  Object.assign(process.env, stackEnv(), { SCHEMAS_DIR: dir, PORT: '4450', LOG_LEVEL: 'warn', MONGO_DATABASE: uniqueName('runtime_it').replace(/-/g, '_'), CONSUMER_HOLD_ALARM_MS: '1000' });
+  Object.assign(process.env, stackEnv(), {
+    SCHEMAS_DIR: dir,
+    PORT: '4450',
+    LOG_LEVEL: 'warn',
+    MONGO_DATABASE: uniqueName('runtime_it').replace(/-/g, '_'),
+    CONSUMER_HOLD_ALARM_MS: '1000',
+  });
   running = await startService(definition);
 });
 
 afterAll(() => running?.stop());
 
 describe('a service on the shared runtime', () => {
-  it('creates its topics, publishes through the outbox in the request\'s trace and consumes, counting outcomes', async () => {
+  it("creates its topics, publishes through the outbox in the request's trace and consumes, counting outcomes", async () => {
     const traceId = '0af7651916cd43dd8448eb211c80319c';
-    const res = await fetch(`${running.url}/orders`, { method: 'POST', headers: { traceparent: `00-${traceId}-b7ad6b7169203331-01` } });
+    const res = await fetch(`${running.url}/orders`, {
+      method: 'POST',
+      headers: { traceparent: `00-${traceId}-b7ad6b7169203331-01` },
+    });
     expect(res.status).toBe(201);
     const { orderId } = (await res.json()) as { orderId: string };
     await waitFor('the consumer to handle the published event', () => handled.includes(orderId));
     expect(traceparents.get(orderId)).toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-0[01]$`)); // the request's trace, on to Kafka
     const metrics = await (await fetch(`${running.url}/metrics`)).text();
-    expect(metrics).toMatch(new RegExp(`events_consumed_total\\{topic="${topic.replace(/\./g, '\\.')}",group="runtime-it\\.orders",outcome="handled",service="runtime-it"\\} [1-9]`));
+    expect(metrics).toMatch(
+      new RegExp(
+        `events_consumed_total\\{topic="${topic.replace(/\./g, '\\.')}",group="runtime-it\\.orders",outcome="handled",service="runtime-it"\\} [1-9]`,
+      ),
+    );
   });
 
   it('raises the alarm when a consumer holds an event back past CONSUMER_HOLD_ALARM_MS: degraded readiness naming it, a metric; clear once it passes', async () => {
     const readiness = async () => {
       const res = await fetch(`${running.url}/readyz`);
-      return { status: res.status, body: (await res.json()) as { status: string; checks: Record<string, string>; details?: Record<string, string> } };
+      return {
+        status: res.status,
+        body: (await res.json()) as {
+          status: string;
+          checks: Record<string, string>;
+          details?: Record<string, string>;
+        },
+      };
     };
     expect((await readiness()).body.checks.consumers).toBe('up');
     guardClosed = true;
     const res = await fetch(`${running.url}/orders`, { method: 'POST' });
     const { orderId: published } = (await res.json()) as { orderId: string };
-    const degraded = await waitFor('readiness to report the consumer hold', async () => {
-      const r = await readiness();
-      return r.body.checks.consumers === 'degraded' ? r : undefined;
-    }, 15_000, 200);
+    const degraded = await waitFor(
+      'readiness to report the consumer hold',
+      async () => {
+        const r = await readiness();
+        return r.body.checks.consumers === 'degraded' ? r : undefined;
+      },
+      15_000,
+      200,
+    );
     // Still ready: the service serves its API while the consumer waits.
     expect(degraded.status).toBe(200);
     expect(degraded.body.status).toBe('ready');
-    expect(degraded.body.details?.consumers).toMatch(new RegExp(`^runtime-it\\.orders ${topic.replace(/\./g, '\\.')}\\[\\d\\]@\\d+ held \\d+ s: the test guard holds this order back$`));
+    expect(degraded.body.details?.consumers).toMatch(
+      new RegExp(
+        `^runtime-it\\.orders ${topic.replace(/\./g, '\\.')}\\[\\d\\]@\\d+ held \\d+ s: the test guard holds this order back$`,
+      ),
+    );
     const metrics = await (await fetch(`${running.url}/metrics`)).text();
-    expect(metrics).toMatch(/consumer_hold_alarms_total\{group="runtime-it\.orders",topic="[^"]+",code="test\.guard_waits",service="runtime-it"\} 1/);
+    expect(metrics).toMatch(
+      /consumer_hold_alarms_total\{group="runtime-it\.orders",topic="[^"]+",code="test\.guard_waits",service="runtime-it"\} 1/,
+    );
     expect(metrics).toMatch(/consumer_hold_longest_seconds\{group="runtime-it\.orders",service="runtime-it"\} [1-9]/);
 
     guardClosed = false;

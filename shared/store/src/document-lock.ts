@@ -72,7 +72,9 @@ export class DocumentLock {
       if (Date.now() >= deadline) {
         throw this.options.busy();
       }
-      await new Promise((resolve) => setTimeout(resolve, Math.min(5 * 2 ** Math.min(attempt, 4), 80) * (0.5 + Math.random())));
+      await new Promise((resolve) =>
+        setTimeout(resolve, Math.min(5 * 2 ** Math.min(attempt, 4), 80) * (0.5 + Math.random())),
+      );
     }
   }
 }

@@ -53,7 +53,15 @@ export type IndexPlan = Record<string, IndexDescription[]>;
 export async function ensureIndexes(db: Db, plan: IndexPlan): Promise<void> {
   for (const [collection, indexes] of Object.entries(plan)) {
     if (indexes.length === 0) continue;
-    const existing = new Set((await db.collection(collection).listIndexes().toArray().catch(() => [])).map((index: { name?: unknown }) => String(index.name)));
+    const existing = new Set(
+      (
+        await db
+          .collection(collection)
+          .listIndexes()
+          .toArray()
+          .catch(() => [])
+      ).map((index: { name?: unknown }) => String(index.name)),
+    );
     const missing = indexes.filter((index) => !index.name || !existing.has(index.name));
     if (missing.length > 0) await db.collection(collection).createIndexes(missing);
   }

@@ -39,6 +39,8 @@ export const PROCESSED_EVENTS_INDEXES = [{ key: { processedAt: 1 }, name: 'proce
  * only come from a message still on its topic.
  */
 export async function pruneProcessedEvents(db: Db, olderThan: Date): Promise<number> {
-  const result = await db.collection<ProcessedEventDoc>(PROCESSED_EVENTS).deleteMany({ processedAt: { $lt: olderThan } });
+  const result = await db
+    .collection<ProcessedEventDoc>(PROCESSED_EVENTS)
+    .deleteMany({ processedAt: { $lt: olderThan } });
   return result.deletedCount;
 }

@@ -1,7 +1,22 @@
 import type { Collection, Document, Sort } from 'mongodb';
-import { connectMongo, DocumentLock, ensureIndexes, processedEvents, pruneProcessedEvents, type MongoStore } from '@marketplace/store';
+import {
+  connectMongo,
+  DocumentLock,
+  ensureIndexes,
+  processedEvents,
+  pruneProcessedEvents,
+  type MongoStore,
+} from '@marketplace/store';
 import { AppError } from '@marketplace/errors';
-import { describeTimings, fillTo, growsWithData, quietLogger, stackEnv, timeLookups, uniqueName } from '@marketplace/testing';
+import {
+  describeTimings,
+  fillTo,
+  growsWithData,
+  quietLogger,
+  stackEnv,
+  timeLookups,
+  uniqueName,
+} from '@marketplace/testing';
 
 // The local engine serves filters from indexes through our launcher (scripts/stack/mongo/):
 // unique indexes for equality on all their fields (more fields allowed), non-unique ones for
@@ -13,7 +28,11 @@ import { describeTimings, fillTo, growsWithData, quietLogger, stackEnv, timeLook
 let store: MongoStore;
 
 beforeAll(async () => {
-  store = await connectMongo({ url: stackEnv().MONGO_URL, database: uniqueName('engine_it').replace(/-/g, '_'), logger: quietLogger() });
+  store = await connectMongo({
+    url: stackEnv().MONGO_URL,
+    database: uniqueName('engine_it').replace(/-/g, '_'),
+    logger: quietLogger(),
+  });
 });
 
 afterAll(async () => {
@@ -93,7 +112,8 @@ describe('answers with indexes equal answers without', () => {
   ];
 
   it.each(filters)('%s', async (_name, filter, sort) => {
-    const read = async (c: Collection<Loose>) => (await c.find(filter, sort ? { sort } : {}).toArray()).map((d) => d._id);
+    const read = async (c: Collection<Loose>) =>
+      (await c.find(filter, sort ? { sort } : {}).toArray()).map((d) => d._id);
     const [a, b] = [await read(indexed), await read(plain)];
     expect(sort ? a : a.sort()).toEqual(sort ? b : b.sort());
   });
@@ -104,7 +124,12 @@ describe('answers with indexes equal answers without', () => {
       await c.updateMany({ _outboxSince: { $exists: true }, tenantId: 't-0' }, { $unset: { _outboxSince: '' } });
       await c.deleteMany({ tenantId: 't-6' });
     }
-    for (const filter of [{ tenantId: 't-3' }, { tenantId: 't-4' }, { tenantId: 't-6' }, { _outboxSince: { $lte: new Date(Date.UTC(2027, 0, 1)) } }] as Document[]) {
+    for (const filter of [
+      { tenantId: 't-3' },
+      { tenantId: 't-4' },
+      { tenantId: 't-6' },
+      { _outboxSince: { $lte: new Date(Date.UTC(2027, 0, 1)) } },
+    ] as Document[]) {
       const [a, b] = [await indexed.find(filter).toArray(), await plain.find(filter).toArray()];
       expect(a.map((d) => d._id).sort()).toEqual(b.map((d) => d._id).sort());
     }
@@ -121,13 +146,32 @@ describe('the shared queries as data grows', () => {
     });
     const events = processedEvents(db, 'growth');
     await events.add('seen');
-    const lock = new DocumentLock(db.collection('locks'), { ttlMs: 10_000, waitMs: 1_000, busy: () => new AppError('unavailable', 'test.busy', 'busy') });
+    const lock = new DocumentLock(db.collection('locks'), {
+      ttlMs: 10_000,
+      waitMs: 1_000,
+      busy: () => new AppError('unavailable', 'test.busy', 'busy'),
+    });
     const old = new Date(Date.UTC(2020, 0, 1));
     const grow = async (n: number) => {
       const filler = { pad: 'p'.repeat(500) };
-      await fillTo(db.collection<{ _id: string } & Document>('processed_events'), n, (i) => ({ _id: `other:${i}`, group: 'other', eventId: `${i}`, processedAt: new Date(), ...filler }));
-      await fillTo(db.collection<{ _id: string } & Document>('locks'), n, (i) => ({ _id: `other-lock-${i}`, token: 't', expiresAt: new Date(Date.now() + 3_600_000), ...filler }));
-      await fillTo(db.collection<{ _id: string } & Document>('outbox_docs'), n, (i) => ({ _id: `o-${i}`, ...(i % 1000 === 0 ? { _outboxSince: new Date() } : {}), ...filler }));
+      await fillTo(db.collection<{ _id: string } & Document>('processed_events'), n, (i) => ({
+        _id: `other:${i}`,
+        group: 'other',
+        eventId: `${i}`,
+        processedAt: new Date(),
+        ...filler,
+      }));
+      await fillTo(db.collection<{ _id: string } & Document>('locks'), n, (i) => ({
+        _id: `other-lock-${i}`,
+        token: 't',
+        expiresAt: new Date(Date.now() + 3_600_000),
+        ...filler,
+      }));
+      await fillTo(db.collection<{ _id: string } & Document>('outbox_docs'), n, (i) => ({
+        _id: `o-${i}`,
+        ...(i % 1000 === 0 ? { _outboxSince: new Date() } : {}),
+        ...filler,
+      }));
     };
     let k = 0;
     const timings = await timeLookups(
@@ -136,7 +180,16 @@ describe('the shared queries as data grows', () => {
         { name: 'processedEvents.add', run: () => events.add(`new-${k++}`) },
         { name: 'pruneProcessedEvents', run: () => pruneProcessedEvents(db, old) },
         { name: 'DocumentLock.run', run: () => lock.run(`lock-${k++ % 3}`, async () => undefined) },
-        { name: 'outbox sweep', run: () => db.collection('outbox_docs').find({ _outboxSince: { $lte: new Date() } }).sort({ _outboxSince: 1 }).limit(100).toArray() },
+        {
+          name: 'outbox sweep',
+          run: () =>
+            db
+              .collection('outbox_docs')
+              .find({ _outboxSince: { $lte: new Date() } })
+              .sort({ _outboxSince: 1 })
+              .limit(100)
+              .toArray(),
+        },
       ],
       grow,
     );

@@ -12,7 +12,11 @@ const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('
  */
 export function signTestBearerToken(key: Buffer, claims: TestBearerClaims, expiresAt: Date, now = new Date()): string {
   const header = b64url({ alg: 'HS256', typ: 'JWT' });
-  const payload = b64url({ ...claims, iat: Math.floor(now.getTime() / 1000), exp: Math.floor(expiresAt.getTime() / 1000) });
+  const payload = b64url({
+    ...claims,
+    iat: Math.floor(now.getTime() / 1000),
+    exp: Math.floor(expiresAt.getTime() / 1000),
+  });
   const signature = createHmac('sha256', key).update(`${header}.${payload}`).digest('base64url');
   return `${header}.${payload}.${signature}`;
 }

@@ -1,4 +1,12 @@
-import { EventPublisher, EventSchemas, SchemaValidator, createKafka, createTopicCatalog, type AnyTopics, type TopicCatalog } from '@marketplace/events';
+import {
+  EventPublisher,
+  EventSchemas,
+  SchemaValidator,
+  createKafka,
+  createTopicCatalog,
+  type AnyTopics,
+  type TopicCatalog,
+} from '@marketplace/events';
 import type { Logger } from '@marketplace/logging';
 import { stackEnv } from './stack';
 import { uniqueName } from './wait';
@@ -22,7 +30,20 @@ export const testEventSchema = {
 export function testCatalog(prefix = 'it'): { catalog: TopicCatalog; topic: string } {
   const topic = uniqueName(`${prefix}.orders`);
   const catalog = createTopicCatalog(
-    new Map([[topic, { name: topic, partitions: 3, retentionMs: 3_600_000, schema: testEventSchema, eventTypes: ['test.order.created', 'test.order.cancelled'], key: 'orderId', description: 'test' }]]),
+    new Map([
+      [
+        topic,
+        {
+          name: topic,
+          partitions: 3,
+          retentionMs: 3_600_000,
+          schema: testEventSchema,
+          eventTypes: ['test.order.created', 'test.order.cancelled'],
+          key: 'orderId',
+          description: 'test',
+        },
+      ],
+    ]),
     { suffix: '.dlt', partitions: 1, retentionMs: 3_600_000 },
   );
   return { catalog, topic };

@@ -19,7 +19,12 @@ export interface TestGateway {
 }
 
 export interface ApiClient {
-  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
+  call(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: any; headers: Headers }>;
 }
 
 /** JSON calls with a bearer token (admin or tenant). */
@@ -28,7 +33,11 @@ export function apiClient(baseUrl: string, token: string): ApiClient {
     async call(method, path, body, headers = {}) {
       const res = await fetch(baseUrl + path, {
         method,
-        headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...headers,
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
         signal: AbortSignal.timeout(15_000),
       });
@@ -54,7 +63,13 @@ export async function startGateway(env: Record<string, string> = {}): Promise<Te
     PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
     ...env,
   });
-  return { url: process.url, process, database, admin: apiClient(process.url, adminToken()), stop: async () => void (await process.stop()) };
+  return {
+    url: process.url,
+    process,
+    database,
+    admin: apiClient(process.url, adminToken()),
+    stop: async () => void (await process.stop()),
+  };
 }
 
 export interface ConnectedApp {
@@ -69,15 +84,29 @@ export interface ConnectedApp {
 let counter = 0;
 const slug = (prefix: string) => `${prefix}-${randomBytes(4).toString('hex')}-${++counter}`;
 
-export async function createTenant(gw: TestGateway, profile: { currencyCode?: string; defaultLanguage?: string } = {}): Promise<{ tenantId: string; tenant: ApiClient }> {
-  const created = await gw.admin.call('POST', '/api/admin/v1/tenants', { slug: slug('t'), name: 'Test Bistro', currencyCode: 'EUR', defaultLanguage: 'en', ...profile });
+export async function createTenant(
+  gw: TestGateway,
+  profile: { currencyCode?: string; defaultLanguage?: string } = {},
+): Promise<{ tenantId: string; tenant: ApiClient }> {
+  const created = await gw.admin.call('POST', '/api/admin/v1/tenants', {
+    slug: slug('t'),
+    name: 'Test Bistro',
+    currencyCode: 'EUR',
+    defaultLanguage: 'en',
+    ...profile,
+  });
   if (created.status !== 201) throw new Error(`create tenant: ${created.status} ${JSON.stringify(created.body)}`);
   const token = await gw.admin.call('POST', `/api/admin/v1/tenants/${created.body.id}/tokens`, {});
   return { tenantId: created.body.id, tenant: apiClient(gw.url, token.body.token) };
 }
 
 /** An app with one published ApiKey contract version granting `scopes`. */
-export async function publishApp(gw: TestGateway, scopes: string[], events: string[] = [], extra: Record<string, unknown> = {}): Promise<{ appId: string; version: number }> {
+export async function publishApp(
+  gw: TestGateway,
+  scopes: string[],
+  events: string[] = [],
+  extra: Record<string, unknown> = {},
+): Promise<{ appId: string; version: number }> {
   const app = await gw.admin.call('POST', '/api/admin/v1/apps', { slug: slug('app'), name: 'Test App' });
   if (app.status !== 201) throw new Error(`create app: ${app.status} ${JSON.stringify(app.body)}`);
   const version = await gw.admin.call('POST', `/api/admin/v1/apps/${app.body.id}/versions`, {
@@ -88,16 +117,27 @@ export async function publishApp(gw: TestGateway, scopes: string[], events: stri
     ...extra,
   });
   if (version.status !== 201) throw new Error(`create version: ${version.status} ${JSON.stringify(version.body)}`);
-  const published = await gw.admin.call('POST', `/api/admin/v1/apps/${app.body.id}/versions/${version.body.version}/publish`);
+  const published = await gw.admin.call(
+    'POST',
+    `/api/admin/v1/apps/${app.body.id}/versions/${version.body.version}/publish`,
+  );
   if (published.status !== 200) throw new Error(`publish: ${published.status}`);
   return { appId: app.body.id, version: version.body.version };
 }
 
 /** Tenant + app + install + connect: a partner with an API key. */
-export async function connectedApp(gw: TestGateway, scopes: string[], events: string[] = [], tenant?: { tenantId: string; tenant: ApiClient }): Promise<ConnectedApp> {
+export async function connectedApp(
+  gw: TestGateway,
+  scopes: string[],
+  events: string[] = [],
+  tenant?: { tenantId: string; tenant: ApiClient },
+): Promise<ConnectedApp> {
   const owner = tenant ?? (await createTenant(gw));
   const { appId, version } = await publishApp(gw, scopes, events);
-  const installed = await owner.tenant.call('POST', '/api/tenant/v1/installations', { appId, contractVersion: version });
+  const installed = await owner.tenant.call('POST', '/api/tenant/v1/installations', {
+    appId,
+    contractVersion: version,
+  });
   if (installed.status !== 201) throw new Error(`install: ${installed.status} ${JSON.stringify(installed.body)}`);
   const connected = await owner.tenant.call('POST', `/api/tenant/v1/installations/${installed.body.id}/connect`);
   if (connected.status !== 200) throw new Error(`connect: ${connected.status} ${JSON.stringify(connected.body)}`);
@@ -120,7 +160,11 @@ export async function partnerCall(
 ): Promise<{ status: number; body: any; text: string; headers: Headers }> {
   const res = await fetch(`${gw.url}/api/partner/v1${path}`, {
     method,
-    headers: { ...(apiKey === undefined ? {} : { authorization: `ApiKey ${apiKey}` }), ...(options.body === undefined ? {} : { 'content-type': 'application/json' }), ...options.headers },
+    headers: {
+      ...(apiKey === undefined ? {} : { authorization: `ApiKey ${apiKey}` }),
+      ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...options.headers,
+    },
     body: options.body,
     signal: AbortSignal.timeout(20_000),
   });

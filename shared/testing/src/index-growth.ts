@@ -31,7 +31,11 @@ export function growsWithData(timing: LookupTiming): boolean {
  * Fills a collection up to `total` documents made by `make(i)` (i counts from the current size),
  * in batches of 1,000.
  */
-export async function fillTo<T extends Document>(collection: Collection<T>, total: number, make: (i: number) => OptionalUnlessRequiredId<T>): Promise<void> {
+export async function fillTo<T extends Document>(
+  collection: Collection<T>,
+  total: number,
+  make: (i: number) => OptionalUnlessRequiredId<T>,
+): Promise<void> {
   let count = await collection.estimatedDocumentCount(); // the collection's count, not a scan
   while (count < total) {
     const batch = Array.from({ length: Math.min(1_000, total - count) }, (_, k) => make(count + k));
@@ -61,7 +65,12 @@ async function medianMs(run: () => Promise<unknown>, runs: number): Promise<numb
  * each), keeping its fastest median: the engine is shared with other tests, and a burst of their
  * writes can slow an index lookup for a few seconds, while a scan is slow every time.
  */
-export async function timeLookups(cases: readonly LookupCase[], growTo: (total: number) => Promise<void>, runs = 15, retimeRuns = 5): Promise<LookupTiming[]> {
+export async function timeLookups(
+  cases: readonly LookupCase[],
+  growTo: (total: number) => Promise<void>,
+  runs = 15,
+  retimeRuns = 5,
+): Promise<LookupTiming[]> {
   await growTo(GROWTH_SIZES.small);
   const small = new Map<string, number>();
   for (const c of cases) small.set(c.name, await medianMs(c.run, runs));
@@ -80,7 +89,10 @@ export async function timeLookups(cases: readonly LookupCase[], growTo: (total: 
 /** One line per case, for the test's output and its failure message. */
 export function describeTimings(timings: readonly LookupTiming[]): string {
   return timings
-    .map((t) => `${growsWithData(t) ? 'SCAN ' : 'index'} ${t.name}: ${t.smallMs.toFixed(2)} ms at ${GROWTH_SIZES.small}, ${t.largeMs.toFixed(2)} ms at ${GROWTH_SIZES.large}`)
+    .map(
+      (t) =>
+        `${growsWithData(t) ? 'SCAN ' : 'index'} ${t.name}: ${t.smallMs.toFixed(2)} ms at ${GROWTH_SIZES.small}, ${t.largeMs.toFixed(2)} ms at ${GROWTH_SIZES.large}`,
+    )
     .join('\n');
 }
 
@@ -91,9 +103,14 @@ export function describeTimings(timings: readonly LookupTiming[]): string {
  */
 export function queryMethodsOf(repository: object): string[] {
   const methods: string[] = [];
-  for (let proto = Object.getPrototypeOf(repository); proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+  for (
+    let proto = Object.getPrototypeOf(repository);
+    proto && proto !== Object.prototype;
+    proto = Object.getPrototypeOf(proto)
+  ) {
     for (const name of Object.getOwnPropertyNames(proto)) {
-      if (name !== 'constructor' && typeof proto[name] === 'function') methods.push(`${proto.constructor.name}.${name}`);
+      if (name !== 'constructor' && typeof proto[name] === 'function')
+        methods.push(`${proto.constructor.name}.${name}`);
     }
   }
   return methods;

@@ -1,13 +1,48 @@
 export { localEnv, stackEnv, repoRoot } from './stack';
 export { uniqueName, waitFor, sleep } from './wait';
 export { captureLogger, quietLogger } from './loggers';
-export { freePort, startServiceProcess, startServiceProcesses, SERVICE_LOG_DIR, type ServiceProcess } from './service-process';
+export {
+  freePort,
+  startServiceProcess,
+  startServiceProcesses,
+  SERVICE_LOG_DIR,
+  type ServiceProcess,
+} from './service-process';
 export { testCatalog, testEventSchema, testEvents } from './event-fixtures';
 export { readTopic, type RawTopicReader } from './raw-topic';
 export { findSecrets, SECRET_PATTERNS } from './secret-patterns';
 export { validateOpenApi, componentValidator, tenantDocumentOperationIds } from './openapi';
 export { startReceiver, verifySignature, type Received, type Receiver } from './receiver';
-export { describeTimings, fillTo, growsWithData, methodOfCase, queryMethodsOf, timeLookups, GROWTH_SIZES, type LookupCase, type LookupTiming } from './index-growth';
+export {
+  describeTimings,
+  fillTo,
+  growsWithData,
+  methodOfCase,
+  queryMethodsOf,
+  timeLookups,
+  GROWTH_SIZES,
+  type LookupCase,
+  type LookupTiming,
+} from './index-growth';
 export { signTestBearerToken, type TestBearerClaims } from './bearer-token';
-export { adminToken, apiClient, connectedApp, createTenant, partnerCall, publishApp, startGateway, type ApiClient, type ConnectedApp, type TestGateway } from './gateway';
-export { pickupOrder, restaurantMenu, seedMenu, selectionId, waitForCatalogCopy, type DemoMenu, type TenantCall } from './menu-fixture';
+export {
+  adminToken,
+  apiClient,
+  connectedApp,
+  createTenant,
+  partnerCall,
+  publishApp,
+  startGateway,
+  type ApiClient,
+  type ConnectedApp,
+  type TestGateway,
+} from './gateway';
+export {
+  pickupOrder,
+  restaurantMenu,
+  seedMenu,
+  selectionId,
+  waitForCatalogCopy,
+  type DemoMenu,
+  type TenantCall,
+} from './menu-fixture';

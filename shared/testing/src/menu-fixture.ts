@@ -51,15 +51,37 @@ export async function seedMenu(manage: TenantCall): Promise<DemoMenu> {
   const hafen = await c('/branches', { name: 'Hafen', isActive: true });
   const closed = await c('/branches', { name: 'Closed', isActive: false });
   const category = await c('/categories', { name: 'Mains' });
-  const cheeseType = await c('/modifier-groups', { name: 'Cheese type', minSelections: 1, maxSelections: 1, isRequired: true, options: [{ name: 'Mozzarella', price: 0 }, { name: 'Cheddar', price: 0.5 }] });
+  const cheeseType = await c('/modifier-groups', {
+    name: 'Cheese type',
+    minSelections: 1,
+    maxSelections: 1,
+    isRequired: true,
+    options: [
+      { name: 'Mozzarella', price: 0 },
+      { name: 'Cheddar', price: 0.5 },
+    ],
+  });
   const toppings = await c('/modifier-groups', {
     name: 'Toppings',
     minSelections: 0,
     maxSelections: 2,
     isRequired: false,
-    options: [{ name: 'Cheese', price: 1, childGroupIds: [cheeseType.id] }, { name: 'Olives', price: 0.8 }, { name: 'Ham', price: 1.2 }],
+    options: [
+      { name: 'Cheese', price: 1, childGroupIds: [cheeseType.id] },
+      { name: 'Olives', price: 0.8 },
+      { name: 'Ham', price: 1.2 },
+    ],
   });
-  const crust = await c('/modifier-groups', { name: 'Crust', minSelections: 1, maxSelections: 1, isRequired: true, options: [{ name: 'Thin', price: 0 }, { name: 'Thick', price: 1.5 }] });
+  const crust = await c('/modifier-groups', {
+    name: 'Crust',
+    minSelections: 1,
+    maxSelections: 1,
+    isRequired: true,
+    options: [
+      { name: 'Thin', price: 0 },
+      { name: 'Thick', price: 1.5 },
+    ],
+  });
   const pizza = await c('/products', {
     categoryId: category.id,
     name: 'Pizza',
@@ -69,7 +91,12 @@ export async function seedMenu(manage: TenantCall): Promise<DemoMenu> {
       { name: 'Small', price: 9, isDefault: false, modifierGroupIds: [crust.id] },
     ],
   });
-  const cola = await c('/products', { categoryId: category.id, name: 'Cola', taxCategoryId: drinks19.id, variants: [{ name: '0.33 l', price: 2.5, isDefault: true }] });
+  const cola = await c('/products', {
+    categoryId: category.id,
+    name: 'Cola',
+    taxCategoryId: drinks19.id,
+    variants: [{ name: '0.33 l', price: 2.5, isDefault: true }],
+  });
   const option = (group: any, name: string) => group.options.find((o: any) => o.name === name).id;
   return {
     branchId: mitte.id,
@@ -80,8 +107,17 @@ export async function seedMenu(manage: TenantCall): Promise<DemoMenu> {
     pizza: { id: pizza.id, large: pizza.variants[0].id, small: pizza.variants[1].id },
     cola: { id: cola.id, variant: cola.variants[0].id },
     crust: { id: crust.id, thin: option(crust, 'Thin'), thick: option(crust, 'Thick') },
-    toppings: { id: toppings.id, cheese: option(toppings, 'Cheese'), olives: option(toppings, 'Olives'), ham: option(toppings, 'Ham') },
-    cheeseType: { id: cheeseType.id, mozzarella: option(cheeseType, 'Mozzarella'), cheddar: option(cheeseType, 'Cheddar') },
+    toppings: {
+      id: toppings.id,
+      cheese: option(toppings, 'Cheese'),
+      olives: option(toppings, 'Olives'),
+      ham: option(toppings, 'Ham'),
+    },
+    cheeseType: {
+      id: cheeseType.id,
+      mozzarella: option(cheeseType, 'Mozzarella'),
+      cheddar: option(cheeseType, 'Cheddar'),
+    },
   };
 }
 
@@ -96,7 +132,13 @@ export async function restaurantMenu(tenant: ApiClient, tenantId: string, orderi
  * Waits until ordering-pricing's catalog copy (collection `catalog_copy` of its database `db`)
  * holds the resource (and, if given, in the wanted state).
  */
-export async function waitForCatalogCopy(db: Db, tenantId: string, entity: string, id: string, wanted: (state: any) => boolean = () => true): Promise<void> {
+export async function waitForCatalogCopy(
+  db: Db,
+  tenantId: string,
+  entity: string,
+  id: string,
+  wanted: (state: any) => boolean = () => true,
+): Promise<void> {
   await waitFor(`ordering's copy of ${entity} ${id}`, async () => {
     const doc = await db.collection('catalog_copy').findOne({ _id: `${tenantId}:${entity}:${id}` as never });
     return doc !== null && wanted(doc.state);
@@ -117,7 +159,14 @@ export function pickupOrder(menu: DemoMenu, overrides: Record<string, unknown> =
     paymentMethod: 1,
     externalOrderId: `ext-${randomUUID()}`,
     lines: [
-      { productId: menu.pizza.id, variantId: menu.pizza.large, quantity: 1, modifierSelections: [{ selectionId: selectionId(), modifierGroupId: menu.crust.id, modifierOptionId: menu.crust.thin }] },
+      {
+        productId: menu.pizza.id,
+        variantId: menu.pizza.large,
+        quantity: 1,
+        modifierSelections: [
+          { selectionId: selectionId(), modifierGroupId: menu.crust.id, modifierOptionId: menu.crust.thin },
+        ],
+      },
       { productId: menu.cola.id, variantId: menu.cola.variant, quantity: 2, modifierSelections: [] },
     ],
     ...overrides,

@@ -18,7 +18,11 @@ export function validateOpenApi(doc: unknown): { valid: boolean; version: string
     const result = await validator.validate(JSON.parse(Buffer.concat(chunks).toString('utf8')));
     process.stdout.write(JSON.stringify({ valid: result.valid, version: validator.version, errors: result.errors ?? null }));
   `;
-  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { input: JSON.stringify(doc), encoding: 'utf8', timeout: 60_000 });
+  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+    input: JSON.stringify(doc),
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   if (child.status !== 0) throw new Error(`validator process failed (${child.status}): ${child.stderr}`);
   return JSON.parse(child.stdout);
 }
@@ -42,14 +46,16 @@ export function componentValidator(doc: Record<string, unknown>, name: string): 
 export function tenantDocumentOperationIds(doc: Record<string, unknown>): string[] {
   const result = validateOpenApi(doc);
   if (!result.valid) throw new Error(`not valid OpenAPI 3.1: ${JSON.stringify(result.errors)}`);
-  if (JSON.stringify(JSON.parse(JSON.stringify(doc))) !== JSON.stringify(doc)) throw new Error('the document is not plain JSON');
+  if (JSON.stringify(JSON.parse(JSON.stringify(doc))) !== JSON.stringify(doc))
+    throw new Error('the document is not plain JSON');
   const ids: string[] = [];
   for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
     for (const [method, op] of Object.entries(item)) {
       if (method === 'parameters') continue;
       const where = `${method.toUpperCase()} ${path}`;
       if (ids.includes(op.operationId)) throw new Error(`${where}: operationId ${op.operationId} is used twice`);
-      if (JSON.stringify(op.security) !== JSON.stringify([{ tenantToken: [] }])) throw new Error(`${where}: not secured by the tenant token`);
+      if (JSON.stringify(op.security) !== JSON.stringify([{ tenantToken: [] }]))
+        throw new Error(`${where}: not secured by the tenant token`);
       if (!op.responses?.['401']) throw new Error(`${where}: no 401 answer`);
       ids.push(op.operationId);
     }

@@ -38,7 +38,12 @@ export async function startReceiver(): Promise<Receiver> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const entry: Received = { at: Date.now(), path: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks) };
+      const entry: Received = {
+        at: Date.now(),
+        path: req.url ?? '/',
+        headers: req.headers,
+        body: Buffer.concat(chunks),
+      };
       received.push(entry);
       const nth = (counts.get(entry.path) ?? 0) + 1;
       counts.set(entry.path, nth);
@@ -68,6 +73,8 @@ export function verifySignature(request: Received, secret: string): boolean {
   const timestamp = String(request.headers['x-marketplace-timestamp'] ?? '');
   const signature = String(request.headers['x-marketplace-signature'] ?? '');
   if (!/^\d+$/.test(timestamp) || !/^[0-9a-f]{64}$/.test(signature)) return false;
-  const expected = createHmac('sha256', secret).update(Buffer.concat([Buffer.from(`${timestamp}.`, 'utf8'), request.body])).digest();
+  const expected = createHmac('sha256', secret)
+    .update(Buffer.concat([Buffer.from(`${timestamp}.`, 'utf8'), request.body]))
+    .digest();
   return timingSafeEqual(expected, Buffer.from(signature, 'hex'));
 }

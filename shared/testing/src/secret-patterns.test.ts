@@ -15,6 +15,10 @@ describe('findSecrets', () => {
   });
 
   it('leaves ordinary log lines alone', () => {
-    expect(findSecrets('{"level":30,"keyId":"mpk_AAAAAAAAAAAAAAAAAAAAAA","requestId":"6f1c1f8e-2b7a-4d1e-9c3a-0a5b6c7d8e9f"}')).toEqual([]);
+    expect(
+      findSecrets(
+        '{"level":30,"keyId":"mpk_AAAAAAAAAAAAAAAAAAAAAA","requestId":"6f1c1f8e-2b7a-4d1e-9c3a-0a5b6c7d8e9f"}',
+      ),
+    ).toEqual([]);
   });
 });

@@ -20,11 +20,24 @@ export interface ServiceProcess {
  * Starts a built service (`services/<name>/dist/main.js`) as its own process against the local
  * stack, on the given port, and waits until /readyz answers 200.
  */
-export async function startServiceProcess(name: string, port: number, env: Record<string, string> = {}, readyTimeoutMs = 45_000): Promise<ServiceProcess> {
+export async function startServiceProcess(
+  name: string,
+  port: number,
+  env: Record<string, string> = {},
+  readyTimeoutMs = 45_000,
+): Promise<ServiceProcess> {
   const main = join(repoRoot, 'services', name, 'dist', 'main.js');
   if (!existsSync(main)) throw new Error(`${main} does not exist: run npm run build first`);
   const child = spawn(process.execPath, [main], {
-    env: { PATH: process.env.PATH, ...stackEnv(), ...localEnv(), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    env: {
+      PATH: process.env.PATH,
+      ...stackEnv(),
+      ...localEnv(),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -45,15 +58,24 @@ export async function startServiceProcess(name: string, port: number, env: Recor
     async stop(timeoutMs = 20_000) {
       if (child.exitCode !== null) return child.exitCode;
       child.kill('SIGTERM');
-      return waitFor(`${name} to exit after SIGTERM`, async () => (child.exitCode !== null || child.signalCode !== null ? { code: await exited } : undefined), timeoutMs).then((r) => r.code);
+      return waitFor(
+        `${name} to exit after SIGTERM`,
+        async () => (child.exitCode !== null || child.signalCode !== null ? { code: await exited } : undefined),
+        timeoutMs,
+      ).then((r) => r.code);
     },
   };
   try {
-    await waitFor(`${name} to answer /readyz with 200`, async () => {
-      if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}: ${output.slice(-2000)}`);
-      const res = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(3000) });
-      return res.status === 200;
-    }, readyTimeoutMs, 250);
+    await waitFor(
+      `${name} to answer /readyz with 200`,
+      async () => {
+        if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}: ${output.slice(-2000)}`);
+        const res = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(3000) });
+        return res.status === 200;
+      },
+      readyTimeoutMs,
+      250,
+    );
   } catch (error) {
     child.kill('SIGKILL');
     throw error;
@@ -82,6 +104,8 @@ export async function startServiceProcesses(starts: Array<Promise<ServiceProcess
   const results = await Promise.allSettled(starts);
   const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (!failed) return results.map((r) => (r as PromiseFulfilledResult<ServiceProcess>).value);
-  await Promise.all(results.map(async (r) => (r.status === 'fulfilled' ? r.value.stop().catch(() => undefined) : undefined)));
+  await Promise.all(
+    results.map(async (r) => (r.status === 'fulfilled' ? r.value.stop().catch(() => undefined) : undefined)),
+  );
   throw failed.reason;
 }

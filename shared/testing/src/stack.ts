@@ -8,7 +8,12 @@ export const repoRoot = resolve(__dirname, '../../..');
  * The addresses of the local stack, written by `npm run stack:up` to `.stack/stack.env`. Values
  * already in the environment win, so CI or a developer can point tests at another stack.
  */
-export function stackEnv(): { KAFKA_BROKERS: string; SCHEMA_REGISTRY_URL: string; MONGO_URL: string; REDIS_URL: string } {
+export function stackEnv(): {
+  KAFKA_BROKERS: string;
+  SCHEMA_REGISTRY_URL: string;
+  MONGO_URL: string;
+  REDIS_URL: string;
+} {
   const file = join(repoRoot, '.stack', 'stack.env');
   const fromFile: Record<string, string> = {};
   if (existsSync(file)) {
@@ -19,7 +24,8 @@ export function stackEnv(): { KAFKA_BROKERS: string; SCHEMA_REGISTRY_URL: string
   }
   const pick = (name: string) => {
     const value = process.env[name] ?? fromFile[name];
-    if (!value) throw new Error(`${name} is not set and .stack/stack.env does not define it: run npm run stack:up first`);
+    if (!value)
+      throw new Error(`${name} is not set and .stack/stack.env does not define it: run npm run stack:up first`);
     return value;
   };
   return {
@@ -37,7 +43,10 @@ export function stackEnv(): { KAFKA_BROKERS: string; SCHEMA_REGISTRY_URL: string
 export function localEnv(): Record<string, string> {
   const file = join(repoRoot, '.stack', 'local.env');
   if (!existsSync(file)) {
-    const result = spawnSync(process.execPath, [join(repoRoot, 'scripts', 'stack', 'local-env.mjs')], { encoding: 'utf8', timeout: 10_000 });
+    const result = spawnSync(process.execPath, [join(repoRoot, 'scripts', 'stack', 'local-env.mjs')], {
+      encoding: 'utf8',
+      timeout: 10_000,
+    });
     if (result.status !== 0) throw new Error(`scripts/stack/local-env.mjs failed: ${result.stderr}`);
   }
   const values: Record<string, string> = {};

@@ -11,7 +11,12 @@ export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve
  * Polls `probe` until it returns something other than undefined or false, or fails after
  * `timeoutMs` with a message naming what it waited for and the last error seen.
  */
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 20_000, intervalMs = 100): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined | false> | T | undefined | false,
+  timeoutMs = 20_000,
+  intervalMs = 100,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   for (;;) {

@@ -54,7 +54,9 @@ function start({ serviceName, endpoint }: TracingSettings): Tracing {
     traceExporter: new OTLPTraceExporter({ url: `${endpoint.replace(/\/$/, '')}/v1/traces` }),
     textMapPropagator: new W3CTraceContextPropagator(),
     instrumentations: [
-      new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => /^\/(healthz|readyz|metrics)/.test(req.url ?? '') }),
+      new HttpInstrumentation({
+        ignoreIncomingRequestHook: (req) => /^\/(healthz|readyz|metrics)/.test(req.url ?? ''),
+      }),
       new KoaInstrumentation(),
       new KafkaJsInstrumentation(),
       new MongoDBInstrumentation(),

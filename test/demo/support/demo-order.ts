@@ -14,7 +14,11 @@ type Point = { latitude: number; longitude: number };
  * (inside the seeded zone unless told otherwise), with the order-source key. Answers the
  * gateway's response.
  */
-export async function placeDemoOrder(gw: TestGateway, fixture: DemoOrderFixture, options: { point?: Point; promotionCode?: string } = {}) {
+export async function placeDemoOrder(
+  gw: TestGateway,
+  fixture: DemoOrderFixture,
+  options: { point?: Point; promotionCode?: string } = {},
+) {
   const key = fixture.installations.orderSource.apiKey;
   const mitte = fixture.branches.find((b) => b.name === 'Demo Bistro Mitte')!;
   const zone = fixture.deliveryZones[0]!;

@@ -35,10 +35,21 @@ export class AvailabilityRepository {
   }
 
   /** Stores the branch's whole availability with its event, in one write (created on first use). */
-  async saveOfBranch(owner: TenantOwner, branchId: string, entries: AvailabilityEntries, seq: number, events: OutgoingEvent[], now: Date): Promise<void> {
+  async saveOfBranch(
+    owner: TenantOwner,
+    branchId: string,
+    entries: AvailabilityEntries,
+    seq: number,
+    events: OutgoingEvent[],
+    now: Date,
+  ): Promise<void> {
     await this.collection.updateOne(
       { _id: branchId, tenantId: owner.tenantId },
-      updateWithOutbox({ $set: { ...entries, seq, updatedAt: now, deleted: false }, $setOnInsert: { createdAt: now } }, events, now),
+      updateWithOutbox(
+        { $set: { ...entries, seq, updatedAt: now, deleted: false }, $setOnInsert: { createdAt: now } },
+        events,
+        now,
+      ),
       { upsert: true },
     );
   }

@@ -24,27 +24,37 @@ export class ProductRepository extends ResourceRepository<Product> {
 
   /** The owner's live products in a category (the tenant API's `?categoryId=`). */
   async listLiveInCategory(owner: TenantOwner, categoryId: string): Promise<Product[]> {
-    return (await this.collection.find(liveOf<Product>(owner, { categoryId }), WITHOUT_OUTBOX).toArray());
+    return await this.collection.find(liveOf<Product>(owner, { categoryId }), WITHOUT_OUTBOX).toArray();
   }
 
   /** Ids of the owner's live products in a category (they keep it from being deleted). */
   async liveIdsInCategory(owner: TenantOwner, categoryId: string): Promise<string[]> {
-    return ids(await this.collection.find(liveOf<Product>(owner, { categoryId }), { projection: { _id: 1 } }).toArray());
+    return ids(
+      await this.collection.find(liveOf<Product>(owner, { categoryId }), { projection: { _id: 1 } }).toArray(),
+    );
   }
 
   /** Ids of the owner's live products taxed by a tax category. */
   async liveIdsWithTaxCategory(owner: TenantOwner, taxCategoryId: string): Promise<string[]> {
-    return ids(await this.collection.find(liveOf<Product>(owner, { taxCategoryId }), { projection: { _id: 1 } }).toArray());
+    return ids(
+      await this.collection.find(liveOf<Product>(owner, { taxCategoryId }), { projection: { _id: 1 } }).toArray(),
+    );
   }
 
   /** Ids of the owner's live products with a variant offering a modifier group. */
   async liveIdsOfferingGroup(owner: TenantOwner, groupId: string): Promise<string[]> {
-    return ids(await this.collection.find(liveOf<Product>(owner, { 'variants.modifierGroupIds': groupId }), { projection: { _id: 1 } }).toArray());
+    return ids(
+      await this.collection
+        .find(liveOf<Product>(owner, { 'variants.modifierGroupIds': groupId }), { projection: { _id: 1 } })
+        .toArray(),
+    );
   }
 
   /** The owner's live product ids, each with its variant ids (what availability may name). */
   async liveProductAndVariantIds(owner: TenantOwner): Promise<Array<{ id: string; variantIds: string[] }>> {
-    const docs = await this.collection.find(liveOf<Product>(owner), { projection: { _id: 1, 'variants.id': 1 } }).toArray();
+    const docs = await this.collection
+      .find(liveOf<Product>(owner), { projection: { _id: 1, 'variants.id': 1 } })
+      .toArray();
     return docs.map((doc) => ({ id: doc._id, variantIds: (doc.variants ?? []).map((v) => v.id) }));
   }
 }

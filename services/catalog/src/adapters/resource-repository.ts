@@ -33,7 +33,10 @@ export const RESOURCE_STORAGE = {
 } as const satisfies Record<string, RepositoryStorage>;
 
 /** The filter of the owner's live resources, with more conditions (a function, not a method: only queries are methods). */
-export function liveOf<R extends CatalogResource>(owner: TenantOwner, more: Record<string, unknown> = {}): Filter<ResourceDoc<R>> {
+export function liveOf<R extends CatalogResource>(
+  owner: TenantOwner,
+  more: Record<string, unknown> = {},
+): Filter<ResourceDoc<R>> {
   return { tenantId: owner.tenantId, deleted: false, ...more } as unknown as Filter<ResourceDoc<R>>;
 }
 
@@ -76,18 +79,33 @@ export class ResourceRepository<R extends CatalogResource> {
 
   /** Stores a new resource of the owner with its events. */
   async insertWithEvents(owner: TenantOwner, doc: R, events: OutgoingEvent[], now: Date): Promise<void> {
-    await this.collection.insertOne(withOutbox({ ...doc, tenantId: owner.tenantId }, events, now) as OptionalUnlessRequiredId<ResourceDoc<R>>);
+    await this.collection.insertOne(
+      withOutbox({ ...doc, tenantId: owner.tenantId }, events, now) as OptionalUnlessRequiredId<ResourceDoc<R>>,
+    );
   }
 
   /** Replaces the fields of the owner's live resource, with its events; false when there is none. */
-  async replaceLive(owner: TenantOwner, id: string, fields: Partial<R>, seq: number, events: OutgoingEvent[], now: Date): Promise<boolean> {
-    const result = await this.collection.updateOne(liveOf<R>(owner, { _id: id }), updateWithOutbox({ $set: { ...fields, seq, updatedAt: now } } as UpdateFilter<ResourceDoc<R>>, events, now));
+  async replaceLive(
+    owner: TenantOwner,
+    id: string,
+    fields: Partial<R>,
+    seq: number,
+    events: OutgoingEvent[],
+    now: Date,
+  ): Promise<boolean> {
+    const result = await this.collection.updateOne(
+      liveOf<R>(owner, { _id: id }),
+      updateWithOutbox({ $set: { ...fields, seq, updatedAt: now } } as UpdateFilter<ResourceDoc<R>>, events, now),
+    );
     return result.matchedCount > 0;
   }
 
   /** Makes the owner's live resource a tombstone carrying its last events; false when there is none. */
   async markDeleted(owner: TenantOwner, id: string, seq: number, events: OutgoingEvent[], now: Date): Promise<boolean> {
-    const result = await this.collection.updateOne(liveOf<R>(owner, { _id: id }), updateWithOutbox({ $set: { deleted: true, seq, updatedAt: now } } as UpdateFilter<ResourceDoc<R>>, events, now));
+    const result = await this.collection.updateOne(
+      liveOf<R>(owner, { _id: id }),
+      updateWithOutbox({ $set: { deleted: true, seq, updatedAt: now } } as UpdateFilter<ResourceDoc<R>>, events, now),
+    );
     return result.matchedCount > 0;
   }
 }

@@ -1,5 +1,11 @@
 import type { Db } from 'mongodb';
-import { DocumentLock, type DocumentLockOptions, type LockDoc, type RepositoryStorage, type TenantOwner } from '@marketplace/store';
+import {
+  DocumentLock,
+  type DocumentLockOptions,
+  type LockDoc,
+  type RepositoryStorage,
+  type TenantOwner,
+} from '@marketplace/store';
 
 /**
  * A tenant's write lock: one change of its catalog at a time, on every instance. Taken by

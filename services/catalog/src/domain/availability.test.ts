@@ -1,4 +1,11 @@
-import { Availability, emptyAvailability, optionAvailability, productAvailability, variantAvailability, type BranchAvailability } from './availability';
+import {
+  Availability,
+  emptyAvailability,
+  optionAvailability,
+  productAvailability,
+  variantAvailability,
+  type BranchAvailability,
+} from './availability';
 
 const av = (over: Partial<BranchAvailability> = {}): BranchAvailability => ({ ...emptyAvailability(), ...over });
 

@@ -20,7 +20,11 @@ export function variantAvailability(av: BranchAvailability, productId: string, v
  * A product is its own value, raised to the least strict of its variants' values: a product whose
  * every variant is sold out is sold out, even if nobody marked the product itself.
  */
-export function productAvailability(av: BranchAvailability, productId: string, variantIds: readonly string[]): AvailabilityValue {
+export function productAvailability(
+  av: BranchAvailability,
+  productId: string,
+  variantIds: readonly string[],
+): AvailabilityValue {
   const own = av.products[productId] ?? 0;
   const leastStrictVariant = Math.min(...variantIds.map((id) => variantAvailability(av, productId, id)));
   return Math.max(own, leastStrictVariant) as AvailabilityValue;

@@ -17,7 +17,18 @@ const product: Product = {
   imageUrl: null,
   taxCategoryId: null,
   translations: { de: 'Margherita' },
-  variants: [{ id: 'v', sku: null, name: 'S', priceMinor: 999, compareAtPriceMinor: 1099, isDefault: true, modifierGroupIds: ['g'], translations: {} }],
+  variants: [
+    {
+      id: 'v',
+      sku: null,
+      name: 'S',
+      priceMinor: 999,
+      compareAtPriceMinor: 1099,
+      isDefault: true,
+      modifierGroupIds: ['g'],
+      translations: {},
+    },
+  ],
 };
 
 it('gives events the stored state in minor units, without the tenant’s bookkeeping or the outbox', () => {
@@ -31,7 +42,18 @@ it('gives events the stored state in minor units, without the tenant’s bookkee
     imageUrl: null,
     taxCategoryId: null,
     translations: { de: 'Margherita' },
-    variants: [{ id: 'v', sku: null, name: 'S', priceMinor: 999, compareAtPriceMinor: 1099, isDefault: true, modifierGroupIds: ['g'], translations: {} }],
+    variants: [
+      {
+        id: 'v',
+        sku: null,
+        name: 'S',
+        priceMinor: 999,
+        compareAtPriceMinor: 1099,
+        isDefault: true,
+        modifierGroupIds: ['g'],
+        translations: {},
+      },
+    ],
     createdAt: '2026-01-01T10:00:00.000Z',
     updatedAt: '2026-01-02T11:30:00.000Z',
   });

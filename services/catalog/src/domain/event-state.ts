@@ -22,7 +22,8 @@ export interface CatalogEventStates {
 type StoredResource = CatalogResource & { _outbox?: unknown; _outboxSince?: unknown; _outboxVersion?: unknown };
 
 /** The fields of D an event leaves out (the tenant's bookkeeping and the outbox), and those it renames or formats. */
-type Bookkeeping = '_id' | 'tenantId' | 'seq' | 'deleted' | 'createdAt' | 'updatedAt' | '_outbox' | '_outboxSince' | '_outboxVersion';
+type Bookkeeping =
+  '_id' | 'tenantId' | 'seq' | 'deleted' | 'createdAt' | 'updatedAt' | '_outbox' | '_outboxSince' | '_outboxVersion';
 
 export type EventState<D> = { id: string } & Omit<D, Bookkeeping> & { createdAt: string; updatedAt: string };
 

@@ -78,7 +78,9 @@ describe('resolveLanguage', () => {
     [undefined, 'en', 'absent'],
     [null, 'en', 'null'],
     [42, 'en', 'a number'],
-  ] as [unknown, string, string][])('%p → %s (%s)', (requested, resolved) => expect(resolveLanguage(requested, available, 'en')).toBe(resolved));
+  ] as [unknown, string, string][])('%p → %s (%s)', (requested, resolved) =>
+    expect(resolveLanguage(requested, available, 'en')).toBe(resolved),
+  );
 
   it('falls back to the default language the tenant has, whatever it is', () => {
     expect(resolveLanguage('it', new Set(['de', 'en']), 'de')).toBe('de');

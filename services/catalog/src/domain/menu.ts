@@ -38,14 +38,19 @@ export function buildMenu(resources: MenuResources, decimals: number, defaultLan
   for (const product of resources.products) {
     collect(product.translations);
     product.variants.forEach((v) => collect(v.translations));
-    (productsByCategory.get(product.categoryId) ?? productsByCategory.set(product.categoryId, []).get(product.categoryId)!).push(product);
+    (
+      productsByCategory.get(product.categoryId) ??
+      productsByCategory.set(product.categoryId, []).get(product.categoryId)!
+    ).push(product);
   }
   for (const group of resources.groups) {
     collect(group.translations);
     group.options.forEach((o) => collect(o.translations));
   }
   resources.categories.forEach((c) => collect(c.translations));
-  const categories = [...resources.categories].sort(bySortOrder).map((category) => ({ category, products: (productsByCategory.get(category._id) ?? []).sort(bySortOrder) }));
+  const categories = [...resources.categories]
+    .sort(bySortOrder)
+    .map((category) => ({ category, products: (productsByCategory.get(category._id) ?? []).sort(bySortOrder) }));
   return {
     decimals,
     defaultLanguage,
@@ -55,7 +60,12 @@ export function buildMenu(resources: MenuResources, decimals: number, defaultLan
     products: new Map(resources.products.map((p) => [p._id, p])),
     groups: new Map(resources.groups.map((g) => [g._id, g])),
     taxes: new Map(resources.taxes.map((t) => [t._id, t])),
-    availability: new Map(resources.availability.map((a) => [a._id, { products: a.products, variants: a.variants, modifierOptions: a.modifierOptions }])),
+    availability: new Map(
+      resources.availability.map((a) => [
+        a._id,
+        { products: a.products, variants: a.variants, modifierOptions: a.modifierOptions },
+      ]),
+    ),
   };
 }
 
@@ -67,7 +77,9 @@ export function activeBranch(menu: Menu, branchId: string): Branch | undefined {
 
 /** The active branches, by name (then id). */
 export function activeBranches(menu: Menu): Branch[] {
-  return [...menu.branches.values()].filter((b) => b.isActive).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a._id < b._id ? -1 : 1));
+  return [...menu.branches.values()]
+    .filter((b) => b.isActive)
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a._id < b._id ? -1 : 1));
 }
 
 /** The lowest price among variants available at the branch, or among all when none is. */

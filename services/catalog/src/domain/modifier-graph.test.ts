@@ -2,7 +2,8 @@ import { MAX_NESTING_DEPTH, nestingProblem } from './modifier-graph';
 
 const graph = (edges: Record<string, string[]>) => new Map(Object.entries(edges));
 /** g0 → g1 → … → g(n-1): n levels. */
-const chain = (n: number, prefix = 'g') => Object.fromEntries(Array.from({ length: n }, (_, i) => [`${prefix}${i}`, i + 1 < n ? [`${prefix}${i + 1}`] : []]));
+const chain = (n: number, prefix = 'g') =>
+  Object.fromEntries(Array.from({ length: n }, (_, i) => [`${prefix}${i}`, i + 1 < n ? [`${prefix}${i + 1}`] : []]));
 
 it('allows 10 levels at most', () => expect(MAX_NESTING_DEPTH).toBe(10));
 
@@ -57,7 +58,8 @@ describe('shared groups', () => {
     const levels = 9;
     const edges = new Map<string, string[]>();
     for (let l = 0; l < levels; l++) {
-      for (let i = 0; i < width; i++) edges.set(`l${l}g${i}`, l + 1 < levels ? Array.from({ length: width }, (_, j) => `l${l + 1}g${j}`) : []);
+      for (let i = 0; i < width; i++)
+        edges.set(`l${l}g${i}`, l + 1 < levels ? Array.from({ length: width }, (_, j) => `l${l + 1}g${j}`) : []);
     }
     edges.set('x', []);
     const started = Date.now();

@@ -9,7 +9,11 @@ export type GroupGraph = ReadonlyMap<string, readonly string[]>;
  * Whether the graph, with `groupId` given the children `children`, is free of cycles and no deeper
  * than MAX_NESTING_DEPTH levels below `groupId`'s parents. Returns the problem, or undefined.
  */
-export function nestingProblem(graph: GroupGraph, groupId: string, children: readonly string[]): 'cycle' | 'too_deep' | undefined {
+export function nestingProblem(
+  graph: GroupGraph,
+  groupId: string,
+  children: readonly string[],
+): 'cycle' | 'too_deep' | undefined {
   const edges = new Map(graph);
   edges.set(groupId, children);
   // Depth-first search from the changed group: a cycle through it must come back to it, and any

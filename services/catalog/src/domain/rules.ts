@@ -2,7 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { validationError, type FieldErrors } from '@marketplace/errors';
 import { canonicalLanguage } from './language';
 import { currencyDecimals, toMinorUnits, validTaxRate } from '@marketplace/money';
-import type { BranchFields, CategoryFields, ModifierGroupFields, ModifierOption, ProductFields, TaxCategoryFields, Translations, Variant } from './model';
+import type {
+  BranchFields,
+  CategoryFields,
+  ModifierGroupFields,
+  ModifierOption,
+  ProductFields,
+  TaxCategoryFields,
+  Translations,
+  Variant,
+} from './model';
 import type { BranchInput, CategoryInput, ModifierGroupInput, ProductInput, TaxCategoryInput } from './inputs';
 
 /**
@@ -22,7 +31,8 @@ export class Problems {
     return Object.keys(this.errors).length > 0;
   }
   throwIfAny(): void {
-    if (this.any) throw validationError(VALIDATION_FAILED, 'The catalog change breaks a rule; see errors.', this.errors);
+    if (this.any)
+      throw validationError(VALIDATION_FAILED, 'The catalog change breaks a rule; see errors.', this.errors);
   }
 }
 
@@ -33,12 +43,18 @@ export interface TenantRules {
   defaultLanguage: string;
 }
 
-export function translations(input: Record<string, string> | undefined, rules: TenantRules, path: string, problems: Problems): Translations {
+export function translations(
+  input: Record<string, string> | undefined,
+  rules: TenantRules,
+  path: string,
+  problems: Problems,
+): Translations {
   const out: Translations = {};
   for (const [tag, name] of Object.entries(input ?? {})) {
     const canonical = canonicalLanguage(tag);
     if (!canonical) problems.add(`${path}.${tag}`, 'is not a known language (a BCP 47 tag such as de or de-AT)');
-    else if (canonical === rules.defaultLanguage) problems.add(`${path}.${tag}`, `is the default language; put this text in name`);
+    else if (canonical === rules.defaultLanguage)
+      problems.add(`${path}.${tag}`, `is the default language; put this text in name`);
     else if (out[canonical] !== undefined) problems.add(`${path}.${tag}`, `repeats the language ${canonical}`);
     else out[canonical] = name;
   }
@@ -48,14 +64,20 @@ export function translations(input: Record<string, string> | undefined, rules: T
 function money(amount: number, rules: TenantRules, path: string, problems: Problems): number {
   const decimals = currencyDecimals(rules.currencyCode);
   const minor = toMinorUnits(amount, decimals);
-  if (minor === undefined) problems.add(path, `must be an amount from 0 to 1000000 with at most ${decimals} decimals (${rules.currencyCode})`);
+  if (minor === undefined)
+    problems.add(path, `must be an amount from 0 to 1000000 with at most ${decimals} decimals (${rules.currencyCode})`);
   return minor ?? 0;
 }
 
 export function taxCategoryFields(input: TaxCategoryInput, rules: TenantRules): TaxCategoryFields {
   const problems = new Problems();
   if (!validTaxRate(input.rate)) problems.add('rate', 'must be a percentage from 0 to 100 with at most 4 decimals');
-  const fields = { name: input.name, rate: input.rate, isInclusive: input.isInclusive, translations: translations(input.translations, rules, 'translations', problems) };
+  const fields = {
+    name: input.name,
+    rate: input.rate,
+    isInclusive: input.isInclusive,
+    translations: translations(input.translations, rules, 'translations', problems),
+  };
   problems.throwIfAny();
   return fields;
 }
@@ -67,7 +89,15 @@ export function branchFields(input: BranchInput, rules: TenantRules): BranchFiel
     name: input.name,
     isActive: input.isActive ?? true,
     externalLocationId: input.externalLocationId ?? null,
-    address: a ? { line1: a.line1, line2: a.line2 ?? null, city: a.city, postalCode: a.postalCode ?? null, countryCode: a.countryCode } : null,
+    address: a
+      ? {
+          line1: a.line1,
+          line2: a.line2 ?? null,
+          city: a.city,
+          postalCode: a.postalCode ?? null,
+          countryCode: a.countryCode,
+        }
+      : null,
     coordinates: input.coordinates ?? null,
     translations: translations(input.translations, rules, 'translations', problems),
   };
@@ -77,7 +107,11 @@ export function branchFields(input: BranchInput, rules: TenantRules): BranchFiel
 
 export function categoryFields(input: CategoryInput, rules: TenantRules): CategoryFields {
   const problems = new Problems();
-  const fields = { name: input.name, sortOrder: input.sortOrder ?? 0, translations: translations(input.translations, rules, 'translations', problems) };
+  const fields = {
+    name: input.name,
+    sortOrder: input.sortOrder ?? 0,
+    translations: translations(input.translations, rules, 'translations', problems),
+  };
   problems.throwIfAny();
   return fields;
 }
@@ -91,7 +125,8 @@ function itemIds(items: { id?: string }[], existing: ReadonlySet<string>, path: 
   return items.map((item, i) => {
     if (item.id === undefined) return randomUUID();
     const id = item.id.toLowerCase();
-    if (!existing.has(id)) problems.add(`${path}[${i}].id`, 'is not an id this resource has; leave it out for a new one');
+    if (!existing.has(id))
+      problems.add(`${path}[${i}].id`, 'is not an id this resource has; leave it out for a new one');
     else if (seen.has(id)) problems.add(`${path}[${i}].id`, 'appears twice');
     seen.add(id);
     return id;
@@ -104,7 +139,11 @@ function uniqueIds(ids: string[] | undefined, path: string, problems: Problems):
   return out;
 }
 
-export function productFields(input: ProductInput, rules: TenantRules, existingVariantIds: ReadonlySet<string> = new Set()): ProductFields {
+export function productFields(
+  input: ProductInput,
+  rules: TenantRules,
+  existingVariantIds: ReadonlySet<string> = new Set(),
+): ProductFields {
   const problems = new Problems();
   const ids = itemIds(input.variants, existingVariantIds, 'variants', problems);
   const defaults = input.variants.filter((v) => v.isDefault).length;
@@ -114,7 +153,8 @@ export function productFields(input: ProductInput, rules: TenantRules, existingV
     sku: v.sku ?? null,
     name: v.name,
     priceMinor: money(v.price, rules, `variants[${i}].price`, problems),
-    compareAtPriceMinor: v.compareAtPrice == null ? null : money(v.compareAtPrice, rules, `variants[${i}].compareAtPrice`, problems),
+    compareAtPriceMinor:
+      v.compareAtPrice == null ? null : money(v.compareAtPrice, rules, `variants[${i}].compareAtPrice`, problems),
     isDefault: v.isDefault,
     modifierGroupIds: uniqueIds(v.modifierGroupIds, `variants[${i}].modifierGroupIds`, problems),
     translations: translations(v.translations, rules, `variants[${i}].translations`, problems),
@@ -129,18 +169,24 @@ export function productFields(input: ProductInput, rules: TenantRules, existingV
     translations: translations(input.translations, rules, 'translations', problems),
     variants,
   };
-  if (fields.imageUrl !== null && !isHttpsUrl(fields.imageUrl)) problems.add('imageUrl', 'must be an absolute https URL');
+  if (fields.imageUrl !== null && !isHttpsUrl(fields.imageUrl))
+    problems.add('imageUrl', 'must be an absolute https URL');
   problems.throwIfAny();
   return fields;
 }
 
-export function modifierGroupFields(input: ModifierGroupInput, rules: TenantRules, existingOptionIds: ReadonlySet<string> = new Set()): ModifierGroupFields {
+export function modifierGroupFields(
+  input: ModifierGroupInput,
+  rules: TenantRules,
+  existingOptionIds: ReadonlySet<string> = new Set(),
+): ModifierGroupFields {
   const problems = new Problems();
   const { minSelections: min, maxSelections: max } = input;
   const count = input.options.length;
   if (min > max) problems.add('minSelections', 'must not be greater than maxSelections');
   if (max > count) problems.add('maxSelections', `must not be greater than the number of options (${count})`);
-  if (input.isRequired !== min >= 1) problems.add('isRequired', 'must be true exactly when minSelections is at least 1');
+  if (input.isRequired !== min >= 1)
+    problems.add('isRequired', 'must be true exactly when minSelections is at least 1');
   const defaults = input.options.filter((o) => o.isDefault).length;
   if (defaults > max) problems.add('options', `has ${defaults} default options, more than maxSelections (${max})`);
   const ids = itemIds(input.options, existingOptionIds, 'options', problems);
@@ -152,7 +198,15 @@ export function modifierGroupFields(input: ModifierGroupInput, rules: TenantRule
     childGroupIds: uniqueIds(o.childGroupIds, `options[${i}].childGroupIds`, problems),
     translations: translations(o.translations, rules, `options[${i}].translations`, problems),
   }));
-  const fields = { name: input.name, minSelections: min, maxSelections: max, isRequired: input.isRequired, sortOrder: input.sortOrder ?? 0, translations: translations(input.translations, rules, 'translations', problems), options };
+  const fields = {
+    name: input.name,
+    minSelections: min,
+    maxSelections: max,
+    isRequired: input.isRequired,
+    sortOrder: input.sortOrder ?? 0,
+    translations: translations(input.translations, rules, 'translations', problems),
+    options,
+  };
   problems.throwIfAny();
   return fields;
 }

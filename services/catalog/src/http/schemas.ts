@@ -1,6 +1,13 @@
 import { requestSchemas } from '@marketplace/contracts';
 import { bodyValidator } from '@marketplace/http';
-import type { AvailabilityPatch, BranchInput, CategoryInput, ModifierGroupInput, ProductInput, TaxCategoryInput } from '../domain/inputs';
+import type {
+  AvailabilityPatch,
+  BranchInput,
+  CategoryInput,
+  ModifierGroupInput,
+  ProductInput,
+  TaxCategoryInput,
+} from '../domain/inputs';
 
 /**
  * Request bodies of the tenant API: the contracts' schemas, which the OpenAPI document shows. The

@@ -9,7 +9,14 @@ import type { CatalogResource } from '../domain/model';
 import { findResource, listResources, type ResourceType } from '../usecases/resources';
 import { tenantCatalogApiDocument } from './openapi/tenant-catalog-api';
 import * as schemas from './schemas';
-import { availabilityView, categoryView, modifierGroupView, productView, taxCategoryView, tenantBranchView } from './views/tenant';
+import {
+  availabilityView,
+  categoryView,
+  modifierGroupView,
+  productView,
+  taxCategoryView,
+  tenantBranchView,
+} from './views/tenant';
 
 export const TENANT_CATALOG_PREFIX = '/api/tenant/v1/catalog';
 
@@ -38,7 +45,10 @@ export function registerTenantRoutes(router: Router<RequestState>, ctx: CatalogC
     router.get(base, async (c) => {
       const tenant = tenantOf(c);
       const categoryId = r.path === 'products' ? queryId(c.query, 'categoryId') : undefined;
-      const docs = categoryId !== undefined ? await manage.listProductsInCategory(ctx, tenant, categoryId) : await listResources(ctx, r.type, tenant);
+      const docs =
+        categoryId !== undefined
+          ? await manage.listProductsInCategory(ctx, tenant, categoryId)
+          : await listResources(ctx, r.type, tenant);
       c.body = docs.map((doc) => r.view(doc as unknown as D, tenant));
     });
     router.get(`${base}/:id`, async (c) => {
@@ -59,9 +69,30 @@ export function registerTenantRoutes(router: Router<RequestState>, ctx: CatalogC
   // `as never`: ResourceType is invariant through the driver's bulkWrite types, so tsc needs the casts;
   // ESLint's program resolves those driver types differently and would call them unnecessary.
   /* eslint-disable @typescript-eslint/no-unnecessary-type-assertion */
-  crud({ path: 'tax-categories', type: manage.TAX_CATEGORIES as never, validate: schemas.validateTaxCategory, view: taxCategoryView, save: manage.saveTaxCategory, remove: manage.deleteTaxCategory });
-  crud({ path: 'branches', type: manage.BRANCHES as never, validate: schemas.validateBranch, view: tenantBranchView, save: manage.saveBranch, remove: manage.deleteBranch });
-  crud({ path: 'categories', type: manage.CATEGORIES as never, validate: schemas.validateCategory, view: categoryView, save: manage.saveCategory, remove: manage.deleteCategory });
+  crud({
+    path: 'tax-categories',
+    type: manage.TAX_CATEGORIES as never,
+    validate: schemas.validateTaxCategory,
+    view: taxCategoryView,
+    save: manage.saveTaxCategory,
+    remove: manage.deleteTaxCategory,
+  });
+  crud({
+    path: 'branches',
+    type: manage.BRANCHES as never,
+    validate: schemas.validateBranch,
+    view: tenantBranchView,
+    save: manage.saveBranch,
+    remove: manage.deleteBranch,
+  });
+  crud({
+    path: 'categories',
+    type: manage.CATEGORIES as never,
+    validate: schemas.validateCategory,
+    view: categoryView,
+    save: manage.saveCategory,
+    remove: manage.deleteCategory,
+  });
   crud({
     path: 'modifier-groups',
     type: manage.MODIFIER_GROUPS as never,
@@ -88,7 +119,10 @@ export function registerTenantRoutes(router: Router<RequestState>, ctx: CatalogC
   router.patch(`${TENANT_CATALOG_PREFIX}/branches/:id/availability`, async (c) => {
     const tenant = tenantOf(c);
     const branchId = pathId(c.params.id);
-    c.body = availabilityView(branchId, await patchAvailability(ctx, tenant, branchId, schemas.validateAvailabilityPatch(requestBody(c))));
+    c.body = availabilityView(
+      branchId,
+      await patchAvailability(ctx, tenant, branchId, schemas.validateAvailabilityPatch(requestBody(c))),
+    );
   });
   router.get(`${TENANT_CATALOG_PREFIX}/openapi.json`, (c) => {
     c.body = tenantCatalogApiDocument;

@@ -8,7 +8,11 @@ import { applyChange, catalogEvent } from './change';
 import type { CatalogContext, TenantScope } from './context';
 
 /** A branch's availability overrides (tenant API), or null when none was ever set. */
-export async function getAvailability(ctx: CatalogContext, tenant: TenantScope, branchId: string): Promise<AvailabilityResource | null> {
+export async function getAvailability(
+  ctx: CatalogContext,
+  tenant: TenantScope,
+  branchId: string,
+): Promise<AvailabilityResource | null> {
   await requireBranch(ctx, tenant, branchId);
   return ctx.store.availability.findOfBranch(tenant, branchId);
 }
@@ -17,7 +21,12 @@ export async function getAvailability(ctx: CatalogContext, tenant: TenantScope, 
  * Sets some entries of a branch's availability (0 clears one). The whole availability of a branch is
  * one document, so a change is one atomic write, and its event carries the whole of it.
  */
-export async function patchAvailability(ctx: CatalogContext, tenant: TenantScope, branchId: string, patch: AvailabilityPatch): Promise<AvailabilityResource> {
+export async function patchAvailability(
+  ctx: CatalogContext,
+  tenant: TenantScope,
+  branchId: string,
+  patch: AvailabilityPatch,
+): Promise<AvailabilityResource> {
   return applyChange(ctx, tenant, async (seq, now) => {
     await requireBranch(ctx, tenant, branchId);
     await checkIds(ctx, tenant, patch);
@@ -27,14 +36,25 @@ export async function patchAvailability(ctx: CatalogContext, tenant: TenantScope
       variants: merge(current?.variants, patch.variants),
       modifierOptions: merge(current?.modifierOptions, patch.modifierOptions),
     };
-    const doc: AvailabilityResource = { _id: branchId, tenantId: tenant.tenantId, deleted: false, createdAt: current?.createdAt ?? now, updatedAt: now, seq, ...next };
+    const doc: AvailabilityResource = {
+      _id: branchId,
+      tenantId: tenant.tenantId,
+      deleted: false,
+      createdAt: current?.createdAt ?? now,
+      updatedAt: now,
+      seq,
+      ...next,
+    };
     const event = catalogEvent('availability', tenant, seq, branchId, false, eventState(doc));
     await ctx.store.availability.saveOfBranch(tenant, branchId, next, seq, [event], now);
     return { result: doc, collection: 'availability', id: branchId };
   });
 }
 
-function merge(current: Record<string, 1 | 2> | undefined, patch: Record<string, 0 | 1 | 2> | undefined): Record<string, 1 | 2> {
+function merge(
+  current: Record<string, 1 | 2> | undefined,
+  patch: Record<string, 0 | 1 | 2> | undefined,
+): Record<string, 1 | 2> {
   const out = { ...(current ?? {}) };
   for (const [id, value] of Object.entries(patch ?? {})) {
     if (value === 0) delete out[id.toLowerCase()];
@@ -61,7 +81,11 @@ async function checkIds(ctx: CatalogContext, tenant: TenantScope, patch: Availab
   const problems = new Problems();
   for (const kind of ['products', 'variants', 'modifierOptions'] as const) {
     for (const id of Object.keys(patch[kind] ?? {})) {
-      if (!known[kind].has(id.toLowerCase())) problems.add(`${kind}.${id}`, `is not one of this catalog's ${kind === 'modifierOptions' ? 'modifier options' : kind}`);
+      if (!known[kind].has(id.toLowerCase()))
+        problems.add(
+          `${kind}.${id}`,
+          `is not one of this catalog's ${kind === 'modifierOptions' ? 'modifier options' : kind}`,
+        );
     }
   }
   problems.throwIfAny();

@@ -24,7 +24,11 @@ export interface Changed<T> {
  * dies half-way (the mark expires on its own). The change's event is in the changed document (the
  * outbox) and is published right after, before the lock is released.
  */
-export async function applyChange<T>(ctx: CatalogContext, tenant: TenantScope, work: (seq: number, now: Date) => Promise<Changed<T>>): Promise<T> {
+export async function applyChange<T>(
+  ctx: CatalogContext,
+  tenant: TenantScope,
+  work: (seq: number, now: Date) => Promise<Changed<T>>,
+): Promise<T> {
   const changed = await ctx.store.locks.runExclusive(tenant, async () => {
     const now = ctx.now();
     const seq = await ctx.store.meta.startChange(tenant, new Date(now.getTime() + DIRTY_WINDOW_MS));
@@ -44,11 +48,26 @@ export async function applyChange<T>(ctx: CatalogContext, tenant: TenantScope, w
 }
 
 /** The event of a change: the resource's whole state after it (see the README, "Events"). */
-export function catalogEvent<K extends ResourceKind>(kind: K, tenant: TenantScope, seq: number, id: string, deleted: boolean, state: CatalogEventStates[K]): OutgoingEvent<PlatformTopics, typeof TOPICS.catalog> {
+export function catalogEvent<K extends ResourceKind>(
+  kind: K,
+  tenant: TenantScope,
+  seq: number,
+  id: string,
+  deleted: boolean,
+  state: CatalogEventStates[K],
+): OutgoingEvent<PlatformTopics, typeof TOPICS.catalog> {
   return {
     topic: TOPICS.catalog,
     key: tenant.tenantId,
     type: `catalog.${kind}.changed`,
-    data: { tenantId: tenant.tenantId, currencyCode: tenant.currencyCode, sequence: seq, entity: kind, id, deleted, state },
+    data: {
+      tenantId: tenant.tenantId,
+      currencyCode: tenant.currencyCode,
+      sequence: seq,
+      entity: kind,
+      id,
+      deleted,
+      state,
+    },
   };
 }

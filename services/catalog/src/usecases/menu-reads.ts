@@ -47,7 +47,11 @@ export class MenuReads {
 
   /** Spec endpoint 1: the tenant's active branches. */
   async branches(tenant: TenantScope): Promise<RenderedBody> {
-    return this.cached(tenant, () => 'branches', (menu) => renderBody(this.views.branches(activeBranches(menu))));
+    return this.cached(
+      tenant,
+      () => 'branches',
+      (menu) => renderBody(this.views.branches(activeBranches(menu))),
+    );
   }
 
   /** Spec endpoint 2: a branch's product list. */
@@ -57,25 +61,43 @@ export class MenuReads {
       (menu) => `list:${branchId}:${resolveLanguage(language, menu.languages, menu.defaultLanguage)}`,
       (menu) => {
         if (!activeBranch(menu, branchId)) throw notFound();
-        return renderBody(this.views.productList(menu, branchId, resolveLanguage(language, menu.languages, menu.defaultLanguage)));
+        return renderBody(
+          this.views.productList(menu, branchId, resolveLanguage(language, menu.languages, menu.defaultLanguage)),
+        );
       },
     );
   }
 
   /** Spec endpoint 3: one product with its nested modifier groups. */
-  async productDetail(tenant: TenantScope, branchId: string, productId: string, language: unknown): Promise<RenderedBody> {
+  async productDetail(
+    tenant: TenantScope,
+    branchId: string,
+    productId: string,
+    language: unknown,
+  ): Promise<RenderedBody> {
     return this.cached(
       tenant,
       (menu) => `detail:${branchId}:${productId}:${resolveLanguage(language, menu.languages, menu.defaultLanguage)}`,
       (menu) => {
         const product = menu.products.get(productId);
         if (!activeBranch(menu, branchId) || !product) throw notFound();
-        return renderBody(this.views.productDetail(menu, branchId, product, resolveLanguage(language, menu.languages, menu.defaultLanguage)));
+        return renderBody(
+          this.views.productDetail(
+            menu,
+            branchId,
+            product,
+            resolveLanguage(language, menu.languages, menu.defaultLanguage),
+          ),
+        );
       },
     );
   }
 
-  private async cached(tenant: TenantScope, keyOf: (menu: Menu) => string, render: (menu: Menu) => RenderedBody): Promise<RenderedBody> {
+  private async cached(
+    tenant: TenantScope,
+    keyOf: (menu: Menu) => string,
+    render: (menu: Menu) => RenderedBody,
+  ): Promise<RenderedBody> {
     const meta = await this.store.meta.findRevision(tenant);
     const writing = meta?.dirtyUntil != null && meta.dirtyUntil > this.now();
     if (writing) return render(await this.load(tenant)); // a change is being applied: nothing may be kept
@@ -104,6 +126,10 @@ export class MenuReads {
       this.store.taxCategories.listLive(tenant),
       this.store.availability.listLive(tenant),
     ]);
-    return buildMenu({ branches, categories, products, groups, taxes, availability }, tenant.decimals, tenant.defaultLanguage);
+    return buildMenu(
+      { branches, categories, products, groups, taxes, availability },
+      tenant.decimals,
+      tenant.defaultLanguage,
+    );
   }
 }

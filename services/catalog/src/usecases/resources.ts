@@ -17,12 +17,21 @@ export interface ResourceType<R extends CatalogResource, K extends ResourceKind 
   eventState(doc: R): CatalogEventStates[K];
 }
 
-export async function listResources<R extends CatalogResource>(ctx: CatalogContext, type: ResourceType<R>, tenant: TenantScope): Promise<R[]> {
+export async function listResources<R extends CatalogResource>(
+  ctx: CatalogContext,
+  type: ResourceType<R>,
+  tenant: TenantScope,
+): Promise<R[]> {
   return type.repository(ctx).listLive(tenant);
 }
 
 /** The tenant's live resource, or 404 (another tenant's is the same 404). */
-export async function findResource<R extends CatalogResource>(ctx: CatalogContext, type: ResourceType<R>, tenant: TenantScope, id: string): Promise<R> {
+export async function findResource<R extends CatalogResource>(
+  ctx: CatalogContext,
+  type: ResourceType<R>,
+  tenant: TenantScope,
+  id: string,
+): Promise<R> {
   const doc = await type.repository(ctx).findLive(tenant, id);
   if (!doc) throw notFound();
   return doc;
@@ -43,7 +52,12 @@ export async function saveResource<R extends CatalogResource, F extends object>(
   return applyChange(ctx, tenant, async (seq, now) => {
     const existing = id === undefined ? undefined : await findResource(ctx, type, tenant, id);
     const fields = await prepare(existing);
-    const doc = { ...(existing ?? { _id: randomUUID(), tenantId: tenant.tenantId, deleted: false, createdAt: now }), ...fields, seq, updatedAt: now } as R;
+    const doc = {
+      ...(existing ?? { _id: randomUUID(), tenantId: tenant.tenantId, deleted: false, createdAt: now }),
+      ...fields,
+      seq,
+      updatedAt: now,
+    } as R;
     const event = catalogEvent(type.kind, tenant, seq, doc._id, false, type.eventState(doc));
     if (existing) {
       if (!(await repository.replaceLive(tenant, doc._id, fields, seq, [event], now))) throw notFound();
@@ -55,12 +69,21 @@ export async function saveResource<R extends CatalogResource, F extends object>(
 }
 
 /** Deletes (a tombstone carrying the last event); `usedBy` lists what still refers to it, which refuses it. */
-export async function deleteResource<R extends CatalogResource>(ctx: CatalogContext, type: ResourceType<R>, tenant: TenantScope, id: string, usedBy: () => Promise<string[]> = async () => []): Promise<void> {
+export async function deleteResource<R extends CatalogResource>(
+  ctx: CatalogContext,
+  type: ResourceType<R>,
+  tenant: TenantScope,
+  id: string,
+  usedBy: () => Promise<string[]> = async () => [],
+): Promise<void> {
   const repository = type.repository(ctx);
   await applyChange(ctx, tenant, async (seq, now) => {
     const existing = await findResource(ctx, type, tenant, id);
     const users = await usedBy();
-    if (users.length > 0) throw conflict('catalog.in_use', `The ${type.kind} is still in use; change or delete what uses it first.`, { usedBy: users.slice(0, 100) });
+    if (users.length > 0)
+      throw conflict('catalog.in_use', `The ${type.kind} is still in use; change or delete what uses it first.`, {
+        usedBy: users.slice(0, 100),
+      });
     const state = type.eventState({ ...existing, updatedAt: now });
     const event = catalogEvent(type.kind, tenant, seq, id, true, state);
     await repository.markDeleted(tenant, id, seq, [event], now);

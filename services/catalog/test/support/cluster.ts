@@ -2,7 +2,22 @@ import { randomBytes } from 'node:crypto';
 import type { KafkaMessage } from 'kafkajs';
 import { MongoClient, type Db } from 'mongodb';
 import { createKafka, headerText } from '@marketplace/events';
-import { apiClient, connectedApp, createTenant, freePort, partnerCall, quietLogger, readTopic, stackEnv, startGateway, startServiceProcess, type ApiClient, type RawTopicReader, type ServiceProcess, type TestGateway } from '@marketplace/testing';
+import {
+  apiClient,
+  connectedApp,
+  createTenant,
+  freePort,
+  partnerCall,
+  quietLogger,
+  readTopic,
+  stackEnv,
+  startGateway,
+  startServiceProcess,
+  type ApiClient,
+  type RawTopicReader,
+  type ServiceProcess,
+  type TestGateway,
+} from '@marketplace/testing';
 
 /** catalog and gateway-auth as real processes, each with its own database, the gateway forwarding to this catalog. */
 export interface CatalogCluster {
@@ -14,8 +29,15 @@ export interface CatalogCluster {
 
 export async function startCatalogCluster(catalogEnv: Record<string, string> = {}): Promise<CatalogCluster> {
   const catalogDatabase = `it_cat_${randomBytes(4).toString('hex')}`;
-  const catalog = await startServiceProcess('catalog', await freePort(), { MONGO_DATABASE: catalogDatabase, ...catalogEnv });
-  const gateway = await startGateway({ CATALOG_URL: catalog.url, RATE_LIMIT_PER_INSTALLATION: '100000', RATE_LIMIT_PER_IP: '100000' });
+  const catalog = await startServiceProcess('catalog', await freePort(), {
+    MONGO_DATABASE: catalogDatabase,
+    ...catalogEnv,
+  });
+  const gateway = await startGateway({
+    CATALOG_URL: catalog.url,
+    RATE_LIMIT_PER_INSTALLATION: '100000',
+    RATE_LIMIT_PER_IP: '100000',
+  });
   return {
     gateway,
     catalog,
@@ -38,7 +60,10 @@ export interface CatalogTenant {
   apiKey: string;
 }
 
-export async function catalogTenant(cluster: CatalogCluster, profile: { currencyCode?: string; defaultLanguage?: string } = {}): Promise<CatalogTenant> {
+export async function catalogTenant(
+  cluster: CatalogCluster,
+  profile: { currencyCode?: string; defaultLanguage?: string } = {},
+): Promise<CatalogTenant> {
   const owner = await createTenant(cluster.gateway, profile);
   const app = await connectedApp(cluster.gateway, ['Catalog.Read'], [], owner);
   return {
@@ -63,12 +88,20 @@ export async function created(t: CatalogTenant, path: string, body: unknown): Pr
 /** A fresh tenant bearer token, minted by the platform admin (valid on every gateway sharing its database). */
 export async function tenantToken(gateway: TestGateway, tenantId: string): Promise<string> {
   const res = await gateway.admin.call('POST', `/api/admin/v1/tenants/${tenantId}/tokens`, {});
-  if (res.status !== 201 && res.status !== 200) throw new Error(`tenant token: ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status !== 201 && res.status !== 200)
+    throw new Error(`tenant token: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.token;
 }
 
 /** A tenant API call with a body sent as given (malformed JSON, another media type). */
-export async function rawTenantCall(gateway: TestGateway, token: string, method: string, path: string, body: string, contentType = 'application/json') {
+export async function rawTenantCall(
+  gateway: TestGateway,
+  token: string,
+  method: string,
+  path: string,
+  body: string,
+  contentType = 'application/json',
+) {
   const res = await fetch(`${gateway.url}/api/tenant/v1/catalog${path}`, {
     method,
     headers: { authorization: `Bearer ${token}`, 'content-type': contentType },
@@ -95,8 +128,14 @@ export interface SecondInstance {
   stop(): Promise<void>;
 }
 
-export async function startSecondInstance(cluster: CatalogCluster, catalogEnv: Record<string, string> = {}): Promise<SecondInstance> {
-  const catalog = await startServiceProcess('catalog', await freePort(), { MONGO_DATABASE: cluster.catalogDatabase, ...catalogEnv });
+export async function startSecondInstance(
+  cluster: CatalogCluster,
+  catalogEnv: Record<string, string> = {},
+): Promise<SecondInstance> {
+  const catalog = await startServiceProcess('catalog', await freePort(), {
+    MONGO_DATABASE: cluster.catalogDatabase,
+    ...catalogEnv,
+  });
   const gateway = await startGateway({
     CATALOG_URL: catalog.url,
     MONGO_DATABASE: cluster.gateway.database,
@@ -153,7 +192,9 @@ export function decodeCatalogEvent(message: KafkaMessage): CatalogEvent {
 }
 
 /** Reads the catalog topic from the beginning; `of(tenantId)` gives that tenant's events, decoded, in topic order. */
-export async function catalogTopic(clientId: string): Promise<{ reader: RawTopicReader; of(tenantId: string): CatalogEvent[]; stop(): Promise<void> }> {
+export async function catalogTopic(
+  clientId: string,
+): Promise<{ reader: RawTopicReader; of(tenantId: string): CatalogEvent[]; stop(): Promise<void> }> {
   const kafka = createKafka({ brokers: stackEnv().KAFKA_BROKERS.split(','), clientId, logger: quietLogger() });
   const reader = await readTopic(kafka, 'catalog');
   return {

@@ -25,7 +25,10 @@ const REVOKED = 'revoked';
  * working at once on every instance, and its record in MongoDB is the truth once the tombstone ages.
  */
 export class ApiKeyCache {
-  constructor(private readonly redis: Redis, private readonly prefix: string) {}
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+  ) {}
 
   private key(keyId: string) {
     return `${this.prefix}key:${keyId}`;

@@ -1,4 +1,11 @@
-import { authorizationUrl, basicAuthorization, newPkcePair, newState, pkceChallenge, type OAuth2ClientSettings } from './oauth2-client';
+import {
+  authorizationUrl,
+  basicAuthorization,
+  newPkcePair,
+  newState,
+  pkceChallenge,
+  type OAuth2ClientSettings,
+} from './oauth2-client';
 
 const settings: OAuth2ClientSettings = {
   authorizationEndpoint: 'https://partner.example/oauth/authorize?tenant=eu&scope=ignored',
@@ -11,7 +18,9 @@ const settings: OAuth2ClientSettings = {
 
 describe('PKCE and state', () => {
   it('derives the S256 challenge of the RFC 7636 appendix B example', () => {
-    expect(pkceChallenge('dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk')).toBe('E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM');
+    expect(pkceChallenge('dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk')).toBe(
+      'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+    );
   });
 
   it('makes fresh verifiers of 43 unreserved characters whose challenge matches', () => {
@@ -31,7 +40,11 @@ describe('PKCE and state', () => {
 });
 
 describe('authorizationUrl', () => {
-  const request = { state: 'st-1', codeChallenge: 'ch-1', redirectUri: 'https://market.example/api/marketplace/oauth/callback' };
+  const request = {
+    state: 'st-1',
+    codeChallenge: 'ch-1',
+    redirectUri: 'https://market.example/api/marketplace/oauth/callback',
+  };
 
   it('carries every parameter of a PKCE code request once and keeps the endpoint query', () => {
     const url = new URL(authorizationUrl(settings, request));
@@ -49,13 +62,22 @@ describe('authorizationUrl', () => {
   });
 
   it('sends no scope parameter when the settings have none', () => {
-    const url = new URL(authorizationUrl({ ...settings, authorizationEndpoint: 'https://partner.example/authorize', scopes: [] }, request));
+    const url = new URL(
+      authorizationUrl(
+        { ...settings, authorizationEndpoint: 'https://partner.example/authorize', scopes: [] },
+        request,
+      ),
+    );
     expect(url.searchParams.has('scope')).toBe(false);
   });
 
   it('refuses an endpoint that is not an absolute http(s) URL', () => {
-    expect(() => authorizationUrl({ ...settings, authorizationEndpoint: '/authorize' }, request)).toThrow(expect.objectContaining({ code: 'oauth.endpoint_invalid' }));
-    expect(() => authorizationUrl({ ...settings, authorizationEndpoint: 'javascript:alert(1)' }, request)).toThrow(expect.objectContaining({ kind: 'validation' }));
+    expect(() => authorizationUrl({ ...settings, authorizationEndpoint: '/authorize' }, request)).toThrow(
+      expect.objectContaining({ code: 'oauth.endpoint_invalid' }),
+    );
+    expect(() => authorizationUrl({ ...settings, authorizationEndpoint: 'javascript:alert(1)' }, request)).toThrow(
+      expect.objectContaining({ kind: 'validation' }),
+    );
   });
 });
 
@@ -63,7 +85,9 @@ describe('basicAuthorization', () => {
   it('form-encodes id and secret before base64 (RFC 6749 section 2.3.1)', () => {
     const header = basicAuthorization('an:identifier', 'some secure & non-standard secret');
     expect(header.startsWith('Basic ')).toBe(true);
-    expect(Buffer.from(header.slice(6), 'base64').toString('utf8')).toBe('an%3Aidentifier:some+secure+%26+non-standard+secret');
+    expect(Buffer.from(header.slice(6), 'base64').toString('utf8')).toBe(
+      'an%3Aidentifier:some+secure+%26+non-standard+secret',
+    );
   });
 
   it('leaves plain values as they are', () => {

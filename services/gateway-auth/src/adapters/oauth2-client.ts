@@ -31,7 +31,17 @@ const DEFAULT_TIMEOUT_MS = 10_000;
 const MAX_RESPONSE_BYTES = 64 * 1024;
 // Only registered error codes (RFC 6749 §5.2, RFC 8707) go into details: a free-form `error` from
 // the partner could echo anything it was sent, and details are shown to the tenant.
-const KNOWN_ERRORS = new Set(['invalid_request', 'invalid_client', 'invalid_grant', 'unauthorized_client', 'unsupported_grant_type', 'invalid_scope', 'invalid_target', 'server_error', 'temporarily_unavailable']);
+const KNOWN_ERRORS = new Set([
+  'invalid_request',
+  'invalid_client',
+  'invalid_grant',
+  'unauthorized_client',
+  'unsupported_grant_type',
+  'invalid_scope',
+  'invalid_target',
+  'server_error',
+  'temporarily_unavailable',
+]);
 
 /** RFC 7636 S256: 32 random bytes give a 43-character verifier, the minimum length allowed. */
 export function newPkcePair(): { verifier: string; challenge: string } {
@@ -47,7 +57,10 @@ export function newState(): string {
   return randomBytes(32).toString('base64url');
 }
 
-export function authorizationUrl(settings: OAuth2ClientSettings, request: { state: string; codeChallenge: string; redirectUri: string }): string {
+export function authorizationUrl(
+  settings: OAuth2ClientSettings,
+  request: { state: string; codeChallenge: string; redirectUri: string },
+): string {
   // RFC 6749 §3.1: a query already in the endpoint is kept; our parameters appear once each.
   const url = endpoint(settings.authorizationEndpoint, 'authorization endpoint');
   const params = url.searchParams;
@@ -79,7 +92,10 @@ export async function exchangeCode(
     code_verifier: request.codeVerifier,
     client_id: settings.clientId,
   });
-  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
+  const headers: Record<string, string> = {
+    'content-type': 'application/x-www-form-urlencoded',
+    accept: 'application/json',
+  };
   if (settings.tokenEndpointAuthMethod === 'client_secret_post') body.set('client_secret', settings.clientSecret);
   else headers.authorization = basicAuthorization(settings.clientId, settings.clientSecret);
 
@@ -93,7 +109,11 @@ export async function exchangeCode(
     text = await readLimited(response);
   } catch (error) {
     if (signal.aborted) {
-      throw new AppError('gateway_timeout', 'oauth.token_exchange_timeout', "The partner's token endpoint did not answer in time.");
+      throw new AppError(
+        'gateway_timeout',
+        'oauth.token_exchange_timeout',
+        "The partner's token endpoint did not answer in time.",
+      );
     }
     // Transport errors (refused, reset, DNS) carry no request body or headers, so keep them as cause.
     throw failed('could not be reached or broke off', undefined, error);
@@ -105,7 +125,8 @@ export async function exchangeCode(
     throw failed(`answered HTTP ${status}`, oauthError);
   }
   if (text === undefined) throw failed(`answered with more than ${MAX_RESPONSE_BYTES} bytes`);
-  if (typeof json?.access_token !== 'string' || json.access_token === '') throw failed('answered without an access token');
+  if (typeof json?.access_token !== 'string' || json.access_token === '')
+    throw failed('answered without an access token');
 
   const now = (request.now ?? (() => new Date()))();
   // expires_in is a number by RFC 6749; some servers send it as a numeric string.
@@ -114,7 +135,10 @@ export async function exchangeCode(
     accessToken: json.access_token,
     refreshToken: typeof json.refresh_token === 'string' && json.refresh_token !== '' ? json.refresh_token : null,
     tokenType: typeof json.token_type === 'string' && json.token_type !== '' ? json.token_type : 'Bearer',
-    expiresAt: typeof expiresIn === 'number' && Number.isFinite(expiresIn) && expiresIn > 0 ? new Date(now.getTime() + expiresIn * 1000) : null,
+    expiresAt:
+      typeof expiresIn === 'number' && Number.isFinite(expiresIn) && expiresIn > 0
+        ? new Date(now.getTime() + expiresIn * 1000)
+        : null,
     scope: typeof json.scope === 'string' ? json.scope : null,
   };
 }
@@ -140,7 +164,9 @@ function formEncode(value: string): string {
 function parseJson(text: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }

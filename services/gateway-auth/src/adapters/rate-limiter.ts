@@ -40,7 +40,10 @@ export class RateLimiter implements RequestLimiter {
   private readonly instance = `${randomBytes(6).toString('base64url')}:`;
   private sequence = 0;
 
-  constructor(redis: Redis, private readonly prefix: string) {
+  constructor(
+    redis: Redis,
+    private readonly prefix: string,
+  ) {
     this.scripts = defineScripts(redis, { gatewaySlidingWindow: SLIDING_WINDOW });
   }
 
@@ -48,7 +51,9 @@ export class RateLimiter implements RequestLimiter {
     // A unique member per request (two admissions in the same microsecond must both count): this
     // instance's random id and a counter, cheaper than fresh random bytes on every request.
     const member = `${this.instance}${(this.sequence++).toString(36)}`;
-    const [allowed, remaining, retryAfter] = (await whileRedisAnswers(this.scripts.gatewaySlidingWindow([`${this.prefix}rl:${bucket}`], [limit, windowSeconds, member]))) as [number, number, number];
+    const [allowed, remaining, retryAfter] = (await whileRedisAnswers(
+      this.scripts.gatewaySlidingWindow([`${this.prefix}rl:${bucket}`], [limit, windowSeconds, member]),
+    )) as [number, number, number];
     return { allowed: allowed === 1, remaining, retryAfterSeconds: retryAfter };
   }
 }

@@ -19,7 +19,9 @@ describe('SecretBox', () => {
     const [v, iv, ct, tag] = sealed.split('.');
     const flipped = Buffer.from(ct!, 'base64url');
     flipped[0] = flipped[0]! ^ 1;
-    expect(() => box.open([v, iv, flipped.toString('base64url'), tag].join('.'), 'installation:1:oauth-access-token')).toThrow();
+    expect(() =>
+      box.open([v, iv, flipped.toString('base64url'), tag].join('.'), 'installation:1:oauth-access-token'),
+    ).toThrow();
     expect(() => box.open('garbage', 'x')).toThrow('not a sealed value');
   });
 

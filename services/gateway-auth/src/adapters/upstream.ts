@@ -2,13 +2,29 @@ import { Agent, request } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { context, propagation } from '@opentelemetry/api';
 import { AppError } from '@marketplace/errors';
-import type { StreamedUpstreamResponse, Upstream, UpstreamRequest, UpstreamResponse } from '../usecases/forward-request';
+import type {
+  StreamedUpstreamResponse,
+  Upstream,
+  UpstreamRequest,
+  UpstreamResponse,
+} from '../usecases/forward-request';
 
 /**
  * Response headers worth passing back to the partner (and storing for idempotent replays). `allow`:
  * a 405 must name the methods the resource has (RFC 9110), and only the owner knows them.
  */
-const PASSED_BACK = ['content-type', 'content-encoding', 'location', 'retry-after', 'cache-control', 'etag', 'last-modified', 'content-language', 'vary', 'allow'];
+const PASSED_BACK = [
+  'content-type',
+  'content-encoding',
+  'location',
+  'retry-after',
+  'cache-control',
+  'etag',
+  'last-modified',
+  'content-language',
+  'vary',
+  'allow',
+];
 const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
 /**
@@ -24,14 +40,22 @@ export class UpstreamClient implements Upstream {
 
   forward(baseUrl: string, req: UpstreamRequest): Promise<UpstreamResponse>;
   forward(baseUrl: string, req: UpstreamRequest, options: { stream: true }): Promise<StreamedUpstreamResponse>;
-  forward(baseUrl: string, req: UpstreamRequest, options: { stream?: boolean } = {}): Promise<UpstreamResponse | StreamedUpstreamResponse> {
+  forward(
+    baseUrl: string,
+    req: UpstreamRequest,
+    options: { stream?: boolean } = {},
+  ): Promise<UpstreamResponse | StreamedUpstreamResponse> {
     const url = new URL(req.pathAndQuery, baseUrl);
     const headers: Record<string, string> = { ...req.headers };
     propagation.inject(context.active(), headers); // the trace continues in the internal service
     if (req.body !== undefined) headers['content-length'] = String(Buffer.byteLength(req.body));
     const secure = url.protocol === 'https:';
     return new Promise((resolve, reject) => {
-      const outgoing = (secure ? httpsRequest : request)(url, { method: req.method, headers, agent: secure ? this.httpsAgent : this.agent });
+      const outgoing = (secure ? httpsRequest : request)(url, {
+        method: req.method,
+        headers,
+        agent: secure ? this.httpsAgent : this.agent,
+      });
       // One deadline for the whole exchange (connect, wait, body), not per socket inactivity.
       const deadline = setTimeout(() => outgoing.destroy(new UpstreamTimeout()), this.timeoutMs);
       outgoing.on('response', (res) => {
@@ -76,10 +100,14 @@ export class UpstreamClient implements Upstream {
 class UpstreamTimeout extends Error {}
 
 function toUpstreamError(error: Error): AppError {
-  if (error instanceof UpstreamTimeout) return new AppError('gateway_timeout', 'upstream.timeout', 'The service did not answer in time.', { cause: error });
+  if (error instanceof UpstreamTimeout)
+    return new AppError('gateway_timeout', 'upstream.timeout', 'The service did not answer in time.', { cause: error });
   const code = (error as { code?: string }).code;
   if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EHOSTUNREACH') {
-    return new AppError('unavailable', 'upstream.unavailable', 'The service is unavailable; try again shortly.', { cause: error, retryAfterSeconds: 1 });
+    return new AppError('unavailable', 'upstream.unavailable', 'The service is unavailable; try again shortly.', {
+      cause: error,
+      retryAfterSeconds: 1,
+    });
   }
   return new AppError('bad_gateway', 'upstream.bad_response', 'The service failed to answer.', { cause: error });
 }

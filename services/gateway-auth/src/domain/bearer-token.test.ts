@@ -18,11 +18,14 @@ describe('bearer tokens', () => {
     const token = signBearerToken(key, { role: 'tenant', sub: 's', tid: 't1' }, later, now);
     expect(verifyBearerToken(randomBytes(32), token, now)).toBeUndefined();
     const [header, , signature] = token.split('.');
-    const forged = Buffer.from(JSON.stringify({ role: 'admin', sub: 's', exp: later.getTime() / 1000 })).toString('base64url');
+    const forged = Buffer.from(JSON.stringify({ role: 'admin', sub: 's', exp: later.getTime() / 1000 })).toString(
+      'base64url',
+    );
     expect(verifyBearerToken(key, `${header}.${forged}.${signature}`, now)).toBeUndefined();
     const none = Buffer.from(JSON.stringify({ alg: 'none' })).toString('base64url');
     expect(verifyBearerToken(key, `${none}.${token.split('.')[1]}.`, now)).toBeUndefined();
-    for (const bad of ['', 'a.b', 'a.b.c', token.replace(/.$/, '')]) expect(verifyBearerToken(key, bad, now)).toBeUndefined();
+    for (const bad of ['', 'a.b', 'a.b.c', token.replace(/.$/, '')])
+      expect(verifyBearerToken(key, bad, now)).toBeUndefined();
   });
 
   it('refuses a token without expiry or with an unknown role', () => {
@@ -34,6 +37,8 @@ describe('bearer tokens', () => {
     };
     expect(verifyBearerToken(key, sign({ role: 'admin', sub: 's' }), now)).toBeUndefined();
     expect(verifyBearerToken(key, sign({ role: 'root', sub: 's', exp: later.getTime() / 1000 }), now)).toBeUndefined();
-    expect(verifyBearerToken(key, sign({ role: 'tenant', sub: 's', exp: later.getTime() / 1000 }), now)).toBeUndefined();
+    expect(
+      verifyBearerToken(key, sign({ role: 'tenant', sub: 's', exp: later.getTime() / 1000 }), now),
+    ).toBeUndefined();
   });
 });

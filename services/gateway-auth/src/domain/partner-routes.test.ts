@@ -1,6 +1,7 @@
 import { hasScope, isMutation, PARTNER_ROUTES, validPathParams } from './partner-routes';
 
-const route = (method: string, pattern: string) => PARTNER_ROUTES.find((r) => r.method === method && r.pattern === pattern)!;
+const route = (method: string, pattern: string) =>
+  PARTNER_ROUTES.find((r) => r.method === method && r.pattern === pattern)!;
 
 describe('Partner API route table', () => {
   it('has the 13 endpoints of the spec, each with one owner', () => {

@@ -19,7 +19,12 @@ export const PARTNER_PREFIX = '/api/partner/v1';
 export const PARTNER_ROUTES: PartnerRoute[] = [
   { method: 'GET', pattern: '/catalog/branches', owner: 'catalog', scopes: ['Catalog.Read'] }, // 1
   { method: 'GET', pattern: '/catalog/branches/:branchId/products', owner: 'catalog', scopes: ['Catalog.Read'] }, // 2
-  { method: 'GET', pattern: '/catalog/branches/:branchId/products/:productId', owner: 'catalog', scopes: ['Catalog.Read'] }, // 3
+  {
+    method: 'GET',
+    pattern: '/catalog/branches/:branchId/products/:productId',
+    owner: 'catalog',
+    scopes: ['Catalog.Read'],
+  }, // 3
   { method: 'POST', pattern: '/orders', owner: 'ordering', scopes: ['Orders.Create'] }, // 4
   { method: 'GET', pattern: '/orders/:orderId', owner: 'ordering', scopes: ['Orders.Create', 'Orders.Read'] }, // 5
   { method: 'POST', pattern: '/orders/:orderId/cancel', owner: 'ordering', scopes: ['Orders.Create'] }, // 6

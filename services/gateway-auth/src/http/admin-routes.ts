@@ -3,7 +3,12 @@ import { validationError } from '@marketplace/errors';
 import { requestBody, type RequestState } from '@marketplace/http';
 import type { GatewayContext } from '../usecases/context';
 import { createApp, getAppDetail, listApps } from '../usecases/apps';
-import { createContractVersion, getContractVersion, publishContractVersion, updateContractVersion } from '../usecases/contract-versions';
+import {
+  createContractVersion,
+  getContractVersion,
+  publishContractVersion,
+  updateContractVersion,
+} from '../usecases/contract-versions';
 import { createTenant, getTenant, listTenants, mintTenantToken } from '../usecases/tenants';
 import { requireBearer } from './bearer-auth';
 import { pathId, pathVersion } from './path-params';
@@ -17,7 +22,9 @@ export const ADMIN_PREFIX = '/api/admin/v1';
 function slugQuery(value: unknown): string | undefined {
   if (value === undefined) return undefined;
   if (typeof value === 'string' && /^[a-z0-9][a-z0-9-]{1,62}$/.test(value)) return value;
-  throw validationError('request.invalid', 'The request is invalid.', { slug: ['must be one slug (lower-case letters, digits and dashes)'] });
+  throw validationError('request.invalid', 'The request is invalid.', {
+    slug: ['must be one slug (lower-case letters, digits and dashes)'],
+  });
 }
 
 /** Platform administrators: tenants, apps, contract versions. */
@@ -38,7 +45,9 @@ export function registerAdminRoutes(router: Router<RequestState>, ctx: GatewayCo
   router.post(`${p}/tenants/:tenantId/tokens`, admin, async (c) => {
     const input = validateTokenRequest(requestBody(c) ?? {});
     c.status = 201;
-    c.body = tenantTokenView(await mintTenantToken(ctx, pathId(c.params.tenantId), input.expiresInSeconds ?? 30 * 24 * 3600));
+    c.body = tenantTokenView(
+      await mintTenantToken(ctx, pathId(c.params.tenantId), input.expiresInSeconds ?? 30 * 24 * 3600),
+    );
   });
 
   router.post(`${p}/apps`, admin, async (c) => {
@@ -62,10 +71,13 @@ export function registerAdminRoutes(router: Router<RequestState>, ctx: GatewayCo
   router.put(`${p}/apps/:appId/versions/:version`, admin, async (c) => {
     const appId = pathId(c.params.appId);
     const version = pathVersion(c.params.version);
-    c.body = contractVersionView(await updateContractVersion(ctx, appId, version, validateContractVersionInput(requestBody(c))));
+    c.body = contractVersionView(
+      await updateContractVersion(ctx, appId, version, validateContractVersionInput(requestBody(c))),
+    );
   });
   router.post(`${p}/apps/:appId/versions/:version/publish`, admin, async (c) => {
-    c.body = contractVersionView(await publishContractVersion(ctx, pathId(c.params.appId), pathVersion(c.params.version)));
+    c.body = contractVersionView(
+      await publishContractVersion(ctx, pathId(c.params.appId), pathVersion(c.params.version)),
+    );
   });
 }
-

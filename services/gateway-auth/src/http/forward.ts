@@ -3,7 +3,12 @@ import { rawRequestBody, type RequestState } from '@marketplace/http';
 import type { CallerIdentity } from '@marketplace/identity';
 import type { Readable } from 'node:stream';
 import type { Owner } from '../domain/partner-routes';
-import { forwardToOwner, type ForwardRouting, type StreamedUpstreamResponse, type UpstreamResponse } from '../usecases/forward-request';
+import {
+  forwardToOwner,
+  type ForwardRouting,
+  type StreamedUpstreamResponse,
+  type UpstreamResponse,
+} from '../usecases/forward-request';
 
 /**
  * Headers of the caller's request that the owner service needs; everything else (credentials
@@ -22,20 +27,42 @@ const FORWARDED_ON_READS = ['accept-encoding', 'if-none-match'];
  * identity for it). A read (`stream`) gets the owner's body as a stream, passed on as it arrives;
  * other answers are read whole (they may be stored for idempotent replays).
  */
-export async function forwardSigned(routing: ForwardRouting, owner: Owner, c: RouterContext<RequestState>, identity: CallerIdentity): Promise<UpstreamResponse>;
-export async function forwardSigned(routing: ForwardRouting, owner: Owner, c: RouterContext<RequestState>, identity: CallerIdentity, stream: true): Promise<StreamedUpstreamResponse>;
-export async function forwardSigned(routing: ForwardRouting, owner: Owner, c: RouterContext<RequestState>, identity: CallerIdentity, stream = false): Promise<UpstreamResponse | StreamedUpstreamResponse> {
+export async function forwardSigned(
+  routing: ForwardRouting,
+  owner: Owner,
+  c: RouterContext<RequestState>,
+  identity: CallerIdentity,
+): Promise<UpstreamResponse>;
+export async function forwardSigned(
+  routing: ForwardRouting,
+  owner: Owner,
+  c: RouterContext<RequestState>,
+  identity: CallerIdentity,
+  stream: true,
+): Promise<StreamedUpstreamResponse>;
+export async function forwardSigned(
+  routing: ForwardRouting,
+  owner: Owner,
+  c: RouterContext<RequestState>,
+  identity: CallerIdentity,
+  stream = false,
+): Promise<UpstreamResponse | StreamedUpstreamResponse> {
   const headers: Record<string, string> = { 'x-request-id': c.state.requestId };
   for (const name of c.method === 'GET' ? [...FORWARDED, ...FORWARDED_ON_READS] : FORWARDED) {
     const value = c.get(name);
     if (value) headers[name] = value;
   }
   const request = { method: c.method, path: c.path, pathAndQuery: c.url, headers, body: rawRequestBody(c) };
-  return stream ? forwardToOwner(routing, owner, request, identity, c.state.log, true) : forwardToOwner(routing, owner, request, identity, c.state.log);
+  return stream
+    ? forwardToOwner(routing, owner, request, identity, c.state.log, true)
+    : forwardToOwner(routing, owner, request, identity, c.state.log);
 }
 
 /** Writes an owner's (or a stored) response back to the caller. */
-export function sendUpstream(c: RouterContext<RequestState>, response: { status: number; headers: Record<string, string>; body: string | Buffer | Readable }): void {
+export function sendUpstream(
+  c: RouterContext<RequestState>,
+  response: { status: number; headers: Record<string, string>; body: string | Buffer | Readable },
+): void {
   c.status = response.status;
   for (const [name, value] of Object.entries(response.headers)) c.set(name, value);
   const bodiless = response.status === 204 || response.status === 304 || c.method === 'HEAD';

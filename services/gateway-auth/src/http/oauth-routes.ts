@@ -14,6 +14,12 @@ export function registerOAuthRoutes(router: Router<RequestState>, ctx: GatewayCo
   router.get(OAUTH_CALLBACK_PATH, async (c) => {
     c.set('Cache-Control', 'no-store');
     c.set('Referrer-Policy', 'no-referrer');
-    c.body = credentialsResultView(await completeOAuthConnect(ctx, { code: single(c.query.code), state: single(c.query.state), error: single(c.query.error) }));
+    c.body = credentialsResultView(
+      await completeOAuthConnect(ctx, {
+        code: single(c.query.code),
+        state: single(c.query.state),
+        error: single(c.query.error),
+      }),
+    );
   });
 }

@@ -10,7 +10,11 @@ import { registerTenantForwards } from './tenant-forward-routes';
 import { registerTenantRoutes } from './tenant-routes';
 
 /** Routes of this service. /healthz, /readyz and /metrics come from the shared HTTP app. */
-export function registerRoutes(service: ServiceContext<typeof settings>, gateway: GatewayContext, routing: PartnerRouting): void {
+export function registerRoutes(
+  service: ServiceContext<typeof settings>,
+  gateway: GatewayContext,
+  routing: PartnerRouting,
+): void {
   registerPartnerRoutes(service.router, gateway, routing);
   registerAdminRoutes(service.router, gateway);
   registerTenantRoutes(service.router, gateway);

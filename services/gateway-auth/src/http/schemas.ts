@@ -1,4 +1,11 @@
-import { requestSchemas, type AppInput, type ContractVersionInput, type InstallationInput, type TenantInput, type TenantTokenRequest } from '@marketplace/contracts';
+import {
+  requestSchemas,
+  type AppInput,
+  type ContractVersionInput,
+  type InstallationInput,
+  type TenantInput,
+  type TenantTokenRequest,
+} from '@marketplace/contracts';
 import { bodyValidator } from '@marketplace/http';
 
 /** Request bodies of the administrator and tenant APIs: the contracts' schemas, which marketplace-api.ts documents. */

@@ -15,7 +15,11 @@ import { TENANT_PREFIX } from './tenant-routes';
  * here, the request goes on unchanged with a signed tenant identity, and the owner's answer comes
  * back unchanged.
  */
-export function registerTenantForwards(router: Router<RequestState>, ctx: GatewayContext, routing: ForwardRouting): void {
+export function registerTenantForwards(
+  router: Router<RequestState>,
+  ctx: GatewayContext,
+  routing: ForwardRouting,
+): void {
   const tenant = requireBearer(ctx.tokenSecret, 'tenant');
   for (const { prefix, owner } of TENANT_FORWARDS) {
     const handler = async (c: RouterContext<RequestState>) => {
@@ -23,7 +27,12 @@ export function registerTenantForwards(router: Router<RequestState>, ctx: Gatewa
       const tenant = await tenantProfile(ctx, tenantId);
       if (!tenant) throw unauthenticated(); // a token outliving its tenant
       const identity = { kind: 'tenant' as const, tenantId, tenant };
-      sendUpstream(c, c.method === 'GET' ? await forwardSigned(routing, owner, c, identity, true) : await forwardSigned(routing, owner, c, identity));
+      sendUpstream(
+        c,
+        c.method === 'GET'
+          ? await forwardSigned(routing, owner, c, identity, true)
+          : await forwardSigned(routing, owner, c, identity),
+      );
     };
     router.all(`${TENANT_PREFIX}${prefix}`, tenant, handler);
     router.all(`${TENANT_PREFIX}${prefix}/{*rest}`, tenant, handler);

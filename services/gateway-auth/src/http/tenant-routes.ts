@@ -4,7 +4,12 @@ import type { GatewayContext } from '../usecases/context';
 import { listPublishedApps } from '../usecases/apps';
 import { connectInstallation } from '../usecases/connect-installation';
 import { findInstallation, installApp, listInstallations } from '../usecases/installations';
-import { disconnectInstallation, rotateApiKey, rotateWebhookSecret, uninstallApp } from '../usecases/manage-credentials';
+import {
+  disconnectInstallation,
+  rotateApiKey,
+  rotateWebhookSecret,
+  uninstallApp,
+} from '../usecases/manage-credentials';
 import { pathId } from './path-params';
 import { requireBearer, tenantIdOf } from './bearer-auth';
 import { validateInstallInput } from './schemas';
@@ -32,10 +37,14 @@ export function registerTenantRoutes(router: Router<RequestState>, ctx: GatewayC
     c.body = installationView(await findInstallation(ctx, tenantIdOf(c), pathId(c.params.installationId)));
   });
   router.post(`${p}/:installationId/connect`, tenant, async (c) => {
-    c.body = connectResultView(await connectInstallation(ctx, tenantIdOf(c), pathId(c.params.installationId), 'connect'));
+    c.body = connectResultView(
+      await connectInstallation(ctx, tenantIdOf(c), pathId(c.params.installationId), 'connect'),
+    );
   });
   router.post(`${p}/:installationId/reconnect`, tenant, async (c) => {
-    c.body = connectResultView(await connectInstallation(ctx, tenantIdOf(c), pathId(c.params.installationId), 'reconnect'));
+    c.body = connectResultView(
+      await connectInstallation(ctx, tenantIdOf(c), pathId(c.params.installationId), 'reconnect'),
+    );
   });
   router.post(`${p}/:installationId/api-key/rotate`, tenant, async (c) => {
     c.body = credentialsResultView(await rotateApiKey(ctx, tenantIdOf(c), pathId(c.params.installationId)));

@@ -18,11 +18,18 @@ export interface PublishedApp {
 }
 
 export async function createApp(ctx: GatewayContext, input: AppInput): Promise<App> {
-  const doc: App = { _id: randomUUID(), slug: input.slug, name: input.name, description: input.description ?? null, createdAt: ctx.now() };
+  const doc: App = {
+    _id: randomUUID(),
+    slug: input.slug,
+    name: input.name,
+    description: input.description ?? null,
+    createdAt: ctx.now(),
+  };
   try {
     await ctx.store.apps.insert(doc);
   } catch (error) {
-    if (isDuplicateKeyError(error)) throw conflict('marketplace.app.slug_taken', 'An app with this slug already exists.');
+    if (isDuplicateKeyError(error))
+      throw conflict('marketplace.app.slug_taken', 'An app with this slug already exists.');
     throw error;
   }
   return doc;

@@ -11,14 +11,18 @@ export interface CallbackQuery {
   error?: string;
 }
 
-const stateInvalid = () => new AppError('validation', 'oauth.state_invalid', 'The authorization response is unknown, expired or already used.');
+const stateInvalid = () =>
+  new AppError('validation', 'oauth.state_invalid', 'The authorization response is unknown, expired or already used.');
 
 /**
  * The partner's authorization server sent the restaurant's browser back. The state (single use,
  * expiring) names the installation; the code is exchanged server to server with the PKCE verifier;
  * the tokens are stored encrypted and the API key (and signing secret) minted and shown once.
  */
-export async function completeOAuthConnect(ctx: GatewayContext, query: CallbackQuery): Promise<{ installation: Installation; credentials: Credentials }> {
+export async function completeOAuthConnect(
+  ctx: GatewayContext,
+  query: CallbackQuery,
+): Promise<{ installation: Installation; credentials: Credentials }> {
   if (!query.state) throw stateInvalid();
   const state = await ctx.store.oauthStates.takeByStateHashAcrossTenants(stateId(query.state));
   if (!state || state.expiresAt.getTime() <= ctx.now().getTime()) throw stateInvalid();
@@ -26,13 +30,23 @@ export async function completeOAuthConnect(ctx: GatewayContext, query: CallbackQ
   const installation = await ctx.store.installations.findLive(owner, state.installationId);
   if (!installation) throw stateInvalid();
   const revertConnecting = async () => {
-    if (installation.status === 'Connecting') await ctx.store.installations.revertConnecting(owner, installation._id, installation.connectedAt ? 'Disconnected' : 'Installed', ctx.now());
+    if (installation.status === 'Connecting')
+      await ctx.store.installations.revertConnecting(
+        owner,
+        installation._id,
+        installation.connectedAt ? 'Disconnected' : 'Installed',
+        ctx.now(),
+      );
   };
 
   if (query.error || !query.code) {
     await revertConnecting();
     const reason = query.error && /^[A-Za-z0-9_.-]{1,64}$/.test(query.error) ? query.error : 'no_code';
-    throw new AppError('validation', 'oauth.authorization_denied', `The partner's authorization server did not grant access (${reason}).`);
+    throw new AppError(
+      'validation',
+      'oauth.authorization_denied',
+      `The partner's authorization server did not grant access (${reason}).`,
+    );
   }
   const version = await ctx.store.contractVersions.findVersion(installation.appId, installation.contractVersion);
   if (!version?.oauth2) throw stateInvalid();

@@ -19,14 +19,25 @@ export interface ConnectResult {
  * OAuth2 apps get an authorization URL for the restaurant's browser, and the credentials when the
  * partner's server sends the browser back to the callback (see complete-oauth-connect).
  */
-export function connectInstallation(ctx: GatewayContext, tenantId: string, installationId: string, mode: 'connect' | 'reconnect'): Promise<ConnectResult> {
+export function connectInstallation(
+  ctx: GatewayContext,
+  tenantId: string,
+  installationId: string,
+  mode: 'connect' | 'reconnect',
+): Promise<ConnectResult> {
   return withInstallationLock(ctx, installationId, async () => {
     const installation = await findInstallation(ctx, tenantId, installationId);
     if (mode === 'connect' && installation.status === 'Connected') {
-      throw conflict('marketplace.installation.already_connected', 'The installation is already connected; use reconnect to mint new credentials.');
+      throw conflict(
+        'marketplace.installation.already_connected',
+        'The installation is already connected; use reconnect to mint new credentials.',
+      );
     }
     if (mode === 'reconnect' && installation.status !== 'Connected' && installation.status !== 'Disconnected') {
-      throw conflict('marketplace.installation.not_connected', 'The installation has never been connected; use connect.');
+      throw conflict(
+        'marketplace.installation.not_connected',
+        'The installation has never been connected; use connect.',
+      );
     }
     if (installation.authType === 'OAuth2') return startOAuthConnect(ctx, installation);
     const { installation: connected, credentials } = await mintCredentials(ctx, installation);
@@ -35,22 +46,43 @@ export function connectInstallation(ctx: GatewayContext, tenantId: string, insta
 }
 
 /** New API key and (when events are subscribed) signing secret; the old ones stop working. Lock held. */
-export async function mintCredentials(ctx: GatewayContext, installation: Installation, oauth: Installation['oauth'] = installation.oauth): Promise<{ installation: Installation; credentials: Credentials }> {
+export async function mintCredentials(
+  ctx: GatewayContext,
+  installation: Installation,
+  oauth: Installation['oauth'] = installation.oauth,
+): Promise<{ installation: Installation; credentials: Credentials }> {
   const scopes = installation.contractScopes; // fixed at connect time from the consented version
   const key = await issueApiKey(ctx, installation, scopes);
   const webhook = installation.subscribedEvents.length > 0 ? newWebhookSecret(ctx, installation._id) : null;
   const now = ctx.now();
   const revision = nextRevision(installation);
-  const changes = { status: 'Connected' as const, scopes, apiKeyId: key.keyId, webhookSecretSealed: webhook?.sealed ?? null, oauth, connectedAt: now, updatedAt: now, eventRevision: revision };
+  const changes = {
+    status: 'Connected' as const,
+    scopes,
+    apiKeyId: key.keyId,
+    webhookSecretSealed: webhook?.sealed ?? null,
+    oauth,
+    connectedAt: now,
+    updatedAt: now,
+    eventRevision: revision,
+  };
   const event = installationChanged(ctx, { ...installation, ...changes }, revision, webhook?.secret ?? null);
   await ctx.store.installations.updateWithEvent(installation, installation._id, changes, event, now);
   await ctx.outbox.flush(InstallationsRepository.storage.collection, installation._id);
-  return { installation: { ...installation, ...changes }, credentials: { apiKey: key.apiKey, webhookSigningSecret: webhook?.secret ?? null } };
+  return {
+    installation: { ...installation, ...changes },
+    credentials: { apiKey: key.apiKey, webhookSigningSecret: webhook?.secret ?? null },
+  };
 }
 
 export const stateId = (state: string) => createHash('sha256').update(state).digest('base64url');
 
-export function oauthSettings(ctx: GatewayContext, appId: string, version: number, oauth2: OAuth2Settings): OAuth2ClientSettings {
+export function oauthSettings(
+  ctx: GatewayContext,
+  appId: string,
+  version: number,
+  oauth2: OAuth2Settings,
+): OAuth2ClientSettings {
   return {
     authorizationEndpoint: oauth2.authorizationEndpoint,
     tokenEndpoint: oauth2.tokenEndpoint,
@@ -63,7 +95,8 @@ export function oauthSettings(ctx: GatewayContext, appId: string, version: numbe
 
 async function startOAuthConnect(ctx: GatewayContext, installation: Installation): Promise<ConnectResult> {
   const version = await ctx.store.contractVersions.findVersion(installation.appId, installation.contractVersion);
-  if (!version?.oauth2) throw conflict('marketplace.installation.oauth_unavailable', 'The contract version has no OAuth2 settings.');
+  if (!version?.oauth2)
+    throw conflict('marketplace.installation.oauth_unavailable', 'The contract version has no OAuth2 settings.');
   const state = newState();
   const pkce = newPkcePair();
   const now = ctx.now();

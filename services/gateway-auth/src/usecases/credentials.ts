@@ -7,7 +7,11 @@ import type { Installation } from './entities';
 import { ownerOf } from './installations';
 
 /** Mints a new API key for the installation and revokes every other key it had. */
-export async function issueApiKey(ctx: GatewayContext, installation: Installation, scopes: string[]): Promise<{ apiKey: string; keyId: string }> {
+export async function issueApiKey(
+  ctx: GatewayContext,
+  installation: Installation,
+  scopes: string[],
+): Promise<{ apiKey: string; keyId: string }> {
   const key = mintApiKey();
   const owner = ownerOf(installation);
   await ctx.store.apiKeys.insert(owner, {
@@ -66,15 +70,27 @@ export async function authenticatePartner(
     if (!doc || doc.status !== 'active') return undefined;
     const tenant = await tenantProfile(ctx, doc.tenantId);
     if (!tenant) return undefined;
-    entry = { secretHash: doc.secretHash, tenantId: doc.tenantId, installationId: doc.installationId, appId: doc.appId, scopes: doc.scopes, tenant };
+    entry = {
+      secretHash: doc.secretHash,
+      tenantId: doc.tenantId,
+      installationId: doc.installationId,
+      appId: doc.appId,
+      scopes: doc.scopes,
+      tenant,
+    };
     await ctx.keyCache.fill(keyId, entry);
   }
   if (!apiSecretMatches(secret, entry.secretHash, ctx.apiKeyHashSecret)) return undefined;
-  return { tenantId: entry.tenantId, tenant: entry.tenant, installationId: entry.installationId, appId: entry.appId, scopes: entry.scopes };
+  return {
+    tenantId: entry.tenantId,
+    tenant: entry.tenant,
+    installationId: entry.installationId,
+    appId: entry.appId,
+    scopes: entry.scopes,
+  };
 }
 
 /** The tenant's currency and default language, passed to owner services in the signed identity. */
 export async function tenantProfile(ctx: GatewayContext, tenantId: string): Promise<TenantProfile | undefined> {
   return ctx.store.tenants.profileOf({ tenantId });
 }
-

@@ -68,7 +68,13 @@ export interface Installation {
   scopes: string[];
   apiKeyId: string | null;
   webhookSecretSealed: string | null;
-  oauth: { accessTokenSealed: string; refreshTokenSealed: string | null; tokenType: string; expiresAt: Date | null; scope: string | null } | null;
+  oauth: {
+    accessTokenSealed: string;
+    refreshTokenSealed: string | null;
+    tokenType: string;
+    expiresAt: Date | null;
+    scope: string | null;
+  } | null;
   installedAt: Date;
   connectedAt: Date | null;
   updatedAt: Date;

@@ -59,14 +59,44 @@ export interface OwnerRequest {
  * owner's body as a stream; other answers are read whole (they may be stored for idempotent
  * replays). An owner refusing our own signed identity is our fault, not the caller's: 502.
  */
-export async function forwardToOwner(routing: ForwardRouting, owner: Owner, request: OwnerRequest, identity: CallerIdentity, log: Logger): Promise<UpstreamResponse>;
-export async function forwardToOwner(routing: ForwardRouting, owner: Owner, request: OwnerRequest, identity: CallerIdentity, log: Logger, stream: true): Promise<StreamedUpstreamResponse>;
-export async function forwardToOwner(routing: ForwardRouting, owner: Owner, request: OwnerRequest, identity: CallerIdentity, log: Logger, stream = false): Promise<UpstreamResponse | StreamedUpstreamResponse> {
+export async function forwardToOwner(
+  routing: ForwardRouting,
+  owner: Owner,
+  request: OwnerRequest,
+  identity: CallerIdentity,
+  log: Logger,
+): Promise<UpstreamResponse>;
+export async function forwardToOwner(
+  routing: ForwardRouting,
+  owner: Owner,
+  request: OwnerRequest,
+  identity: CallerIdentity,
+  log: Logger,
+  stream: true,
+): Promise<StreamedUpstreamResponse>;
+export async function forwardToOwner(
+  routing: ForwardRouting,
+  owner: Owner,
+  request: OwnerRequest,
+  identity: CallerIdentity,
+  log: Logger,
+  stream = false,
+): Promise<UpstreamResponse | StreamedUpstreamResponse> {
   const headers = { ...request.headers };
-  headers[IDENTITY_HEADER] = signIdentity(routing.identityKey, identity, { method: request.method, path: request.path });
+  headers[IDENTITY_HEADER] = signIdentity(routing.identityKey, identity, {
+    method: request.method,
+    path: request.path,
+  });
   if (identity.kind === 'partner' && identity.idempotencyKey) headers['idempotency-key'] = identity.idempotencyKey;
-  const upstream: UpstreamRequest = { method: request.method, pathAndQuery: request.pathAndQuery, headers, body: request.body };
-  const response = stream ? await routing.client.forward(routing.upstreams[owner], upstream, { stream: true }) : await routing.client.forward(routing.upstreams[owner], upstream);
+  const upstream: UpstreamRequest = {
+    method: request.method,
+    pathAndQuery: request.pathAndQuery,
+    headers,
+    body: request.body,
+  };
+  const response = stream
+    ? await routing.client.forward(routing.upstreams[owner], upstream, { stream: true })
+    : await routing.client.forward(routing.upstreams[owner], upstream);
   if (response.status === 401) {
     if (!Buffer.isBuffer(response.body)) response.body.resume(); // drain it; the caller gets our 502
     // Our own identity was refused: keys or clocks disagree. That is our fault, not the caller's.

@@ -28,7 +28,11 @@ export interface IdempotencySettings {
 }
 
 const reused = () => conflict('idempotency.key_reused', 'This Idempotency-Key was used for a different request.');
-const inProgress = () => conflict('idempotency.request_in_progress', 'A request with this Idempotency-Key is still being processed; retry later.');
+const inProgress = () =>
+  conflict(
+    'idempotency.request_in_progress',
+    'A request with this Idempotency-Key is still being processed; retry later.',
+  );
 
 /**
  * Runs a POST or PATCH at most once per installation and key. The stored response lives in
@@ -54,7 +58,8 @@ export async function runIdempotent(
         const stored = await ctx.store.idempotencyRecords.findUnexpired(request.owner, keyHash, ctx.now());
         if (stored) return replay(stored, request);
         const response = await execute();
-        if (response.status >= 200 && response.status < 300) await storeRecord(ctx, settings, keyHash, request, response);
+        if (response.status >= 200 && response.status < 300)
+          await storeRecord(ctx, settings, keyHash, request, response);
         return { response, replayed: false };
       } finally {
         await ctx.locks.release(lockName, token).catch(() => undefined);
@@ -73,7 +78,13 @@ function replay(record: IdempotencyRecordDoc, request: IdempotentRequest) {
   return { response: { status: record.status, headers: record.headers, body: record.body }, replayed: true };
 }
 
-async function storeRecord(ctx: GatewayContext, settings: IdempotencySettings, keyHash: string, request: IdempotentRequest, response: StoredResponse) {
+async function storeRecord(
+  ctx: GatewayContext,
+  settings: IdempotencySettings,
+  keyHash: string,
+  request: IdempotentRequest,
+  response: StoredResponse,
+) {
   const now = ctx.now();
   // Under the lock: an expired record with the same id may still be there; save replaces it.
   await ctx.store.idempotencyRecords.save(request.owner, keyHash, {

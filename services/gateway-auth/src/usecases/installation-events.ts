@@ -10,7 +10,12 @@ import type { Installation } from './entities';
  * revision that grows per installation, so a consumer keeps the newest and drops one arriving late.
  * The signing secret is sealed for the webhook sender (`WEBHOOK_SECRET_TRANSPORT_KEY`), never in clear.
  */
-export function installationChanged(ctx: GatewayContext, after: Installation, revision: number, signingSecret: string | null): OutgoingEvent<PlatformTopics, typeof TOPICS.installations> {
+export function installationChanged(
+  ctx: GatewayContext,
+  after: Installation,
+  revision: number,
+  signingSecret: string | null,
+): OutgoingEvent<PlatformTopics, typeof TOPICS.installations> {
   return {
     topic: TOPICS.installations,
     key: after._id,
@@ -24,7 +29,8 @@ export function installationChanged(ctx: GatewayContext, after: Installation, re
       connected: after.status === 'Connected',
       webhookUrl: after.webhookUrl,
       subscribedEvents: after.subscribedEvents,
-      webhookSecretSealed: signingSecret === null ? null : sealWebhookSecret(ctx.webhookSecretTransportKey, after._id, signingSecret),
+      webhookSecretSealed:
+        signingSecret === null ? null : sealWebhookSecret(ctx.webhookSecretTransportKey, after._id, signingSecret),
       revision,
       changedAt: after.updatedAt.toISOString(),
     },

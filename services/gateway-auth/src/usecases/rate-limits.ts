@@ -26,5 +26,9 @@ export const admitFromIp = (limiter: RequestLimiter, limits: PartnerLimits, ip: 
   limiter.take(`ip:${ip}`, limits.perIp, limits.windowSeconds);
 
 /** Counts an authenticated Partner API request against its installation. */
-export const admitForInstallation = (limiter: RequestLimiter, limits: PartnerLimits, installationId: string): Promise<RateDecision> =>
+export const admitForInstallation = (
+  limiter: RequestLimiter,
+  limits: PartnerLimits,
+  installationId: string,
+): Promise<RateDecision> =>
   limiter.take(`installation:${installationId}`, limits.perInstallation, limits.windowSeconds);

@@ -16,7 +16,8 @@ export async function createTenant(ctx: GatewayContext, input: TenantInput): Pro
   try {
     await ctx.store.tenants.insert(doc);
   } catch (error) {
-    if (isDuplicateKeyError(error)) throw conflict('marketplace.tenant.slug_taken', 'A tenant with this slug already exists.');
+    if (isDuplicateKeyError(error))
+      throw conflict('marketplace.tenant.slug_taken', 'A tenant with this slug already exists.');
     throw error;
   }
   return doc;
@@ -37,10 +38,19 @@ export async function getTenant(ctx: GatewayContext, tenantId: string): Promise<
 }
 
 /** A bearer token for the tenant API, bound to one tenant. */
-export async function mintTenantToken(ctx: GatewayContext, tenantId: string, expiresInSeconds: number): Promise<TenantToken> {
+export async function mintTenantToken(
+  ctx: GatewayContext,
+  tenantId: string,
+  expiresInSeconds: number,
+): Promise<TenantToken> {
   const tenant = await getTenant(ctx, tenantId);
   const now = ctx.now();
   const expiresAt = new Date(now.getTime() + expiresInSeconds * 1000);
-  const token = signBearerToken(ctx.tokenSecret, { role: 'tenant', sub: `tenant:${tenant._id}`, tid: tenant._id }, expiresAt, now);
+  const token = signBearerToken(
+    ctx.tokenSecret,
+    { role: 'tenant', sub: `tenant:${tenant._id}`, tid: tenant._id },
+    expiresAt,
+    now,
+  );
   return { token, expiresAt };
 }

@@ -47,19 +47,26 @@ await new Promise((resolve, reject) => server.once('error', reject).listen(port,
 const issuer = `http://127.0.0.1:${server.address().port}`;
 
 // Fresh keys per run: without them oidc-provider would use its development keys (and say so).
-const signingKey = { ...generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }), kid: 'test', use: 'sig', alg: 'RS256' };
+const signingKey = {
+  ...generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }),
+  kid: 'test',
+  use: 'sig',
+  alg: 'RS256',
+};
 
 const provider = new Provider(issuer, {
   // A web client may register plain http redirect URIs for the code flow (only implicit flow
   // requires https), so http://127.0.0.1:<port>/api/marketplace/oauth/callback is accepted as is.
-  clients: [{
-    client_id: clientId,
-    client_secret: clientSecret,
-    redirect_uris: redirectUris,
-    response_types: ['code'],
-    grant_types: ['authorization_code', 'refresh_token'],
-    token_endpoint_auth_method: authMethod,
-  }],
+  clients: [
+    {
+      client_id: clientId,
+      client_secret: clientSecret,
+      redirect_uris: redirectUris,
+      response_types: ['code'],
+      grant_types: ['authorization_code', 'refresh_token'],
+      token_endpoint_auth_method: authMethod,
+    },
+  ],
   jwks: { keys: [signingKey] },
   cookies: { keys: [randomBytes(32).toString('base64url')] },
   scopes: ['openid', 'offline_access'],
@@ -86,7 +93,15 @@ const provider = new Provider(issuer, {
     pushedAuthorizationRequests: { enabled: false },
     dPoP: { enabled: false },
   },
-  ttl: { AccessToken: 3600, AuthorizationCode: 60, IdToken: 3600, RefreshToken: 86400, Interaction: 600, Session: 3600, Grant: 86400 },
+  ttl: {
+    AccessToken: 3600,
+    AuthorizationCode: 60,
+    IdToken: 3600,
+    RefreshToken: 86400,
+    Interaction: 600,
+    Session: 3600,
+    Grant: 86400,
+  },
   // Errors shown to the browser as JSON, so a test's failure message says what went wrong.
   renderError: async (ctx, out) => {
     ctx.type = 'json';
@@ -102,11 +117,14 @@ async function interact(req, res) {
   } else if (prompt.name === 'login') {
     result = { login: { accountId: ACCOUNT_ID } };
   } else if (prompt.name === 'consent') {
-    const grant = grantId ? await provider.Grant.find(grantId) : new provider.Grant({ accountId: session.accountId, clientId: params.client_id });
+    const grant = grantId
+      ? await provider.Grant.find(grantId)
+      : new provider.Grant({ accountId: session.accountId, clientId: params.client_id });
     const { missingOIDCScope, missingOIDCClaims, missingResourceScopes } = prompt.details;
     if (missingOIDCScope) grant.addOIDCScope(missingOIDCScope.join(' '));
     if (missingOIDCClaims) grant.addOIDCClaims(missingOIDCClaims);
-    for (const [indicator, scopes] of Object.entries(missingResourceScopes ?? {})) grant.addResourceScope(indicator, scopes.join(' '));
+    for (const [indicator, scopes] of Object.entries(missingResourceScopes ?? {}))
+      grant.addResourceScope(indicator, scopes.join(' '));
     result = { consent: { grantId: await grant.save() } };
   } else {
     result = { error: 'access_denied', error_description: `unexpected prompt ${prompt.name}` };
@@ -131,7 +149,9 @@ handle = (req, res) => {
 };
 
 const discovery = await fetch(`${issuer}/.well-known/openid-configuration`).then((r) => r.json());
-process.stdout.write(`${JSON.stringify({ issuer, authorizationEndpoint: discovery.authorization_endpoint, tokenEndpoint: discovery.token_endpoint })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ issuer, authorizationEndpoint: discovery.authorization_endpoint, tokenEndpoint: discovery.token_endpoint })}\n`,
+);
 
 process.once('SIGTERM', () => {
   server.close(() => process.exit(0));

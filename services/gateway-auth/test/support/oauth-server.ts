@@ -57,7 +57,8 @@ export async function startOAuthServer(options: OAuthServerOptions): Promise<Tes
       reject(new Error(`test OAuth server ${why}; stderr: ${stderr.slice(-2000) || '(empty)'}`));
     };
     const timer = setTimeout(() => fail(`printed no endpoints within ${timeoutMs} ms`), timeoutMs);
-    const onExit = (code: number | null, signal: NodeJS.Signals | null) => fail(`exited (${code ?? signal}) before listening`);
+    const onExit = (code: number | null, signal: NodeJS.Signals | null) =>
+      fail(`exited (${code ?? signal}) before listening`);
     child.once('exit', onExit);
     child.once('error', (error) => fail(`could not be started: ${error.message}`));
     child.stdout.on('data', (chunk) => {
@@ -96,11 +97,15 @@ export async function startOAuthServer(options: OAuthServerOptions): Promise<Tes
  * taken from the authorization URL's redirect_uri unless given. `deny` adds login_hint=deny, which
  * the test server answers with access_denied.
  */
-export async function followAuthorization(authorizationUrl: string, options: { deny?: boolean; timeoutMs?: number; redirectUri?: string; maxHops?: number } = {}): Promise<string> {
+export async function followAuthorization(
+  authorizationUrl: string,
+  options: { deny?: boolean; timeoutMs?: number; redirectUri?: string; maxHops?: number } = {},
+): Promise<string> {
   const start = new URL(authorizationUrl);
   if (options.deny) start.searchParams.set('login_hint', 'deny');
   const redirectUri = options.redirectUri ?? start.searchParams.get('redirect_uri');
-  if (!redirectUri) throw new Error('followAuthorization: no redirectUri given and the authorization URL has no redirect_uri');
+  if (!redirectUri)
+    throw new Error('followAuthorization: no redirectUri given and the authorization URL has no redirect_uri');
   const callback = new URL(redirectUri);
   const timeoutMs = options.timeoutMs ?? 10_000;
   const deadline = Date.now() + timeoutMs;
@@ -114,7 +119,11 @@ export async function followAuthorization(authorizationUrl: string, options: { d
     if (remaining <= 0) throw new Error(`${where}: timed out after ${timeoutMs} ms in all`);
     let response: Response;
     try {
-      response = await fetch(url, { redirect: 'manual', headers: jar.header(url), signal: AbortSignal.timeout(remaining) });
+      response = await fetch(url, {
+        redirect: 'manual',
+        headers: jar.header(url),
+        signal: AbortSignal.timeout(remaining),
+      });
     } catch (error) {
       const timedOut = (error as Error).name === 'TimeoutError';
       throw new Error(`${where}: ${timedOut ? `timed out after ${timeoutMs} ms in all` : (error as Error).message}`);
@@ -160,7 +169,9 @@ class CookieJar {
 
   header(url: URL): Record<string, string> {
     const matching = [...this.cookies.values()].filter(
-      (c) => c.origin === url.origin && (url.pathname === c.path || url.pathname.startsWith(c.path.endsWith('/') ? c.path : `${c.path}/`)),
+      (c) =>
+        c.origin === url.origin &&
+        (url.pathname === c.path || url.pathname.startsWith(c.path.endsWith('/') ? c.path : `${c.path}/`)),
     );
     return matching.length ? { cookie: matching.map((c) => `${c.name}=${c.value}`).join('; ') } : {};
   }

@@ -31,7 +31,10 @@ export class TestUpstream {
       req.on('end', () => {
         const body = Buffer.concat(chunks).toString('utf8');
         const path = (req.url ?? '/').split('?')[0]!;
-        const identity = verifyIdentity(publicKey, req.headers[IDENTITY_HEADER] as string | undefined, { method: req.method ?? '', path });
+        const identity = verifyIdentity(publicKey, req.headers[IDENTITY_HEADER] as string | undefined, {
+          method: req.method ?? '',
+          path,
+        });
         this.seen.push({ method: req.method ?? '', url: req.url ?? '', identity, headers: req.headers, body });
         if (!identity) {
           res.writeHead(401, { 'content-type': 'application/problem+json' }).end('{"status":401}');
@@ -46,7 +49,13 @@ export class TestUpstream {
         const delayInQuery = /[?&]delayMs=(\d+)/.exec(req.url ?? '');
         if (delayInQuery) steer.delayMs = Number(delayInQuery[1]);
         const status = steer.respondWith ?? (req.method === 'POST' ? 201 : 200);
-        const answer = JSON.stringify({ seq: this.seen.length, method: req.method, url: req.url, identity, body: body || null });
+        const answer = JSON.stringify({
+          seq: this.seen.length,
+          method: req.method,
+          url: req.url,
+          identity,
+          body: body || null,
+        });
         setTimeout(() => {
           const type = status >= 400 ? 'application/problem+json' : 'application/json; charset=utf-8';
           const headers: Record<string, string> = { 'content-type': type, 'x-internal-detail': 'not-for-partners' };

@@ -16,7 +16,8 @@ export interface CatalogCopyDoc {
 }
 
 /** The `_id` of a copied resource of the tenant. */
-export const catalogCopyId = (owner: TenantOwner, entity: CopiedEntity, id: string) => `${owner.tenantId}:${entity}:${id}`;
+export const catalogCopyId = (owner: TenantOwner, entity: CopiedEntity, id: string) =>
+  `${owner.tenantId}:${entity}:${id}`;
 const metaId = (owner: TenantOwner) => `${owner.tenantId}:meta`;
 
 /** Ordering's copy of each tenant's catalog, kept from the catalog topic. */
@@ -36,7 +37,10 @@ export class CatalogCopyRepository {
   /** Replaces the held resource if it holds an earlier sequence; false when it holds this one or a later one, or none. */
   async replaceIfOlder(owner: TenantOwner, doc: CatalogCopyDoc): Promise<boolean> {
     if (doc.tenantId !== owner.tenantId) throw new Error('the resource belongs to another tenant');
-    const { matchedCount } = await this.copy.updateOne({ _id: doc._id, tenantId: owner.tenantId, sequence: { $lt: doc.sequence } }, { $set: doc });
+    const { matchedCount } = await this.copy.updateOne(
+      { _id: doc._id, tenantId: owner.tenantId, sequence: { $lt: doc.sequence } },
+      { $set: doc },
+    );
     return matchedCount === 1;
   }
 
@@ -54,7 +58,11 @@ export class CatalogCopyRepository {
 
   /** Records that the tenant's copy as a whole has reached `sequence` (never lowers it). */
   async raiseSequence(owner: TenantOwner, sequence: number): Promise<void> {
-    await this.copy.updateOne({ _id: metaId(owner), tenantId: owner.tenantId }, { $max: { sequence }, $setOnInsert: { entity: 'meta', deleted: false, state: {} } }, { upsert: true });
+    await this.copy.updateOne(
+      { _id: metaId(owner), tenantId: owner.tenantId },
+      { $max: { sequence }, $setOnInsert: { entity: 'meta', deleted: false, state: {} } },
+      { upsert: true },
+    );
   }
 
   /** The highest sequence applied to the tenant's copy (0 before the first). */

@@ -1,5 +1,10 @@
 import type { Collection, Db } from 'mongodb';
-import { isDuplicateKeyError, type InstallationOwner, type RepositoryStorage, type TenantOwner } from '@marketplace/store';
+import {
+  isDuplicateKeyError,
+  type InstallationOwner,
+  type RepositoryStorage,
+  type TenantOwner,
+} from '@marketplace/store';
 
 /**
  * Claims are documents whose `_id` is the claimed value, built here from the owner: a unique insert
@@ -59,23 +64,45 @@ export class OrderClaimsRepository {
   }
 
   /** Claims the installation's external order id for an order; false when it is claimed already. */
-  claimExternalOrderId(owner: InstallationOwner, externalOrderId: string, claim: Omit<ExternalOrderClaimDoc, '_id'>): Promise<boolean> {
+  claimExternalOrderId(
+    owner: InstallationOwner,
+    externalOrderId: string,
+    claim: Omit<ExternalOrderClaimDoc, '_id'>,
+  ): Promise<boolean> {
     return inserted(this.externalOrderIds.insertOne({ _id: externalId(owner, externalOrderId), ...claim }));
   }
 
-  async findExternalOrderClaim(owner: InstallationOwner, externalOrderId: string): Promise<ExternalOrderClaimDoc | undefined> {
+  async findExternalOrderClaim(
+    owner: InstallationOwner,
+    externalOrderId: string,
+  ): Promise<ExternalOrderClaimDoc | undefined> {
     return (await this.externalOrderIds.findOne({ _id: externalId(owner, externalOrderId) })) ?? undefined;
   }
 
   /** Gives the claim to another order, if `fromOrderId` still holds it; false when it does not. */
-  async takeOverExternalOrderClaim(owner: InstallationOwner, externalOrderId: string, fromOrderId: string, claim: Omit<ExternalOrderClaimDoc, '_id'>): Promise<boolean> {
-    const { modifiedCount } = await this.externalOrderIds.updateOne({ _id: externalId(owner, externalOrderId), orderId: fromOrderId }, { $set: claim });
+  async takeOverExternalOrderClaim(
+    owner: InstallationOwner,
+    externalOrderId: string,
+    fromOrderId: string,
+    claim: Omit<ExternalOrderClaimDoc, '_id'>,
+  ): Promise<boolean> {
+    const { modifiedCount } = await this.externalOrderIds.updateOne(
+      { _id: externalId(owner, externalOrderId), orderId: fromOrderId },
+      { $set: claim },
+    );
     return modifiedCount === 1;
   }
 
   /** Frees the external order id, if `orderId` holds it; true when it did. */
-  async releaseExternalOrderClaim(owner: InstallationOwner, externalOrderId: string, orderId: string): Promise<boolean> {
-    const { deletedCount } = await this.externalOrderIds.deleteOne({ _id: externalId(owner, externalOrderId), orderId });
+  async releaseExternalOrderClaim(
+    owner: InstallationOwner,
+    externalOrderId: string,
+    orderId: string,
+  ): Promise<boolean> {
+    const { deletedCount } = await this.externalOrderIds.deleteOne({
+      _id: externalId(owner, externalOrderId),
+      orderId,
+    });
     return deletedCount === 1;
   }
 

@@ -53,8 +53,17 @@ export class OrdersRepository {
   }
 
   /** Sets fields of the tenant's order and stages its events, in one write; false when there is no such order. */
-  async updateWithEvents(owner: TenantOwner, orderId: string, set: Partial<Order>, events: OutgoingEvent[], now: Date): Promise<boolean> {
-    const { matchedCount } = await this.orders.updateOne({ _id: orderId, tenantId: owner.tenantId }, updateWithOutbox<OrderDoc>({ $set: set }, events, now));
+  async updateWithEvents(
+    owner: TenantOwner,
+    orderId: string,
+    set: Partial<Order>,
+    events: OutgoingEvent[],
+    now: Date,
+  ): Promise<boolean> {
+    const { matchedCount } = await this.orders.updateOne(
+      { _id: orderId, tenantId: owner.tenantId },
+      updateWithOutbox<OrderDoc>({ $set: set }, events, now),
+    );
     return matchedCount === 1;
   }
 }

@@ -35,7 +35,10 @@ export class PromotionUsesRepository {
    * the index; MongoDB answers both from it.
    */
   async countUses(owner: TenantOwner, promotionId: string): Promise<number> {
-    const result = await this.db.command({ count: PromotionUsesRepository.storage.collection, query: { tenantId: owner.tenantId, promotionId } });
+    const result = await this.db.command({
+      count: PromotionUsesRepository.storage.collection,
+      query: { tenantId: owner.tenantId, promotionId },
+    });
     return result.n as number;
   }
 

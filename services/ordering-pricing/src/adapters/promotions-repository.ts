@@ -65,7 +65,10 @@ export class PromotionsRepository {
   /** Replaces the tenant's promotion; false when there is no such promotion. */
   async replace(owner: TenantOwner, promotion: PromotionDoc): Promise<boolean> {
     if (promotion.tenantId !== owner.tenantId) throw new Error('the promotion belongs to another tenant');
-    const { matchedCount } = await this.promotions.replaceOne({ _id: promotion._id, tenantId: owner.tenantId }, promotion);
+    const { matchedCount } = await this.promotions.replaceOne(
+      { _id: promotion._id, tenantId: owner.tenantId },
+      promotion,
+    );
     return matchedCount === 1;
   }
 

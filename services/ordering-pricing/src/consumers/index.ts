@@ -9,7 +9,10 @@ import { applyCatalogChange } from '../usecases/catalog-copy';
  * `catalog-copy` reads the catalog topic from its beginning (it is kept forever), so a new
  * database fills itself.
  */
-export function consumers(context: ServiceContext<typeof settings>, catalogCopy: CatalogCopyRepository): ConsumerSpec[] {
+export function consumers(
+  context: ServiceContext<typeof settings>,
+  catalogCopy: CatalogCopyRepository,
+): ConsumerSpec[] {
   return [
     defineConsumer({
       name: 'catalog-copy',

@@ -3,14 +3,45 @@ import { MAX_ZONE_POSITIONS, zoneContains, zoneGeometryProblem, type Position, t
 const polygon = (...rings: Position[][]): ZoneGeometry => ({ type: 'Polygon', coordinates: rings });
 const at = (longitude: number, latitude: number) => ({ longitude, latitude });
 // A square around Berlin Mitte, counter-clockwise, and the same clockwise.
-const square: Position[] = [[13.38, 52.52], [13.42, 52.52], [13.42, 52.54], [13.38, 52.54], [13.38, 52.52]];
+const square: Position[] = [
+  [13.38, 52.52],
+  [13.42, 52.52],
+  [13.42, 52.54],
+  [13.38, 52.54],
+  [13.38, 52.52],
+];
 const clockwise = [...square].reverse();
 // A U open to the north: the notch (x 1..2, y 1..3) is outside.
-const u: Position[] = [[0, 0], [3, 0], [3, 3], [2, 3], [2, 1], [1, 1], [1, 3], [0, 3], [0, 0]];
+const u: Position[] = [
+  [0, 0],
+  [3, 0],
+  [3, 3],
+  [2, 3],
+  [2, 1],
+  [1, 1],
+  [1, 3],
+  [0, 3],
+  [0, 0],
+];
 // A diamond: every vertex is an apex a horizontal ray can pass through, every edge is slanted.
-const diamond: Position[] = [[0, -2], [2, 0], [0, 2], [-2, 0], [0, -2]];
+const diamond: Position[] = [
+  [0, -2],
+  [2, 0],
+  [0, 2],
+  [-2, 0],
+  [0, -2],
+];
 // An M: peaks at x 0, 2 and 4, notches down to reflex vertices at (1, 2) and (3, 2).
-const m: Position[] = [[0, 0], [4, 0], [4, 4], [3, 2], [2, 4], [1, 2], [0, 4], [0, 0]];
+const m: Position[] = [
+  [0, 0],
+  [4, 0],
+  [4, 4],
+  [3, 2],
+  [2, 4],
+  [1, 2],
+  [0, 4],
+  [0, 0],
+];
 
 describe('zoneContains', () => {
   it.each([
@@ -55,7 +86,13 @@ describe('zoneContains', () => {
 
   describe('a polygon with a hole (around Berlin Mitte)', () => {
     const outer = square;
-    const hole: Position[] = [[13.39, 52.525], [13.41, 52.525], [13.41, 52.535], [13.39, 52.535], [13.39, 52.525]];
+    const hole: Position[] = [
+      [13.39, 52.525],
+      [13.41, 52.525],
+      [13.41, 52.535],
+      [13.39, 52.535],
+      [13.39, 52.525],
+    ];
     it.each([
       ['between the outer ring and the hole', at(13.385, 52.53), true],
       ['inside the hole', at(13.4, 52.53), false],
@@ -71,7 +108,29 @@ describe('zoneContains', () => {
   });
 
   it('accepts a point in any polygon of a MultiPolygon', () => {
-    const multi: ZoneGeometry = { type: 'MultiPolygon', coordinates: [[[[0, 0], [1, 0], [1, 1], [0, 1], [0, 0]]], [[[5, 5], [6, 5], [6, 6], [5, 6], [5, 5]]]] };
+    const multi: ZoneGeometry = {
+      type: 'MultiPolygon',
+      coordinates: [
+        [
+          [
+            [0, 0],
+            [1, 0],
+            [1, 1],
+            [0, 1],
+            [0, 0],
+          ],
+        ],
+        [
+          [
+            [5, 5],
+            [6, 5],
+            [6, 6],
+            [5, 6],
+            [5, 5],
+          ],
+        ],
+      ],
+    };
     expect(zoneContains(multi, at(5.5, 5.5))).toBe(true);
     expect(zoneContains(multi, at(0.5, 0.5))).toBe(true);
     expect(zoneContains(multi, at(6, 5.5))).toBe(true);
@@ -80,7 +139,16 @@ describe('zoneContains', () => {
   });
 
   it('survives repeated positions', () => {
-    const repeated: Position[] = [[0, 0], [0, 0], [2, 0], [2, 2], [2, 2], [2, 2], [0, 2], [0, 0]];
+    const repeated: Position[] = [
+      [0, 0],
+      [0, 0],
+      [2, 0],
+      [2, 2],
+      [2, 2],
+      [2, 2],
+      [0, 2],
+      [0, 0],
+    ];
     expect(zoneContains(polygon(repeated), at(1, 1))).toBe(true);
     expect(zoneContains(polygon(repeated), at(1, 2))).toBe(true);
     expect(zoneContains(polygon(repeated), at(-1, 2))).toBe(false);
@@ -89,17 +157,29 @@ describe('zoneContains', () => {
 });
 
 describe('zoneGeometryProblem', () => {
-  const hole: Position[] = [[13.39, 52.525], [13.41, 52.525], [13.41, 52.535], [13.39, 52.535], [13.39, 52.525]];
+  const hole: Position[] = [
+    [13.39, 52.525],
+    [13.41, 52.525],
+    [13.41, 52.535],
+    [13.39, 52.535],
+    [13.39, 52.525],
+  ];
   const closedRing = (...ps: Position[]): Position[] => [...ps, ps[0]!];
 
   it.each([
     ['a Polygon', polygon(square)],
     ['a clockwise Polygon', polygon(clockwise)],
     ['a Polygon with a hole', polygon(square, hole)],
-    ['a MultiPolygon with a bbox', { type: 'MultiPolygon', coordinates: [[square], [clockwise, hole]], bbox: [13.38, 52.52, 13.42, 52.54] }],
+    [
+      'a MultiPolygon with a bbox',
+      { type: 'MultiPolygon', coordinates: [[square], [clockwise, hole]], bbox: [13.38, 52.52, 13.42, 52.54] },
+    ],
     ['positions with an altitude', polygon(square.map(([x, y]) => [x, y, 34] as unknown as Position))],
     ['the extreme longitudes and latitudes', polygon(closedRing([-180, -90], [180, -90], [180, 90], [-180, 90]))],
-    ['exactly MAX_ZONE_POSITIONS positions', polygon(closedRing(...Array.from({ length: MAX_ZONE_POSITIONS - 1 }, (_, i) => [i / 1e4, i % 2] as Position)))],
+    [
+      'exactly MAX_ZONE_POSITIONS positions',
+      polygon(closedRing(...Array.from({ length: MAX_ZONE_POSITIONS - 1 }, (_, i) => [i / 1e4, i % 2] as Position))),
+    ],
   ])('accepts %s', (_name, value) => {
     expect(zoneGeometryProblem(value)).toBeUndefined();
   });
@@ -117,24 +197,76 @@ describe('zoneGeometryProblem', () => {
     ['coordinates that are not an array', { type: 'Polygon', coordinates: 'x' }, 'must have coordinates'],
     ['a Polygon without rings', { type: 'Polygon', coordinates: [] }, 'must have coordinates'],
     ['a MultiPolygon without polygons', { type: 'MultiPolygon', coordinates: [] }, 'must have coordinates'],
-    ['an empty polygon in a MultiPolygon', { type: 'MultiPolygon', coordinates: [[square], []] }, 'each polygon must have at least one ring'],
-    ['a Polygon nested as a MultiPolygon', { type: 'MultiPolygon', coordinates: [square] }, 'each ring must have at least 4 positions'],
-    ['a ring of three positions', polygon(closedRing([13.38, 52.52], [13.42, 52.52])), 'each ring must have at least 4 positions'],
-    ['a ring that is not an array', polygon(square, 'x' as unknown as Position[]), 'each ring must have at least 4 positions'],
+    [
+      'an empty polygon in a MultiPolygon',
+      { type: 'MultiPolygon', coordinates: [[square], []] },
+      'each polygon must have at least one ring',
+    ],
+    [
+      'a Polygon nested as a MultiPolygon',
+      { type: 'MultiPolygon', coordinates: [square] },
+      'each ring must have at least 4 positions',
+    ],
+    [
+      'a ring of three positions',
+      polygon(closedRing([13.38, 52.52], [13.42, 52.52])),
+      'each ring must have at least 4 positions',
+    ],
+    [
+      'a ring that is not an array',
+      polygon(square, 'x' as unknown as Position[]),
+      'each ring must have at least 4 positions',
+    ],
     ['an open ring', polygon(square.slice(0, 4)), 'each ring must be closed (first and last positions equal)'],
-    ['an open hole', polygon(square, hole.slice(0, 4).concat([[13.39, 52.53]])), 'each ring must be closed (first and last positions equal)'],
-    ['a position of one number', polygon([[13.4], ...square.slice(1)] as Position[]), 'each position must be [longitude, latitude]'],
+    [
+      'an open hole',
+      polygon(square, hole.slice(0, 4).concat([[13.39, 52.53]])),
+      'each ring must be closed (first and last positions equal)',
+    ],
+    [
+      'a position of one number',
+      polygon([[13.4], ...square.slice(1)] as Position[]),
+      'each position must be [longitude, latitude]',
+    ],
     ['a position of four numbers', withFirst([13.38, 52.52, 34, 1]), 'each position must be [longitude, latitude]'],
     ['a string coordinate', withFirst(['13.38', 52.52]), 'each position must be [longitude, latitude]'],
     ['a NaN coordinate', withFirst([NaN, 52.52]), 'each position must be [longitude, latitude]'],
     ['an infinite coordinate', withFirst([13.38, Infinity]), 'each position must be [longitude, latitude]'],
-    ['a position that is an object', withFirst({ longitude: 13.38, latitude: 52.52 }), 'each position must be [longitude, latitude]'],
-    ['latitude above 90', polygon(closedRing([13.4, 91], [13.5, 91], [13.5, 90])), 'positions must have longitude -180 to 180 and latitude -90 to 90'],
-    ['latitude below -90', withFirst([13.38, -90.5]), 'positions must have longitude -180 to 180 and latitude -90 to 90'],
-    ['longitude above 180', withFirst([180.5, 52.52]), 'positions must have longitude -180 to 180 and latitude -90 to 90'],
-    ['longitude below -180', withFirst([-181, 52.52]), 'positions must have longitude -180 to 180 and latitude -90 to 90'],
-    ['one position too many in one ring', polygon(closedRing(...Array.from({ length: MAX_ZONE_POSITIONS }, (_, i) => [i / 1e4, i % 2] as Position))), `must have at most ${MAX_ZONE_POSITIONS} positions`],
-    ['too many positions across rings', { type: 'MultiPolygon', coordinates: Array.from({ length: MAX_ZONE_POSITIONS / 5 + 1 }, () => [square]) }, `must have at most ${MAX_ZONE_POSITIONS} positions`],
+    [
+      'a position that is an object',
+      withFirst({ longitude: 13.38, latitude: 52.52 }),
+      'each position must be [longitude, latitude]',
+    ],
+    [
+      'latitude above 90',
+      polygon(closedRing([13.4, 91], [13.5, 91], [13.5, 90])),
+      'positions must have longitude -180 to 180 and latitude -90 to 90',
+    ],
+    [
+      'latitude below -90',
+      withFirst([13.38, -90.5]),
+      'positions must have longitude -180 to 180 and latitude -90 to 90',
+    ],
+    [
+      'longitude above 180',
+      withFirst([180.5, 52.52]),
+      'positions must have longitude -180 to 180 and latitude -90 to 90',
+    ],
+    [
+      'longitude below -180',
+      withFirst([-181, 52.52]),
+      'positions must have longitude -180 to 180 and latitude -90 to 90',
+    ],
+    [
+      'one position too many in one ring',
+      polygon(closedRing(...Array.from({ length: MAX_ZONE_POSITIONS }, (_, i) => [i / 1e4, i % 2] as Position))),
+      `must have at most ${MAX_ZONE_POSITIONS} positions`,
+    ],
+    [
+      'too many positions across rings',
+      { type: 'MultiPolygon', coordinates: Array.from({ length: MAX_ZONE_POSITIONS / 5 + 1 }, () => [square]) },
+      `must have at most ${MAX_ZONE_POSITIONS} positions`,
+    ],
   ])('refuses %s', (_name, value, message) => {
     expect(zoneGeometryProblem(value)).toBe(message);
   });

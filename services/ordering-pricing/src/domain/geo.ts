@@ -7,7 +7,8 @@
  * the line is served.
  */
 export type Position = [number, number];
-export type ZoneGeometry = { type: 'Polygon'; coordinates: Position[][] } | { type: 'MultiPolygon'; coordinates: Position[][][] };
+export type ZoneGeometry =
+  { type: 'Polygon'; coordinates: Position[][] } | { type: 'MultiPolygon'; coordinates: Position[][][] };
 
 /** Largest number of positions accepted in one geometry (all rings together). */
 export const MAX_ZONE_POSITIONS = 10_000;
@@ -20,7 +21,8 @@ const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.is
  * does not depend on it. Self-intersection is not checked either (even-odd gives it a defined meaning).
  */
 export function zoneGeometryProblem(value: unknown): string | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'must be a GeoJSON Polygon or MultiPolygon';
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return 'must be a GeoJSON Polygon or MultiPolygon';
   const { type, coordinates, ...rest } = value as { type?: unknown; coordinates?: unknown };
   if (Object.keys(rest).some((k) => k !== 'bbox')) return 'must have only the members type and coordinates';
   if (type !== 'Polygon' && type !== 'MultiPolygon') return 'must be a GeoJSON Polygon or MultiPolygon';
@@ -36,12 +38,15 @@ export function zoneGeometryProblem(value: unknown): string | undefined {
       if (positions > MAX_ZONE_POSITIONS) return `must have at most ${MAX_ZONE_POSITIONS} positions`;
       for (const p of ring) {
         // RFC 7946 allows a third number (altitude); it is tolerated and ignored.
-        if (!Array.isArray(p) || p.length < 2 || p.length > 3 || !p.every(isNumber)) return 'each position must be [longitude, latitude]';
+        if (!Array.isArray(p) || p.length < 2 || p.length > 3 || !p.every(isNumber))
+          return 'each position must be [longitude, latitude]';
         const [lon, lat] = p as [number, number];
-        if (lon < -180 || lon > 180 || lat < -90 || lat > 90) return 'positions must have longitude -180 to 180 and latitude -90 to 90';
+        if (lon < -180 || lon > 180 || lat < -90 || lat > 90)
+          return 'positions must have longitude -180 to 180 and latitude -90 to 90';
       }
       const [first, last] = [ring[0] as number[], ring[ring.length - 1] as number[]];
-      if (first[0] !== last[0] || first[1] !== last[1]) return 'each ring must be closed (first and last positions equal)';
+      if (first[0] !== last[0] || first[1] !== last[1])
+        return 'each ring must be closed (first and last positions equal)';
     }
   }
   return undefined;
@@ -63,7 +68,8 @@ function locate(ring: readonly Position[], x: number, y: number): Where {
     const [xi, yi] = ring[i]!;
     const [xj, yj] = ring[j]!;
     const cross = (xi - xj) * (y - yj) - (yi - yj) * (x - xj);
-    if (cross === 0 && x >= Math.min(xi, xj) && x <= Math.max(xi, xj) && y >= Math.min(yi, yj) && y <= Math.max(yi, yj)) return 'boundary';
+    if (cross === 0 && x >= Math.min(xi, xj) && x <= Math.max(xi, xj) && y >= Math.min(yi, yj) && y <= Math.max(yi, yj))
+      return 'boundary';
     // cross > 0: the point is left of j→i. The eastward ray meets the edge when the point is west of
     // it, which is left of a northbound edge and right of a southbound one.
     if (yi > y !== yj > y && cross > 0 === yi > yj) inside = !inside;
@@ -75,5 +81,10 @@ function locate(ring: readonly Position[], x: number, y: number): Where {
 export function zoneContains(geometry: ZoneGeometry, point: { latitude: number; longitude: number }): boolean {
   const polygons = geometry.type === 'Polygon' ? [geometry.coordinates] : geometry.coordinates;
   const { longitude: x, latitude: y } = point;
-  return polygons.some(([outer, ...holes]) => outer !== undefined && locate(outer, x, y) !== 'outside' && holes.every((hole) => locate(hole, x, y) !== 'inside'));
+  return polygons.some(
+    ([outer, ...holes]) =>
+      outer !== undefined &&
+      locate(outer, x, y) !== 'outside' &&
+      holes.every((hole) => locate(hole, x, y) !== 'inside'),
+  );
 }

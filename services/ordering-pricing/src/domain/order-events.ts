@@ -62,7 +62,12 @@ export function orderCreated(order: Order): OrderEvent {
  * delivery feature ends a live assignment (the assigned installation gets delivery.cancelled).
  */
 export function orderCancelled(order: Order, previous: OrderStatus, by: 'source' | 'tenant', at: Date): OrderEvent {
-  return event(order, 'orders.cancelled', { previousStatus: statusName(previous), cancelledBy: by, liveAssignment: order.liveAssignment, changedAt: at.toISOString() });
+  return event(order, 'orders.cancelled', {
+    previousStatus: statusName(previous),
+    cancelledBy: by,
+    liveAssignment: order.liveAssignment,
+    changedAt: at.toISOString(),
+  });
 }
 
 /** Accepted, Rejected or Completed by the tenant: for internal consumers; no webhook (partners poll). */

@@ -54,7 +54,10 @@ export function referencedGroupIds(lines: readonly LineRequest[]): Set<string> {
  * option and availability; unique selection ids; min, max and required at every level. Returns
  * the resolved lines, or every problem found keyed by field path, so a partner fixes all at once.
  */
-export function resolveLines(lines: readonly LineRequest[], menu: MenuSlice): { lines: ResolvedLine[] } | { errors: FieldErrors } {
+export function resolveLines(
+  lines: readonly LineRequest[],
+  menu: MenuSlice,
+): { lines: ResolvedLine[] } | { errors: FieldErrors } {
   const errors: FieldErrors = {};
   const add = (path: string, message: string) => (errors[path] ??= []).push(message);
   const av: CopiedAvailability = menu.availability;
@@ -84,7 +87,7 @@ export function resolveLines(lines: readonly LineRequest[], menu: MenuSlice): { 
     // Parents before children: resolve in dependency order, whatever the order in the request.
     const pending = line.modifierSelections.map((s, j) => ({ s, j }));
     const ids = new Set(line.modifierSelections.map((s) => s.selectionId));
-    for (let progress = true; pending.length > 0 && progress; ) {
+    for (let progress = true; pending.length > 0 && progress;) {
       progress = false;
       for (let k = 0; k < pending.length; k++) {
         const { s, j } = pending[k]!;
@@ -98,18 +101,36 @@ export function resolveLines(lines: readonly LineRequest[], menu: MenuSlice): { 
           const slots = parentId === null ? variant.modifierGroupIds : bySelection.get(parentId)!.option.childGroupIds;
           const group = menu.groups.get(s.modifierGroupId);
           const option = group?.options.find((o) => o.id === s.modifierOptionId);
-          if (!group || !slots.includes(group.id)) add(`${sat}.modifierGroupId`, parentId === null ? 'is not a modifier group of this variant' : 'is not a modifier group of the option chosen by the parent selection');
+          if (!group || !slots.includes(group.id))
+            add(
+              `${sat}.modifierGroupId`,
+              parentId === null
+                ? 'is not a modifier group of this variant'
+                : 'is not a modifier group of the option chosen by the parent selection',
+            );
           else if (!option || !available(av.modifierOptions, option.id)) {
-            add(`${sat}.modifierOptionId`, option ? 'is not available at this branch' : 'is not an option of this modifier group');
+            add(
+              `${sat}.modifierOptionId`,
+              option ? 'is not available at this branch' : 'is not an option of this modifier group',
+            );
             refusedIn.add(`${parentId ?? ''}|${group.id}`);
           } else {
             const slot = `${parentId ?? ''}|${group.id}`;
             const options = chosen.get(slot) ?? chosen.set(slot, []).get(slot)!;
-            if (options.includes(option.id)) add(`${sat}.modifierOptionId`, 'is chosen more than once in this modifier group');
+            if (options.includes(option.id))
+              add(`${sat}.modifierOptionId`, 'is chosen more than once in this modifier group');
             else {
               options.push(option.id);
               bySelection.set(s.selectionId, { option, group });
-              modifiers.push({ selectionId: s.selectionId, parentSelectionId: parentId, modifierGroupId: group.id, modifierGroupName: group.name, modifierOptionId: option.id, modifierOptionName: option.name, priceMinor: option.priceMinor });
+              modifiers.push({
+                selectionId: s.selectionId,
+                parentSelectionId: parentId,
+                modifierGroupId: group.id,
+                modifierGroupName: group.name,
+                modifierOptionId: option.id,
+                modifierOptionName: option.name,
+                priceMinor: option.priceMinor,
+              });
             }
           }
         }
@@ -117,19 +138,34 @@ export function resolveLines(lines: readonly LineRequest[], menu: MenuSlice): { 
         progress = true;
       }
     }
-    for (const { j } of pending) add(`${at}.modifierSelections[${j}].parentSelectionId`, 'does not lead to a valid selection (unresolved or circular parent)');
+    for (const { j } of pending)
+      add(
+        `${at}.modifierSelections[${j}].parentSelectionId`,
+        'does not lead to a valid selection (unresolved or circular parent)',
+      );
 
     // Counts per group slot: the variant's groups, and the child groups of every chosen option.
-    const slotsToCheck: Array<{ parent: string | null; groupIds: readonly string[]; where: string }> = [{ parent: null, groupIds: variant.modifierGroupIds, where: 'this variant' }];
-    for (const [selectionId, { option }] of bySelection) slotsToCheck.push({ parent: selectionId, groupIds: option.childGroupIds, where: `the option '${option.name}'` });
+    const slotsToCheck: Array<{ parent: string | null; groupIds: readonly string[]; where: string }> = [
+      { parent: null, groupIds: variant.modifierGroupIds, where: 'this variant' },
+    ];
+    for (const [selectionId, { option }] of bySelection)
+      slotsToCheck.push({ parent: selectionId, groupIds: option.childGroupIds, where: `the option '${option.name}'` });
     for (const { parent, groupIds, where } of slotsToCheck) {
       for (const groupId of groupIds) {
         const group = menu.groups.get(groupId);
         if (!group || refusedIn.has(`${parent ?? ''}|${groupId}`)) continue; // deleted groups impose nothing
         const count = chosen.get(`${parent ?? ''}|${groupId}`)?.length ?? 0;
         const min = Math.max(group.minSelections, group.isRequired ? 1 : 0);
-        if (count < min) add(`${at}.modifierSelections`, `the modifier group '${group.name}' of ${where} needs at least ${min} selection${min === 1 ? '' : 's'}`);
-        if (count > group.maxSelections) add(`${at}.modifierSelections`, `the modifier group '${group.name}' of ${where} allows at most ${group.maxSelections} selection${group.maxSelections === 1 ? '' : 's'}`);
+        if (count < min)
+          add(
+            `${at}.modifierSelections`,
+            `the modifier group '${group.name}' of ${where} needs at least ${min} selection${min === 1 ? '' : 's'}`,
+          );
+        if (count > group.maxSelections)
+          add(
+            `${at}.modifierSelections`,
+            `the modifier group '${group.name}' of ${where} allows at most ${group.maxSelections} selection${group.maxSelections === 1 ? '' : 's'}`,
+          );
       }
     }
 

@@ -1,4 +1,12 @@
-import { canRecordPayment, ORDER_STATUS, PAYMENT_STATUS, statusName, transition, type OrderAction, type OrderStatus } from './order-status';
+import {
+  canRecordPayment,
+  ORDER_STATUS,
+  PAYMENT_STATUS,
+  statusName,
+  transition,
+  type OrderAction,
+  type OrderStatus,
+} from './order-status';
 
 const { Pending, Accepted, Completed, Rejected, Cancelled } = ORDER_STATUS;
 const ALL: OrderStatus[] = [Pending, Accepted, Completed, Rejected, Cancelled];
@@ -27,7 +35,9 @@ describe('transitions', () => {
     expect(transition(from, action)).toBe(to);
   });
 
-  const refused = ALL.flatMap((from) => actions.map((action) => [from, action] as const)).filter(([from, action]) => !allowed.some(([f, a]) => f === from && a === action));
+  const refused = ALL.flatMap((from) => actions.map((action) => [from, action] as const)).filter(
+    ([from, action]) => !allowed.some(([f, a]) => f === from && a === action),
+  );
   it.each(refused)('from %p, %s is refused', (from, action) => {
     expect(transition(from, action)).toBeUndefined();
   });

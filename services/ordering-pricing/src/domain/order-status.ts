@@ -16,9 +16,12 @@ export type PaymentStatus = (typeof PAYMENT_STATUS)[PaymentStatusName];
 export const ORDER_MODE = { Delivery: 1, Pickup: 2, DineIn: 3 } as const;
 export const PAYMENT_METHOD = { Cash: 1, CardOnDelivery: 2, CardOnline: 3 } as const;
 
-const NAMES = new Map<number, OrderStatusName>(Object.entries(ORDER_STATUS).map(([name, value]) => [value, name as OrderStatusName]));
+const NAMES = new Map<number, OrderStatusName>(
+  Object.entries(ORDER_STATUS).map(([name, value]) => [value, name as OrderStatusName]),
+);
 export const statusName = (status: OrderStatus): OrderStatusName => NAMES.get(status)!;
-export const paymentStatusName = (status: PaymentStatus): PaymentStatusName => (status === PAYMENT_STATUS.Paid ? 'Paid' : 'Unpaid');
+export const paymentStatusName = (status: PaymentStatus): PaymentStatusName =>
+  status === PAYMENT_STATUS.Paid ? 'Paid' : 'Unpaid';
 
 /** What can happen to an order, and who does it. */
 export type OrderAction = 'accept' | 'reject' | 'complete' | 'cancelByTenant' | 'cancelBySource';
@@ -49,5 +52,8 @@ export const allowedFrom = (action: OrderAction): readonly OrderStatus[] => TRAN
  * Completed): a rejected or cancelled order takes no payment.
  */
 export function canRecordPayment(status: OrderStatus, payment: PaymentStatus): boolean {
-  return payment === PAYMENT_STATUS.Unpaid && (status === ORDER_STATUS.Pending || status === ORDER_STATUS.Accepted || status === ORDER_STATUS.Completed);
+  return (
+    payment === PAYMENT_STATUS.Unpaid &&
+    (status === ORDER_STATUS.Pending || status === ORDER_STATUS.Accepted || status === ORDER_STATUS.Completed)
+  );
 }

@@ -17,9 +17,21 @@ export interface Order {
   source: { installationId: string; appId: string; externalOrderId: string; idempotencyKey: string };
   customer: { name: string; phone: string; email: string | null; notes: string | null };
   deliveryZoneId: string | null;
-  deliveryAddress: { label: string | null; addressLine: string; latitude: number; longitude: number; notes: string | null } | null;
+  deliveryAddress: {
+    label: string | null;
+    addressLine: string;
+    latitude: number;
+    longitude: number;
+    notes: string | null;
+  } | null;
   /** The branch as it was when the order was placed (pickup information for drivers). */
-  branch: { name: string; address: string; latitude: number | null; longitude: number | null; externalLocationId: string | null };
+  branch: {
+    name: string;
+    address: string;
+    latitude: number | null;
+    longitude: number | null;
+    externalLocationId: string | null;
+  };
   currencyCode: string;
   decimals: number;
   lines: Array<ResolvedLine & { priced: PricedLine }>;
@@ -38,7 +50,16 @@ export interface Order {
 }
 
 /** The branch's address as one line, for pickup. */
-export function addressLine(address: { line1: string; line2: string | null; city: string; postalCode: string | null; countryCode: string } | null): string {
+export function addressLine(
+  address: { line1: string; line2: string | null; city: string; postalCode: string | null; countryCode: string } | null,
+): string {
   if (!address) return '';
-  return [address.line1, address.line2, [address.postalCode, address.city].filter(Boolean).join(' '), address.countryCode].filter(Boolean).join(', ');
+  return [
+    address.line1,
+    address.line2,
+    [address.postalCode, address.city].filter(Boolean).join(' '),
+    address.countryCode,
+  ]
+    .filter(Boolean)
+    .join(', ');
 }

@@ -21,7 +21,10 @@
  *    or with too many decimals) throws a RangeError: callers validate first, so this guards against
  *    programming errors. So does a figure beyond Number.MAX_SAFE_INTEGER.
  */
-export interface TaxRule { /** Percent, 0 to 100, e.g. 19 or 7.5; up to 4 decimals. */ ratePercent: number; inclusive: boolean }
+export interface TaxRule {
+  /** Percent, 0 to 100, e.g. 19 or 7.5; up to 4 decimals. */ ratePercent: number;
+  inclusive: boolean;
+}
 export interface LineToPrice {
   quantity: number; // integer ≥ 1
   variantPriceMinor: number;
@@ -31,9 +34,21 @@ export interface LineToPrice {
 /** percent: more than 0, at most 100, up to 2 decimals. amountMinor: more than 0. */
 export type PromotionEffect = { kind: 'percentage'; percent: number } | { kind: 'fixed'; amountMinor: number };
 /** A fixed amount plus a percent (0 to 100, up to 2 decimals) of the discounted subtotal. */
-export interface ServiceFeeRule { fixedMinor: number; percent: number }
-export interface PricingInput { lines: LineToPrice[]; promotion: PromotionEffect | null; deliveryFeeMinor: number; serviceFee: ServiceFeeRule }
-export interface PricedLine { unitPriceMinor: number; lineTotalMinor: number; modifierTotalsMinor: number[] }
+export interface ServiceFeeRule {
+  fixedMinor: number;
+  percent: number;
+}
+export interface PricingInput {
+  lines: LineToPrice[];
+  promotion: PromotionEffect | null;
+  deliveryFeeMinor: number;
+  serviceFee: ServiceFeeRule;
+}
+export interface PricedLine {
+  unitPriceMinor: number;
+  lineTotalMinor: number;
+  modifierTotalsMinor: number[];
+}
 export interface PriceBreakdown {
   lines: PricedLine[];
   subtotalMinor: number;
@@ -54,7 +69,8 @@ export function roundHalfUp(numerator: bigint, denominator: bigint): bigint {
 }
 
 const amount = (value: number, what: string, min = 0) => {
-  if (!Number.isSafeInteger(value) || value < min) throw new RangeError(`${what} must be an integer of at least ${min}`);
+  if (!Number.isSafeInteger(value) || value < min)
+    throw new RangeError(`${what} must be an integer of at least ${min}`);
   return BigInt(value);
 };
 
@@ -65,7 +81,8 @@ const amount = (value: number, what: string, min = 0) => {
  */
 const scaledPercent = (value: number, decimals: number, what: string): bigint => {
   const scaled = value * 10 ** decimals;
-  if (!(value >= 0 && value <= 100) || Math.abs(scaled - Math.round(scaled)) > 1e-6) throw new RangeError(`${what} must be 0 to 100 with at most ${decimals} decimals`);
+  if (!(value >= 0 && value <= 100) || Math.abs(scaled - Math.round(scaled)) > 1e-6)
+    throw new RangeError(`${what} must be 0 to 100 with at most ${decimals} decimals`);
   return BigInt(Math.round(scaled));
 };
 
@@ -106,14 +123,21 @@ export function priceOrder(input: PricingInput): PriceBreakdown {
     else exclusive += line.total * r;
   }
   let [inclusiveN, inclusiveD] = [0n, 1n];
-  for (const [r, total] of inclusiveByRate) [inclusiveN, inclusiveD] = [inclusiveN * (1_000_000n + r) + total * r * inclusiveD, inclusiveD * (1_000_000n + r)];
+  for (const [r, total] of inclusiveByRate)
+    [inclusiveN, inclusiveD] = [inclusiveN * (1_000_000n + r) + total * r * inclusiveD, inclusiveD * (1_000_000n + r)];
   const inclusiveTax = subtotal === 0n ? 0n : roundHalfUp(inclusiveN * goods, inclusiveD * subtotal);
   const exclusiveTax = subtotal === 0n ? 0n : roundHalfUp(exclusive * goods, 1_000_000n * subtotal);
 
-  const serviceFee = amount(input.serviceFee.fixedMinor, 'service fee') + roundHalfUp(goods * scaledPercent(input.serviceFee.percent, 2, 'service fee percent'), 10_000n);
+  const serviceFee =
+    amount(input.serviceFee.fixedMinor, 'service fee') +
+    roundHalfUp(goods * scaledPercent(input.serviceFee.percent, 2, 'service fee percent'), 10_000n);
   const deliveryFee = amount(input.deliveryFeeMinor, 'delivery fee');
   return {
-    lines: lines.map((l) => ({ unitPriceMinor: toNumber(l.unit), lineTotalMinor: toNumber(l.total), modifierTotalsMinor: l.modifierTotals.map(toNumber) })),
+    lines: lines.map((l) => ({
+      unitPriceMinor: toNumber(l.unit),
+      lineTotalMinor: toNumber(l.total),
+      modifierTotalsMinor: l.modifierTotals.map(toNumber),
+    })),
     subtotalMinor: toNumber(subtotal),
     discountMinor: toNumber(discount),
     inclusiveTaxMinor: toNumber(inclusiveTax),

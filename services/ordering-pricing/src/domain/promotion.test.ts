@@ -34,7 +34,12 @@ describe('promotionProblem', () => {
   });
 
   it('without window or branch scope applies anywhere, any time', () => {
-    expect(promotionProblem({ ...base, validFrom: null, validUntil: null, branchIds: null }, { ...order, branchId: 'b9', at: new Date('2030-01-01') })).toBeUndefined();
+    expect(
+      promotionProblem(
+        { ...base, validFrom: null, validUntil: null, branchIds: null },
+        { ...order, branchId: 'b9', at: new Date('2030-01-01') },
+      ),
+    ).toBeUndefined();
   });
 
   it('matches codes case-insensitively', () => {

@@ -29,7 +29,10 @@ export const normalizeCode = (code: string) => code.trim().toUpperCase();
  * Why the promotion cannot apply to this order, or undefined when it applies. The messages name
  * the reason; an unknown code is reported by the caller with the same field.
  */
-export function promotionProblem(promotion: Promotion, order: { branchId: string; subtotalMinor: number; at: Date }): string | undefined {
+export function promotionProblem(
+  promotion: Promotion,
+  order: { branchId: string; subtotalMinor: number; at: Date },
+): string | undefined {
   if (!promotion.isActive) return 'is not active';
   if (promotion.validFrom && order.at < promotion.validFrom) return 'is not valid yet';
   if (promotion.validUntil && order.at >= promotion.validUntil) return 'has expired';

@@ -1,4 +1,10 @@
-import { requestSchemas, type CreateOrderRequest, type DeliveryZoneInput, type PromotionInput, type ServiceFeeInput } from '@marketplace/contracts';
+import {
+  requestSchemas,
+  type CreateOrderRequest,
+  type DeliveryZoneInput,
+  type PromotionInput,
+  type ServiceFeeInput,
+} from '@marketplace/contracts';
 import { bodyValidator } from '@marketplace/http';
 
 /**
@@ -9,7 +15,19 @@ import { bodyValidator } from '@marketplace/http';
  */
 
 /** Fields the service computes: named so that a partner sending them learns why they are refused. */
-const SERVER_OWNED = ['status', 'orderNumber', 'paymentStatus', 'subtotal', 'discountTotal', 'taxTotal', 'deliveryFee', 'serviceFee', 'grandTotal', 'currencyCode', 'orderId'];
+const SERVER_OWNED = [
+  'status',
+  'orderNumber',
+  'paymentStatus',
+  'subtotal',
+  'discountTotal',
+  'taxTotal',
+  'deliveryFee',
+  'serviceFee',
+  'grandTotal',
+  'currencyCode',
+  'orderId',
+];
 
 const validateShape = bodyValidator<CreateOrderRequest>(requestSchemas.CreateOrderRequest);
 
@@ -19,7 +37,8 @@ export function validateOrderRequest(body: unknown): CreateOrderRequest {
     return validateShape(body);
   } catch (error) {
     const fieldErrors = (error as { fieldErrors?: Record<string, string[]> }).fieldErrors;
-    for (const field of SERVER_OWNED) if (fieldErrors?.[field]) fieldErrors[field] = ['is computed by the service and cannot be submitted'];
+    for (const field of SERVER_OWNED)
+      if (fieldErrors?.[field]) fieldErrors[field] = ['is computed by the service and cannot be submitted'];
     throw error;
   }
 }

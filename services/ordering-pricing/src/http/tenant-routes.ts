@@ -68,7 +68,10 @@ export function registerTenantRoutes(router: Router<RequestState>, ctx: Ordering
   router.put(`${promotionsPath}/:id`, async (c) => {
     const tenant = tenantOf(c);
     const id = pathId(c.params.id);
-    c.body = promotionView(await promotions.updatePromotion(ctx, tenant, id, validatePromotion(requestBody(c))), tenant);
+    c.body = promotionView(
+      await promotions.updatePromotion(ctx, tenant, id, validatePromotion(requestBody(c))),
+      tenant,
+    );
   });
   router.delete(`${promotionsPath}/:id`, async (c) => {
     await promotions.deletePromotion(ctx, tenantOf(c), pathId(c.params.id));
@@ -84,10 +87,15 @@ export function registerTenantRoutes(router: Router<RequestState>, ctx: Ordering
     const input = validateServiceFeeInput(requestBody(c));
     const fixedMinor = toMinorUnits(input.fixed, tenant.decimals);
     const errors: Record<string, string[]> = {};
-    if (fixedMinor === undefined) errors.fixed = [`must be a non-negative amount with at most ${tenant.decimals} decimals`];
+    if (fixedMinor === undefined)
+      errors.fixed = [`must be a non-negative amount with at most ${tenant.decimals} decimals`];
     if (Number(input.percent.toFixed(2)) !== input.percent) errors.percent = ['must have at most 2 decimals'];
-    if (Object.keys(errors).length > 0) throw validationError('request.invalid', 'The service fee is invalid; see errors.', errors);
-    c.body = serviceFeeView(await putServiceFee(ctx, tenant, { fixedMinor: fixedMinor!, percent: input.percent }), tenant);
+    if (Object.keys(errors).length > 0)
+      throw validationError('request.invalid', 'The service fee is invalid; see errors.', errors);
+    c.body = serviceFeeView(
+      await putServiceFee(ctx, tenant, { fixedMinor: fixedMinor!, percent: input.percent }),
+      tenant,
+    );
   });
 
   const ordersPath = `${TENANT_PREFIX}/orders`;
@@ -97,7 +105,8 @@ export function registerTenantRoutes(router: Router<RequestState>, ctx: Ordering
     const errors: Record<string, string[]> = {};
     if (status !== undefined && !Number.isInteger(status)) errors.status = ['must be an order status value'];
     if (!Number.isInteger(limit) || limit < 1 || limit > 200) errors.limit = ['must be an integer from 1 to 200'];
-    if (Object.keys(errors).length > 0) throw validationError('request.invalid', 'The query is invalid; see errors.', errors);
+    if (Object.keys(errors).length > 0)
+      throw validationError('request.invalid', 'The query is invalid; see errors.', errors);
     c.body = (await listOrders(ctx, tenantOf(c), { status, limit })).map(tenantOrderView);
   });
   // Before `${ordersPath}/:id`, which would otherwise take `openapi.json` for an id (404).

@@ -1,7 +1,15 @@
 import type { CatalogChange } from '@marketplace/contracts';
 import type { TenantOwner } from '@marketplace/store';
 import { catalogCopyId, type CatalogCopyDoc } from '../adapters/catalog-copy-repository';
-import type { CopiedAvailability, CopiedBranch, CopiedEntity, CopiedModifierGroup, CopiedProduct, CopiedTaxCategory, MenuSlice } from '../domain/catalog-copy';
+import type {
+  CopiedAvailability,
+  CopiedBranch,
+  CopiedEntity,
+  CopiedModifierGroup,
+  CopiedProduct,
+  CopiedTaxCategory,
+  MenuSlice,
+} from '../domain/catalog-copy';
 import type { LineRequest } from '../domain/order-lines';
 
 /**
@@ -85,9 +93,17 @@ export class CopyCache implements CopyReader {
 }
 
 /** Loads resources of one kind by id; deleted or unknown ones are absent. */
-async function load<T>(reader: CopyReader, tenantId: string, entity: CopiedEntity, ids: Iterable<string>): Promise<Map<string, T>> {
+async function load<T>(
+  reader: CopyReader,
+  tenantId: string,
+  entity: CopiedEntity,
+  ids: Iterable<string>,
+): Promise<Map<string, T>> {
   const owner = { tenantId };
-  const docs = await reader.load(owner, [...new Set(ids)].map((id) => catalogCopyId(owner, entity, id)));
+  const docs = await reader.load(
+    owner,
+    [...new Set(ids)].map((id) => catalogCopyId(owner, entity, id)),
+  );
   const found = new Map<string, T>();
   for (const doc of docs.values()) if (doc && !doc.deleted) found.set(doc.state.id as string, doc.state as T);
   return found;
@@ -101,7 +117,11 @@ export const uncached = (copy: CatalogCopyStore): CopyReader => ({
   },
 });
 
-export async function findBranch(reader: CopyReader, tenantId: string, branchId: string): Promise<CopiedBranch | undefined> {
+export async function findBranch(
+  reader: CopyReader,
+  tenantId: string,
+  branchId: string,
+): Promise<CopiedBranch | undefined> {
   return (await load<CopiedBranch>(reader, tenantId, 'branch', [branchId])).get(branchId);
 }
 
@@ -111,11 +131,21 @@ export async function findBranch(reader: CopyReader, tenantId: string, branchId:
  * chosen options (required child groups of a chosen option must be known even when nothing was
  * selected in them).
  */
-export async function loadMenuSlice(store: CopyReader, tenantId: string, branchId: string, lines: readonly LineRequest[]): Promise<MenuSlice> {
+export async function loadMenuSlice(
+  store: CopyReader,
+  tenantId: string,
+  branchId: string,
+  lines: readonly LineRequest[],
+): Promise<MenuSlice> {
   const [branch, availability, products] = await Promise.all([
     findBranch(store, tenantId, branchId),
     load<CopiedAvailability>(store, tenantId, 'availability', [branchId]).then((m) => m.get(branchId)),
-    load<CopiedProduct>(store, tenantId, 'product', lines.map((l) => l.productId)),
+    load<CopiedProduct>(
+      store,
+      tenantId,
+      'product',
+      lines.map((l) => l.productId),
+    ),
   ]);
   const variants = lines.flatMap((l) => products.get(l.productId)?.variants.filter((v) => v.id === l.variantId) ?? []);
   const chosenOptions = new Set(lines.flatMap((l) => l.modifierSelections.map((s) => s.modifierOptionId)));
@@ -124,7 +154,10 @@ export async function loadMenuSlice(store: CopyReader, tenantId: string, branchI
 
   const groups = new Map<string, CopiedModifierGroup>();
   const asked = new Set<string>();
-  let next = [...variants.flatMap((v) => v.modifierGroupIds), ...lines.flatMap((l) => l.modifierSelections.map((s) => s.modifierGroupId))];
+  let next = [
+    ...variants.flatMap((v) => v.modifierGroupIds),
+    ...lines.flatMap((l) => l.modifierSelections.map((s) => s.modifierGroupId)),
+  ];
   // Level by level; the catalog forbids cycles and limits nesting to 10 levels, and `asked` stops
   // a malformed copy from looping.
   while (next.length > 0) {
@@ -137,5 +170,11 @@ export async function loadMenuSlice(store: CopyReader, tenantId: string, branchI
       for (const option of group.options) if (chosenOptions.has(option.id)) next.push(...option.childGroupIds);
     }
   }
-  return { branch, availability: availability ?? { products: {}, variants: {}, modifierOptions: {} }, products, groups, taxes: await taxesLoading };
+  return {
+    branch,
+    availability: availability ?? { products: {}, variants: {}, modifierOptions: {} },
+    products,
+    groups,
+    taxes: await taxesLoading,
+  };
 }

@@ -30,5 +30,9 @@ export interface TenantScope {
 }
 
 export function tenantScope(identity: TenantIdentity | PartnerIdentity): TenantScope {
-  return { tenantId: identity.tenantId, currencyCode: identity.tenant.currencyCode, decimals: currencyDecimals(identity.tenant.currencyCode) };
+  return {
+    tenantId: identity.tenantId,
+    currencyCode: identity.tenant.currencyCode,
+    decimals: currencyDecimals(identity.tenant.currencyCode),
+  };
 }

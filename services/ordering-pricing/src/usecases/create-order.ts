@@ -30,26 +30,51 @@ const invalid = (errors: FieldErrors) => validationError(VALIDATION, 'The order 
  * before every check passed. Exactly one order per (installation, externalOrderId): the claim of the
  * external id decides, and a repeat of the same request (same Idempotency-Key) gets the same order.
  */
-export async function createOrder(ctx: OrderingContext, caller: PartnerIdentity, tenant: TenantScope, request: OrderRequest): Promise<Order> {
+export async function createOrder(
+  ctx: OrderingContext,
+  caller: PartnerIdentity,
+  tenant: TenantScope,
+  request: OrderRequest,
+): Promise<Order> {
   const idempotencyKey = caller.idempotencyKey ?? '';
   const now = ctx.now();
   const priced = await priceRequest(ctx, tenant, request, now);
 
-  if (request.expectedTotal !== undefined && request.expectedTotal !== null && toMinorUnits(request.expectedTotal, tenant.decimals) !== priced.totals.grandTotalMinor) {
-    throw new AppError('conflict', 'tenancy.order.price_mismatch', 'expectedTotal differs from the computed grandTotal; nothing was created.', {
-      details: { computed: computedFigures(priced.totals, tenant) },
-    });
+  if (
+    request.expectedTotal !== undefined &&
+    request.expectedTotal !== null &&
+    toMinorUnits(request.expectedTotal, tenant.decimals) !== priced.totals.grandTotalMinor
+  ) {
+    throw new AppError(
+      'conflict',
+      'tenancy.order.price_mismatch',
+      'expectedTotal differs from the computed grandTotal; nothing was created.',
+      {
+        details: { computed: computedFigures(priced.totals, tenant) },
+      },
+    );
   }
 
   const claim = await claimExternalId(ctx.store, caller, request.externalOrderId, idempotencyKey, now);
   if (claim.existing) return claim.existing;
   const orderId = claim.orderId;
   try {
-    if (priced.promotion?.usageLimit != null && !(await takePromotionUse(ctx.store.promotionUses, tenant, priced.promotion.id, priced.promotion.usageLimit, orderId))) {
+    if (
+      priced.promotion?.usageLimit != null &&
+      !(await takePromotionUse(
+        ctx.store.promotionUses,
+        tenant,
+        priced.promotion.id,
+        priced.promotion.usageLimit,
+        orderId,
+      ))
+    ) {
       throw invalid({ promotionCode: ['has reached its usage limit'] });
     }
   } catch (error) {
-    await ctx.store.orderClaims.releaseExternalOrderClaim(caller, request.externalOrderId, orderId).catch(() => undefined); // the id stays usable
+    await ctx.store.orderClaims
+      .releaseExternalOrderClaim(caller, request.externalOrderId, orderId)
+      .catch(() => undefined); // the id stays usable
     throw error;
   }
 
@@ -62,17 +87,37 @@ export async function createOrder(ctx: OrderingContext, caller: PartnerIdentity,
     paymentStatus: PAYMENT_STATUS.Unpaid,
     orderMode: request.orderMode,
     paymentMethod: request.paymentMethod,
-    source: { installationId: caller.installationId, appId: caller.appId, externalOrderId: request.externalOrderId, idempotencyKey },
-    customer: { name: request.customerName, phone: request.customerPhone, email: request.customerEmail ?? null, notes: request.customerNotes ?? null },
+    source: {
+      installationId: caller.installationId,
+      appId: caller.appId,
+      externalOrderId: request.externalOrderId,
+      idempotencyKey,
+    },
+    customer: {
+      name: request.customerName,
+      phone: request.customerPhone,
+      email: request.customerEmail ?? null,
+      notes: request.customerNotes ?? null,
+    },
     deliveryZoneId: request.deliveryZoneId ?? null,
     deliveryAddress: request.deliveryAddress
-      ? { label: request.deliveryAddress.label ?? null, addressLine: request.deliveryAddress.addressLine, latitude: request.deliveryAddress.latitude, longitude: request.deliveryAddress.longitude, notes: request.deliveryAddress.notes ?? null }
+      ? {
+          label: request.deliveryAddress.label ?? null,
+          addressLine: request.deliveryAddress.addressLine,
+          latitude: request.deliveryAddress.latitude,
+          longitude: request.deliveryAddress.longitude,
+          notes: request.deliveryAddress.notes ?? null,
+        }
       : null,
     branch: priced.branch,
     currencyCode: tenant.currencyCode,
     decimals: tenant.decimals,
     lines: priced.lines,
-    promotion: priced.promotion && { id: priced.promotion.id, code: priced.promotion.code, effect: priced.promotion.effect },
+    promotion: priced.promotion && {
+      id: priced.promotion.id,
+      code: priced.promotion.code,
+      effect: priced.promotion.effect,
+    },
     totals: priced.totals,
     liveAssignment: null,
     cancellation: null,
@@ -97,9 +142,16 @@ export async function createOrder(ctx: OrderingContext, caller: PartnerIdentity,
  * same request (same key), its order is the answer (or, if that request died before storing it,
  * its order id is reused); by another key, 409, unless that claim was abandoned long ago.
  */
-async function claimExternalId(store: OrderingStore, owner: InstallationOwner, externalOrderId: string, idempotencyKey: string, now: Date): Promise<{ orderId: string; existing?: undefined } | { existing: Order; orderId?: undefined }> {
+async function claimExternalId(
+  store: OrderingStore,
+  owner: InstallationOwner,
+  externalOrderId: string,
+  idempotencyKey: string,
+  now: Date,
+): Promise<{ orderId: string; existing?: undefined } | { existing: Order; orderId?: undefined }> {
   const orderId = randomUUID();
-  if (await store.orderClaims.claimExternalOrderId(owner, externalOrderId, { orderId, idempotencyKey, createdAt: now })) return { orderId };
+  if (await store.orderClaims.claimExternalOrderId(owner, externalOrderId, { orderId, idempotencyKey, createdAt: now }))
+    return { orderId };
   const claim = await store.orderClaims.findExternalOrderClaim(owner, externalOrderId);
   const order = claim && (await store.orders.findById(owner, claim.orderId));
   if (claim && order) {
@@ -108,12 +160,23 @@ async function claimExternalId(store: OrderingStore, owner: InstallationOwner, e
   }
   if (claim && claim.idempotencyKey === idempotencyKey) return { orderId: claim.orderId };
   if (claim && now.getTime() - claim.createdAt.getTime() > ABANDONED_CLAIM_MS) {
-    if (await store.orderClaims.takeOverExternalOrderClaim(owner, externalOrderId, claim.orderId, { orderId, idempotencyKey, createdAt: now })) return { orderId };
+    if (
+      await store.orderClaims.takeOverExternalOrderClaim(owner, externalOrderId, claim.orderId, {
+        orderId,
+        idempotencyKey,
+        createdAt: now,
+      })
+    )
+      return { orderId };
   }
   throw externalIdConflict();
 }
 
-const externalIdConflict = () => conflict('tenancy.partner_api.external_order_id_conflict', 'This externalOrderId was already used by this installation with another Idempotency-Key.');
+const externalIdConflict = () =>
+  conflict(
+    'tenancy.partner_api.external_order_id_conflict',
+    'This externalOrderId was already used by this installation with another Idempotency-Key.',
+  );
 
 /** Spec figures of a price (major units), for the price-mismatch body. */
 function computedFigures(totals: Omit<PriceBreakdown, 'lines'>, tenant: TenantScope) {
@@ -149,7 +212,9 @@ export async function priceRequest(ctx: OrderingContext, tenant: TenantScope, re
   const [menu, zone, promotion, serviceFee] = await Promise.all([
     loadMenuSlice(ctx.catalogCopy, tenant.tenantId, request.branchId, request.lines),
     delivery && hasZone ? ctx.store.zones.findById(tenant, request.deliveryZoneId!) : Promise.resolve(undefined),
-    request.promotionCode != null ? ctx.store.promotions.findByCode(tenant, normalizeCode(request.promotionCode)) : Promise.resolve(undefined),
+    request.promotionCode != null
+      ? ctx.store.promotions.findByCode(tenant, normalizeCode(request.promotionCode))
+      : Promise.resolve(undefined),
     serviceFeeOf(ctx.store.settings, tenant),
   ]);
 
@@ -158,24 +223,41 @@ export async function priceRequest(ctx: OrderingContext, tenant: TenantScope, re
   if (delivery && hasZone) {
     if (!zone || zone.branchId !== request.branchId) add('deliveryZoneId', 'is not a delivery zone of this branch');
     else if (!zone.isActive) add('deliveryZoneId', 'is not active');
-    else if (hasAddress && !zoneContains(JSON.parse(zone.geometryJson) as ZoneGeometry, request.deliveryAddress!)) add('deliveryAddress', 'lies outside the delivery zone');
+    else if (hasAddress && !zoneContains(JSON.parse(zone.geometryJson) as ZoneGeometry, request.deliveryAddress!))
+      add('deliveryAddress', 'lies outside the delivery zone');
   }
   const resolved = branch?.isActive ? resolveLines(request.lines, menu) : { errors: {} };
-  if ('errors' in resolved) for (const [path, messages] of Object.entries(resolved.errors)) messages.forEach((m) => add(path, m));
+  if ('errors' in resolved)
+    for (const [path, messages] of Object.entries(resolved.errors)) messages.forEach((m) => add(path, m));
   if (request.promotionCode != null && !promotion) add('promotionCode', 'is not a promotion code of this restaurant');
   if (Object.keys(errors).length > 0 || !('lines' in resolved) || !branch) throw invalid(errors);
 
   const lines = resolved.lines;
-  const subtotalMinor = lines.reduce((sum, l) => sum + (l.variantPriceMinor + l.modifiers.reduce((s, m) => s + m.priceMinor, 0)) * l.quantity, 0);
+  const subtotalMinor = lines.reduce(
+    (sum, l) => sum + (l.variantPriceMinor + l.modifiers.reduce((s, m) => s + m.priceMinor, 0)) * l.quantity,
+    0,
+  );
   if (promotion) {
-    const problem = promotionProblem({ ...promotion, id: promotion._id }, { branchId: request.branchId, subtotalMinor, at: now });
+    const problem = promotionProblem(
+      { ...promotion, id: promotion._id },
+      { branchId: request.branchId, subtotalMinor, at: now },
+    );
     if (problem) throw invalid({ promotionCode: [problem] });
   }
   if (zone?.minimumOrderMinor != null && subtotalMinor < zone.minimumOrderMinor) {
-    throw invalid({ lines: [`the subtotal is below this delivery zone's minimum order of ${fromMinorUnits(zone.minimumOrderMinor, tenant.decimals)} ${tenant.currencyCode}`] });
+    throw invalid({
+      lines: [
+        `the subtotal is below this delivery zone's minimum order of ${fromMinorUnits(zone.minimumOrderMinor, tenant.decimals)} ${tenant.currencyCode}`,
+      ],
+    });
   }
   const breakdown = priceOrder({
-    lines: lines.map((l) => ({ quantity: l.quantity, variantPriceMinor: l.variantPriceMinor, modifierPricesMinor: l.modifiers.map((m) => m.priceMinor), tax: l.tax })),
+    lines: lines.map((l) => ({
+      quantity: l.quantity,
+      variantPriceMinor: l.variantPriceMinor,
+      modifierPricesMinor: l.modifiers.map((m) => m.priceMinor),
+      tax: l.tax,
+    })),
     promotion: promotion?.effect ?? null,
     deliveryFeeMinor: zone?.feeMinor ?? 0,
     serviceFee,
@@ -184,7 +266,9 @@ export async function priceRequest(ctx: OrderingContext, tenant: TenantScope, re
   return {
     lines: lines.map((l, i) => ({ ...l, priced: pricedLines[i]! })),
     totals,
-    promotion: promotion ? { id: promotion._id, code: promotion.code, effect: promotion.effect, usageLimit: promotion.usageLimit } : null,
+    promotion: promotion
+      ? { id: promotion._id, code: promotion.code, effect: promotion.effect, usageLimit: promotion.usageLimit }
+      : null,
     branch: {
       name: branch.name,
       address: addressLine(branch.address),

@@ -4,21 +4,46 @@ import type { PartnerIdentity } from '@marketplace/identity';
 import { ORDERS } from '../adapters/store';
 import type { Order } from '../domain/order';
 import { orderCancelled, orderStatusChanged, paymentCompleted } from '../domain/order-events';
-import { canRecordPayment, ORDER_STATUS, PAYMENT_STATUS, statusName, transition, type OrderAction } from '../domain/order-status';
+import {
+  canRecordPayment,
+  ORDER_STATUS,
+  PAYMENT_STATUS,
+  statusName,
+  transition,
+  type OrderAction,
+} from '../domain/order-status';
 import type { OrderingContext, TenantScope } from './context';
 
 const notCancellable = (order: Order) =>
-  new AppError('conflict', 'tenancy.partner_api.order_not_cancellable', 'The order can no longer be cancelled by its source.', { details: { status_detail: { status: statusName(order.status) } } });
+  new AppError(
+    'conflict',
+    'tenancy.partner_api.order_not_cancellable',
+    'The order can no longer be cancelled by its source.',
+    { details: { status_detail: { status: statusName(order.status) } } },
+  );
 
 const illegalTransition = (order: Order, action: string) =>
-  new AppError('conflict', 'order.invalid_transition', `The order cannot be ${action} in status ${statusName(order.status)}.`, { details: { status_detail: { status: statusName(order.status) } } });
+  new AppError(
+    'conflict',
+    'order.invalid_transition',
+    `The order cannot be ${action} in status ${statusName(order.status)}.`,
+    { details: { status_detail: { status: statusName(order.status) } } },
+  );
 
 /**
  * Changes an order under its lock (see adapters/order-lock.ts): the decision is taken on the order
  * as read, so no other change may come between the read and the write. The change and its events
  * are one write (outbox), published right after.
  */
-async function changeOrder(ctx: OrderingContext, tenantId: string, orderId: string, decide: (order: Order, now: Date) => { set: Partial<Order>; events: OutgoingEvent[]; by: 'source' | 'tenant' } | 'unchanged'): Promise<Order> {
+async function changeOrder(
+  ctx: OrderingContext,
+  tenantId: string,
+  orderId: string,
+  decide: (
+    order: Order,
+    now: Date,
+  ) => { set: Partial<Order>; events: OutgoingEvent[]; by: 'source' | 'tenant' } | 'unchanged',
+): Promise<Order> {
   return ctx.orderLock.run(orderId, async () => {
     const order = await ctx.store.orders.findById({ tenantId }, orderId);
     if (!order) throw notFound();
@@ -26,8 +51,15 @@ async function changeOrder(ctx: OrderingContext, tenantId: string, orderId: stri
     const decision = decide(order, now);
     if (decision === 'unchanged') return order;
     const next: Order = { ...order, ...decision.set, updatedAt: now };
-    if (decision.set.status !== undefined) next.history = [...order.history, { status: statusName(next.status), at: now, by: decision.by }];
-    await ctx.store.orders.updateWithEvents({ tenantId }, orderId, { ...decision.set, updatedAt: now, history: next.history }, decision.events, now);
+    if (decision.set.status !== undefined)
+      next.history = [...order.history, { status: statusName(next.status), at: now, by: decision.by }];
+    await ctx.store.orders.updateWithEvents(
+      { tenantId },
+      orderId,
+      { ...decision.set, updatedAt: now, history: next.history },
+      decision.events,
+      now,
+    );
     await ctx.outbox.flush(ORDERS, orderId);
     return next;
   });
@@ -41,7 +73,10 @@ async function changeOrder(ctx: OrderingContext, tenantId: string, orderId: stri
 export async function cancelBySource(ctx: OrderingContext, caller: PartnerIdentity, orderId: string): Promise<Order> {
   return changeOrder(ctx, caller.tenantId, orderId, (order, now) => {
     if (order.source.installationId !== caller.installationId) throw notFound();
-    const repeat = order.cancellation?.by === 'source' && caller.idempotencyKey !== undefined && order.cancellation.idempotencyKey === caller.idempotencyKey;
+    const repeat =
+      order.cancellation?.by === 'source' &&
+      caller.idempotencyKey !== undefined &&
+      order.cancellation.idempotencyKey === caller.idempotencyKey;
     if (repeat) return 'unchanged';
     const next = transition(order.status, 'cancelBySource');
     if (next === undefined) throw notCancellable(order);
@@ -65,15 +100,28 @@ const TENANT_ACTIONS: Record<'accept' | 'reject' | 'complete' | 'cancel', { acti
 export type TenantAction = keyof typeof TENANT_ACTIONS;
 
 /** Accept, reject, complete or cancel, by the tenant (see domain/order-status.ts for what is allowed when). */
-export async function actAsTenant(ctx: OrderingContext, tenant: TenantScope, orderId: string, name: TenantAction): Promise<Order> {
+export async function actAsTenant(
+  ctx: OrderingContext,
+  tenant: TenantScope,
+  orderId: string,
+  name: TenantAction,
+): Promise<Order> {
   const { action, words } = TENANT_ACTIONS[name];
   return changeOrder(ctx, tenant.tenantId, orderId, (order, now) => {
     const next = transition(order.status, action);
     if (next === undefined) throw illegalTransition(order, words);
     const updated = { ...order, status: next };
-    const event = next === ORDER_STATUS.Cancelled ? orderCancelled(updated, order.status, 'tenant', now) : orderStatusChanged(updated, order.status, now);
+    const event =
+      next === ORDER_STATUS.Cancelled
+        ? orderCancelled(updated, order.status, 'tenant', now)
+        : orderStatusChanged(updated, order.status, now);
     return {
-      set: { status: next, ...(next === ORDER_STATUS.Cancelled ? { cancellation: { by: 'tenant' as const, idempotencyKey: null, at: now } } : {}) },
+      set: {
+        status: next,
+        ...(next === ORDER_STATUS.Cancelled
+          ? { cancellation: { by: 'tenant' as const, idempotencyKey: null, at: now } }
+          : {}),
+      },
       events: [event],
       by: 'tenant',
     };
@@ -84,10 +132,21 @@ export async function actAsTenant(ctx: OrderingContext, tenant: TenantScope, ord
 export async function recordPayment(ctx: OrderingContext, tenant: TenantScope, orderId: string): Promise<Order> {
   return changeOrder(ctx, tenant.tenantId, orderId, (order, now) => {
     if (!canRecordPayment(order.status, order.paymentStatus)) {
-      throw new AppError('conflict', 'order.payment_not_recordable', order.paymentStatus === PAYMENT_STATUS.Paid ? 'The payment was already recorded.' : `No payment can be recorded on an order in status ${statusName(order.status)}.`, {
-        details: { status_detail: { status: statusName(order.status) } },
-      });
+      throw new AppError(
+        'conflict',
+        'order.payment_not_recordable',
+        order.paymentStatus === PAYMENT_STATUS.Paid
+          ? 'The payment was already recorded.'
+          : `No payment can be recorded on an order in status ${statusName(order.status)}.`,
+        {
+          details: { status_detail: { status: statusName(order.status) } },
+        },
+      );
     }
-    return { set: { paymentStatus: PAYMENT_STATUS.Paid }, events: [paymentCompleted({ ...order, paymentStatus: PAYMENT_STATUS.Paid }, now)], by: 'tenant' };
+    return {
+      set: { paymentStatus: PAYMENT_STATUS.Paid },
+      events: [paymentCompleted({ ...order, paymentStatus: PAYMENT_STATUS.Paid }, now)],
+      by: 'tenant',
+    };
   });
 }

@@ -7,7 +7,13 @@ import type { PromotionUsesRepository } from '../adapters/promotion-uses-reposit
  * every slot is taken. A slot taken by a request that failed afterwards stays taken (a use may be
  * lost, never granted twice).
  */
-export async function takePromotionUse(uses: PromotionUsesRepository, owner: TenantOwner, promotionId: string, limit: number, orderId: string): Promise<boolean> {
+export async function takePromotionUse(
+  uses: PromotionUsesRepository,
+  owner: TenantOwner,
+  promotionId: string,
+  limit: number,
+  orderId: string,
+): Promise<boolean> {
   // Slots are taken lowest first and never given back, so the ones in use are 1 to the count
   // (a count read while others claim is low, never high): start there instead of probing from 1.
   const used = await uses.countUses(owner, promotionId);

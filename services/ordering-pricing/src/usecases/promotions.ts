@@ -19,13 +19,17 @@ async function withUses(ctx: OrderingContext, p: PromotionDoc, tenant: TenantSco
   return { promotion: promotionOf(p), timesUsed };
 }
 
-function checked(input: PromotionInput, tenant: TenantScope): { effect: PromotionEffect; minimumSubtotalMinor: number; validFrom: Date | null; validUntil: Date | null } {
+function checked(
+  input: PromotionInput,
+  tenant: TenantScope,
+): { effect: PromotionEffect; minimumSubtotalMinor: number; validFrom: Date | null; validUntil: Date | null } {
   const errors: FieldErrors = {};
   let effect: PromotionEffect | undefined;
   if (input.type === 'percentage') {
     if (input.amount !== undefined) errors.amount = ['is only for type fixed'];
     const p = input.percent;
-    if (p === undefined || !(p > 0 && p <= 100) || Number(p.toFixed(2)) !== p) errors.percent = ['must be more than 0 and at most 100, with at most 2 decimals'];
+    if (p === undefined || !(p > 0 && p <= 100) || Number(p.toFixed(2)) !== p)
+      errors.percent = ['must be more than 0 and at most 100, with at most 2 decimals'];
     else effect = { kind: 'percentage', percent: p };
   } else {
     if (input.percent !== undefined) errors.percent = ['is only for type percentage'];
@@ -34,11 +38,13 @@ function checked(input: PromotionInput, tenant: TenantScope): { effect: Promotio
     else effect = { kind: 'fixed', amountMinor: minor };
   }
   const minimumSubtotalMinor = toMinorUnits(input.minimumSubtotal ?? 0, tenant.decimals);
-  if (minimumSubtotalMinor === undefined) errors.minimumSubtotal = [`must be a non-negative amount with at most ${tenant.decimals} decimals`];
+  if (minimumSubtotalMinor === undefined)
+    errors.minimumSubtotal = [`must be a non-negative amount with at most ${tenant.decimals} decimals`];
   const validFrom = input.validFrom ? new Date(input.validFrom) : null;
   const validUntil = input.validUntil ? new Date(input.validUntil) : null;
   if (validFrom && validUntil && validUntil <= validFrom) errors.validUntil = ['must be after validFrom'];
-  if (Object.keys(errors).length > 0) throw validationError('request.invalid', 'The promotion is invalid; see errors.', errors);
+  if (Object.keys(errors).length > 0)
+    throw validationError('request.invalid', 'The promotion is invalid; see errors.', errors);
   return { effect: effect!, minimumSubtotalMinor: minimumSubtotalMinor!, validFrom, validUntil };
 }
 
@@ -46,7 +52,11 @@ function checked(input: PromotionInput, tenant: TenantScope): { effect: Promotio
  * Creates a promotion. Its code is unique per tenant, case-insensitively (claimed by a unique
  * insert), and cannot change afterwards: orders name it, and a partner may hold it.
  */
-export async function createPromotion(ctx: OrderingContext, tenant: TenantScope, input: PromotionInput): Promise<PromotionWithUses> {
+export async function createPromotion(
+  ctx: OrderingContext,
+  tenant: TenantScope,
+  input: PromotionInput,
+): Promise<PromotionWithUses> {
   const fields = checked(input, tenant);
   const now = ctx.now();
   const code = normalizeCode(input.code);
@@ -80,10 +90,18 @@ export async function createPromotion(ctx: OrderingContext, tenant: TenantScope,
 }
 
 /** Replaces everything but the code (which must be sent unchanged). */
-export async function updatePromotion(ctx: OrderingContext, tenant: TenantScope, id: string, input: PromotionInput): Promise<PromotionWithUses> {
+export async function updatePromotion(
+  ctx: OrderingContext,
+  tenant: TenantScope,
+  id: string,
+  input: PromotionInput,
+): Promise<PromotionWithUses> {
   const existing = await ctx.store.promotions.findById(tenant, id);
   if (!existing) throw notFound();
-  if (normalizeCode(input.code) !== existing.code) throw validationError('request.invalid', 'The promotion is invalid; see errors.', { code: ['cannot be changed; create a new promotion instead'] });
+  if (normalizeCode(input.code) !== existing.code)
+    throw validationError('request.invalid', 'The promotion is invalid; see errors.', {
+      code: ['cannot be changed; create a new promotion instead'],
+    });
   const fields = checked(input, tenant);
   const promotion: PromotionDoc = {
     ...existing,

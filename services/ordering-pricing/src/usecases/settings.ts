@@ -14,7 +14,11 @@ export async function getServiceFee(ctx: OrderingContext, tenant: TenantScope): 
   return serviceFeeOf(ctx.store.settings, tenant);
 }
 
-export async function putServiceFee(ctx: OrderingContext, tenant: TenantScope, fee: ServiceFeeRule): Promise<ServiceFeeRule> {
+export async function putServiceFee(
+  ctx: OrderingContext,
+  tenant: TenantScope,
+  fee: ServiceFeeRule,
+): Promise<ServiceFeeRule> {
   await ctx.store.settings.saveServiceFee(tenant, fee, ctx.now());
   return fee;
 }

@@ -14,7 +14,12 @@ export type ZoneInput = DeliveryZoneInput;
 const money = (tenant: TenantScope) => `must be a non-negative amount with at most ${tenant.decimals} decimals`;
 
 /** Creates (no id) or replaces a zone. The branch must be one of the tenant's branches as ordering knows them. */
-export async function saveZone(ctx: OrderingContext, tenant: TenantScope, id: string | undefined, input: ZoneInput): Promise<DeliveryZone> {
+export async function saveZone(
+  ctx: OrderingContext,
+  tenant: TenantScope,
+  id: string | undefined,
+  input: ZoneInput,
+): Promise<DeliveryZone> {
   const errors: FieldErrors = {};
   const geometryProblem = zoneGeometryProblem(input.geometry);
   if (geometryProblem) errors.geometry = [geometryProblem];
@@ -24,8 +29,10 @@ export async function saveZone(ctx: OrderingContext, tenant: TenantScope, id: st
   if (minimumOrderMinor === undefined) errors.minimumOrder = [money(tenant)];
   const existing = id ? await ctx.store.zones.findById(tenant, id) : undefined;
   if (id && !existing) throw notFound();
-  if (!(await findBranch(uncached(ctx.store.catalogCopy), tenant.tenantId, input.branchId))) errors.branchId = ['is not a branch of this restaurant'];
-  if (Object.keys(errors).length > 0) throw validationError('request.invalid', 'The delivery zone is invalid; see errors.', errors);
+  if (!(await findBranch(uncached(ctx.store.catalogCopy), tenant.tenantId, input.branchId)))
+    errors.branchId = ['is not a branch of this restaurant'];
+  if (Object.keys(errors).length > 0)
+    throw validationError('request.invalid', 'The delivery zone is invalid; see errors.', errors);
   const now = ctx.now();
   const zone: DeliveryZoneDoc = {
     _id: id ?? randomUUID(),

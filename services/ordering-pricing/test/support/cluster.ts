@@ -42,14 +42,24 @@ export async function startOrderingCluster(orderingEnv: Record<string, string> =
   const orderingDatabase = `it_ord_${suffix}`;
   const [catalog, ordering] = await startServiceProcesses([
     startServiceProcess('catalog', await freePort(), { MONGO_DATABASE: `it_cat_${suffix}` }, READY_MS),
-    startServiceProcess('ordering-pricing', await freePort(), {
-      MONGO_DATABASE: orderingDatabase,
-      KAFKA_CONSUMER_GROUP_PREFIX: `it-ordering-${suffix}`,
-      CATALOG_COPY_START: 'latest',
-      ...orderingEnv,
-    }, READY_MS),
+    startServiceProcess(
+      'ordering-pricing',
+      await freePort(),
+      {
+        MONGO_DATABASE: orderingDatabase,
+        KAFKA_CONSUMER_GROUP_PREFIX: `it-ordering-${suffix}`,
+        CATALOG_COPY_START: 'latest',
+        ...orderingEnv,
+      },
+      READY_MS,
+    ),
   ]);
-  const gateway = await startGateway({ CATALOG_URL: catalog!.url, ORDERING_URL: ordering!.url, RATE_LIMIT_PER_INSTALLATION: '100000', RATE_LIMIT_PER_IP: '100000' }).catch(async (error) => {
+  const gateway = await startGateway({
+    CATALOG_URL: catalog!.url,
+    ORDERING_URL: ordering!.url,
+    RATE_LIMIT_PER_INSTALLATION: '100000',
+    RATE_LIMIT_PER_IP: '100000',
+  }).catch(async (error) => {
     await Promise.all([catalog!.stop(), ordering!.stop()]);
     throw error;
   });
@@ -79,14 +89,35 @@ export interface Restaurant {
   /** Tenant API, paths under /api/tenant/v1. */
   manage(method: string, path: string, body?: unknown): Promise<Response>;
   /** Partner API as the order source, paths under /api/partner/v1; POSTs get an Idempotency-Key unless one is given. */
-  partner(method: string, path: string, body?: unknown, headers?: Record<string, string>, app?: ConnectedApp): Promise<Response & { text: string }>;
+  partner(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+    app?: ConnectedApp,
+  ): Promise<Response & { text: string }>;
 }
 
-export async function restaurant(cluster: OrderingCluster, profile: { currencyCode?: string } = {}): Promise<Restaurant> {
+export async function restaurant(
+  cluster: OrderingCluster,
+  profile: { currencyCode?: string } = {},
+): Promise<Restaurant> {
   const owner = await createTenant(cluster.gateway, { currencyCode: profile.currencyCode ?? 'EUR' });
-  const source = await connectedApp(cluster.gateway, ['Catalog.Read', 'Orders.Create'], ['orders.created', 'orders.cancelled'], owner);
-  const manage = (method: string, path: string, body?: unknown) => owner.tenant.call(method, `/api/tenant/v1${path}`, body);
-  const partner = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}, app: ConnectedApp = source) =>
+  const source = await connectedApp(
+    cluster.gateway,
+    ['Catalog.Read', 'Orders.Create'],
+    ['orders.created', 'orders.cancelled'],
+    owner,
+  );
+  const manage = (method: string, path: string, body?: unknown) =>
+    owner.tenant.call(method, `/api/tenant/v1${path}`, body);
+  const partner = async (
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+    app: ConnectedApp = source,
+  ) =>
     partnerCall(cluster.gateway, app.apiKey, method, path, {
       body: body === undefined ? undefined : JSON.stringify(body),
       headers: method === 'GET' ? headers : { 'idempotency-key': randomUUID(), ...headers },
@@ -99,12 +130,26 @@ export async function restaurant(cluster: OrderingCluster, profile: { currencyCo
 /** A square zone around Mitte (about 2 km across) with a 2.50 fee. */
 export const MITTE_SQUARE = {
   type: 'Polygon',
-  coordinates: [[[13.38, 52.52], [13.42, 52.52], [13.42, 52.54], [13.38, 52.54], [13.38, 52.52]]],
+  coordinates: [
+    [
+      [13.38, 52.52],
+      [13.42, 52.52],
+      [13.42, 52.54],
+      [13.38, 52.54],
+      [13.38, 52.52],
+    ],
+  ],
 };
 export const INSIDE = { latitude: 52.53, longitude: 13.4 };
 export const OUTSIDE = { latitude: 52.6, longitude: 13.5 };
 
 /** Waits until ordering's catalog copy holds the resource (and, if given, in the wanted state). */
-export async function waitForCopy(target: OrderingCluster | Db, tenantId: string, entity: string, id: string, wanted: (state: any) => boolean = () => true): Promise<void> {
+export async function waitForCopy(
+  target: OrderingCluster | Db,
+  tenantId: string,
+  entity: string,
+  id: string,
+  wanted: (state: any) => boolean = () => true,
+): Promise<void> {
   await waitForCatalogCopy('gateway' in target ? target.db : target, tenantId, entity, id, wanted);
 }

@@ -20,7 +20,12 @@ export function attemptMetrics(registry: Registry): AttemptMetrics {
     buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
-  const ended = new Counter({ name: 'webhook_deliveries_ended_total', help: 'Deliveries that ended, by final status.', labelNames: ['status'], registers: [registry] });
+  const ended = new Counter({
+    name: 'webhook_deliveries_ended_total',
+    help: 'Deliveries that ended, by final status.',
+    labelNames: ['status'],
+    registers: [registry],
+  });
   return {
     attempted: (type, verdict, errorClass, seconds) => {
       attempts.inc({ type, verdict, error_class: errorClass ?? 'none' });

@@ -68,7 +68,13 @@ export class AttemptQueue {
     private readonly options: AttemptQueueOptions,
     private readonly log: Logger,
   ) {
-    this.consumer = kafka.consumer({ groupId: options.groupId, allowAutoTopicCreation: false, sessionTimeout: 30_000, heartbeatInterval: 3000, maxWaitTimeInMs: 500 });
+    this.consumer = kafka.consumer({
+      groupId: options.groupId,
+      allowAutoTopicCreation: false,
+      sessionTimeout: 30_000,
+      heartbeatInterval: 3000,
+      maxWaitTimeInMs: 500,
+    });
     this.topics = new Set<string>(options.topics);
     // After a rebalance, what this process read of partitions it lost is the new owner's to
     // read again: forget it (and its timers), so nothing is attempted twice by this process.
@@ -106,7 +112,9 @@ export class AttemptQueue {
     this.waiting.clear();
     this.consumer.pause(this.options.topics.map((topic) => ({ topic })));
     await Promise.allSettled([...this.inFlight]);
-    await this.commitAll().catch((error) => this.log.warn({ err: error }, 'final commit of attempt offsets failed; some attempts may repeat'));
+    await this.commitAll().catch((error) =>
+      this.log.warn({ err: error }, 'final commit of attempt offsets failed; some attempts may repeat'),
+    );
     await this.consumer.disconnect();
     for (const key of this.full.keys()) this.options.holds?.release(`attempts-full:${key}`);
   }
@@ -165,18 +173,21 @@ export class AttemptQueue {
   /** Keeps a not-yet-due attempt in memory until its due time, then dispatches it. */
   private waitFor(job: AttemptJob, topic: string, partition: number, offset: bigint, wait: number): void {
     const key = `${topic}:${partition}:${offset}`;
-    const timer = setTimeout(() => {
-      this.waiting.delete(key);
-      if (this.stopping) return;
-      // Timers may fire a millisecond early, and one reaches at most 24.8 days: wait for the rest.
-      const rest = Date.parse(job.dueAt) - Date.now();
-      if (rest > 0) {
-        this.waitFor(job, topic, partition, offset, rest);
-        return;
-      }
-      this.dispatch(job, topic, partition, offset);
-      this.readOnWhereFull();
-    }, Math.min(wait, MAX_TIMER_MS));
+    const timer = setTimeout(
+      () => {
+        this.waiting.delete(key);
+        if (this.stopping) return;
+        // Timers may fire a millisecond early, and one reaches at most 24.8 days: wait for the rest.
+        const rest = Date.parse(job.dueAt) - Date.now();
+        if (rest > 0) {
+          this.waitFor(job, topic, partition, offset, rest);
+          return;
+        }
+        this.dispatch(job, topic, partition, offset);
+        this.readOnWhereFull();
+      },
+      Math.min(wait, MAX_TIMER_MS),
+    );
     this.waiting.set(key, { timer, topic, partition });
   }
 
@@ -242,7 +253,9 @@ export class AttemptQueue {
 
   /** Forgets what was read of partitions this member no longer has. */
   private keepOnly(assignment: Record<string, number[]>): void {
-    const kept = new Set(Object.entries(assignment).flatMap(([topic, partitions]) => partitions.map((p) => `${topic}:${p}`)));
+    const kept = new Set(
+      Object.entries(assignment).flatMap(([topic, partitions]) => partitions.map((p) => `${topic}:${p}`)),
+    );
     for (const [key, waiting] of this.waiting) {
       if (kept.has(`${waiting.topic}:${waiting.partition}`)) continue;
       clearTimeout(waiting.timer);
@@ -268,11 +281,20 @@ export class AttemptQueue {
           await this.options.handle(job);
           return true;
         } catch (error) {
-          this.log.error({ err: error, deliveryId: job.deliveryId, retryInMs: delay }, 'attempt could not be made or recorded; retrying');
+          this.log.error(
+            { err: error, deliveryId: job.deliveryId, retryInMs: delay },
+            'attempt could not be made or recorded; retrying',
+          );
           const cause = holdCauseOf(error);
-          this.options.holds?.hold(holdKey, { group: this.options.groupId, topic, partition, ...cause, reason: `attempt ${job.attempt} of delivery ${job.deliveryId} could not be made or recorded: ${cause.reason}` });
+          this.options.holds?.hold(holdKey, {
+            group: this.options.groupId,
+            topic,
+            partition,
+            ...cause,
+            reason: `attempt ${job.attempt} of delivery ${job.deliveryId} could not be made or recorded: ${cause.reason}`,
+          });
           // Waits in short steps, so a stop does not sit out the backoff.
-          for (const until = Date.now() + delay; Date.now() < until; ) {
+          for (const until = Date.now() + delay; Date.now() < until;) {
             if (this.stopping) return false;
             await new Promise((resolve) => setTimeout(resolve, 250));
           }
@@ -289,14 +311,18 @@ export class AttemptQueue {
     await this.consumer
       .commitOffsets([{ topic, partition, offset: offset.toString() }])
       .then(() => progress.committed(offset))
-      .catch((error) => this.log.debug({ err: error, topic, partition }, 'commit of attempt offsets failed (rebalance?)'));
+      .catch((error) =>
+        this.log.debug({ err: error, topic, partition }, 'commit of attempt offsets failed (rebalance?)'),
+      );
   }
 
   private async commitAll(): Promise<void> {
     const offsets = [...this.progress].flatMap(([key, progress]) => {
       const offset = progress.toCommit();
       const at = key.lastIndexOf(':');
-      return offset === undefined ? [] : [{ topic: key.slice(0, at), partition: Number(key.slice(at + 1)), offset: offset.toString() }];
+      return offset === undefined
+        ? []
+        : [{ topic: key.slice(0, at), partition: Number(key.slice(at + 1)), offset: offset.toString() }];
     });
     if (offsets.length > 0) await this.consumer.commitOffsets(offsets);
   }

@@ -1,7 +1,12 @@
 import type { Collection, Db } from 'mongodb';
 import type { OutgoingEvent } from '@marketplace/events';
 import { updateWithOutbox, withOutbox, type OutboxFields } from '@marketplace/outbox';
-import { isDuplicateKeyError, type InstallationOwner, type RepositoryStorage, type TenantOwner } from '@marketplace/store';
+import {
+  isDuplicateKeyError,
+  type InstallationOwner,
+  type RepositoryStorage,
+  type TenantOwner,
+} from '@marketplace/store';
 import type { DeliveryStatus } from '../domain/delivery-status';
 import type { AttemptRecord, Delivery } from '../usecases/entities';
 
@@ -12,7 +17,9 @@ export type DeliveryDoc = Delivery;
 const WITHOUT_OUTBOX = { projection: { _outbox: 0, _outboxSince: 0, _outboxVersion: 0 } } as const;
 
 /** The state fields a change of a delivery sets (an attempt recorded, a new round). */
-export type DeliveryStateChange = Partial<Pick<DeliveryDoc, 'status' | 'round' | 'nextAttempt' | 'nextAttemptAt' | 'reason' | 'updatedAt'>>;
+export type DeliveryStateChange = Partial<
+  Pick<DeliveryDoc, 'status' | 'round' | 'nextAttempt' | 'nextAttemptAt' | 'reason' | 'updatedAt'>
+>;
 
 /**
  * The deliveries (collection `deliveries`). A delivery's next attempt is staged in the delivery
@@ -42,7 +49,12 @@ export class DeliveriesRepository {
    * False when a delivery with this id exists already: the id comes from the event and the
    * installation, so the same event seen twice creates nothing (a claim by unique insert).
    */
-  async create(owner: InstallationOwner, delivery: Omit<DeliveryDoc, 'tenantId' | 'installationId'>, events: OutgoingEvent[], now: Date): Promise<boolean> {
+  async create(
+    owner: InstallationOwner,
+    delivery: Omit<DeliveryDoc, 'tenantId' | 'installationId'>,
+    events: OutgoingEvent[],
+    now: Date,
+  ): Promise<boolean> {
     const doc: DeliveryDoc = { ...delivery, tenantId: owner.tenantId, installationId: owner.installationId };
     try {
       await this.deliveries.insertOne(withOutbox(doc, events, now));
@@ -69,8 +81,15 @@ export class DeliveriesRepository {
   }
 
   /** The installation's deliveries, newest first, at most `limit`; `status` keeps only those. */
-  async listForInstallation(owner: InstallationOwner, options: { status?: DeliveryStatus; limit: number }): Promise<DeliveryDoc[]> {
-    const filter = { tenantId: owner.tenantId, installationId: owner.installationId, ...(options.status ? { status: options.status } : {}) };
+  async listForInstallation(
+    owner: InstallationOwner,
+    options: { status?: DeliveryStatus; limit: number },
+  ): Promise<DeliveryDoc[]> {
+    const filter = {
+      tenantId: owner.tenantId,
+      installationId: owner.installationId,
+      ...(options.status ? { status: options.status } : {}),
+    };
     return this.deliveries.find(filter, WITHOUT_OUTBOX).sort({ createdAt: -1 }).limit(options.limit).toArray();
   }
 
@@ -78,13 +97,32 @@ export class DeliveriesRepository {
    * Records an attempt's outcome: sets the state, appends the attempt (none for a cancellation),
    * and stages `events` (the next attempt, if any) in the same write.
    */
-  async recordAttempt(owner: InstallationOwner, deliveryId: string, state: DeliveryStateChange, attempt: AttemptRecord | undefined, events: OutgoingEvent[], now: Date): Promise<void> {
+  async recordAttempt(
+    owner: InstallationOwner,
+    deliveryId: string,
+    state: DeliveryStateChange,
+    attempt: AttemptRecord | undefined,
+    events: OutgoingEvent[],
+    now: Date,
+  ): Promise<void> {
     const update = { $set: state, ...(attempt ? { $push: { attempts: attempt } } : {}) };
-    await this.deliveries.updateOne({ _id: deliveryId, tenantId: owner.tenantId, installationId: owner.installationId }, events.length > 0 ? updateWithOutbox(update, events, now) : update);
+    await this.deliveries.updateOne(
+      { _id: deliveryId, tenantId: owner.tenantId, installationId: owner.installationId },
+      events.length > 0 ? updateWithOutbox(update, events, now) : update,
+    );
   }
 
   /** Starts a new round of a finished delivery (a redelivery), its first attempt staged in the same write. */
-  async startRound(owner: TenantOwner, deliveryId: string, state: DeliveryStateChange, events: OutgoingEvent[], now: Date): Promise<void> {
-    await this.deliveries.updateOne({ _id: deliveryId, tenantId: owner.tenantId }, updateWithOutbox<DeliveryDoc>({ $set: state }, events, now));
+  async startRound(
+    owner: TenantOwner,
+    deliveryId: string,
+    state: DeliveryStateChange,
+    events: OutgoingEvent[],
+    now: Date,
+  ): Promise<void> {
+    await this.deliveries.updateOne(
+      { _id: deliveryId, tenantId: owner.tenantId },
+      updateWithOutbox<DeliveryDoc>({ $set: state }, events, now),
+    );
   }
 }

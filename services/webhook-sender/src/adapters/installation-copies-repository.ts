@@ -1,5 +1,10 @@
 import type { Collection, Db } from 'mongodb';
-import { isDuplicateKeyError, type InstallationOwner, type RepositoryStorage, type TenantOwner } from '@marketplace/store';
+import {
+  isDuplicateKeyError,
+  type InstallationOwner,
+  type RepositoryStorage,
+  type TenantOwner,
+} from '@marketplace/store';
 import type { InstallationCopy } from '../domain/installation';
 
 /** An installation copy as stored: the domain's InstallationCopy, as it is. */
@@ -30,7 +35,10 @@ export class InstallationCopiesRepository {
    */
   async saveIfNewer(owner: InstallationOwner, snapshot: Omit<InstallationCopy, '_id' | 'tenantId'>): Promise<boolean> {
     const copy: InstallationCopy = { ...snapshot, _id: owner.installationId, tenantId: owner.tenantId };
-    const { matchedCount } = await this.installations.updateOne({ _id: copy._id, tenantId: copy.tenantId, revision: { $lt: copy.revision } }, { $set: copy });
+    const { matchedCount } = await this.installations.updateOne(
+      { _id: copy._id, tenantId: copy.tenantId, revision: { $lt: copy.revision } },
+      { $set: copy },
+    );
     if (matchedCount > 0) return true;
     try {
       await this.installations.insertOne(copy);

@@ -34,9 +34,13 @@ export class InstallationsProgress implements Progress {
    */
   async behindAt(time: Date): Promise<PartitionBehind[]> {
     // At the end of the topic a moment ago, and the event is older than that moment: caught up.
-    if (this.cached?.caughtUp && time.getTime() <= this.cached.at && Date.now() - this.cached.at < this.cacheMs) return [];
+    if (this.cached?.caughtUp && time.getTime() <= this.cached.at && Date.now() - this.cached.at < this.cacheMs)
+      return [];
     const at = Date.now();
-    const [ends, groups] = await Promise.all([this.admin.fetchTopicOffsets(this.topic), this.admin.fetchOffsets({ groupId: this.groupId, topics: [this.topic] })]);
+    const [ends, groups] = await Promise.all([
+      this.admin.fetchTopicOffsets(this.topic),
+      this.admin.fetchOffsets({ groupId: this.groupId, topics: [this.topic] }),
+    ]);
     const committed = groups.find((g) => g.topic === this.topic)?.partitions ?? [];
     const atEnd = partitionsBehind({ ends, committed, handled: this.handled });
     this.cached = { at, caughtUp: atEnd.length === 0 };

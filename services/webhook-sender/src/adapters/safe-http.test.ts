@@ -54,7 +54,12 @@ async function startServer(handler: Handler, tls = false): Promise<TestServer> {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const received: Received = { method: req.method, url: req.url, headers: req.headers, body: Buffer.concat(chunks) };
+      const received: Received = {
+        method: req.method,
+        url: req.url,
+        headers: req.headers,
+        body: Buffer.concat(chunks),
+      };
       if (tls) received.servername = (req.socket as TLSSocket).servername;
       server.requests.push(received);
       handler(req, res, received);
@@ -112,7 +117,12 @@ function client(overrides: Partial<SafeHttpOptions> = {}): SafeHttpClient {
 }
 
 /** Every post in these tests is bounded, whatever the client does. */
-function post(c: SafeHttpClient, url: string, body = Buffer.from('{"event":"order.created"}'), headers: Record<string, string> = { 'x-signature': SIGNATURE }): Promise<SafePostResult> {
+function post(
+  c: SafeHttpClient,
+  url: string,
+  body = Buffer.from('{"event":"order.created"}'),
+  headers: Record<string, string> = { 'x-signature': SIGNATURE },
+): Promise<SafePostResult> {
   return withTimeout(c.post(url, headers, body), 4000, `POST ${url}`);
 }
 
@@ -136,10 +146,15 @@ describe('SafeHttpClient: responses', () => {
       res.writeHead(200, { 'content-type': 'text/plain' }).end('accepted ✓');
     });
     const body = Buffer.from('{"b": 2,  "a":"é", "n":[1,2]}\n', 'utf8');
-    const result = await post(client({ allowLoopbackHttp: true }), `http://127.0.0.1:${server.port}/hooks/in?x=1`, body, {
-      'X-Signature': SIGNATURE,
-      'X-Webhook-Id': 'evt_123',
-    });
+    const result = await post(
+      client({ allowLoopbackHttp: true }),
+      `http://127.0.0.1:${server.port}/hooks/in?x=1`,
+      body,
+      {
+        'X-Signature': SIGNATURE,
+        'X-Webhook-Id': 'evt_123',
+      },
+    );
 
     expect(result).toEqual({ kind: 'response', status: 200, latencyMs: expect.any(Number), bodyPreview: 'accepted ✓' });
     expect(server.requests).toHaveLength(1);
@@ -157,7 +172,10 @@ describe('SafeHttpClient: responses', () => {
   it('connects to the resolved loopback address but keeps the hostname in the Host header', async () => {
     const server = await startServer((_req, res) => res.writeHead(204).end());
     const resolve = resolverOf(['127.0.0.1']);
-    const result = await post(client({ allowLoopbackHttp: true, resolve }), `http://hooks.partner.test:${server.port}/in`);
+    const result = await post(
+      client({ allowLoopbackHttp: true, resolve }),
+      `http://hooks.partner.test:${server.port}/in`,
+    );
 
     expect(result).toMatchObject({ kind: 'response', status: 204, bodyPreview: '' });
     expect(resolve).toHaveBeenCalledWith('hooks.partner.test');
@@ -196,7 +214,10 @@ describe('SafeHttpClient: responses', () => {
       pump();
     });
     const started = Date.now();
-    const result = await post(client({ allowLoopbackHttp: true, maxResponseBytes: 1000 }), `http://127.0.0.1:${server.port}/`);
+    const result = await post(
+      client({ allowLoopbackHttp: true, maxResponseBytes: 1000 }),
+      `http://127.0.0.1:${server.port}/`,
+    );
 
     expect(result).toMatchObject({ kind: 'response', status: 200 });
     expect(result.kind === 'response' && result.bodyPreview).toBe('a'.repeat(1000));
@@ -205,7 +226,10 @@ describe('SafeHttpClient: responses', () => {
 
   it('times out when the server never answers', async () => {
     const server = await startServer(() => undefined);
-    const result = await post(client({ allowLoopbackHttp: true, responseTimeoutMs: 300 }), `http://127.0.0.1:${server.port}/`);
+    const result = await post(
+      client({ allowLoopbackHttp: true, responseTimeoutMs: 300 }),
+      `http://127.0.0.1:${server.port}/`,
+    );
 
     expect(result).toMatchObject({ kind: 'network', errorClass: 'timeout' });
     expect(result.latencyMs).toBeGreaterThanOrEqual(250);
@@ -237,7 +261,10 @@ describe('SafeHttpClient: responses', () => {
   });
 
   it('bounds a name lookup that never answers', async () => {
-    const result = await post(client({ connectTimeoutMs: 200, resolve: () => new Promise(() => undefined) }), 'https://partner.example.com/');
+    const result = await post(
+      client({ connectTimeoutMs: 200, resolve: () => new Promise(() => undefined) }),
+      'https://partner.example.com/',
+    );
 
     expect(result).toMatchObject({ kind: 'network', errorClass: 'dns' });
     expect(result.latencyMs).toBeLessThan(1000);
@@ -248,7 +275,9 @@ describe('SafeHttpClient: responses', () => {
     const results = await Promise.all([
       post(client({ allowLoopbackHttp: true }), `http://127.0.0.1:${server.port}/`, Buffer.from('{"secret":"body"}')),
       post(client(), 'https://10.0.0.1/', Buffer.from('{"secret":"body"}')),
-      post(client({ allowLoopbackHttp: true }), `http://127.0.0.1:${server.port}/`, Buffer.from('{}'), { 'x-signature': `${SIGNATURE}\r\nx-evil: 1` }),
+      post(client({ allowLoopbackHttp: true }), `http://127.0.0.1:${server.port}/`, Buffer.from('{}'), {
+        'x-signature': `${SIGNATURE}\r\nx-evil: 1`,
+      }),
     ]);
     for (const result of results) {
       expect(result.kind).toBe('network');
@@ -279,7 +308,10 @@ describe('SafeHttpClient: https', () => {
   it('verifies the certificate and SNI against the original hostname while connecting to the checked address', async () => {
     const server = await startServer((_req, res) => res.writeHead(200).end('tls ok'), true);
     const resolve = resolverOf(['127.0.0.1']);
-    const result = await post(client({ allowLoopbackHttp: true, resolve, ca: TEST_CERT }), `https://hooks.partner.test:${server.port}/in`);
+    const result = await post(
+      client({ allowLoopbackHttp: true, resolve, ca: TEST_CERT }),
+      `https://hooks.partner.test:${server.port}/in`,
+    );
 
     expect(result).toMatchObject({ kind: 'response', status: 200, bodyPreview: 'tls ok' });
     expect(server.requests[0]!.servername).toBe('hooks.partner.test');
@@ -288,7 +320,10 @@ describe('SafeHttpClient: https', () => {
 
   it('reports an untrusted certificate as tls', async () => {
     const server = await startServer((_req, res) => res.writeHead(200).end(), true);
-    const result = await post(client({ allowLoopbackHttp: true, resolve: resolverOf(['127.0.0.1']) }), `https://hooks.partner.test:${server.port}/`);
+    const result = await post(
+      client({ allowLoopbackHttp: true, resolve: resolverOf(['127.0.0.1']) }),
+      `https://hooks.partner.test:${server.port}/`,
+    );
 
     expect(result).toMatchObject({ kind: 'network', errorClass: 'tls' });
     expect(server.requests).toHaveLength(0);
@@ -361,7 +396,11 @@ describe('SafeHttpClient: refused addresses', () => {
   });
 
   it('refuses a name when any of its addresses is private', async () => {
-    for (const answer of [['203.0.113.5', '10.1.2.3'], ['10.1.2.3', '203.0.113.5'], ['2606:4700::1111', '::ffff:169.254.169.254']]) {
+    for (const answer of [
+      ['203.0.113.5', '10.1.2.3'],
+      ['10.1.2.3', '203.0.113.5'],
+      ['2606:4700::1111', '::ffff:169.254.169.254'],
+    ]) {
       const result = await post(client({ resolve: resolverOf(answer) }), 'https://partner.example.com/hooks');
       expect(result).toMatchObject({ kind: 'network', errorClass: 'refused_address' });
     }
@@ -369,18 +408,30 @@ describe('SafeHttpClient: refused addresses', () => {
 
   it('still refuses private ranges and non-loopback http when loopback http is allowed', async () => {
     const c = client({ allowLoopbackHttp: true, resolve: resolverOf(['203.0.113.5']) });
-    for (const url of ['https://10.0.0.1/', 'http://10.0.0.1/', 'https://169.254.169.254/', 'http://[::ffff:10.0.0.1]/', 'http://partner.example.com/']) {
+    for (const url of [
+      'https://10.0.0.1/',
+      'http://10.0.0.1/',
+      'https://169.254.169.254/',
+      'http://[::ffff:10.0.0.1]/',
+      'http://partner.example.com/',
+    ]) {
       expect(await post(c, url)).toMatchObject({ kind: 'network', errorClass: 'refused_address' });
     }
     const mixed = client({ allowLoopbackHttp: true, resolve: resolverOf(['127.0.0.1', '10.0.0.1']) });
-    expect(await post(mixed, 'http://partner.example.com/')).toMatchObject({ kind: 'network', errorClass: 'refused_address' });
+    expect(await post(mixed, 'http://partner.example.com/')).toMatchObject({
+      kind: 'network',
+      errorClass: 'refused_address',
+    });
   });
 
   it('does not resolve again at connect time (DNS rebinding)', async () => {
     const server = await startServer((_req, res) => res.writeHead(200).end());
     // Public (TEST-NET-1, unroutable) on the first lookup, this host on every later one.
     const resolve = resolverOf(['192.0.2.1'], ['127.0.0.1']);
-    const result = await post(client({ resolve, connectTimeoutMs: 300 }), `https://rebind.partner.test:${server.port}/hooks`);
+    const result = await post(
+      client({ resolve, connectTimeoutMs: 300 }),
+      `https://rebind.partner.test:${server.port}/hooks`,
+    );
 
     expect(result.kind).toBe('network');
     expect(['timeout', 'connect']).toContain(result.kind === 'network' && result.errorClass);
@@ -392,7 +443,10 @@ describe('SafeHttpClient: refused addresses', () => {
   it('does not resolve again at connect time when loopback is allowed either', async () => {
     const server = await startServer((_req, res) => res.writeHead(200).end());
     const resolve = resolverOf(['192.0.2.1'], ['127.0.0.1']);
-    const result = await post(client({ resolve, connectTimeoutMs: 300, allowLoopbackHttp: true }), `https://rebind.partner.test:${server.port}/hooks`);
+    const result = await post(
+      client({ resolve, connectTimeoutMs: 300, allowLoopbackHttp: true }),
+      `https://rebind.partner.test:${server.port}/hooks`,
+    );
 
     expect(result.kind).toBe('network');
     expect(resolve).toHaveBeenCalledTimes(1);

@@ -118,7 +118,10 @@ export class SafeHttpClient {
         throw new SafeHttpFailure('refused_address', `${what} is a loopback, private or internal address`);
       }
       if (url.protocol === 'http:') {
-        throw new SafeHttpFailure('refused_address', `plain http is allowed only to loopback addresses (${hostname} → ${address}); https required`);
+        throw new SafeHttpFailure(
+          'refused_address',
+          `plain http is allowed only to loopback addresses (${hostname} → ${address}); https required`,
+        );
       }
     }
     const chosen = addresses[0]!;
@@ -129,7 +132,10 @@ export class SafeHttpClient {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(new SafeHttpFailure('dns', `DNS lookup of ${hostname} timed out after ${this.options.connectTimeoutMs} ms`)),
+        () =>
+          reject(
+            new SafeHttpFailure('dns', `DNS lookup of ${hostname} timed out after ${this.options.connectTimeoutMs} ms`),
+          ),
         this.options.connectTimeoutMs,
       );
     });
@@ -144,20 +150,26 @@ export class SafeHttpClient {
     }
   }
 
-  private send(target: CheckedTarget, callerHeaders: Record<string, string>, body: Buffer): Promise<{ status: number; bodyPreview: string }> {
+  private send(
+    target: CheckedTarget,
+    callerHeaders: Record<string, string>,
+    body: Buffer,
+  ): Promise<{ status: number; bodyPreview: string }> {
     const { connectTimeoutMs, responseTimeoutMs, maxResponseBytes } = this.options;
     const isHttps = target.url.protocol === 'https:';
 
     // Connect to exactly the address that was checked: no second resolution (DNS rebinding).
     const pinned: LookupFunction = (_hostname, lookupOptions, callback) => {
-      if (lookupOptions.all) callback(null, [{ address: target.address, family: target.family } satisfies LookupAddress]);
+      if (lookupOptions.all)
+        callback(null, [{ address: target.address, family: target.family } satisfies LookupAddress]);
       else callback(null, target.address, target.family);
     };
 
     const headers: Record<string, string | number> = {};
     for (const [name, value] of Object.entries(callerHeaders)) {
       const lower = name.toLowerCase();
-      if (lower === 'content-type' || lower === 'content-length' || lower === 'transfer-encoding' || lower === 'host') continue;
+      if (lower === 'content-type' || lower === 'content-length' || lower === 'transfer-encoding' || lower === 'host')
+        continue;
       headers[name] = value;
     }
     headers['content-type'] = 'application/json';
@@ -171,7 +183,9 @@ export class SafeHttpClient {
 
       // Outcomes are tagged: errors from node core may come from another realm (e.g. under jest),
       // where `instanceof Error` is false.
-      const finish = (outcome: { ok: true; status: number; bodyPreview: string } | { ok: false; error: unknown }): void => {
+      const finish = (
+        outcome: { ok: true; status: number; bodyPreview: string } | { ok: false; error: unknown },
+      ): void => {
         if (settled) return;
         settled = true;
         clearTimeout(connectTimer);
@@ -217,7 +231,13 @@ export class SafeHttpClient {
       }
 
       connectTimer = setTimeout(
-        () => fail(new SafeHttpFailure('timeout', `connect to ${target.hostname} (${target.address}) timed out after ${connectTimeoutMs} ms`)),
+        () =>
+          fail(
+            new SafeHttpFailure(
+              'timeout',
+              `connect to ${target.hostname} (${target.address}) timed out after ${connectTimeoutMs} ms`,
+            ),
+          ),
         connectTimeoutMs,
       );
       req.on('socket', (socket: Socket) => {
@@ -229,7 +249,11 @@ export class SafeHttpClient {
         const chunks: Buffer[] = [];
         let length = 0;
         const done = (): void => {
-          finish({ ok: true, status: res.statusCode ?? 0, bodyPreview: Buffer.concat(chunks, length).toString('utf8') });
+          finish({
+            ok: true,
+            status: res.statusCode ?? 0,
+            bodyPreview: Buffer.concat(chunks, length).toString('utf8'),
+          });
         };
         res.on('data', (chunk: Buffer) => {
           if (settled) return;
@@ -272,8 +296,22 @@ function classify(err: unknown): { errorClass: NetworkErrorClass; message: strin
   const message = code && !text.includes(code) ? `${code}: ${text}` : text;
   let errorClass: NetworkErrorClass = 'other';
   if (code === 'ETIMEDOUT' || code === 'ESOCKETTIMEDOUT') errorClass = 'timeout';
-  else if (code === 'ECONNREFUSED' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH' || code === 'EADDRNOTAVAIL' || code === 'ENETDOWN') errorClass = 'connect';
-  else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_FAIL' || code === 'EAI_NONAME' || code === 'ENODATA') errorClass = 'dns';
+  else if (
+    code === 'ECONNREFUSED' ||
+    code === 'EHOSTUNREACH' ||
+    code === 'ENETUNREACH' ||
+    code === 'EADDRNOTAVAIL' ||
+    code === 'ENETDOWN'
+  )
+    errorClass = 'connect';
+  else if (
+    code === 'ENOTFOUND' ||
+    code === 'EAI_AGAIN' ||
+    code === 'EAI_FAIL' ||
+    code === 'EAI_NONAME' ||
+    code === 'ENODATA'
+  )
+    errorClass = 'dns';
   else if ((code && TLS_CODE.test(code)) || /certificate|ssl|tls/i.test(text)) errorClass = 'tls';
   else if (code === 'ECONNRESET' || code === 'EPIPE' || /socket hang up/i.test(text)) errorClass = 'reset';
   return { errorClass, message };

@@ -14,8 +14,16 @@ export interface WebhookStore {
 export const DELIVERIES = DeliveriesRepository.storage.collection;
 
 export function webhookStore(db: Db): WebhookStore {
-  return { deliveries: new DeliveriesRepository(db), installations: new InstallationCopiesRepository(db), meta: new MetaRepository(db) };
+  return {
+    deliveries: new DeliveriesRepository(db),
+    installations: new InstallationCopiesRepository(db),
+    meta: new MetaRepository(db),
+  };
 }
 
 /** The indexes of the sender's collections, as each repository declares them. */
-export const webhookIndexes: IndexPlan = indexPlanOf(DeliveriesRepository.storage, InstallationCopiesRepository.storage, MetaRepository.storage);
+export const webhookIndexes: IndexPlan = indexPlanOf(
+  DeliveriesRepository.storage,
+  InstallationCopiesRepository.storage,
+  MetaRepository.storage,
+);

@@ -13,7 +13,12 @@ import { applyInstallationChange } from '../usecases/installations';
  * and the domain events that become webhooks. The attempt topics have their own consumer
  * (adapters/attempt-queue.ts).
  */
-export function consumers(ctx: WebhookContext, installations: InstallationsProgress, since: Date, installationsFromBeginning = true): ConsumerSpec[] {
+export function consumers(
+  ctx: WebhookContext,
+  installations: InstallationsProgress,
+  since: Date,
+  installationsFromBeginning = true,
+): ConsumerSpec[] {
   return [
     defineConsumer({
       name: 'installations',
@@ -43,9 +48,19 @@ export function consumers(ctx: WebhookContext, installations: InstallationsProgr
         // wait past CONSUMER_HOLD_ALARM_MS is an alarm naming these partitions.
         const behind = await installations.behindAt(new Date(event.occurredAt ?? Date.now()));
         if (behind.length > 0) {
-          throw new AppError('unavailable', 'webhook.installations_behind', `the installation copy is behind the event (${TOPICS.installations} ${describeBehind(behind)})`, { details: { topic: TOPICS.installations, behind } });
+          throw new AppError(
+            'unavailable',
+            'webhook.installations_behind',
+            `the installation copy is behind the event (${TOPICS.installations} ${describeBehind(behind)})`,
+            { details: { topic: TOPICS.installations, behind } },
+          );
         }
-        const created = await createDeliveries(ctx, webhook, event.eventId, event.occurredAt ?? new Date().toISOString());
+        const created = await createDeliveries(
+          ctx,
+          webhook,
+          event.eventId,
+          event.occurredAt ?? new Date().toISOString(),
+        );
         event.log.debug({ type: webhook.type, created }, 'webhook deliveries created');
       },
     }),

@@ -27,7 +27,9 @@ export class FairDispatcher {
       const start = () => {
         this.running++;
         this.active.set(endpoint, (this.active.get(endpoint) ?? 0) + 1);
-        job().then(resolve, reject).finally(() => this.finished(endpoint));
+        job()
+          .then(resolve, reject)
+          .finally(() => this.finished(endpoint));
       };
       const queue = this.queues.get(endpoint) ?? [];
       queue.push(start);
@@ -65,7 +67,8 @@ export class FairDispatcher {
       let best = -1;
       for (let i = 0; i < this.turn.length; i++) {
         const active = this.active.get(this.turn[i]!) ?? 0;
-        if (active < this.limits.perEndpoint && (best < 0 || active < (this.active.get(this.turn[best]!) ?? 0))) best = i;
+        if (active < this.limits.perEndpoint && (best < 0 || active < (this.active.get(this.turn[best]!) ?? 0)))
+          best = i;
       }
       if (best < 0) return;
       const endpoint = this.turn.splice(best, 1)[0]!;

@@ -73,7 +73,8 @@ export function partitionsBehind({ ends, committed, handled, needed }: CatchUpIn
     // whole partition came before: the high watermark.
     const wanted = neededBy.get(end.partition);
     const target = wanted === undefined || wanted < 0n || wanted > high ? high : wanted;
-    if (reached < target) behind.push({ partition: end.partition, reached: reached.toString(), needed: target.toString() });
+    if (reached < target)
+      behind.push({ partition: end.partition, reached: reached.toString(), needed: target.toString() });
   }
   return behind;
 }

@@ -77,7 +77,16 @@ describe('retryDelayMs', () => {
 describe('scaledPolicy', () => {
   it('divides every delay by the factor, cap included, and keeps the rest', () => {
     const fast = scaledPolicy(policy, 60_000); // minutes become milliseconds
-    expect([1, 2, 3, 4, 5, 6, 7, 8].map((n) => nominalDelayMs(fast, n))).toEqual([2, 6, 18, 54, 162, 486, 720, undefined]);
+    expect([1, 2, 3, 4, 5, 6, 7, 8].map((n) => nominalDelayMs(fast, n))).toEqual([
+      2,
+      6,
+      18,
+      54,
+      162,
+      486,
+      720,
+      undefined,
+    ]);
     expect(fast).toMatchObject({ multiplier: 3, maxAttempts: 8, jitterRatio: 0.2 });
     expect(retryDelayMs(fast, 7, () => 0)).toBe(576);
   });
@@ -125,7 +134,10 @@ describe('verdictOf', () => {
     ['reset', 'retry'],
     ['other', 'retry'],
     ['refused_address', 'permanent'], // resolved to a forbidden address: retrying cannot help
-  ] as Array<[Extract<AttemptResult, { kind: 'network' }>['errorClass'], AttemptVerdict]>)('network %s → %s', (errorClass, verdict) => {
-    expect(verdictOf({ kind: 'network', errorClass })).toBe(verdict);
-  });
+  ] as Array<[Extract<AttemptResult, { kind: 'network' }>['errorClass'], AttemptVerdict]>)(
+    'network %s → %s',
+    (errorClass, verdict) => {
+      expect(verdictOf({ kind: 'network', errorClass })).toBe(verdict);
+    },
+  );
 });

@@ -32,7 +32,11 @@ export function nominalDelayMs(policy: RetryPolicy, attemptNumber: number): numb
 }
 
 /** The same with jitter: nominal * (1 + jitterRatio * (2 * random() - 1)), rounded to whole ms; `random` injectable (defaults to Math.random). */
-export function retryDelayMs(policy: RetryPolicy, attemptNumber: number, random: () => number = Math.random): number | undefined {
+export function retryDelayMs(
+  policy: RetryPolicy,
+  attemptNumber: number,
+  random: () => number = Math.random,
+): number | undefined {
   const nominal = nominalDelayMs(policy, attemptNumber);
   if (nominal === undefined) return undefined;
   // Jitter after the cap, so capped retries of one outage still spread over ±jitterRatio.

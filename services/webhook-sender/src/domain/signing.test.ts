@@ -46,9 +46,12 @@ describe('marketplaceSignature', () => {
     expect(marketplaceSignature(secret, 0, Buffer.alloc(0))).toBe(expected(secret, '0', Buffer.alloc(0)));
   });
 
-  it.each([1.5, -1, Number.NaN, Number.POSITIVE_INFINITY, 1e21])('rejects a timestamp that is not a plain decimal integer: %p', (t) => {
-    expect(() => marketplaceSignature(secret, t, Buffer.from('{}'))).toThrow(RangeError);
-  });
+  it.each([1.5, -1, Number.NaN, Number.POSITIVE_INFINITY, 1e21])(
+    'rejects a timestamp that is not a plain decimal integer: %p',
+    (t) => {
+      expect(() => marketplaceSignature(secret, t, Buffer.from('{}'))).toThrow(RangeError);
+    },
+  );
 });
 
 describe('marketplaceSigner', () => {

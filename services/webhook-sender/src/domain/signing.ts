@@ -31,7 +31,10 @@ function timestampText(unixSeconds: number): string {
  * Buffer, never as a string, so what is signed is exactly what goes on the wire.
  */
 export function marketplaceSignature(secret: string, unixSeconds: number, body: Buffer): string {
-  return createHmac('sha256', secret).update(`${timestampText(unixSeconds)}.`, 'utf8').update(body).digest('hex');
+  return createHmac('sha256', secret)
+    .update(`${timestampText(unixSeconds)}.`, 'utf8')
+    .update(body)
+    .digest('hex');
 }
 
 /** The partner-webhook scheme: X-Marketplace-Event-Id, X-Marketplace-Timestamp, X-Marketplace-Signature. */

@@ -47,7 +47,9 @@ export interface WebhookData {
 }
 
 /** A webhook to deliver: its type, its audience within the tenant, and the envelope's `data` of that type. */
-export type Webhook<W extends keyof WebhookData = keyof WebhookData> = { [K in W]: { tenantId: string; type: K; audience: Audience; data: WebhookData[K] } }[W];
+export type Webhook<W extends keyof WebhookData = keyof WebhookData> = {
+  [K in W]: { tenantId: string; type: K; audience: Audience; data: WebhookData[K] };
+}[W];
 
 /** Types that are registered but never emitted (spec): nothing maps to them. */
 export const RESERVED_TYPES: readonly string[] = ['orders.updated', 'catalog.updated'];
@@ -57,13 +59,16 @@ export const WEBHOOK_SOURCE_TOPICS = [TOPICS.orders] as const;
 export type SourceTopic = (typeof WEBHOOK_SOURCE_TOPICS)[number];
 
 /** A domain event as the mappers read it (a consumed event of a source topic is one): one member per topic. */
-export type SourceEvent = { [T in SourceTopic]: { topic: T; type: EventTypeOf<T>; data: TopicPayloads[T] } }[SourceTopic];
+export type SourceEvent = {
+  [T in SourceTopic]: { topic: T; type: EventTypeOf<T>; data: TopicPayloads[T] };
+}[SourceTopic];
 
 /**
  * Money in major units; null without an amount (the orders topic does not require one: JSON had
  * null there too, from NaN). Without a currency code, 2 decimals.
  */
-const money = (minor: number | undefined, currencyCode: string | undefined): number | null => (minor === undefined ? null : fromMinorUnits(minor, currencyDecimals(currencyCode ?? '')));
+const money = (minor: number | undefined, currencyCode: string | undefined): number | null =>
+  minor === undefined ? null : fromMinorUnits(minor, currencyDecimals(currencyCode ?? ''));
 
 /** Per source topic, per event type: the webhook its events become. */
 type Mappers = { [T in SourceTopic]: { [E in EventTypeOf<T>]?: (data: TopicPayloads[T]) => Webhook } };

@@ -26,10 +26,15 @@ export function registerRoutes(router: Router<RequestState>, ctx: WebhookContext
     const status = c.query.status;
     const limit = c.query.limit === undefined ? 50 : Number(c.query.limit);
     const errors: Record<string, string[]> = {};
-    if (status !== undefined && !STATUSES.includes(status as DeliveryStatus)) errors.status = [`must be one of ${STATUSES.join(', ')}`];
+    if (status !== undefined && !STATUSES.includes(status as DeliveryStatus))
+      errors.status = [`must be one of ${STATUSES.join(', ')}`];
     if (!Number.isInteger(limit) || limit < 1 || limit > 200) errors.limit = ['must be an integer from 1 to 200'];
-    if (Object.keys(errors).length > 0) throw validationError('request.invalid', 'The query is invalid; see errors.', errors);
-    const deliveries = await listDeliveries(ctx, tenantIdOf(c), pathId(c.params.installationId), { status: status as DeliveryStatus | undefined, limit });
+    if (Object.keys(errors).length > 0)
+      throw validationError('request.invalid', 'The query is invalid; see errors.', errors);
+    const deliveries = await listDeliveries(ctx, tenantIdOf(c), pathId(c.params.installationId), {
+      status: status as DeliveryStatus | undefined,
+      limit,
+    });
     c.body = deliveries.map((d) => deliveryView(d, false));
   });
   router.post(`${PREFIX}/installations/:installationId/test`, async (c) => {

@@ -14,7 +14,15 @@ export function deliveryView(d: Delivery, withPayload: boolean) {
     occurredAt: d.occurredAt,
     createdAt: d.createdAt.toISOString(),
     updatedAt: d.updatedAt.toISOString(),
-    attempts: d.attempts.map((a) => ({ round: a.round, attempt: a.attempt, at: a.at.toISOString(), statusCode: a.statusCode, latencyMs: a.latencyMs, errorClass: a.errorClass, verdict: a.verdict })),
+    attempts: d.attempts.map((a) => ({
+      round: a.round,
+      attempt: a.attempt,
+      at: a.at.toISOString(),
+      statusCode: a.statusCode,
+      latencyMs: a.latencyMs,
+      errorClass: a.errorClass,
+      verdict: a.verdict,
+    })),
     ...(withPayload ? { payload: JSON.parse(d.body) as unknown } : {}),
   };
 }

@@ -20,9 +20,15 @@ const LOCK = { ttlMs: 30_000, waitMs: 10_000 };
 export async function makeAttempt(ctx: WebhookContext, job: AttemptJob): Promise<void> {
   const delivery = await ctx.store.deliveries.findForAttempt(job.deliveryId);
   if (!isCurrent(delivery, job)) return;
-  const installation = await ctx.store.installations.findForTenant({ tenantId: delivery.tenantId }, delivery.installationId);
+  const installation = await ctx.store.installations.findForTenant(
+    { tenantId: delivery.tenantId },
+    delivery.installationId,
+  );
   if (!installation || !receives(installation, delivery.type)) {
-    await record(ctx, job, () => ({ status: 'cancelled', reason: 'the installation no longer takes this event (disconnected, uninstalled or unsubscribed)' }));
+    await record(ctx, job, () => ({
+      status: 'cancelled',
+      reason: 'the installation no longer takes this event (disconnected, uninstalled or unsubscribed)',
+    }));
     return;
   }
   const kind = ctx.kinds[delivery.kind];
@@ -31,7 +37,10 @@ export async function makeAttempt(ctx: WebhookContext, job: AttemptJob): Promise
   const at = ctx.now();
   const headers = kind.signer.headers(secret, delivery._id, Math.floor(at.getTime() / 1000), body);
   const result = await ctx.http.post(installation.webhookUrl!, headers, body);
-  const outcome: AttemptResult = result.kind === 'response' ? { kind: 'response', status: result.status } : { kind: 'network', errorClass: result.errorClass };
+  const outcome: AttemptResult =
+    result.kind === 'response'
+      ? { kind: 'response', status: result.status }
+      : { kind: 'network', errorClass: result.errorClass };
   const verdict = verdictOf(outcome);
   const attempt: AttemptRecord = {
     round: job.round,
@@ -43,19 +52,46 @@ export async function makeAttempt(ctx: WebhookContext, job: AttemptJob): Promise
     verdict,
   };
   ctx.metrics.attempted(delivery.type, verdict, attempt.errorClass, result.latencyMs / 1000);
-  ctx.logger.info({ deliveryId: delivery._id, installationId: delivery.installationId, type: delivery.type, round: job.round, attempt: job.attempt, statusCode: attempt.statusCode, errorClass: attempt.errorClass, latencyMs: attempt.latencyMs, verdict }, 'webhook attempt');
+  ctx.logger.info(
+    {
+      deliveryId: delivery._id,
+      installationId: delivery.installationId,
+      type: delivery.type,
+      round: job.round,
+      attempt: job.attempt,
+      statusCode: attempt.statusCode,
+      errorClass: attempt.errorClass,
+      latencyMs: attempt.latencyMs,
+      verdict,
+    },
+    'webhook attempt',
+  );
 
   await record(ctx, job, (now) => {
     if (verdict === 'delivered') return { status: 'delivered', attempt };
-    if (verdict === 'permanent') return { status: 'failed', attempt, reason: attempt.statusCode !== null ? `the receiver answered ${attempt.statusCode}` : `refused: ${result.kind === 'network' ? result.message : ''}` };
+    if (verdict === 'permanent')
+      return {
+        status: 'failed',
+        attempt,
+        reason:
+          attempt.statusCode !== null
+            ? `the receiver answered ${attempt.statusCode}`
+            : `refused: ${result.kind === 'network' ? result.message : ''}`,
+      };
     const delay = retryDelayMs(kind.policy, job.attempt);
-    if (delay === undefined) return { status: 'dead_lettered', attempt, reason: `no success after ${job.attempt} attempts` };
+    if (delay === undefined)
+      return { status: 'dead_lettered', attempt, reason: `no success after ${job.attempt} attempts` };
     return { status: 'pending', attempt, next: new Date(now.getTime() + delay) };
   });
 }
 
 function isCurrent(delivery: Delivery | undefined, job: AttemptJob): delivery is Delivery {
-  return delivery !== undefined && delivery.status === 'pending' && delivery.round === job.round && delivery.nextAttempt === job.attempt;
+  return (
+    delivery !== undefined &&
+    delivery.status === 'pending' &&
+    delivery.round === job.round &&
+    delivery.nextAttempt === job.attempt
+  );
 }
 
 type Outcome = { status: Delivery['status']; attempt?: AttemptRecord; reason?: string; next?: Date };
@@ -68,7 +104,12 @@ async function record(ctx: WebhookContext, job: AttemptJob, decide: (now: Date) 
     const now = ctx.now();
     const outcome = decide(now);
     if (outcome.status !== 'pending') ctx.metrics.ended(outcome.status);
-    const state: DeliveryStateChange = { status: outcome.status, updatedAt: now, nextAttemptAt: outcome.next ?? null, reason: outcome.reason ?? null };
+    const state: DeliveryStateChange = {
+      status: outcome.status,
+      updatedAt: now,
+      nextAttemptAt: outcome.next ?? null,
+      reason: outcome.reason ?? null,
+    };
     const owner = { tenantId: delivery.tenantId, installationId: delivery.installationId };
     if (outcome.next) {
       state.nextAttempt = job.attempt + 1;

@@ -18,8 +18,20 @@ export function deliveryIdOf(eventId: string, installationId: string): string {
 }
 
 /** The attempt message that puts a delivery's next attempt on a topic. */
-export function attemptEvent(topic: AttemptTopic, delivery: Pick<Delivery, '_id' | 'installationId'>, round: number, attempt: number, dueAt: Date): OutgoingEvent<PlatformTopics, AttemptTopic> {
-  const job: AttemptJob = { deliveryId: delivery._id, installationId: delivery.installationId, round, attempt, dueAt: dueAt.toISOString() };
+export function attemptEvent(
+  topic: AttemptTopic,
+  delivery: Pick<Delivery, '_id' | 'installationId'>,
+  round: number,
+  attempt: number,
+  dueAt: Date,
+): OutgoingEvent<PlatformTopics, AttemptTopic> {
+  const job: AttemptJob = {
+    deliveryId: delivery._id,
+    installationId: delivery.installationId,
+    round,
+    attempt,
+    dueAt: dueAt.toISOString(),
+  };
   return { topic, key: delivery.installationId, type: 'webhook.attempt', data: job };
 }
 
@@ -28,17 +40,44 @@ export function attemptEvent(topic: AttemptTopic, delivery: Pick<Delivery, '_id'
  * the delivery itself, so a crash cannot lose it). The same event seen twice creates nothing new:
  * the delivery id comes from the event id and the installation.
  */
-export async function createDeliveries(ctx: WebhookContext, webhook: Webhook, eventId: string, occurredAt: string): Promise<number> {
+export async function createDeliveries(
+  ctx: WebhookContext,
+  webhook: Webhook,
+  eventId: string,
+  occurredAt: string,
+): Promise<number> {
   const receivers =
     webhook.audience.kind === 'broadcast'
       ? await subscribers(ctx.store, webhook.tenantId, webhook.type)
-      : [await ctx.store.installations.findForTenant({ tenantId: webhook.tenantId }, webhook.audience.installationId)].filter((i): i is InstallationCopy => i !== undefined && receives(i, webhook.type));
+      : [
+          await ctx.store.installations.findForTenant({ tenantId: webhook.tenantId }, webhook.audience.installationId),
+        ].filter((i): i is InstallationCopy => i !== undefined && receives(i, webhook.type));
   // Side by side: each delivery is its own document and its own first attempt.
-  const created = await Promise.all(receivers.map((installation) => createDelivery(ctx, installation, webhook.type, deliveryIdOf(eventId, installation._id), eventId, occurredAt, webhook.data)));
+  const created = await Promise.all(
+    receivers.map((installation) =>
+      createDelivery(
+        ctx,
+        installation,
+        webhook.type,
+        deliveryIdOf(eventId, installation._id),
+        eventId,
+        occurredAt,
+        webhook.data,
+      ),
+    ),
+  );
   return created.filter(Boolean).length;
 }
 
-export async function createDelivery(ctx: WebhookContext, installation: InstallationCopy, type: string, id: string, sourceEventId: string | null, occurredAt: string, data: WebhookEnvelope['data']): Promise<boolean> {
+export async function createDelivery(
+  ctx: WebhookContext,
+  installation: InstallationCopy,
+  type: string,
+  id: string,
+  sourceEventId: string | null,
+  occurredAt: string,
+  data: WebhookEnvelope['data'],
+): Promise<boolean> {
   const now = ctx.now();
   const delivery: Delivery = {
     _id: id,
@@ -59,7 +98,15 @@ export async function createDelivery(ctx: WebhookContext, installation: Installa
     updatedAt: now,
   };
   const owner = { tenantId: delivery.tenantId, installationId: delivery.installationId };
-  if (!(await ctx.store.deliveries.create(owner, delivery, [attemptEvent(TOPICS.webhookAttempts, delivery, 1, 1, now)], now))) return false;
+  if (
+    !(await ctx.store.deliveries.create(
+      owner,
+      delivery,
+      [attemptEvent(TOPICS.webhookAttempts, delivery, 1, 1, now)],
+      now,
+    ))
+  )
+    return false;
   await ctx.outbox.flush(DELIVERIES, id);
   return true;
 }

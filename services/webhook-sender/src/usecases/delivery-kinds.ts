@@ -32,4 +32,5 @@ export const RETRY_TIER_TOPICS = [
 /** The attempt topics: attempts due now, then the backoff tiers. */
 export const ATTEMPT_TOPICS = [TOPICS.webhookAttempts, ...RETRY_TIER_TOPICS] as const;
 export type AttemptTopic = (typeof ATTEMPT_TOPICS)[number];
-export const attemptTopicAfter = (attempt: number): AttemptTopic => RETRY_TIER_TOPICS[Math.min(attempt, RETRY_TIER_TOPICS.length) - 1]!;
+export const attemptTopicAfter = (attempt: number): AttemptTopic =>
+  RETRY_TIER_TOPICS[Math.min(attempt, RETRY_TIER_TOPICS.length) - 1]!;

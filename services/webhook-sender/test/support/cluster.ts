@@ -1,7 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { MongoClient, type Db } from 'mongodb';
-import { freePort, stackEnv, startGateway, startServiceProcess, startServiceProcesses, waitFor, type ServiceProcess, type TestGateway } from '@marketplace/testing';
-
+import {
+  freePort,
+  stackEnv,
+  startGateway,
+  startServiceProcess,
+  startServiceProcesses,
+  waitFor,
+  type ServiceProcess,
+  type TestGateway,
+} from '@marketplace/testing';
 
 /** Services joining consumer groups on a broker busy with every other test file can take a while. */
 const READY_MS = 90_000;
@@ -38,7 +46,16 @@ export async function startWebhookCluster(senderEnv: Record<string, string> = {}
   };
   const [catalog, ordering, sender] = await startServiceProcesses([
     startServiceProcess('catalog', await freePort(), { MONGO_DATABASE: `it_cat_${suffix}` }, READY_MS),
-    startServiceProcess('ordering-pricing', await freePort(), { MONGO_DATABASE: `it_ord_${suffix}`, KAFKA_CONSUMER_GROUP_PREFIX: `it-ordering-${suffix}`, CATALOG_COPY_START: 'latest' }, READY_MS),
+    startServiceProcess(
+      'ordering-pricing',
+      await freePort(),
+      {
+        MONGO_DATABASE: `it_ord_${suffix}`,
+        KAFKA_CONSUMER_GROUP_PREFIX: `it-ordering-${suffix}`,
+        CATALOG_COPY_START: 'latest',
+      },
+      READY_MS,
+    ),
     startServiceProcess('webhook-sender', senderPort, senderSettings, READY_MS),
   ]);
   const gateway = await startGateway({
@@ -78,7 +95,11 @@ export async function startWebhookCluster(senderEnv: Record<string, string> = {}
 }
 
 /** Waits until the sender's copy of the installation is connected with a secret. */
-export async function waitForInstallation(cluster: WebhookCluster, installationId: string, wanted: (copy: any) => boolean = (c) => c.connected && c.webhookSecretSealed): Promise<void> {
+export async function waitForInstallation(
+  cluster: WebhookCluster,
+  installationId: string,
+  wanted: (copy: any) => boolean = (c) => c.connected && c.webhookSecretSealed,
+): Promise<void> {
   await waitFor(`the sender's copy of installation ${installationId}`, async () => {
     const copy = await cluster.senderDb.collection('installations').findOne({ _id: installationId as never });
     return copy !== null && wanted(copy);

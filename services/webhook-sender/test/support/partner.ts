@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { createTenant, partnerCall, pickupOrder, publishApp, restaurantMenu, type ApiClient, type DemoMenu } from '@marketplace/testing';
+import {
+  createTenant,
+  partnerCall,
+  pickupOrder,
+  publishApp,
+  restaurantMenu,
+  type ApiClient,
+  type DemoMenu,
+} from '@marketplace/testing';
 import { waitForInstallation, type WebhookCluster } from './cluster';
 
 /** A tenant with a menu and an order source whose webhooks go to `webhookUrl`. */
@@ -16,17 +24,27 @@ export interface PartnerSetup {
   webhooks(method: string, path: string): Promise<{ status: number; body: any }>;
 }
 
-export async function connectedSource(cluster: WebhookCluster, webhookUrl: string, events = ['orders.created', 'orders.cancelled', 'payment.completed'], owner?: { tenantId: string; tenant: ApiClient; menu: DemoMenu }): Promise<PartnerSetup> {
+export async function connectedSource(
+  cluster: WebhookCluster,
+  webhookUrl: string,
+  events = ['orders.created', 'orders.cancelled', 'payment.completed'],
+  owner?: { tenantId: string; tenant: ApiClient; menu: DemoMenu },
+): Promise<PartnerSetup> {
   const t = owner ?? (await createTenant(cluster.gateway));
   const menu = owner?.menu ?? (await restaurantMenu(t.tenant, t.tenantId, cluster.orderingDb));
-  const { appId, version } = await publishApp(cluster.gateway, ['Catalog.Read', 'Orders.Create'], events, { webhookUrl });
+  const { appId, version } = await publishApp(cluster.gateway, ['Catalog.Read', 'Orders.Create'], events, {
+    webhookUrl,
+  });
   const installed = await t.tenant.call('POST', '/api/tenant/v1/installations', { appId, contractVersion: version });
   const connected = await t.tenant.call('POST', `/api/tenant/v1/installations/${installed.body.id}/connect`);
   if (connected.status !== 200) throw new Error(`connect: ${connected.status} ${JSON.stringify(connected.body)}`);
   await waitForInstallation(cluster, installed.body.id);
   const apiKey = connected.body.credentials.apiKey;
   const call = async (method: string, path: string, body?: unknown) =>
-    partnerCall(cluster.gateway, apiKey, method, path, { body: body === undefined ? undefined : JSON.stringify(body), headers: method === 'GET' ? {} : { 'idempotency-key': randomUUID() } });
+    partnerCall(cluster.gateway, apiKey, method, path, {
+      body: body === undefined ? undefined : JSON.stringify(body),
+      headers: method === 'GET' ? {} : { 'idempotency-key': randomUUID() },
+    });
   return {
     tenantId: t.tenantId,
     tenant: t.tenant,

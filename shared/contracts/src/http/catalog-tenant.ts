@@ -8,13 +8,19 @@ import { type JsonSchema, bool, nullable, object, text, uuid } from '../json-sch
 const name = text(200);
 const sku = nullable(text(64));
 /** Decimals are the tenant currency's (EUR 2, JPY 0, KWD 3): the domain checks them, no schema can. */
-const amount: JsonSchema = { type: 'number', minimum: 0, maximum: 1_000_000, description: "In the tenant currency's major unit, with at most its decimals." };
+const amount: JsonSchema = {
+  type: 'number',
+  minimum: 0,
+  maximum: 1_000_000,
+  description: "In the tenant currency's major unit, with at most its decimals.",
+};
 /**
  * A BCP 47 language tag: language, then optionally a script, a region and variants (`de`, `de-AT`,
  * `zh-Hant-TW`, `sl-rozaj`). The catalog canonicalises it; a repeated variant is the one malformed
  * tag this grammar lets through, and the catalog refuses it.
  */
-const LANGUAGE_TAG = '^[A-Za-z]{2,3}(-[A-Za-z]{4})?(-([A-Za-z]{2}|[0-9]{3}))?(-([A-Za-z0-9]{5,8}|[0-9][A-Za-z0-9]{3}))*$';
+const LANGUAGE_TAG =
+  '^[A-Za-z]{2,3}(-[A-Za-z]{4})?(-([A-Za-z]{2}|[0-9]{3}))?(-([A-Za-z0-9]{5,8}|[0-9][A-Za-z0-9]{3}))*$';
 const sortOrder: JsonSchema = { type: 'integer', minimum: -1_000_000, maximum: 1_000_000 };
 const translations: JsonSchema = {
   type: 'object',
@@ -30,7 +36,12 @@ const longitude: JsonSchema = { type: 'number', minimum: -180, maximum: 180 };
 export const TaxCategoryInput = object(
   {
     name,
-    rate: { type: 'number', minimum: 0, maximum: 100, description: 'Percent, 0 to 100, at most 4 decimals: 19 is 19 %.' },
+    rate: {
+      type: 'number',
+      minimum: 0,
+      maximum: 100,
+      description: 'Percent, 0 to 100, at most 4 decimals: 19 is 19 %.',
+    },
     isInclusive: bool('The rate is already included in the prices.'),
     translations,
   },
@@ -44,7 +55,13 @@ export const BranchInput = object(
     externalLocationId: nullable(text(256)),
     address: nullable(
       object(
-        { line1: name, line2: nullable(name), city: name, postalCode: nullable(text(20)), countryCode: { type: 'string', pattern: '^[A-Z]{2}$' } },
+        {
+          line1: name,
+          line2: nullable(name),
+          city: name,
+          postalCode: nullable(text(20)),
+          countryCode: { type: 'string', pattern: '^[A-Z]{2}$' },
+        },
         { optional: ['line2', 'postalCode'] },
       ),
     ),
@@ -58,7 +75,16 @@ export const CategoryInput = object({ name, sortOrder, translations }, { optiona
 
 export const VariantInput = {
   ...object(
-    { id: uuid(), sku, name, price: amount, compareAtPrice: nullable(amount), isDefault: bool(), modifierGroupIds: ids(50), translations },
+    {
+      id: uuid(),
+      sku,
+      name,
+      price: amount,
+      compareAtPrice: nullable(amount),
+      isDefault: bool(),
+      modifierGroupIds: ids(50),
+      translations,
+    },
     { optional: ['id', 'sku', 'compareAtPrice', 'modifierGroupIds', 'translations'] },
   ),
   title: 'VariantInput',
@@ -73,13 +99,22 @@ export const ProductInput = object(
     imageUrl: nullable({ ...text(2048), format: 'uri', pattern: '^https://', description: 'An absolute https URL.' }),
     taxCategoryId: nullable(uuid()),
     translations,
-    variants: { type: 'array', minItems: 1, maxItems: 100, items: VariantInput, description: 'Exactly one is the default (isDefault).' },
+    variants: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 100,
+      items: VariantInput,
+      description: 'Exactly one is the default (isDefault).',
+    },
   },
   { optional: ['sortOrder', 'sku', 'imageUrl', 'taxCategoryId', 'translations'] },
 );
 
 export const ModifierOptionInput = {
-  ...object({ id: uuid(), name, price: amount, isDefault: bool(), childGroupIds: ids(20), translations }, { optional: ['id', 'isDefault', 'childGroupIds', 'translations'] }),
+  ...object(
+    { id: uuid(), name, price: amount, isDefault: bool(), childGroupIds: ids(20), translations },
+    { optional: ['id', 'isDefault', 'childGroupIds', 'translations'] },
+  ),
   title: 'ModifierOptionInput',
 };
 
@@ -111,5 +146,8 @@ const availabilityMap: JsonSchema = {
 };
 export const AvailabilityPatch = object(
   { products: availabilityMap, variants: availabilityMap, modifierOptions: availabilityMap },
-  { optional: ['products', 'variants', 'modifierOptions'], description: 'Entries to set; 0 (Available) clears an entry.' },
+  {
+    optional: ['products', 'variants', 'modifierOptions'],
+    description: 'Entries to set; 0 (Available) clears an entry.',
+  },
 );

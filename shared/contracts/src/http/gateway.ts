@@ -30,15 +30,31 @@ export const TenantInput = object({
     tsType: 'string',
     description: 'An ISO 4217 currency code, for example EUR. Fixed once the tenant exists.',
   },
-  defaultLanguage: { type: 'string', pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$', description: 'BCP 47 tag, for example en or en-GB.' },
+  defaultLanguage: {
+    type: 'string',
+    pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$',
+    description: 'BCP 47 tag, for example en or en-GB.',
+  },
 });
 
 export const TenantTokenRequest = object(
-  { expiresInSeconds: { type: 'integer', format: 'int32', minimum: 60, maximum: 31_536_000, default: 2_592_000, description: 'Lifetime; default 30 days.' } },
+  {
+    expiresInSeconds: {
+      type: 'integer',
+      format: 'int32',
+      minimum: 60,
+      maximum: 31_536_000,
+      default: 2_592_000,
+      description: 'Lifetime; default 30 days.',
+    },
+  },
   { optional: ['expiresInSeconds'] },
 );
 
-export const AppInput = object({ slug, name: text(200), description: nullable({ type: 'string', maxLength: 2000 }) }, { optional: ['description'] });
+export const AppInput = object(
+  { slug, name: text(200), description: nullable({ type: 'string', maxLength: 2000 }) },
+  { optional: ['description'] },
+);
 
 export const OAuth2Input = {
   ...object(
@@ -52,11 +68,23 @@ export const OAuth2Input = {
         maxItems: 50,
         default: [],
         description: 'Scopes sent in the authorization request.',
-        items: { type: 'string', pattern: '^[\\x21\\x23-\\x5B\\x5D-\\x7E]{1,200}$', description: 'An OAuth scope token (RFC 6749, 3.3).' },
+        items: {
+          type: 'string',
+          pattern: '^[\\x21\\x23-\\x5B\\x5D-\\x7E]{1,200}$',
+          description: 'An OAuth scope token (RFC 6749, 3.3).',
+        },
       },
-      tokenEndpointAuthMethod: { type: 'string', enum: ['client_secret_basic', 'client_secret_post'], default: 'client_secret_basic' },
+      tokenEndpointAuthMethod: {
+        type: 'string',
+        enum: ['client_secret_basic', 'client_secret_post'],
+        default: 'client_secret_basic',
+      },
     },
-    { optional: ['scopes', 'tokenEndpointAuthMethod'], description: "How the service authenticates to the partner's own OAuth2 server (authorization-code flow with PKCE)." },
+    {
+      optional: ['scopes', 'tokenEndpointAuthMethod'],
+      description:
+        "How the service authenticates to the partner's own OAuth2 server (authorization-code flow with PKCE).",
+    },
   ),
   title: 'OAuth2Input',
 };
@@ -64,12 +92,20 @@ export const OAuth2Input = {
 export const ContractVersionInput: JsonSchema = {
   ...object(
     {
-      authType: { type: 'string', enum: [...AUTH_TYPES], description: 'How the service authenticates to the partner at connect time.' },
+      authType: {
+        type: 'string',
+        enum: [...AUTH_TYPES],
+        description: 'How the service authenticates to the partner at connect time.',
+      },
       scopes: {
         type: 'array',
         uniqueItems: true,
         maxItems: SCOPES.length,
-        items: { type: 'string', enum: [...SCOPES], description: 'Partner API scope. Delivery.Read and Payments.Read are accepted but grant nothing.' },
+        items: {
+          type: 'string',
+          enum: [...SCOPES],
+          description: 'Partner API scope. Delivery.Read and Payments.Read are accepted but grant nothing.',
+        },
       },
       subscribedEvents: {
         type: 'array',
@@ -78,7 +114,8 @@ export const ContractVersionInput: JsonSchema = {
         items: {
           type: 'string',
           enum: [...SUBSCRIBABLE_EVENTS],
-          description: 'orders.updated and catalog.updated are reserved: accepted, never emitted. system.test cannot be subscribed to.',
+          description:
+            'orders.updated and catalog.updated are reserved: accepted, never emitted. system.test cannot be subscribed to.',
         },
       },
       webhookUrl: nullable(outboundUrl('Where webhooks are sent. Required when any event is subscribed.')),
@@ -101,5 +138,10 @@ export const ContractVersionInput: JsonSchema = {
 
 export const InstallationInput = object({
   appId: uuid(),
-  contractVersion: { type: 'integer', format: 'int32', minimum: 1, description: 'The exact published contract version the tenant consents to.' },
+  contractVersion: {
+    type: 'integer',
+    format: 'int32',
+    minimum: 1,
+    description: 'The exact published contract version the tenant consents to.',
+  },
 });

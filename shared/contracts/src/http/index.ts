@@ -4,7 +4,14 @@ import { partnerDeliverySchemas } from './partner-deliveries';
 import { partnerOrderSchemas } from './partner-orders';
 import { Problem } from './problem';
 import { webhookSchemas } from './webhooks';
-import { AvailabilityPatch, BranchInput, CategoryInput, ModifierGroupInput, ProductInput, TaxCategoryInput } from './catalog-tenant';
+import {
+  AvailabilityPatch,
+  BranchInput,
+  CategoryInput,
+  ModifierGroupInput,
+  ProductInput,
+  TaxCategoryInput,
+} from './catalog-tenant';
 import { AppInput, ContractVersionInput, InstallationInput, TenantInput, TenantTokenRequest } from './gateway';
 import { DeliveryZoneInput, PromotionInput, ServiceFeeInput } from './ordering-tenant';
 import { CreateOrderRequest } from './orders';

@@ -7,10 +7,20 @@ import { ORDER_LIMITS } from './orders';
  * 400 `request.invalid` with `errors` keyed by field path.
  */
 /** Decimals are the tenant currency's (EUR 2, JPY 0, KWD 3): the use cases check them, no schema can. */
-const amount: JsonSchema = { type: 'number', minimum: 0, maximum: 1_000_000, description: "In the tenant currency's major unit, with at most its decimals." };
+const amount: JsonSchema = {
+  type: 'number',
+  minimum: 0,
+  maximum: 1_000_000,
+  description: "In the tenant currency's major unit, with at most its decimals.",
+};
 
 /** A GeoJSON position: [longitude, latitude] (an altitude may follow and is ignored). */
-const position: JsonSchema = { type: 'array', minItems: 2, maxItems: 3, items: { type: 'number', minimum: -180, maximum: 180 } };
+const position: JsonSchema = {
+  type: 'array',
+  minItems: 2,
+  maxItems: 3,
+  items: { type: 'number', minimum: -180, maximum: 180 },
+};
 /** A closed ring: at least 4 positions, the last equal to the first. */
 const ring: JsonSchema = { type: 'array', minItems: 4, items: position };
 const polygon: JsonSchema = { type: 'array', minItems: 1, items: ring };
@@ -46,20 +56,42 @@ export const DeliveryZoneInput = object(
 
 export const PromotionInput: JsonSchema = {
   ...object(
-  {
-    code: { type: 'string', minLength: 1, maxLength: ORDER_LIMITS.promotionCode, pattern: '^[A-Za-z0-9_-]+$' },
-    description: nullable({ type: 'string', maxLength: 500 }),
-    type: { enum: ['percentage', 'fixed'] },
-    percent: { type: 'number', exclusiveMinimum: 0, maximum: 100, description: 'percentage only: percent off the subtotal (0.01 to 100, at most 2 decimals).' },
-    amount: { type: 'number', exclusiveMinimum: 0, maximum: 1_000_000, description: "fixed only: amount off, in the tenant currency's major unit, with at most its decimals." },
-    minimumSubtotal: amount,
-    validFrom: nullable(dateTime()),
-    validUntil: nullable(dateTime()),
-    branchIds: nullable({ type: 'array', maxItems: 1000, uniqueItems: true, items: uuid() }),
-    usageLimit: nullable({ type: 'integer', minimum: 1, maximum: 100_000_000 }),
-    isActive: bool(),
-  },
-  { optional: ['description', 'percent', 'amount', 'minimumSubtotal', 'validFrom', 'validUntil', 'branchIds', 'usageLimit', 'isActive'] },
+    {
+      code: { type: 'string', minLength: 1, maxLength: ORDER_LIMITS.promotionCode, pattern: '^[A-Za-z0-9_-]+$' },
+      description: nullable({ type: 'string', maxLength: 500 }),
+      type: { enum: ['percentage', 'fixed'] },
+      percent: {
+        type: 'number',
+        exclusiveMinimum: 0,
+        maximum: 100,
+        description: 'percentage only: percent off the subtotal (0.01 to 100, at most 2 decimals).',
+      },
+      amount: {
+        type: 'number',
+        exclusiveMinimum: 0,
+        maximum: 1_000_000,
+        description: "fixed only: amount off, in the tenant currency's major unit, with at most its decimals.",
+      },
+      minimumSubtotal: amount,
+      validFrom: nullable(dateTime()),
+      validUntil: nullable(dateTime()),
+      branchIds: nullable({ type: 'array', maxItems: 1000, uniqueItems: true, items: uuid() }),
+      usageLimit: nullable({ type: 'integer', minimum: 1, maximum: 100_000_000 }),
+      isActive: bool(),
+    },
+    {
+      optional: [
+        'description',
+        'percent',
+        'amount',
+        'minimumSubtotal',
+        'validFrom',
+        'validUntil',
+        'branchIds',
+        'usageLimit',
+        'isActive',
+      ],
+    },
   ),
   // A percentage promotion has a percent and no amount; a fixed one an amount and no percent.
   if: { required: ['type'], properties: { type: { const: 'percentage' } } },
@@ -69,5 +101,10 @@ export const PromotionInput: JsonSchema = {
 
 export const ServiceFeeInput = object({
   fixed: amount,
-  percent: { type: 'number', minimum: 0, maximum: 100, description: 'Percent of the discounted subtotal, at most 2 decimals.' },
+  percent: {
+    type: 'number',
+    minimum: 0,
+    maximum: 100,
+    description: 'Percent of the discounted subtotal, at most 2 decimals.',
+  },
 });

@@ -30,11 +30,39 @@ export const CreateOrderRequest: JsonSchema = {
   ...object(
     {
       branchId: uuid(),
-      orderMode: { type: 'integer', format: 'int32', enum: [1, 2], 'x-enum-varnames': ['Delivery', 'Pickup'], description: '1 Delivery, 2 Pickup (DineIn exists in the service but cannot be created here).' },
-      customerName: { type: 'string', minLength: 1, maxLength: L.customerName, pattern: '\\S', description: 'At least one character that is not whitespace.' },
-      customerPhone: { type: 'string', pattern: PHONE_PATTERN, description: 'An optional `+`, then 6 to 15 digits, which may be separated by spaces, dashes, dots or parentheses.' },
-      paymentMethod: { type: 'integer', format: 'int32', enum: [1, 2], 'x-enum-varnames': ['Cash', 'CardOnDelivery'], description: '1 Cash, 2 CardOnDelivery (CardOnline exists in the service but cannot be used here).' },
-      lines: { type: 'array', minItems: 1, maxItems: L.lines, items: { ...OrderLineRequest(), title: 'OrderLineRequest' } },
+      orderMode: {
+        type: 'integer',
+        format: 'int32',
+        enum: [1, 2],
+        'x-enum-varnames': ['Delivery', 'Pickup'],
+        description: '1 Delivery, 2 Pickup (DineIn exists in the service but cannot be created here).',
+      },
+      customerName: {
+        type: 'string',
+        minLength: 1,
+        maxLength: L.customerName,
+        pattern: '\\S',
+        description: 'At least one character that is not whitespace.',
+      },
+      customerPhone: {
+        type: 'string',
+        pattern: PHONE_PATTERN,
+        description:
+          'An optional `+`, then 6 to 15 digits, which may be separated by spaces, dashes, dots or parentheses.',
+      },
+      paymentMethod: {
+        type: 'integer',
+        format: 'int32',
+        enum: [1, 2],
+        'x-enum-varnames': ['Cash', 'CardOnDelivery'],
+        description: '1 Cash, 2 CardOnDelivery (CardOnline exists in the service but cannot be used here).',
+      },
+      lines: {
+        type: 'array',
+        minItems: 1,
+        maxItems: L.lines,
+        items: { ...OrderLineRequest(), title: 'OrderLineRequest' },
+      },
       externalOrderId: {
         type: 'string',
         minLength: 1,
@@ -68,13 +96,24 @@ export const CreateOrderRequest: JsonSchema = {
       ),
     },
     {
-      optional: ['customerEmail', 'customerNotes', 'promotionCode', 'deliveryZoneId', 'deliveryAddress', 'expectedTotal'],
-      description: 'Status, orderNumber, paymentStatus and every amount are computed by the service and cannot be submitted.',
+      optional: [
+        'customerEmail',
+        'customerNotes',
+        'promotionCode',
+        'deliveryZoneId',
+        'deliveryAddress',
+        'expectedTotal',
+      ],
+      description:
+        'Status, orderNumber, paymentStatus and every amount are computed by the service and cannot be submitted.',
     },
   ),
   // Delivery (1) needs both delivery fields; Pickup (2) has neither (absent or null).
   if: { required: ['orderMode'], properties: { orderMode: { const: DELIVERY } } },
-  then: { required: ['deliveryZoneId', 'deliveryAddress'], properties: { deliveryZoneId: { type: 'string' }, deliveryAddress: { type: 'object' } } },
+  then: {
+    required: ['deliveryZoneId', 'deliveryAddress'],
+    properties: { deliveryZoneId: { type: 'string' }, deliveryAddress: { type: 'object' } },
+  },
   else: { properties: { deliveryZoneId: { type: 'null' }, deliveryAddress: { type: 'null' } } },
 };
 
@@ -93,7 +132,12 @@ function OrderLineRequest(): JsonSchema {
       productId: uuid(),
       variantId: uuid(),
       quantity: { type: 'integer', minimum: 1, maximum: L.quantity },
-      modifierSelections: { type: 'array', maxItems: L.selectionsPerLine, items: { ...selection, title: 'ModifierSelectionRequest' }, description: 'May be empty.' },
+      modifierSelections: {
+        type: 'array',
+        maxItems: L.selectionsPerLine,
+        items: { ...selection, title: 'ModifierSelectionRequest' },
+        description: 'May be empty.',
+      },
       customerNote: nullable({ type: 'string', maxLength: L.lineNote }),
     },
     { optional: ['customerNote'] },

@@ -1,4 +1,17 @@
-import { type JsonSchema, arrayOf, bool, double, int32, nullableDouble, nullableRef, nullableStr, object, ref, str, uuid } from '../json-schema';
+import {
+  type JsonSchema,
+  arrayOf,
+  bool,
+  double,
+  int32,
+  nullableDouble,
+  nullableRef,
+  nullableStr,
+  object,
+  ref,
+  str,
+  uuid,
+} from '../json-schema';
 
 /** Partner API catalog reads (owner: catalog): branches, the effective menu, a product. */
 const variantSummaryProperties: Record<string, JsonSchema> = {
@@ -23,7 +36,10 @@ export const partnerCatalogSchemas: Record<string, JsonSchema> = {
     id: uuid(),
     name: str(),
     isActive: bool(),
-    externalLocationId: { ...nullableStr('Opaque string configured by the tenant; null when unmapped.'), maxLength: 256 },
+    externalLocationId: {
+      ...nullableStr('Opaque string configured by the tenant; null when unmapped.'),
+      maxLength: 256,
+    },
   }),
   ProductListResponse: object({
     categories: arrayOf(ref('Category')),
@@ -73,5 +89,4 @@ export const partnerCatalogSchemas: Record<string, JsonSchema> = {
     availability: ref('Availability'),
     childGroups: arrayOf(ref('ModifierGroup'), 'Nested modifier groups, recursively; empty when none.'),
   }),
-
 };

@@ -31,10 +31,17 @@ export const partnerDeliverySchemas: Record<string, JsonSchema> = {
       description: '4 InTransit, 5 Delivered.',
     },
   }),
-  DeliveryDriverUpdateRequest: object({ driverName: nullableStr(), driverPhone: nullableStr() }, { description: 'Both fields are required; either may be null.' }),
+  DeliveryDriverUpdateRequest: object(
+    { driverName: nullableStr(), driverPhone: nullableStr() },
+    { description: 'Both fields are required; either may be null.' },
+  ),
   DeliveryEtaUpdateRequest: object({ etaUtc: nullableDateTime() }),
   DeliveryTrackingUpdateRequest: object({
-    trackingUrl: { type: ['string', 'null'], format: 'uri', pattern: '^https://', description: 'When set, an absolute https:// URL.' },
+    trackingUrl: {
+      type: ['string', 'null'],
+      format: 'uri',
+      pattern: '^https://',
+      description: 'When set, an absolute https:// URL.',
+    },
   }),
-
 };

@@ -1,4 +1,16 @@
-import { type JsonSchema, arrayOf, double, int32, nullableDouble, nullableRef, nullableStr, object, ref, str, uuid } from '../json-schema';
+import {
+  type JsonSchema,
+  arrayOf,
+  double,
+  int32,
+  nullableDouble,
+  nullableRef,
+  nullableStr,
+  object,
+  ref,
+  str,
+  uuid,
+} from '../json-schema';
 
 /** Partner API order reads and cancellation (owner: ordering-pricing); the request is in orders.ts. */
 export const partnerOrderSchemas: Record<string, JsonSchema> = {
@@ -7,21 +19,25 @@ export const partnerOrderSchemas: Record<string, JsonSchema> = {
     format: 'int32',
     enum: [1, 2],
     'x-enum-varnames': ['Delivery', 'Pickup'],
-    description: '1 Delivery, 2 Pickup. (DineIn exists in the service but is rejected on order creation and is not part of this contract.)',
+    description:
+      '1 Delivery, 2 Pickup. (DineIn exists in the service but is rejected on order creation and is not part of this contract.)',
   },
   PaymentMethod: {
     type: 'integer',
     format: 'int32',
     enum: [1, 2],
     'x-enum-varnames': ['Cash', 'CardOnDelivery'],
-    description: '1 Cash, 2 CardOnDelivery. (CardOnline exists in the service but is rejected on order creation and is not part of this contract.)',
+    description:
+      '1 Cash, 2 CardOnDelivery. (CardOnline exists in the service but is rejected on order creation and is not part of this contract.)',
   },
   OrderStatus: int32(
     'Order status, an integer. Known values: 1 Pending, 6 Completed, 7 Rejected, 8 Cancelled. A status Accepted also ' +
       'exists (this service gives it 2); other values are not part of this contract: tolerate unknown values. ' +
       '(Webhook payloads carry the status by name.)',
   ),
-  PaymentStatus: int32('Payment status, an integer: 1 Unpaid (every new order), 2 Paid (the restaurant recorded the payment; `payment.completed` is sent).'),
+  PaymentStatus: int32(
+    'Payment status, an integer: 1 Unpaid (every new order), 2 Paid (the restaurant recorded the payment; `payment.completed` is sent).',
+  ),
 
   // Order creation: the request is CreateOrderRequest (orders.ts) ------------------------------
   CreateOrderResponse: object({
@@ -54,7 +70,11 @@ export const partnerOrderSchemas: Record<string, JsonSchema> = {
       items: arrayOf(ref('OrderItem')),
       deliveryAddress: { ...nullableRef('AddressResponse'), description: 'Null for Pickup.' },
       branch: ref('BranchPickupInfo'),
-      paymentStatus: { type: ['integer', 'null'], format: 'int32', description: 'See PaymentStatus. Null for delivery-assignment-owned reads.' },
+      paymentStatus: {
+        type: ['integer', 'null'],
+        format: 'int32',
+        description: 'See PaymentStatus. Null for delivery-assignment-owned reads.',
+      },
       externalOrderId: nullableStr('Null for delivery-assignment-owned reads.'),
       subtotal: nullableDouble('Null for delivery-assignment-owned reads.'),
       discountTotal: nullableDouble('Null for delivery-assignment-owned reads.'),
@@ -72,8 +92,19 @@ export const partnerOrderSchemas: Record<string, JsonSchema> = {
     lineTotal: double(),
     modifiers: arrayOf(ref('OrderItemModifier')),
   }),
-  OrderItemModifier: object({ modifierGroupName: str(), modifierOptionName: str(), quantity: int32(), totalPrice: double() }),
-  AddressResponse: object({ label: nullableStr(), addressLine: str(), latitude: double(), longitude: double(), instructions: nullableStr() }),
+  OrderItemModifier: object({
+    modifierGroupName: str(),
+    modifierOptionName: str(),
+    quantity: int32(),
+    totalPrice: double(),
+  }),
+  AddressResponse: object({
+    label: nullableStr(),
+    addressLine: str(),
+    latitude: double(),
+    longitude: double(),
+    instructions: nullableStr(),
+  }),
   BranchPickupInfo: object({
     name: str(),
     address: str(),
@@ -89,5 +120,4 @@ export const partnerOrderSchemas: Record<string, JsonSchema> = {
     status: ref('OrderStatus'),
     externalOrderId: nullableStr(),
   }),
-
 };

@@ -14,13 +14,19 @@ export const webhookSchemas: Record<string, JsonSchema> = {
   ),
   OrdersCreatedData: object(
     { orderId: uuid(), orderNumber: str(), status: str('Status name, for example `Pending`.') },
-    { closed: false, description: 'Order summary. Fields beyond orderId, orderNumber and status are not part of this contract.' },
+    {
+      closed: false,
+      description: 'Order summary. Fields beyond orderId, orderNumber and status are not part of this contract.',
+    },
   ),
   OrdersCancelledData: object(
     { orderId: uuid(), orderNumber: str(), externalOrderId: str(), status: str('Status name: `Cancelled`.') },
     { closed: true, description: 'Identifiers only: no customer data, address, financial data or free-text reason.' },
   ),
-  PaymentCompletedData: { type: 'object', description: 'Payment or order summary; its fields are not part of this contract.' },
+  PaymentCompletedData: {
+    type: 'object',
+    description: 'Payment or order summary; its fields are not part of this contract.',
+  },
   DeliveryEventData: object(
     { orderId: uuid(), orderNumber: str(), assignmentId: uuid() },
     { closed: true, description: 'Identifiers only: no customer data, address, financial data or free-text reason.' },

@@ -8,8 +8,15 @@ import { type Json, closed, json, money, nullable, problem, ref, uuid } from '@m
 import { requestSchemas } from '@marketplace/contracts';
 
 const PREFIX = '/api/tenant/v1/catalog';
-const translations: Json = { type: 'object', additionalProperties: { type: 'string' }, description: 'Language tag (BCP 47) → name.' };
-const stamps: Json = { createdAt: { type: 'string', format: 'date-time' }, updatedAt: { type: 'string', format: 'date-time' } };
+const translations: Json = {
+  type: 'object',
+  additionalProperties: { type: 'string' },
+  description: 'Language tag (BCP 47) → name.',
+};
+const stamps: Json = {
+  createdAt: { type: 'string', format: 'date-time' },
+  updatedAt: { type: 'string', format: 'date-time' },
+};
 const availabilityMap = (values: number[]): Json => ({
   type: 'object',
   propertyNames: { format: 'uuid' },
@@ -46,11 +53,51 @@ interface Resource {
 }
 
 const RESOURCES: Resource[] = [
-  { path: 'tax-categories', tag: 'Tax categories', noun: 'TaxCategory', singular: 'tax category', input: 'TaxCategoryInput', output: 'TaxCategory', deleteConflicts: true },
-  { path: 'branches', tag: 'Branches', noun: 'Branch', singular: 'branch', input: 'BranchInput', output: 'Branch', deleteConflicts: false },
-  { path: 'categories', tag: 'Categories', noun: 'Category', singular: 'category', input: 'CategoryInput', output: 'Category', deleteConflicts: true },
-  { path: 'modifier-groups', tag: 'Modifier groups', noun: 'ModifierGroup', singular: 'modifier group', input: 'ModifierGroupInput', output: 'ModifierGroup', deleteConflicts: true },
-  { path: 'products', tag: 'Products', noun: 'Product', singular: 'product', input: 'ProductInput', output: 'Product', deleteConflicts: false },
+  {
+    path: 'tax-categories',
+    tag: 'Tax categories',
+    noun: 'TaxCategory',
+    singular: 'tax category',
+    input: 'TaxCategoryInput',
+    output: 'TaxCategory',
+    deleteConflicts: true,
+  },
+  {
+    path: 'branches',
+    tag: 'Branches',
+    noun: 'Branch',
+    singular: 'branch',
+    input: 'BranchInput',
+    output: 'Branch',
+    deleteConflicts: false,
+  },
+  {
+    path: 'categories',
+    tag: 'Categories',
+    noun: 'Category',
+    singular: 'category',
+    input: 'CategoryInput',
+    output: 'Category',
+    deleteConflicts: true,
+  },
+  {
+    path: 'modifier-groups',
+    tag: 'Modifier groups',
+    noun: 'ModifierGroup',
+    singular: 'modifier group',
+    input: 'ModifierGroupInput',
+    output: 'ModifierGroup',
+    deleteConflicts: true,
+  },
+  {
+    path: 'products',
+    tag: 'Products',
+    noun: 'Product',
+    singular: 'product',
+    input: 'ProductInput',
+    output: 'Product',
+    deleteConflicts: false,
+  },
 ];
 
 const op = (tag: string, operationId: string, summary: string, rest: Json): Json => ({
@@ -71,7 +118,19 @@ function resourcePaths(r: Resource): Record<string, Json> {
         responses: { '201': json('Created.', ref(r.output)), ...WRITE_ERRORS },
       }),
       get: op(r.tag, `list${r.noun}`, `List ${r.tag.toLowerCase()}`, {
-        ...(r.path === 'products' ? { parameters: [{ name: 'categoryId', in: 'query', required: false, schema: uuid, description: 'Only the products of this category.' }] } : {}),
+        ...(r.path === 'products'
+          ? {
+              parameters: [
+                {
+                  name: 'categoryId',
+                  in: 'query',
+                  required: false,
+                  schema: uuid,
+                  description: 'Only the products of this category.',
+                },
+              ],
+            }
+          : {}),
         responses: {
           '200': json('Every live one of the tenant.', { type: 'array', items: ref(r.output) }),
           ...(r.path === 'products' ? { '400': problem('The categoryId is not a uuid.', '`request.invalid`') } : {}),
@@ -80,14 +139,22 @@ function resourcePaths(r: Resource): Record<string, Json> {
     },
     [`${PREFIX}/${r.path}/{id}`]: {
       parameters: [idParam],
-      get: op(r.tag, `get${r.noun}`, 'Read one', { responses: { '200': json('The resource.', ref(r.output)), ...NOT_FOUND } }),
+      get: op(r.tag, `get${r.noun}`, 'Read one', {
+        responses: { '200': json('The resource.', ref(r.output)), ...NOT_FOUND },
+      }),
       put: op(r.tag, `replace${r.noun}`, 'Replace it whole', {
-        description: 'Variants and options that keep their `id` keep their availability; those without one are new; an unknown `id` is refused.',
+        description:
+          'Variants and options that keep their `id` keep their availability; those without one are new; an unknown `id` is refused.',
         requestBody: body,
         responses: { '200': json('Replaced.', ref(r.output)), ...WRITE_ERRORS, ...NOT_FOUND },
       }),
       delete: op(r.tag, `delete${r.noun}`, 'Delete it', {
-        responses: { '204': { description: 'Deleted.' }, ...NOT_FOUND, ...(r.deleteConflicts ? IN_USE : {}), '503': WRITE_ERRORS['503'] },
+        responses: {
+          '204': { description: 'Deleted.' },
+          ...NOT_FOUND,
+          ...(r.deleteConflicts ? IN_USE : {}),
+          '503': WRITE_ERRORS['503'],
+        },
       }),
     },
   };
@@ -103,23 +170,40 @@ export const tenantCatalogApiDocument: Json = {
       'Everything is scoped to the tenant of the token. Money is given in the major unit of the tenant currency, with at most its decimals. Names are in the tenant default language; `translations` add other languages.',
   },
   servers: [{ url: '/' }],
-  tags: ['Tax categories', 'Branches', 'Categories', 'Modifier groups', 'Products', 'Availability', 'Description'].map((name) => ({ name })),
+  tags: ['Tax categories', 'Branches', 'Categories', 'Modifier groups', 'Products', 'Availability', 'Description'].map(
+    (name) => ({ name }),
+  ),
   paths: {
     ...Object.assign({}, ...RESOURCES.map(resourcePaths)),
     [`${PREFIX}/branches/{id}/availability`]: {
       parameters: [idParam],
-      get: op('Availability', 'getAvailability', "Read a branch's availability overrides", { responses: { '200': json('The overrides.', ref('Availability')), ...NOT_FOUND } }),
+      get: op('Availability', 'getAvailability', "Read a branch's availability overrides", {
+        responses: { '200': json('The overrides.', ref('Availability')), ...NOT_FOUND },
+      }),
       patch: op('Availability', 'patchAvailability', 'Set some entries (0 clears one)', {
         requestBody: { required: true, content: { 'application/json': { schema: ref('AvailabilityPatch') } } },
-        responses: { '200': json('The overrides after the change.', ref('Availability')), ...WRITE_ERRORS, ...NOT_FOUND },
+        responses: {
+          '200': json('The overrides after the change.', ref('Availability')),
+          ...WRITE_ERRORS,
+          ...NOT_FOUND,
+        },
       }),
     },
     [`${PREFIX}/openapi.json`]: {
-      get: op('Description', 'getCatalogOpenApi', 'This document', { responses: { '200': json('OpenAPI 3.1.', { type: 'object' }) } }),
+      get: op('Description', 'getCatalogOpenApi', 'This document', {
+        responses: { '200': json('OpenAPI 3.1.', { type: 'object' }) },
+      }),
     },
   },
   components: {
-    securitySchemes: { tenantToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A tenant token (role tenant).' } },
+    securitySchemes: {
+      tenantToken: {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'JWT',
+        description: 'A tenant token (role tenant).',
+      },
+    },
     schemas: {
       TaxCategoryInput: requestSchemas.TaxCategoryInput,
       BranchInput: requestSchemas.BranchInput,
@@ -127,18 +211,41 @@ export const tenantCatalogApiDocument: Json = {
       ModifierGroupInput: requestSchemas.ModifierGroupInput,
       ProductInput: requestSchemas.ProductInput,
       AvailabilityPatch: requestSchemas.AvailabilityPatch,
-      TaxCategory: closed({ id: uuid, name: { type: 'string' }, rate: { type: 'number', format: 'double' }, isInclusive: { type: 'boolean' }, translations, ...stamps }),
+      TaxCategory: closed({
+        id: uuid,
+        name: { type: 'string' },
+        rate: { type: 'number', format: 'double' },
+        isInclusive: { type: 'boolean' },
+        translations,
+        ...stamps,
+      }),
       Branch: closed({
         id: uuid,
         name: { type: 'string' },
         isActive: { type: 'boolean' },
         externalLocationId: nullable({ type: 'string', maxLength: 256 }),
-        address: nullable(closed({ line1: { type: 'string' }, line2: nullable({ type: 'string' }), city: { type: 'string' }, postalCode: nullable({ type: 'string' }), countryCode: { type: 'string' } })),
-        coordinates: nullable(closed({ latitude: { type: 'number', format: 'double' }, longitude: { type: 'number', format: 'double' } })),
+        address: nullable(
+          closed({
+            line1: { type: 'string' },
+            line2: nullable({ type: 'string' }),
+            city: { type: 'string' },
+            postalCode: nullable({ type: 'string' }),
+            countryCode: { type: 'string' },
+          }),
+        ),
+        coordinates: nullable(
+          closed({ latitude: { type: 'number', format: 'double' }, longitude: { type: 'number', format: 'double' } }),
+        ),
         translations,
         ...stamps,
       }),
-      Category: closed({ id: uuid, name: { type: 'string' }, sortOrder: { type: 'integer', format: 'int32' }, translations, ...stamps }),
+      Category: closed({
+        id: uuid,
+        name: { type: 'string' },
+        sortOrder: { type: 'integer', format: 'int32' },
+        translations,
+        ...stamps,
+      }),
       ModifierGroup: closed({
         id: uuid,
         name: { type: 'string' },
@@ -149,7 +256,14 @@ export const tenantCatalogApiDocument: Json = {
         translations,
         options: {
           type: 'array',
-          items: closed({ id: uuid, name: { type: 'string' }, price: money, isDefault: { type: 'boolean' }, childGroupIds: { type: 'array', items: uuid }, translations }),
+          items: closed({
+            id: uuid,
+            name: { type: 'string' },
+            price: money,
+            isDefault: { type: 'boolean' },
+            childGroupIds: { type: 'array', items: uuid },
+            translations,
+          }),
         },
         ...stamps,
       }),
@@ -177,7 +291,12 @@ export const tenantCatalogApiDocument: Json = {
         },
         ...stamps,
       }),
-      Availability: closed({ branchId: uuid, products: availabilityMap([1, 2]), variants: availabilityMap([1, 2]), modifierOptions: availabilityMap([1, 2]) }),
+      Availability: closed({
+        branchId: uuid,
+        products: availabilityMap([1, 2]),
+        variants: availabilityMap([1, 2]),
+        modifierOptions: availabilityMap([1, 2]),
+      }),
       Problem: {
         type: 'object',
         required: ['status', 'title', 'code'],
@@ -188,7 +307,11 @@ export const tenantCatalogApiDocument: Json = {
           detail: { type: 'string' },
           instance: { type: 'string' },
           code: { type: 'string' },
-          errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } }, description: 'Field path → messages (400).' },
+          errors: {
+            type: 'object',
+            additionalProperties: { type: 'array', items: { type: 'string' } },
+            description: 'Field path → messages (400).',
+          },
           usedBy: { type: 'array', items: uuid, description: 'What still uses the resource (409 catalog.in_use).' },
         },
       },

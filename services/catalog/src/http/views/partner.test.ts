@@ -1,14 +1,36 @@
 import type { BranchAvailability } from '../../domain/availability';
 import { activeBranch, activeBranches, buildMenu, type MenuResources } from '../../domain/menu';
-import type { AvailabilityResource, Branch, Category, ModifierGroup, ModifierOption, Product, TaxCategory, Variant } from '../../domain/model';
+import type {
+  AvailabilityResource,
+  Branch,
+  Category,
+  ModifierGroup,
+  ModifierOption,
+  Product,
+  TaxCategory,
+  Variant,
+} from '../../domain/model';
 import { branchListView, productDetailView, productListView } from './partner';
 
 // The partner views of one tenant's menu, built from its resources without any I/O.
 const at = new Date('2026-01-01T00:00:00Z');
 const owned = (id: string) => ({ _id: id, tenantId: 't1', seq: 1, deleted: false, createdAt: at, updatedAt: at });
 
-const branch = (id: string, name: string, isActive = true): Branch => ({ ...owned(id), name, isActive, externalLocationId: null, address: null, coordinates: null, translations: {} });
-const category = (id: string, name: string, sortOrder = 0, translations = {}): Category => ({ ...owned(id), name, sortOrder, translations });
+const branch = (id: string, name: string, isActive = true): Branch => ({
+  ...owned(id),
+  name,
+  isActive,
+  externalLocationId: null,
+  address: null,
+  coordinates: null,
+  translations: {},
+});
+const category = (id: string, name: string, sortOrder = 0, translations = {}): Category => ({
+  ...owned(id),
+  name,
+  sortOrder,
+  translations,
+});
 const v = (id: string, priceMinor: number, over: Partial<Variant> = {}): Variant => ({
   id,
   sku: null,
@@ -20,7 +42,13 @@ const v = (id: string, priceMinor: number, over: Partial<Variant> = {}): Variant
   translations: {},
   ...over,
 });
-const product = (id: string, categoryId: string, name: string, variants: Variant[], over: Partial<Product> = {}): Product => ({
+const product = (
+  id: string,
+  categoryId: string,
+  name: string,
+  variants: Variant[],
+  over: Partial<Product> = {},
+): Product => ({
   ...owned(id),
   categoryId,
   sortOrder: 0,
@@ -32,7 +60,15 @@ const product = (id: string, categoryId: string, name: string, variants: Variant
   variants: variants.map((x, i) => ({ ...x, isDefault: i === 0 })),
   ...over,
 });
-const option = (id: string, priceMinor: number, over: Partial<ModifierOption> = {}): ModifierOption => ({ id, name: id, priceMinor, isDefault: false, childGroupIds: [], translations: {}, ...over });
+const option = (id: string, priceMinor: number, over: Partial<ModifierOption> = {}): ModifierOption => ({
+  id,
+  name: id,
+  priceMinor,
+  isDefault: false,
+  childGroupIds: [],
+  translations: {},
+  ...over,
+});
 const group = (id: string, options: ModifierOption[], over: Partial<ModifierGroup> = {}): ModifierGroup => ({
   ...owned(id),
   name: id,
@@ -44,21 +80,53 @@ const group = (id: string, options: ModifierOption[], over: Partial<ModifierGrou
   options,
   ...over,
 });
-const tax = (id: string, rate: number, isInclusive: boolean): TaxCategory => ({ ...owned(id), name: id, rate, isInclusive, translations: {} });
-const availability = (branchId: string, av: Partial<BranchAvailability>): AvailabilityResource => ({ ...owned(branchId), products: {}, variants: {}, modifierOptions: {}, ...av });
-const resources = (over: Partial<MenuResources>): MenuResources => ({ branches: [branch('b1', 'Mitte')], categories: [], products: [], groups: [], taxes: [], availability: [], ...over });
+const tax = (id: string, rate: number, isInclusive: boolean): TaxCategory => ({
+  ...owned(id),
+  name: id,
+  rate,
+  isInclusive,
+  translations: {},
+});
+const availability = (branchId: string, av: Partial<BranchAvailability>): AvailabilityResource => ({
+  ...owned(branchId),
+  products: {},
+  variants: {},
+  modifierOptions: {},
+  ...av,
+});
+const resources = (over: Partial<MenuResources>): MenuResources => ({
+  branches: [branch('b1', 'Mitte')],
+  categories: [],
+  products: [],
+  groups: [],
+  taxes: [],
+  availability: [],
+  ...over,
+});
 
 describe('ordering', () => {
   it('orders categories by sortOrder, then name, then id', () => {
     const menu = buildMenu(
       resources({
-        categories: [category('c-z', 'Zeta', 1), category('c-b2', 'Beta', 1), category('c-a', 'Alpha', 2), category('c-b1', 'Beta', 1), category('c-neg', 'Omega', -1)],
+        categories: [
+          category('c-z', 'Zeta', 1),
+          category('c-b2', 'Beta', 1),
+          category('c-a', 'Alpha', 2),
+          category('c-b1', 'Beta', 1),
+          category('c-neg', 'Omega', -1),
+        ],
         products: ['c-z', 'c-b2', 'c-a', 'c-b1', 'c-neg'].map((c) => product(`p-${c}`, c, 'P', [v(`v-${c}`, 100)])),
       }),
       2,
       'en',
     );
-    expect(productListView(menu, 'b1', 'en').categories.map((c) => c.id)).toEqual(['c-neg', 'c-b1', 'c-b2', 'c-z', 'c-a']);
+    expect(productListView(menu, 'b1', 'en').categories.map((c) => c.id)).toEqual([
+      'c-neg',
+      'c-b1',
+      'c-b2',
+      'c-z',
+      'c-a',
+    ]);
   });
 
   it('orders the products of a category by sortOrder, then name, then id', () => {
@@ -76,13 +144,28 @@ describe('ordering', () => {
       2,
       'en',
     );
-    expect(productListView(menu, 'b1', 'en').categories[0]!.products.map((p) => p.id)).toEqual(['p0', 'p1a', 'p1b', 'p2', 'p3']);
+    expect(productListView(menu, 'b1', 'en').categories[0]!.products.map((p) => p.id)).toEqual([
+      'p0',
+      'p1a',
+      'p1b',
+      'p2',
+      'p3',
+    ]);
   });
 
   it('leaves out categories without products', () => {
-    const menu = buildMenu(resources({ categories: [category('empty', 'Empty', 0), category('c', 'Pizza', 1), category('also-empty', 'Later', 2)], products: [product('p', 'c', 'P', [v('v', 1)])] }), 2, 'en');
+    const menu = buildMenu(
+      resources({
+        categories: [category('empty', 'Empty', 0), category('c', 'Pizza', 1), category('also-empty', 'Later', 2)],
+        products: [product('p', 'c', 'P', [v('v', 1)])],
+      }),
+      2,
+      'en',
+    );
     expect(productListView(menu, 'b1', 'en').categories.map((c) => c.id)).toEqual(['c']);
-    expect(productListView(buildMenu(resources({ categories: [category('empty', 'Empty')] }), 2, 'en'), 'b1', 'en')).toEqual({ categories: [], resolvedLanguage: 'en' });
+    expect(
+      productListView(buildMenu(resources({ categories: [category('empty', 'Empty')] }), 2, 'en'), 'b1', 'en'),
+    ).toEqual({ categories: [], resolvedLanguage: 'en' });
   });
 
   it('orders the modifier groups of a variant and of an option by sortOrder', () => {
@@ -108,8 +191,17 @@ describe('ordering', () => {
 
 describe('startingPrice', () => {
   const menuWith = (av: Partial<BranchAvailability>) =>
-    buildMenu(resources({ categories: [category('c', 'Drinks')], products: [product('p', 'c', 'Cola', [v('big', 320), v('small', 250), v('mid', 280)])], availability: [availability('b1', av)] }), 2, 'en');
-  const startingPrice = (av: Partial<BranchAvailability>) => productListView(menuWith(av), 'b1', 'en').categories[0]!.products[0]!.startingPrice;
+    buildMenu(
+      resources({
+        categories: [category('c', 'Drinks')],
+        products: [product('p', 'c', 'Cola', [v('big', 320), v('small', 250), v('mid', 280)])],
+        availability: [availability('b1', av)],
+      }),
+      2,
+      'en',
+    );
+  const startingPrice = (av: Partial<BranchAvailability>) =>
+    productListView(menuWith(av), 'b1', 'en').categories[0]!.products[0]!.startingPrice;
 
   it('is the lowest price of the variants available at the branch', () => {
     expect(startingPrice({})).toBe(2.5);
@@ -125,7 +217,8 @@ describe('startingPrice', () => {
   });
 
   it('reports a product whose variants are all sold out as sold out', () => {
-    const listed = productListView(menuWith({ variants: { small: 1, mid: 1, big: 1 } }), 'b1', 'en').categories[0]!.products[0]!;
+    const listed = productListView(menuWith({ variants: { small: 1, mid: 1, big: 1 } }), 'b1', 'en').categories[0]!
+      .products[0]!;
     expect(listed.availability).toBe(1);
     expect(listed.variants.map((x) => x.availability)).toEqual([1, 1, 1]);
   });
@@ -150,7 +243,11 @@ describe('availability per branch', () => {
   });
 
   it('treats a branch without an availability document as all available', () => {
-    const menu = buildMenu(resources({ categories: [category('c', 'Pizza')], products: [product('p', 'c', 'P', [v('v1', 100)])] }), 2, 'en');
+    const menu = buildMenu(
+      resources({ categories: [category('c', 'Pizza')], products: [product('p', 'c', 'P', [v('v1', 100)])] }),
+      2,
+      'en',
+    );
     expect(productListView(menu, 'b1', 'en').categories[0]!.products[0]!.availability).toBe(0);
   });
 });
@@ -159,8 +256,22 @@ describe('language', () => {
   const menu = buildMenu(
     resources({
       categories: [category('c', 'Drinks', 0, { de: 'Getränke' })],
-      products: [product('p', 'c', 'Lemonade', [v('v', 300, { name: 'Glass', modifierGroupIds: ['g'] }), v('w', 400, { name: 'Bottle', translations: { de: 'Flasche' } })])],
-      groups: [group('g', [option('o1', 0, { name: 'With ice', translations: { de: 'Mit Eis' } }), option('o2', 0, { name: 'No ice', translations: { it: 'Senza ghiaccio' } })], { name: 'Ice' })],
+      products: [
+        product('p', 'c', 'Lemonade', [
+          v('v', 300, { name: 'Glass', modifierGroupIds: ['g'] }),
+          v('w', 400, { name: 'Bottle', translations: { de: 'Flasche' } }),
+        ]),
+      ],
+      groups: [
+        group(
+          'g',
+          [
+            option('o1', 0, { name: 'With ice', translations: { de: 'Mit Eis' } }),
+            option('o2', 0, { name: 'No ice', translations: { it: 'Senza ghiaccio' } }),
+          ],
+          { name: 'Ice' },
+        ),
+      ],
     }),
     2,
     'en',
@@ -190,15 +301,31 @@ describe('views', () => {
       categories: [category('c', 'Pizza')],
       taxes: [tax('food', 7, true)],
       products: [
-        product('p', 'c', 'Margherita', [v('s', 750, { sku: 'S', name: 'Small', compareAtPriceMinor: 800, modifierGroupIds: ['crust'] }), v('l', 1190, { name: 'Large' })], {
-          sku: 'PZ',
-          imageUrl: 'https://img.example.com/p.jpg',
-          taxCategoryId: 'food',
-        }),
+        product(
+          'p',
+          'c',
+          'Margherita',
+          [
+            v('s', 750, { sku: 'S', name: 'Small', compareAtPriceMinor: 800, modifierGroupIds: ['crust'] }),
+            v('l', 1190, { name: 'Large' }),
+          ],
+          {
+            sku: 'PZ',
+            imageUrl: 'https://img.example.com/p.jpg',
+            taxCategoryId: 'food',
+          },
+        ),
         product('q', 'c', 'Quattro', [v('q1', 900)], { sortOrder: 1, taxCategoryId: null }),
       ],
       groups: [
-        group('crust', [option('thin', 0, { name: 'Thin', isDefault: true }), option('thick', 50, { name: 'Thick', childGroupIds: ['cheese'] })], { name: 'Crust', minSelections: 1, isRequired: true, sortOrder: 3 }),
+        group(
+          'crust',
+          [
+            option('thin', 0, { name: 'Thin', isDefault: true }),
+            option('thick', 50, { name: 'Thick', childGroupIds: ['cheese'] }),
+          ],
+          { name: 'Crust', minSelections: 1, isRequired: true, sortOrder: 3 },
+        ),
         group('cheese', [option('double', 120, { name: 'Double' })], { name: 'Cheese' }),
       ],
       availability: [availability('b1', { modifierOptions: { double: 1 } })],
@@ -234,7 +361,15 @@ describe('views', () => {
               startingPrice: 7.5,
               variants: [
                 { id: 's', sku: 'S', name: 'Small', price: 7.5, compareAtPrice: 8, isDefault: true, availability: 0 },
-                { id: 'l', sku: null, name: 'Large', price: 11.9, compareAtPrice: null, isDefault: false, availability: 0 },
+                {
+                  id: 'l',
+                  sku: null,
+                  name: 'Large',
+                  price: 11.9,
+                  compareAtPrice: null,
+                  isDefault: false,
+                  availability: 0,
+                },
               ],
             },
             {
@@ -245,7 +380,9 @@ describe('views', () => {
               taxCategory: null,
               availability: 0,
               startingPrice: 9,
-              variants: [{ id: 'q1', sku: null, name: 'q1', price: 9, compareAtPrice: null, isDefault: true, availability: 0 }],
+              variants: [
+                { id: 'q1', sku: null, name: 'q1', price: 9, compareAtPrice: null, isDefault: true, availability: 0 },
+              ],
             },
           ],
         },
@@ -295,7 +432,16 @@ describe('views', () => {
                       maxSelections: 1,
                       isRequired: false,
                       sortOrder: 0,
-                      options: [{ id: 'double', name: 'Double', price: 1.2, isDefault: false, availability: 1, childGroups: [] }],
+                      options: [
+                        {
+                          id: 'double',
+                          name: 'Double',
+                          price: 1.2,
+                          isDefault: false,
+                          availability: 1,
+                          childGroups: [],
+                        },
+                      ],
                     },
                   ],
                 },
@@ -303,16 +449,39 @@ describe('views', () => {
             },
           ],
         },
-        { id: 'l', sku: null, name: 'Large', price: 11.9, compareAtPrice: null, isDefault: false, availability: 0, modifierGroups: [] },
+        {
+          id: 'l',
+          sku: null,
+          name: 'Large',
+          price: 11.9,
+          compareAtPrice: null,
+          isDefault: false,
+          availability: 0,
+          modifierGroups: [],
+        },
       ],
       resolvedLanguage: 'en',
     });
   });
 
   it('gives money in the currency’s major unit: whole yen, three decimals of a dinar', () => {
-    const yen = buildMenu(resources({ categories: [category('c', 'Ramen')], products: [product('p', 'c', 'Shoyu', [v('v', 980)])] }), 0, 'ja');
-    expect(productListView(yen, 'b1', 'ja').categories[0]!.products[0]!).toMatchObject({ startingPrice: 980, variants: [{ price: 980 }] });
-    const dinar = buildMenu(resources({ categories: [category('c', 'Tea')], products: [product('p', 'c', 'Karak', [v('v', 1234)])] }), 3, 'ar');
-    expect(productListView(dinar, 'b1', 'ar').categories[0]!.products[0]!).toMatchObject({ startingPrice: 1.234, variants: [{ price: 1.234 }] });
+    const yen = buildMenu(
+      resources({ categories: [category('c', 'Ramen')], products: [product('p', 'c', 'Shoyu', [v('v', 980)])] }),
+      0,
+      'ja',
+    );
+    expect(productListView(yen, 'b1', 'ja').categories[0]!.products[0]!).toMatchObject({
+      startingPrice: 980,
+      variants: [{ price: 980 }],
+    });
+    const dinar = buildMenu(
+      resources({ categories: [category('c', 'Tea')], products: [product('p', 'c', 'Karak', [v('v', 1234)])] }),
+      3,
+      'ar',
+    );
+    expect(productListView(dinar, 'b1', 'ar').categories[0]!.products[0]!).toMatchObject({
+      startingPrice: 1.234,
+      variants: [{ price: 1.234 }],
+    });
   });
 });

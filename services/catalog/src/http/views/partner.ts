@@ -10,7 +10,13 @@ import type {
   VariantSummary,
 } from '@marketplace/contracts';
 import { fromMinorUnits } from '@marketplace/money';
-import { emptyAvailability, optionAvailability, productAvailability, variantAvailability, type BranchAvailability } from '../../domain/availability';
+import {
+  emptyAvailability,
+  optionAvailability,
+  productAvailability,
+  variantAvailability,
+  type BranchAvailability,
+} from '../../domain/availability';
 import { nameIn } from '../../domain/language';
 import { startingPriceMinor, type Menu } from '../../domain/menu';
 import type { Branch, ModifierGroup, Product, Variant } from '../../domain/model';
@@ -24,7 +30,12 @@ import type { PartnerViews } from '../../usecases/menu-reads';
 
 /** Spec: Branch. */
 export function branchView(branch: Branch): BranchBody {
-  return { id: branch._id, name: branch.name, isActive: branch.isActive, externalLocationId: branch.externalLocationId };
+  return {
+    id: branch._id,
+    name: branch.name,
+    isActive: branch.isActive,
+    externalLocationId: branch.externalLocationId,
+  };
 }
 
 /** Spec endpoint 1: the list of branches. */
@@ -37,7 +48,13 @@ function taxView(menu: Menu, taxCategoryId: string | null): ProductSummary['taxC
   return tax ? { rate: tax.rate, isInclusive: tax.isInclusive } : null;
 }
 
-function variantSummary(menu: Menu, av: BranchAvailability, product: Product, v: Variant, language: string): VariantSummary {
+function variantSummary(
+  menu: Menu,
+  av: BranchAvailability,
+  product: Product,
+  v: Variant,
+  language: string,
+): VariantSummary {
   return {
     id: v.id,
     sku: v.sku,
@@ -49,14 +66,23 @@ function variantSummary(menu: Menu, av: BranchAvailability, product: Product, v:
   };
 }
 
-function productHead(menu: Menu, av: BranchAvailability, product: Product, language: string): Omit<ProductSummary, 'startingPrice' | 'variants'> {
+function productHead(
+  menu: Menu,
+  av: BranchAvailability,
+  product: Product,
+  language: string,
+): Omit<ProductSummary, 'startingPrice' | 'variants'> {
   return {
     id: product._id,
     sku: product.sku,
     name: nameIn(product, language),
     imageUrl: product.imageUrl,
     taxCategory: taxView(menu, product.taxCategoryId),
-    availability: productAvailability(av, product._id, product.variants.map((v) => v.id)),
+    availability: productAvailability(
+      av,
+      product._id,
+      product.variants.map((v) => v.id),
+    ),
   };
 }
 
@@ -78,7 +104,12 @@ export function productListView(menu: Menu, branchId: string, language: string):
 }
 
 /** Spec: Product detail response, with every modifier group nested through its options. */
-export function productDetailView(menu: Menu, branchId: string, product: Product, language: string): ProductDetailResponse {
+export function productDetailView(
+  menu: Menu,
+  branchId: string,
+  product: Product,
+  language: string,
+): ProductDetailResponse {
   const av = menu.availability.get(branchId) ?? emptyAvailability();
   const groupsView = (ids: readonly string[]): ModifierGroupBody[] =>
     ids
@@ -103,10 +134,17 @@ export function productDetailView(menu: Menu, branchId: string, product: Product
       }));
   return {
     ...productHead(menu, av, product, language),
-    variants: product.variants.map((v): VariantDetail => ({ ...variantSummary(menu, av, product, v, language), modifierGroups: groupsView(v.modifierGroupIds) })),
+    variants: product.variants.map((v): VariantDetail => ({
+      ...variantSummary(menu, av, product, v, language),
+      modifierGroups: groupsView(v.modifierGroupIds),
+    })),
     resolvedLanguage: language,
   };
 }
 
 /** What the partner reads render (usecases/menu-reads.ts). */
-export const partnerViews: PartnerViews = { branches: branchListView, productList: productListView, productDetail: productDetailView };
+export const partnerViews: PartnerViews = {
+  branches: branchListView,
+  productList: productListView,
+  productDetail: productDetailView,
+};

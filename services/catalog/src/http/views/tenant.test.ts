@@ -17,7 +17,18 @@ const product: Product = {
   imageUrl: null,
   taxCategoryId: null,
   translations: { de: 'Margherita' },
-  variants: [{ id: 'v', sku: null, name: 'S', priceMinor: 999, compareAtPriceMinor: 1099, isDefault: true, modifierGroupIds: ['g'], translations: {} }],
+  variants: [
+    {
+      id: 'v',
+      sku: null,
+      name: 'S',
+      priceMinor: 999,
+      compareAtPriceMinor: 1099,
+      isDefault: true,
+      modifierGroupIds: ['g'],
+      translations: {},
+    },
+  ],
 };
 
 it('shows tenant API money in major units, with id and ISO timestamps and no bookkeeping', () => {
@@ -30,11 +41,31 @@ it('shows tenant API money in major units, with id and ISO timestamps and no boo
     imageUrl: null,
     taxCategoryId: null,
     translations: { de: 'Margherita' },
-    variants: [{ id: 'v', sku: null, name: 'S', price: 9.99, compareAtPrice: 10.99, isDefault: true, modifierGroupIds: ['g'], translations: {} }],
+    variants: [
+      {
+        id: 'v',
+        sku: null,
+        name: 'S',
+        price: 9.99,
+        compareAtPrice: 10.99,
+        isDefault: true,
+        modifierGroupIds: ['g'],
+        translations: {},
+      },
+    ],
     createdAt: '2026-01-01T10:00:00.000Z',
     updatedAt: '2026-01-02T11:30:00.000Z',
   });
-  const group: ModifierGroup = { ...product, name: 'G', minSelections: 0, maxSelections: 1, isRequired: false, sortOrder: 0, translations: {}, options: [{ id: 'o', name: 'O', priceMinor: 5, isDefault: false, childGroupIds: [], translations: {} }] };
+  const group: ModifierGroup = {
+    ...product,
+    name: 'G',
+    minSelections: 0,
+    maxSelections: 1,
+    isRequired: false,
+    sortOrder: 0,
+    translations: {},
+    options: [{ id: 'o', name: 'O', priceMinor: 5, isDefault: false, childGroupIds: [], translations: {} }],
+  };
   expect(modifierGroupView(group, 0).options[0]!.price).toBe(5);
   expect(availabilityView('b', null)).toEqual({ branchId: 'b', products: {}, variants: {}, modifierOptions: {} });
 });

@@ -3,14 +3,33 @@ import type { AvailabilityResource, Branch, Category, ModifierGroup, Product, Ta
 
 /** Tenant API representations: money in major units, `id` instead of `_id`, no internal fields. */
 
-const stamps = (doc: { createdAt: Date; updatedAt: Date }) => ({ createdAt: doc.createdAt.toISOString(), updatedAt: doc.updatedAt.toISOString() });
+const stamps = (doc: { createdAt: Date; updatedAt: Date }) => ({
+  createdAt: doc.createdAt.toISOString(),
+  updatedAt: doc.updatedAt.toISOString(),
+});
 
 export function taxCategoryView(doc: TaxCategory) {
-  return { id: doc._id, name: doc.name, rate: doc.rate, isInclusive: doc.isInclusive, translations: doc.translations, ...stamps(doc) };
+  return {
+    id: doc._id,
+    name: doc.name,
+    rate: doc.rate,
+    isInclusive: doc.isInclusive,
+    translations: doc.translations,
+    ...stamps(doc),
+  };
 }
 
 export function tenantBranchView(doc: Branch) {
-  return { id: doc._id, name: doc.name, isActive: doc.isActive, externalLocationId: doc.externalLocationId, address: doc.address, coordinates: doc.coordinates, translations: doc.translations, ...stamps(doc) };
+  return {
+    id: doc._id,
+    name: doc.name,
+    isActive: doc.isActive,
+    externalLocationId: doc.externalLocationId,
+    address: doc.address,
+    coordinates: doc.coordinates,
+    translations: doc.translations,
+    ...stamps(doc),
+  };
 }
 
 export function categoryView(doc: Category) {
@@ -50,11 +69,23 @@ export function modifierGroupView(doc: ModifierGroup, decimals: number) {
     isRequired: doc.isRequired,
     sortOrder: doc.sortOrder,
     translations: doc.translations,
-    options: doc.options.map((o) => ({ id: o.id, name: o.name, price: fromMinorUnits(o.priceMinor, decimals), isDefault: o.isDefault, childGroupIds: o.childGroupIds, translations: o.translations })),
+    options: doc.options.map((o) => ({
+      id: o.id,
+      name: o.name,
+      price: fromMinorUnits(o.priceMinor, decimals),
+      isDefault: o.isDefault,
+      childGroupIds: o.childGroupIds,
+      translations: o.translations,
+    })),
     ...stamps(doc),
   };
 }
 
 export function availabilityView(branchId: string, doc: AvailabilityResource | null) {
-  return { branchId, products: doc?.products ?? {}, variants: doc?.variants ?? {}, modifierOptions: doc?.modifierOptions ?? {} };
+  return {
+    branchId,
+    products: doc?.products ?? {},
+    variants: doc?.variants ?? {},
+    modifierOptions: doc?.modifierOptions ?? {},
+  };
 }

@@ -33,7 +33,12 @@ export class ApiKeysRepository {
 
   /** The ids of the installation's active keys, but `except`. */
   async listActiveIds(owner: InstallationOwner, except?: string): Promise<string[]> {
-    const keys = await this.keys.find({ installationId: owner.installationId, tenantId: owner.tenantId, status: 'active' }, { projection: { _id: 1 } }).toArray();
+    const keys = await this.keys
+      .find(
+        { installationId: owner.installationId, tenantId: owner.tenantId, status: 'active' },
+        { projection: { _id: 1 } },
+      )
+      .toArray();
     return keys.map((k) => k._id).filter((id) => id !== except);
   }
 

@@ -41,7 +41,10 @@ export class AppsRepository {
   /** The apps with these ids, oldest first (unknown ids are left out). */
   async findByIds(appIds: readonly string[]): Promise<AppDoc[]> {
     if (appIds.length === 0) return [];
-    return this.apps.find({ _id: { $in: [...appIds] } }).sort({ createdAt: 1 }).toArray();
+    return this.apps
+      .find({ _id: { $in: [...appIds] } })
+      .sort({ createdAt: 1 })
+      .toArray();
   }
 
   /** Every app, oldest first, capped: the administrators' list. */

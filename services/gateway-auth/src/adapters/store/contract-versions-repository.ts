@@ -6,7 +6,10 @@ import type { ContractVersionDoc } from './documents';
 export const contractVersionId = (appId: string, version: number) => `${appId}:${version}`;
 
 /** The fields of a contract version an administrator sets (and may change while it is a draft). */
-export type ContractFields = Pick<ContractVersionDoc, 'authType' | 'scopes' | 'subscribedEvents' | 'webhookUrl' | 'oauth2'>;
+export type ContractFields = Pick<
+  ContractVersionDoc,
+  'authType' | 'scopes' | 'subscribedEvents' | 'webhookUrl' | 'oauth2'
+>;
 
 /**
  * Contract versions of the apps, collection `contract_versions`. Like apps they belong to the
@@ -60,7 +63,12 @@ export class ContractVersionsRepository {
   }
 
   /** Changes a version while it is a draft; undefined when it is published (or unknown). */
-  async updateDraft(appId: string, version: number, fields: ContractFields, updatedAt: Date): Promise<ContractVersionDoc | undefined> {
+  async updateDraft(
+    appId: string,
+    version: number,
+    fields: ContractFields,
+    updatedAt: Date,
+  ): Promise<ContractVersionDoc | undefined> {
     const updated = await this.versions.findOneAndUpdate(
       { _id: contractVersionId(appId, version), status: 'Draft' },
       { $set: { ...fields, updatedAt } },

@@ -6,7 +6,10 @@ import type { IdempotencyRecordDoc } from './documents';
 export const idempotencyRecordId = (owner: InstallationOwner, keyHash: string) => `${owner.installationId}:${keyHash}`;
 
 /** What a record stores: the request's fingerprint and the response to replay. */
-export type IdempotencyRecordContent = Pick<IdempotencyRecordDoc, 'fingerprint' | 'status' | 'headers' | 'body' | 'createdAt' | 'expiresAt'>;
+export type IdempotencyRecordContent = Pick<
+  IdempotencyRecordDoc,
+  'fingerprint' | 'status' | 'headers' | 'body' | 'createdAt' | 'expiresAt'
+>;
 
 /** Stored Partner API responses for replay, collection `idempotency_records`. */
 export class IdempotencyRecordsRepository {
@@ -27,7 +30,12 @@ export class IdempotencyRecordsRepository {
 
   /** The installation's record for this key, unless it has expired (awaiting the sweep). */
   async findUnexpired(owner: InstallationOwner, keyHash: string, now: Date): Promise<IdempotencyRecordDoc | undefined> {
-    const filter = { _id: idempotencyRecordId(owner, keyHash), installationId: owner.installationId, tenantId: owner.tenantId, expiresAt: { $gt: now } };
+    const filter = {
+      _id: idempotencyRecordId(owner, keyHash),
+      installationId: owner.installationId,
+      tenantId: owner.tenantId,
+      expiresAt: { $gt: now },
+    };
     return (await this.records.findOne(filter)) ?? undefined;
   }
 
@@ -37,7 +45,11 @@ export class IdempotencyRecordsRepository {
    * Called under the key's lock.
    */
   async save(owner: InstallationOwner, keyHash: string, content: IdempotencyRecordContent): Promise<void> {
-    await this.records.replaceOne({ _id: idempotencyRecordId(owner, keyHash) }, { installationId: owner.installationId, tenantId: owner.tenantId, ...content }, { upsert: true });
+    await this.records.replaceOne(
+      { _id: idempotencyRecordId(owner, keyHash) },
+      { installationId: owner.installationId, tenantId: owner.tenantId, ...content },
+      { upsert: true },
+    );
   }
 
   /** The periodic sweep of every installation's expired records: a system task, no owner. */

@@ -43,35 +43,67 @@ export class InstallationsRepository {
 
   /** The tenant's installations that are not uninstalled, oldest first (a handful per tenant). */
   async listLive(owner: TenantOwner): Promise<InstallationDoc[]> {
-    return this.installations.find({ tenantId: owner.tenantId, status: { $ne: 'Uninstalled' } }).sort({ installedAt: 1 }).toArray();
+    return this.installations
+      .find({ tenantId: owner.tenantId, status: { $ne: 'Uninstalled' } })
+      .sort({ installedAt: 1 })
+      .toArray();
   }
 
   /** The tenant's installation unless uninstalled; another tenant's is undefined. */
   async findLive(owner: TenantOwner, installationId: string): Promise<InstallationDoc | undefined> {
-    return (await this.installations.findOne({ _id: installationId, tenantId: owner.tenantId, status: { $ne: 'Uninstalled' } })) ?? undefined;
+    return (
+      (await this.installations.findOne({
+        _id: installationId,
+        tenantId: owner.tenantId,
+        status: { $ne: 'Uninstalled' },
+      })) ?? undefined
+    );
   }
 
   /** An OAuth2 connect has started: the installation waits for the partner's callback. False when not the tenant's. */
   async markConnecting(owner: TenantOwner, installationId: string, updatedAt: Date): Promise<boolean> {
-    const { matchedCount } = await this.installations.updateOne({ _id: installationId, tenantId: owner.tenantId }, { $set: { status: 'Connecting', updatedAt } });
+    const { matchedCount } = await this.installations.updateOne(
+      { _id: installationId, tenantId: owner.tenantId },
+      { $set: { status: 'Connecting', updatedAt } },
+    );
     return matchedCount > 0;
   }
 
   /** An OAuth2 connect failed: back to `status` if it is still connecting (else nothing changes). */
-  async revertConnecting(owner: TenantOwner, installationId: string, status: Extract<InstallationStatus, 'Installed' | 'Disconnected'>, updatedAt: Date): Promise<boolean> {
-    const { matchedCount } = await this.installations.updateOne({ _id: installationId, tenantId: owner.tenantId, status: 'Connecting' }, { $set: { status, updatedAt } });
+  async revertConnecting(
+    owner: TenantOwner,
+    installationId: string,
+    status: Extract<InstallationStatus, 'Installed' | 'Disconnected'>,
+    updatedAt: Date,
+  ): Promise<boolean> {
+    const { matchedCount } = await this.installations.updateOne(
+      { _id: installationId, tenantId: owner.tenantId, status: 'Connecting' },
+      { $set: { status, updatedAt } },
+    );
     return matchedCount > 0;
   }
 
   /** A rotated API key (it publishes nothing: deliveries do not depend on it). False when not the tenant's. */
   async setApiKeyId(owner: TenantOwner, installationId: string, apiKeyId: string, updatedAt: Date): Promise<boolean> {
-    const { matchedCount } = await this.installations.updateOne({ _id: installationId, tenantId: owner.tenantId }, { $set: { apiKeyId, updatedAt } });
+    const { matchedCount } = await this.installations.updateOne(
+      { _id: installationId, tenantId: owner.tenantId },
+      { $set: { apiKeyId, updatedAt } },
+    );
     return matchedCount > 0;
   }
 
   /** A change that matters to deliveries, with its installation event staged in the same write. False when not the tenant's. */
-  async updateWithEvent(owner: TenantOwner, installationId: string, changes: InstallationChanges, event: OutgoingEvent, at: Date): Promise<boolean> {
-    const { matchedCount } = await this.installations.updateOne({ _id: installationId, tenantId: owner.tenantId }, updateWithOutbox<InstallationDoc>({ $set: changes }, [event], at));
+  async updateWithEvent(
+    owner: TenantOwner,
+    installationId: string,
+    changes: InstallationChanges,
+    event: OutgoingEvent,
+    at: Date,
+  ): Promise<boolean> {
+    const { matchedCount } = await this.installations.updateOne(
+      { _id: installationId, tenantId: owner.tenantId },
+      updateWithOutbox<InstallationDoc>({ $set: changes }, [event], at),
+    );
     return matchedCount > 0;
   }
 }

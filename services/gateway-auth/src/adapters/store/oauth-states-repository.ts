@@ -35,7 +35,10 @@ export class OAuthStatesRepository {
 
   /** Ends the installation's pending authorizations (disconnect, uninstall). */
   async deleteForInstallation(owner: InstallationOwner): Promise<number> {
-    const { deletedCount } = await this.states.deleteMany({ installationId: owner.installationId, tenantId: owner.tenantId });
+    const { deletedCount } = await this.states.deleteMany({
+      installationId: owner.installationId,
+      tenantId: owner.tenantId,
+    });
     return deletedCount;
   }
 

@@ -33,7 +33,10 @@ export class TenantsRepository {
 
   /** The tenant's currency and default language (fixed at creation), for the signed identity. */
   async profileOf(owner: TenantOwner): Promise<Pick<TenantDoc, 'currencyCode' | 'defaultLanguage'> | undefined> {
-    const doc = await this.tenants.findOne({ _id: owner.tenantId }, { projection: { currencyCode: 1, defaultLanguage: 1 } });
+    const doc = await this.tenants.findOne(
+      { _id: owner.tenantId },
+      { projection: { currencyCode: 1, defaultLanguage: 1 } },
+    );
     return doc ? { currencyCode: doc.currencyCode, defaultLanguage: doc.defaultLanguage } : undefined;
   }
 

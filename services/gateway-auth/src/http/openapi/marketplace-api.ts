@@ -5,19 +5,42 @@
  * callback the restaurant's browser returns to. The routes implement this document.
  */
 import { AUTH_TYPES, SCOPES, SUBSCRIBABLE_EVENTS, OAuth2InputSchema, requestSchemas } from '@marketplace/contracts';
-import { arrayOf, partnerApiSchemas, bool, dateTime, nullableDateTime, nullableRef, nullableStr, object, ref, str, uuid, type JsonSchema as Json } from '@marketplace/contracts';
+import {
+  arrayOf,
+  partnerApiSchemas,
+  bool,
+  dateTime,
+  nullableDateTime,
+  nullableRef,
+  nullableStr,
+  object,
+  ref,
+  str,
+  uuid,
+  type JsonSchema as Json,
+} from '@marketplace/contracts';
 import { jsonResponse, problemResponse } from './partner-api';
 
 // ---------------------------------------------------------------------------------------------
 // Small builders
 // ---------------------------------------------------------------------------------------------
 
-const response = (properties: Record<string, Json>, description?: string): Json => object(properties, { closed: true, description });
+const response = (properties: Record<string, Json>, description?: string): Json =>
+  object(properties, { closed: true, description });
 
 const SLUG_PATTERN = '^[a-z0-9][a-z0-9-]{1,62}$';
-const slug = (): Json => ({ type: 'string', pattern: SLUG_PATTERN, description: 'Lowercase letters, digits and hyphens; 2 to 63 characters, not starting with a hyphen.' });
+const slug = (): Json => ({
+  type: 'string',
+  pattern: SLUG_PATTERN,
+  description: 'Lowercase letters, digits and hyphens; 2 to 63 characters, not starting with a hyphen.',
+});
 const name = (): Json => ({ type: 'string', minLength: 1, maxLength: 200 });
-const versionNumber = (description = 'Contract version number: 1, 2, 3, ... per app.'): Json => ({ type: 'integer', format: 'int32', minimum: 1, description });
+const versionNumber = (description = 'Contract version number: 1, 2, 3, ... per app.'): Json => ({
+  type: 'integer',
+  format: 'int32',
+  minimum: 1,
+  description,
+});
 
 /** A URL the service calls (webhook receiver, a partner's OAuth endpoint). */
 const outboundUrl = (description: string): Json => ({
@@ -41,7 +64,9 @@ const conflict = (codes: string): Json => problemResponse(`Conflict. Codes: ${co
 /** Another change of the same resource held it too long; trying again shortly succeeds. */
 const BUSY: Json = {
   '503': {
-    ...problemResponse('Another change of the same resource is in progress. Code: `resource.busy`; retry after `Retry-After` seconds.'),
+    ...problemResponse(
+      'Another change of the same resource is in progress. Code: `resource.busy`; retry after `Retry-After` seconds.',
+    ),
     headers: { 'Retry-After': { schema: { type: 'integer', minimum: 1 }, description: 'Seconds to wait.' } },
   },
 };
@@ -179,7 +204,10 @@ const adminPaths: Json = {
       operationId: 'listTenants',
       summary: 'List tenants',
       parameters: [parameterRef('SlugFilter')],
-      responses: { '200': jsonResponse('The tenants (only the one with this slug when `slug` is given).', arrayOf(ref('Tenant'))), '400': BAD_REQUEST },
+      responses: {
+        '200': jsonResponse('The tenants (only the one with this slug when `slug` is given).', arrayOf(ref('Tenant'))),
+        '400': BAD_REQUEST,
+      },
     }),
   },
   [`${A}/tenants/{tenantId}`]: {
@@ -223,7 +251,10 @@ const adminPaths: Json = {
       operationId: 'listApps',
       summary: 'List apps',
       parameters: [parameterRef('SlugFilter')],
-      responses: { '200': jsonResponse('The apps (only the one with this slug when `slug` is given).', arrayOf(ref('App'))), '400': BAD_REQUEST },
+      responses: {
+        '200': jsonResponse('The apps (only the one with this slug when `slug` is given).', arrayOf(ref('App'))),
+        '400': BAD_REQUEST,
+      },
     }),
   },
   [`${A}/apps/{appId}`]: {
@@ -232,7 +263,10 @@ const adminPaths: Json = {
       operationId: 'getApp',
       summary: 'Get an app with its contract versions',
       parameters: [parameterRef('AppId')],
-      responses: { '200': jsonResponse('The app and all its contract versions, Draft and Published.', ref('AppDetail')), '404': NOT_FOUND },
+      responses: {
+        '200': jsonResponse('The app and all its contract versions, Draft and Published.', ref('AppDetail')),
+        '404': NOT_FOUND,
+      },
     }),
   },
   [`${A}/apps/{appId}/versions`]: {
@@ -263,14 +297,16 @@ const adminPaths: Json = {
       tag: 'Contract versions',
       operationId: 'replaceContractVersion',
       summary: 'Replace a Draft contract version',
-      description: 'Replaces the whole contract of a Draft (the OAuth2 client secret included). A published version is immutable.',
+      description:
+        'Replaces the whole contract of a Draft (the OAuth2 client secret included). A published version is immutable.',
       parameters: [parameterRef('AppId'), parameterRef('Version')],
       requestBody: body('ContractVersionInput', 'The contract.'),
       responses: {
         '200': jsonResponse('The updated Draft.', ref('ContractVersion')),
         '400': BAD_REQUEST,
         '404': NOT_FOUND,
-        '409': conflict('`marketplace.contract_version.published` (a published version is immutable)'), ...BUSY,
+        '409': conflict('`marketplace.contract_version.published` (a published version is immutable)'),
+        ...BUSY,
       },
     }),
   },
@@ -279,7 +315,8 @@ const adminPaths: Json = {
       tag: 'Contract versions',
       operationId: 'publishContractVersion',
       summary: 'Publish a contract version',
-      description: 'Status becomes Published and `publishedAt` is set; from then on the version is immutable and tenants can install it. Publishing again returns it unchanged.',
+      description:
+        'Status becomes Published and `publishedAt` is set; from then on the version is immutable and tenants can install it. Publishing again returns it unchanged.',
       parameters: [parameterRef('AppId'), parameterRef('Version')],
       responses: {
         '200': jsonResponse('The published contract version.', ref('ContractVersion')),
@@ -300,7 +337,8 @@ const tenantPaths: Json = {
       tag: 'App directory',
       operationId: 'listAvailableApps',
       summary: 'List installable apps',
-      description: 'Apps with at least one published contract version, each with its published versions (ascending). Apps without a published version are not listed.',
+      description:
+        'Apps with at least one published contract version, each with its published versions (ascending). Apps without a published version are not listed.',
       responses: { '200': jsonResponse('The installable apps.', arrayOf(ref('AvailableApp'))) },
     }),
   },
@@ -309,7 +347,8 @@ const tenantPaths: Json = {
       tag: 'Installations',
       operationId: 'installApp',
       summary: 'Install an app (and consent to a contract version)',
-      description: 'Install and consent are one step: the request names the exact published contract version the tenant accepts. The installation starts in status Installed.',
+      description:
+        'Install and consent are one step: the request names the exact published contract version the tenant accepts. The installation starts in status Installed.',
       requestBody: body('InstallationInput', 'The app and the published contract version.'),
       responses: {
         '201': jsonResponse('The installation.', ref('Installation')),
@@ -360,7 +399,8 @@ const tenantPaths: Json = {
       responses: {
         '200': jsonResponse('Connected (ApiKey) or authorization started (OAuth2).', ref('ConnectResult'), NO_STORE),
         '404': INSTALLATION_NOT_FOUND,
-        '409': conflict('`marketplace.installation.already_connected`'), ...BUSY,
+        '409': conflict('`marketplace.installation.already_connected`'),
+        ...BUSY,
       },
     }),
   },
@@ -379,7 +419,8 @@ const tenantPaths: Json = {
       responses: {
         '200': jsonResponse('Reconnected (ApiKey) or authorization started (OAuth2).', ref('ConnectResult'), NO_STORE),
         '404': INSTALLATION_NOT_FOUND,
-        '409': conflict('`marketplace.installation.not_connected`'), ...BUSY,
+        '409': conflict('`marketplace.installation.not_connected`'),
+        ...BUSY,
       },
     }),
   },
@@ -388,12 +429,14 @@ const tenantPaths: Json = {
       tag: 'Installations',
       operationId: 'rotateApiKey',
       summary: 'Rotate the API key',
-      description: 'Only when Connected. Mints a new API key and revokes the old one at once; the webhook signing secret is unchanged.',
+      description:
+        'Only when Connected. Mints a new API key and revokes the old one at once; the webhook signing secret is unchanged.',
       parameters: [parameterRef('InstallationId')],
       responses: {
         '200': jsonResponse('The new API key. Shown once.', ref('ApiKeyRotationResult'), NO_STORE),
         '404': INSTALLATION_NOT_FOUND,
-        '409': conflict('`marketplace.installation.not_connected`'), ...BUSY,
+        '409': conflict('`marketplace.installation.not_connected`'),
+        ...BUSY,
       },
     }),
   },
@@ -402,12 +445,20 @@ const tenantPaths: Json = {
       tag: 'Installations',
       operationId: 'rotateWebhookSecret',
       summary: 'Rotate the webhook signing secret',
-      description: 'Only when Connected and the app subscribes to events. Replaces the signing secret at once; the API key is unchanged.',
+      description:
+        'Only when Connected and the app subscribes to events. Replaces the signing secret at once; the API key is unchanged.',
       parameters: [parameterRef('InstallationId')],
       responses: {
-        '200': jsonResponse('The new webhook signing secret. Shown once.', ref('WebhookSecretRotationResult'), NO_STORE),
+        '200': jsonResponse(
+          'The new webhook signing secret. Shown once.',
+          ref('WebhookSecretRotationResult'),
+          NO_STORE,
+        ),
         '404': INSTALLATION_NOT_FOUND,
-        '409': conflict('`marketplace.installation.not_connected`, `marketplace.installation.no_events` (nothing subscribed)'), ...BUSY,
+        '409': conflict(
+          '`marketplace.installation.not_connected`, `marketplace.installation.no_events` (nothing subscribed)',
+        ),
+        ...BUSY,
       },
     }),
   },
@@ -421,7 +472,11 @@ const tenantPaths: Json = {
         'authorization no longer works. Allowed in every status; disconnecting a Disconnected installation returns it unchanged. ' +
         'Connect or reconnect again later.',
       parameters: [parameterRef('InstallationId')],
-      responses: { '200': jsonResponse('The disconnected installation.', ref('Installation')), '404': INSTALLATION_NOT_FOUND, ...BUSY },
+      responses: {
+        '200': jsonResponse('The disconnected installation.', ref('Installation')),
+        '404': INSTALLATION_NOT_FOUND,
+        ...BUSY,
+      },
     }),
   },
 };
@@ -438,13 +493,41 @@ const oauthPaths: Json = {
         "after 10 minutes and work once. The service exchanges `code` at the partner's token endpoint, stores the tokens, " +
         'mints the credentials (revoking the previous ones on a reconnect) and answers them once.',
       parameters: [
-        { name: 'code', in: 'query', required: false, description: 'Authorization code (on success).', schema: { type: 'string' } },
-        { name: 'state', in: 'query', required: true, description: 'The state issued with the authorization URL.', schema: { type: 'string', minLength: 1 } },
-        { name: 'error', in: 'query', required: false, description: "The partner's error code (on failure), for example `access_denied`.", schema: { type: 'string' } },
-        { name: 'error_description', in: 'query', required: false, description: "The partner's error text (on failure).", schema: { type: 'string' } },
+        {
+          name: 'code',
+          in: 'query',
+          required: false,
+          description: 'Authorization code (on success).',
+          schema: { type: 'string' },
+        },
+        {
+          name: 'state',
+          in: 'query',
+          required: true,
+          description: 'The state issued with the authorization URL.',
+          schema: { type: 'string', minLength: 1 },
+        },
+        {
+          name: 'error',
+          in: 'query',
+          required: false,
+          description: "The partner's error code (on failure), for example `access_denied`.",
+          schema: { type: 'string' },
+        },
+        {
+          name: 'error_description',
+          in: 'query',
+          required: false,
+          description: "The partner's error text (on failure).",
+          schema: { type: 'string' },
+        },
       ],
       responses: {
-        '200': jsonResponse('Connected: the installation and its credentials. Shown once.', ref('OAuthCallbackResult'), NO_STORE),
+        '200': jsonResponse(
+          'Connected: the installation and its credentials. Shown once.',
+          ref('OAuthCallbackResult'),
+          NO_STORE,
+        ),
         '400': problemResponse(
           'Codes: `oauth.state_invalid` (unknown, expired or used state, or missing parameters), `oauth.authorization_denied` ' +
             "(the partner's server returned an error such as access_denied).",
@@ -486,9 +569,14 @@ const schemas: Record<string, Json> = {
   EventType: {
     type: 'string',
     enum: [...SUBSCRIBABLE_EVENTS],
-    description: 'Subscribable event type. orders.updated and catalog.updated are reserved: accepted, never emitted. system.test cannot be subscribed to.',
+    description:
+      'Subscribable event type. orders.updated and catalog.updated are reserved: accepted, never emitted. system.test cannot be subscribed to.',
   },
-  AuthType: { type: 'string', enum: [...AUTH_TYPES], description: 'How the service authenticates to the partner at connect time.' },
+  AuthType: {
+    type: 'string',
+    enum: [...AUTH_TYPES],
+    description: 'How the service authenticates to the partner at connect time.',
+  },
   TokenEndpointAuthMethod: { type: 'string', enum: ['client_secret_basic', 'client_secret_post'] },
   ContractVersionStatus: { type: 'string', enum: ['Draft', 'Published'] },
   InstallationStatus: { type: 'string', enum: ['Installed', 'Connecting', 'Connected', 'Disconnected'] },
@@ -519,7 +607,10 @@ const schemas: Record<string, Json> = {
   // Apps and contract versions -----------------------------------------------------------------
   App: response(appProperties),
   AppDetail: response({ ...appProperties, versions: arrayOf(ref('ContractVersion'), 'All versions, ascending.') }),
-  OAuth2Config: response({ ...oauth2ResponseProperties, clientSecretSet: bool('Whether a client secret is stored; the secret is never returned.') }),
+  OAuth2Config: response({
+    ...oauth2ResponseProperties,
+    clientSecretSet: bool('Whether a client secret is stored; the secret is never returned.'),
+  }),
   ContractVersion: response({
     appId: uuid(),
     version: versionNumber(),
@@ -570,7 +661,9 @@ const schemas: Record<string, Json> = {
   }),
   Credentials: response(
     {
-      apiKey: nullableStr('`KEY_ID.SECRET` for `Authorization: ApiKey <KEY_ID>.<API_SECRET>`. Shown once, never retrievable.'),
+      apiKey: nullableStr(
+        '`KEY_ID.SECRET` for `Authorization: ApiKey <KEY_ID>.<API_SECRET>`. Shown once, never retrievable.',
+      ),
       webhookSigningSecret: nullableStr('Shown once, never retrievable; null when the app subscribes to no events.'),
     },
     'Secrets shown once; the response carries `Cache-Control: no-store`.',
@@ -578,7 +671,10 @@ const schemas: Record<string, Json> = {
   ConnectResult: response(
     {
       installation: ref('Installation'),
-      credentials: { ...nullableRef('Credentials'), description: 'ApiKey apps: the new credentials. OAuth2 apps: null (the callback shows them).' },
+      credentials: {
+        ...nullableRef('Credentials'),
+        description: 'ApiKey apps: the new credentials. OAuth2 apps: null (the callback shows them).',
+      },
       authorizationUrl: {
         type: ['string', 'null'],
         format: 'uri',
@@ -589,11 +685,17 @@ const schemas: Record<string, Json> = {
   ),
   ApiKeyRotationResult: response({
     installation: ref('Installation'),
-    credentials: response({ apiKey: str('The new `KEY_ID.SECRET`. Shown once.'), webhookSigningSecret: { type: 'null' } }),
+    credentials: response({
+      apiKey: str('The new `KEY_ID.SECRET`. Shown once.'),
+      webhookSigningSecret: { type: 'null' },
+    }),
   }),
   WebhookSecretRotationResult: response({
     installation: ref('Installation'),
-    credentials: response({ apiKey: { type: 'null' }, webhookSigningSecret: str('The new signing secret. Shown once.') }),
+    credentials: response({
+      apiKey: { type: 'null' },
+      webhookSigningSecret: str('The new signing secret. Shown once.'),
+    }),
   }),
   OAuthCallbackResult: response({ installation: ref('Installation'), credentials: ref('Credentials') }),
 
@@ -619,7 +721,10 @@ export const marketplaceApiDocument: Json = {
   tags: [
     { name: 'Tenants', description: 'Administrator: tenants and their bearer tokens.' },
     { name: 'Apps', description: 'Administrator: the app registry.' },
-    { name: 'Contract versions', description: 'Administrator: contract versions (Draft, then Published and immutable).' },
+    {
+      name: 'Contract versions',
+      description: 'Administrator: contract versions (Draft, then Published and immutable).',
+    },
     { name: 'App directory', description: 'Tenant: apps that can be installed.' },
     { name: 'Installations', description: "Tenant: the tenant's installations and their credentials." },
     { name: 'OAuth', description: "The restaurant's browser returning from a partner's OAuth2 server." },
@@ -637,7 +742,8 @@ export const marketplaceApiDocument: Json = {
         type: 'http',
         scheme: 'bearer',
         bearerFormat: 'JWT',
-        description: 'Signed bearer token (JWS, HS256) with `role` = `tenant`, bound to one tenant (`tid`). Required on every /api/tenant/v1 route.',
+        description:
+          'Signed bearer token (JWS, HS256) with `role` = `tenant`, bound to one tenant (`tid`). Required on every /api/tenant/v1 route.',
       },
     },
     parameters: {
@@ -649,7 +755,8 @@ export const marketplaceApiDocument: Json = {
         name: 'slug',
         in: 'query',
         required: false,
-        description: 'Only the entry with exactly this slug (an empty array when there is none). A malformed or repeated `slug` is 400 `request.invalid`, never the full list.',
+        description:
+          'Only the entry with exactly this slug (an empty array when there is none). A malformed or repeated `slug` is 400 `request.invalid`, never the full list.',
         schema: slug(),
       },
     },
@@ -664,7 +771,9 @@ export const marketplaceApiDocument: Json = {
       BadRequest: problemResponse(
         'Bad request. Codes: `request.invalid` (validation failed; `errors` maps field paths to messages), `request.malformed` (the body is not JSON).',
       ),
-      Unauthorized: problemResponse('`auth.unauthenticated`: the token is missing, malformed or expired, or has the wrong role.'),
+      Unauthorized: problemResponse(
+        '`auth.unauthenticated`: the token is missing, malformed or expired, or has the wrong role.',
+      ),
       NotFound: problemResponse('`resource.not_found`.'),
     },
     schemas,

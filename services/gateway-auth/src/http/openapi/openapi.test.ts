@@ -10,7 +10,8 @@ import { partnerApiDocument, type Json } from './partner-api';
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 const obj = (value: unknown): Json => {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error(`not an object: ${JSON.stringify(value)}`);
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new Error(`not an object: ${JSON.stringify(value)}`);
   return value as Json;
 };
 
@@ -20,7 +21,7 @@ function pointer(doc: Json, ref: string): unknown {
   let node: unknown = doc;
   for (const raw of ref.slice(2).split('/')) {
     const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    if (node === null || typeof node !== 'object' || !(key in (node))) throw new Error(`unresolved reference: ${ref}`);
+    if (node === null || typeof node !== 'object' || !(key in node)) throw new Error(`unresolved reference: ${ref}`);
     node = (node as Json)[key];
   }
   return node;
@@ -164,13 +165,19 @@ describe('Partner API document', () => {
   });
 
   it('matches the gateway route table', () => {
-    const routes = PARTNER_ROUTES.map((r) => [r.method, PARTNER_PREFIX + r.pattern.replace(/:(\w+)/g, '{$1}'), r.scopes]);
+    const routes = PARTNER_ROUTES.map((r) => [
+      r.method,
+      PARTNER_PREFIX + r.pattern.replace(/:(\w+)/g, '{$1}'),
+      r.scopes,
+    ]);
     expect(ops.map(({ method, path, op }) => [method, path, op['x-required-scopes']]).sort()).toEqual(routes.sort());
   });
 
   it('requires a valid Idempotency-Key on every POST and PATCH, and only there', () => {
     const keySchema = (op: Json) =>
-      ((op.parameters as unknown[] | undefined) ?? []).map((p) => deref(partner, p)).find((p) => p.name === 'Idempotency-Key');
+      ((op.parameters as unknown[] | undefined) ?? [])
+        .map((p) => deref(partner, p))
+        .find((p) => p.name === 'Idempotency-Key');
     const mutating = ops.filter(({ method }) => method === 'POST' || method === 'PATCH');
     expect(mutating).toHaveLength(9);
     for (const { op } of mutating) {
@@ -214,7 +221,11 @@ describe('Partner API document', () => {
   });
 
   it('uses integer enumerations', () => {
-    const expectations: Record<string, number[]> = { Availability: [0, 1, 2], OrderMode: [1, 2], PaymentMethod: [1, 2] };
+    const expectations: Record<string, number[]> = {
+      Availability: [0, 1, 2],
+      OrderMode: [1, 2],
+      PaymentMethod: [1, 2],
+    };
     for (const [name, values] of Object.entries(expectations)) {
       const schema = schemaOf(partner, name);
       expect(schema.type).toBe('integer');
@@ -260,7 +271,15 @@ describe('Partner API document', () => {
     deliveryFee: 2,
     serviceFee: 0,
   };
-  const SOURCE_ONLY = ['paymentStatus', 'externalOrderId', 'subtotal', 'discountTotal', 'taxTotal', 'deliveryFee', 'serviceFee'];
+  const SOURCE_ONLY = [
+    'paymentStatus',
+    'externalOrderId',
+    'subtotal',
+    'discountTotal',
+    'taxTotal',
+    'deliveryFee',
+    'serviceFee',
+  ];
 
   it('lets the seven source-only OrderResponse fields be null, and nothing else that is not nullable', () => {
     const validate = validator('OrderResponse');
@@ -335,7 +354,16 @@ describe('Partner API document', () => {
       maxSelections: 1,
       isRequired: false,
       sortOrder: 1,
-      options: [{ id: '5b0e8a52-4a3c-4c47-9d1b-2b2c5a0a6f11', name: 'L', price: 1, isDefault: false, availability: 0, childGroups }],
+      options: [
+        {
+          id: '5b0e8a52-4a3c-4c47-9d1b-2b2c5a0a6f11',
+          name: 'L',
+          price: 1,
+          isDefault: false,
+          availability: 0,
+          childGroups,
+        },
+      ],
     });
     expect(validator('ModifierGroup')(group([group([])]))).toBe(true);
     expect(validator('ModifierGroup')(group([{ bogus: true }]))).toBe(false);
@@ -343,17 +371,42 @@ describe('Partner API document', () => {
 
   it('describes the Problem body', () => {
     const validate = validator('Problem');
-    expect(validate({ type: 'about:blank', title: 'Conflict', status: 409, detail: 'x', code: 'c', status_detail: { status: 'Accepted' } })).toBe(true);
-    expect(validate({ title: 'Bad Request', status: 400, detail: 'x', code: 'request.invalid', errors: { 'lines[0].quantity': ['is required'] } })).toBe(true);
-    expect(validate({ title: 'Bad Request', status: 400, detail: 'x', code: 'c', errors: { a: 'not an array' } })).toBe(false);
+    expect(
+      validate({
+        type: 'about:blank',
+        title: 'Conflict',
+        status: 409,
+        detail: 'x',
+        code: 'c',
+        status_detail: { status: 'Accepted' },
+      }),
+    ).toBe(true);
+    expect(
+      validate({
+        title: 'Bad Request',
+        status: 400,
+        detail: 'x',
+        code: 'request.invalid',
+        errors: { 'lines[0].quantity': ['is required'] },
+      }),
+    ).toBe(true);
+    expect(validate({ title: 'Bad Request', status: 400, detail: 'x', code: 'c', errors: { a: 'not an array' } })).toBe(
+      false,
+    );
     expect(validate({ title: 'Bad Request', status: 400, detail: 'x' })).toBe(false);
   });
 
   it('documents the webhooks, their envelope and signature headers', () => {
     const webhooks = obj(partner.webhooks);
-    expect(Object.keys(webhooks).sort()).toEqual(
-      ['delivery.assigned', 'delivery.cancelled', 'delivery.superseded', 'orders.cancelled', 'orders.created', 'payment.completed', 'system.test'],
-    );
+    expect(Object.keys(webhooks).sort()).toEqual([
+      'delivery.assigned',
+      'delivery.cancelled',
+      'delivery.superseded',
+      'orders.cancelled',
+      'orders.created',
+      'payment.completed',
+      'system.test',
+    ]);
     for (const item of Object.values(webhooks)) {
       const post = obj(obj(item).post);
       const headers = (post.parameters as unknown[]).map((p) => deref(partner, p).name);
@@ -368,18 +421,43 @@ describe('Partner API document', () => {
   it('documents the decisions the specification leaves open', () => {
     const description = String(obj(partner.info).description);
     for (const code of [
-      'request.malformed', 'request.invalid', 'request.too_large', 'request.unsupported_media_type', 'idempotency.key_missing',
-      'idempotency.key_invalid', 'auth.unauthenticated', 'auth.insufficient_scope', 'resource.not_found', 'request.method_not_allowed',
-      'idempotency.key_reused', 'idempotency.request_in_progress', 'tenancy.partner_api.external_order_id_conflict',
-      'tenancy.order.price_mismatch', 'tenancy.partner_api.order_not_cancellable', 'delivery.transition_not_allowed',
-      'rate_limit.exceeded', 'upstream.bad_response', 'upstream.unavailable', 'upstream.timeout',
+      'request.malformed',
+      'request.invalid',
+      'request.too_large',
+      'request.unsupported_media_type',
+      'idempotency.key_missing',
+      'idempotency.key_invalid',
+      'auth.unauthenticated',
+      'auth.insufficient_scope',
+      'resource.not_found',
+      'request.method_not_allowed',
+      'idempotency.key_reused',
+      'idempotency.request_in_progress',
+      'tenancy.partner_api.external_order_id_conflict',
+      'tenancy.order.price_mismatch',
+      'tenancy.partner_api.order_not_cancellable',
+      'delivery.transition_not_allowed',
+      'rate_limit.exceeded',
+      'upstream.bad_response',
+      'upstream.unavailable',
+      'upstream.timeout',
     ]) {
       expect(description).toContain(`\`${code}\``);
     }
-    for (const text of ['120 requests per client IP', '60 requests per installation', 'exactly 60 seconds', '24 hours', 'Idempotent-Replayed: true']) {
+    for (const text of [
+      '120 requests per client IP',
+      '60 requests per installation',
+      'exactly 60 seconds',
+      '24 hours',
+      'Idempotent-Replayed: true',
+    ]) {
       expect(description).toContain(text);
     }
-    expect(obj(obj(obj(partner.components).securitySchemes).partnerApiKey)).toMatchObject({ type: 'apiKey', in: 'header', name: 'Authorization' });
+    expect(obj(obj(obj(partner.components).securitySchemes).partnerApiKey)).toMatchObject({
+      type: 'apiKey',
+      in: 'header',
+      name: 'Authorization',
+    });
   });
 });
 
@@ -424,13 +502,23 @@ describe('Marketplace API document', () => {
     const schemes = obj(obj(marketplace.components).securitySchemes);
     expect(schemes.adminToken).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(schemes.tenantToken).toMatchObject({ type: 'http', scheme: 'bearer' });
-    for (const { op, path } of ops) if (path.startsWith('/api/admin') || path.startsWith('/api/tenant')) expect(obj(op.responses)['401']).toBeDefined();
+    for (const { op, path } of ops)
+      if (path.startsWith('/api/admin') || path.startsWith('/api/tenant'))
+        expect(obj(op.responses)['401']).toBeDefined();
   });
 
   it('documents the success and conflict statuses', () => {
-    const codes = (method: string, path: string) => Object.keys(obj(ops.find((o) => o.method === method && o.path === path)!.op.responses));
+    const codes = (method: string, path: string) =>
+      Object.keys(obj(ops.find((o) => o.method === method && o.path === path)!.op.responses));
     expect(codes('POST', '/api/admin/v1/tenants')).toEqual(['201', '400', '401', '409']);
-    expect(codes('PUT', '/api/admin/v1/apps/{appId}/versions/{version}')).toEqual(['200', '400', '401', '404', '409', '503']);
+    expect(codes('PUT', '/api/admin/v1/apps/{appId}/versions/{version}')).toEqual([
+      '200',
+      '400',
+      '401',
+      '404',
+      '409',
+      '503',
+    ]);
     expect(codes('POST', '/api/tenant/v1/installations')).toEqual(['201', '400', '401', '404', '409']);
     expect(codes('DELETE', '/api/tenant/v1/installations/{installationId}')).toEqual(['204', '401', '404', '503']);
     expect(codes('GET', '/api/marketplace/oauth/callback')).toEqual(['200', '400', '502', '504']);
@@ -447,24 +535,48 @@ describe('Marketplace API document', () => {
     for (const path of carrying) {
       const { op } = ops.find((o) => o.path === path)!;
       const ok = deref(marketplace, obj(op.responses)['200']);
-      expect(deref(marketplace, obj(ok.headers)['Cache-Control'])).toMatchObject({ required: true, schema: { const: 'no-store' } });
+      expect(deref(marketplace, obj(ok.headers)['Cache-Control'])).toMatchObject({
+        required: true,
+        schema: { const: 'no-store' },
+      });
     }
   });
 
   it('lists the scope codes and subscribable events', () => {
     expect(schemaOf(marketplace, 'ScopeCode').enum).toEqual([
-      'Orders.Create', 'Orders.Read', 'Delivery.Accept', 'Delivery.Reject', 'Delivery.Cancel', 'Delivery.UpdateStatus',
-      'Delivery.UpdateDriver', 'Delivery.UpdateEta', 'Delivery.UpdateTracking', 'Catalog.Read', 'Delivery.Read', 'Payments.Read',
+      'Orders.Create',
+      'Orders.Read',
+      'Delivery.Accept',
+      'Delivery.Reject',
+      'Delivery.Cancel',
+      'Delivery.UpdateStatus',
+      'Delivery.UpdateDriver',
+      'Delivery.UpdateEta',
+      'Delivery.UpdateTracking',
+      'Catalog.Read',
+      'Delivery.Read',
+      'Payments.Read',
     ]);
     expect(schemaOf(marketplace, 'EventType').enum).toEqual([
-      'orders.created', 'orders.cancelled', 'payment.completed', 'delivery.assigned', 'delivery.cancelled', 'delivery.superseded',
-      'orders.updated', 'catalog.updated',
+      'orders.created',
+      'orders.cancelled',
+      'payment.completed',
+      'delivery.assigned',
+      'delivery.cancelled',
+      'delivery.superseded',
+      'orders.updated',
+      'catalog.updated',
     ]);
   });
 
   it('validates contract version input', () => {
     const validate = validator('ContractVersionInput');
-    const apiKey = { authType: 'ApiKey', scopes: ['Orders.Create', 'Catalog.Read'], subscribedEvents: ['orders.cancelled'], webhookUrl: 'https://partner.example/hooks' };
+    const apiKey = {
+      authType: 'ApiKey',
+      scopes: ['Orders.Create', 'Catalog.Read'],
+      subscribedEvents: ['orders.cancelled'],
+      webhookUrl: 'https://partner.example/hooks',
+    };
     const oauth2 = {
       authorizationEndpoint: 'https://partner.example/authorize',
       tokenEndpoint: 'https://partner.example/token',
@@ -482,7 +594,9 @@ describe('Marketplace API document', () => {
     expect(validate({ ...apiKey, oauth2 })).toBe(false); // oauth2 only with OAuth2
     expect(validate({ ...apiKey, authType: 'OAuth2' })).toBe(false); // OAuth2 needs oauth2
     expect(validate({ ...apiKey, authType: 'OAuth2', oauth2 })).toBe(true);
-    expect(validate({ ...apiKey, authType: 'OAuth2', oauth2: { ...oauth2, tokenEndpointAuthMethod: 'client_secret_jwt' } })).toBe(false);
+    expect(
+      validate({ ...apiKey, authType: 'OAuth2', oauth2: { ...oauth2, tokenEndpointAuthMethod: 'client_secret_jwt' } }),
+    ).toBe(false);
     expect(validate({ ...apiKey, authType: 'OAuth2', oauth2: { ...oauth2, clientSecret: undefined } })).toBe(false);
     const versionRef = obj(obj(schemaOf(marketplace, 'OAuth2Input').properties).clientSecret);
     expect(versionRef.writeOnly).toBe(true);
@@ -502,7 +616,9 @@ describe('Marketplace API document', () => {
     expect(validator('TenantTokenRequest')({ expiresInSeconds: 59 })).toBe(false);
     expect(validator('TenantTokenRequest')({ expiresInSeconds: 31536001 })).toBe(false);
     expect(validator('AppInput')({ slug: 'courier-co', name: 'Courier Co' })).toBe(true);
-    expect(validator('InstallationInput')({ appId: '5b0e8a52-4a3c-4c47-9d1b-2b2c5a0a6f10', contractVersion: 0 })).toBe(false);
+    expect(validator('InstallationInput')({ appId: '5b0e8a52-4a3c-4c47-9d1b-2b2c5a0a6f10', contractVersion: 0 })).toBe(
+      false,
+    );
   });
 
   it('describes credentials and connect results', () => {
@@ -527,20 +643,50 @@ describe('Marketplace API document', () => {
     expect(validator('Installation')(installation)).toBe(true);
     expect(validator('Installation')({ ...installation, status: 'Pending' })).toBe(false);
     const connect = validator('ConnectResult');
-    expect(connect({ installation, credentials: null, authorizationUrl: 'https://partner.example/authorize?state=s' })).toBe(true);
-    expect(connect({ installation, credentials: { apiKey: 'mpk_x.y', webhookSigningSecret: null }, authorizationUrl: null })).toBe(true);
-    expect(validator('ApiKeyRotationResult')({ installation, credentials: { apiKey: 'mpk_x.y', webhookSigningSecret: null } })).toBe(true);
-    expect(validator('ApiKeyRotationResult')({ installation, credentials: { apiKey: 'mpk_x.y', webhookSigningSecret: 'whsec_z' } })).toBe(false);
-    expect(validator('WebhookSecretRotationResult')({ installation, credentials: { apiKey: null, webhookSigningSecret: 'whsec_z' } })).toBe(true);
+    expect(
+      connect({ installation, credentials: null, authorizationUrl: 'https://partner.example/authorize?state=s' }),
+    ).toBe(true);
+    expect(
+      connect({ installation, credentials: { apiKey: 'mpk_x.y', webhookSigningSecret: null }, authorizationUrl: null }),
+    ).toBe(true);
+    expect(
+      validator('ApiKeyRotationResult')({
+        installation,
+        credentials: { apiKey: 'mpk_x.y', webhookSigningSecret: null },
+      }),
+    ).toBe(true);
+    expect(
+      validator('ApiKeyRotationResult')({
+        installation,
+        credentials: { apiKey: 'mpk_x.y', webhookSigningSecret: 'whsec_z' },
+      }),
+    ).toBe(false);
+    expect(
+      validator('WebhookSecretRotationResult')({
+        installation,
+        credentials: { apiKey: null, webhookSigningSecret: 'whsec_z' },
+      }),
+    ).toBe(true);
   });
 
   it('lists its error codes', () => {
     const description = String(obj(marketplace.info).description);
     for (const code of [
-      'auth.unauthenticated', 'resource.not_found', 'request.invalid', 'request.malformed', 'marketplace.tenant.slug_taken',
-      'marketplace.app.slug_taken', 'marketplace.contract_version.published', 'marketplace.installation.exists',
-      'marketplace.installation.already_connected', 'marketplace.installation.not_connected', 'marketplace.installation.no_events',
-      'oauth.state_invalid', 'oauth.authorization_denied', 'oauth.token_exchange_failed', 'oauth.token_exchange_timeout',
+      'auth.unauthenticated',
+      'resource.not_found',
+      'request.invalid',
+      'request.malformed',
+      'marketplace.tenant.slug_taken',
+      'marketplace.app.slug_taken',
+      'marketplace.contract_version.published',
+      'marketplace.installation.exists',
+      'marketplace.installation.already_connected',
+      'marketplace.installation.not_connected',
+      'marketplace.installation.no_events',
+      'oauth.state_invalid',
+      'oauth.authorization_denied',
+      'oauth.token_exchange_failed',
+      'oauth.token_exchange_timeout',
     ]) {
       expect(description).toContain(`\`${code}\``);
     }

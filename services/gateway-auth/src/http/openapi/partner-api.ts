@@ -10,7 +10,6 @@
  */
 import { IDEMPOTENCY_KEY, arrayOf, partnerApiSchemas, ref, uuid } from '@marketplace/contracts';
 
-
 /** A JSON object of the document (schema, operation, response, ...). */
 export type Json = Record<string, unknown>;
 
@@ -216,7 +215,9 @@ const P = '/api/partner/v1';
 const conflict = (codes: string): Json => problemResponse(`Conflict. Codes: ${codes}.`);
 const IDEMPOTENCY_CONFLICTS = '`idempotency.key_reused`, `idempotency.request_in_progress`';
 const deliveryConflict = conflict(`\`delivery.transition_not_allowed\`, ${IDEMPOTENCY_CONFLICTS}`);
-const badRequestIdempotency = problemResponse('Bad request. Codes: `idempotency.key_missing`, `idempotency.key_invalid`.');
+const badRequestIdempotency = problemResponse(
+  'Bad request. Codes: `idempotency.key_missing`, `idempotency.key_invalid`.',
+);
 const badRequestBody = problemResponse(
   'Bad request. Codes: `request.invalid` (validation failed; `errors` maps field paths to messages), ' +
     '`request.malformed` (the body is not JSON), `idempotency.key_missing`, `idempotency.key_invalid`.',
@@ -225,9 +226,18 @@ const notFoundAssignment = problemResponse(
   'Not found (`resource.not_found`): the order does not exist or the caller does not hold its delivery assignment.',
 );
 
-const assignmentResult = jsonResponse('The assignment in its current state.', ref('DeliveryAssignmentResponse'), MUTATING_SUCCESS_HEADERS);
+const assignmentResult = jsonResponse(
+  'The assignment in its current state.',
+  ref('DeliveryAssignmentResponse'),
+  MUTATING_SUCCESS_HEADERS,
+);
 
-function deliveryAction(action: 'accept' | 'reject' | 'cancel', scope: string, summary: string, description: string): Json {
+function deliveryAction(
+  action: 'accept' | 'reject' | 'cancel',
+  scope: string,
+  summary: string,
+  description: string,
+): Json {
   return post({
     tag: 'Deliveries',
     operationId: `${action}Delivery`,
@@ -305,9 +315,9 @@ const paths: Json = {
       'the reason under `errors.promotionCode`.\n' +
       '- Limits: 1 to 50 lines; quantity 1 to 99; at most 100 modifier selections per line; `customerName` 1 to 100 characters; ' +
       '`customerPhone` an optional `+` then 6 to 15 digits, with spaces, dots, dashes or parentheses between them; `customerEmail` at ' +
-      'most 254; `customerNotes` and `deliveryAddress.notes` at most 500; a line\'s `customerNote` at most 200; `externalOrderId` 1 to ' +
+      "most 254; `customerNotes` and `deliveryAddress.notes` at most 500; a line's `customerNote` at most 200; `externalOrderId` 1 to " +
       '128 without control characters; `promotionCode` at most 50; `addressLine` 1 to 300; `label` at most 100.\n' +
-      '- `orderNumber` is the tenant\'s next order number, a string of digits from 1001 on (gaps are possible, duplicates are not).',
+      "- `orderNumber` is the tenant's next order number, a string of digits from 1001 on (gaps are possible, duplicates are not).",
     scopes: ['Orders.Create'],
     requestBody: jsonBody('CreateOrderRequest', 'The order to create.'),
     success: {
@@ -375,20 +385,25 @@ const paths: Json = {
       '409 `tenancy.partner_api.order_not_cancellable` with `status_detail.status` holding the current status name.',
     scopes: ['Orders.Create'],
     parameters: [parameterRef('OrderId')],
-    success: { '200': jsonResponse('The order was cancelled.', ref('OrderCancellationResponse'), MUTATING_SUCCESS_HEADERS) },
+    success: {
+      '200': jsonResponse('The order was cancelled.', ref('OrderCancellationResponse'), MUTATING_SUCCESS_HEADERS),
+    },
     errors: {
       '400': badRequestIdempotency,
       '404': responseRef('NotFound'),
-      '409': problemResponse(`Conflict. Codes: \`tenancy.partner_api.order_not_cancellable\`, ${IDEMPOTENCY_CONFLICTS}.`, {
-        notCancellable: {
-          type: 'about:blank',
-          title: 'Conflict',
-          status: 409,
-          detail: 'The order can no longer be cancelled.',
-          code: 'tenancy.partner_api.order_not_cancellable',
-          status_detail: { status: 'Accepted' },
+      '409': problemResponse(
+        `Conflict. Codes: \`tenancy.partner_api.order_not_cancellable\`, ${IDEMPOTENCY_CONFLICTS}.`,
+        {
+          notCancellable: {
+            type: 'about:blank',
+            title: 'Conflict',
+            status: 409,
+            detail: 'The order can no longer be cancelled.',
+            code: 'tenancy.partner_api.order_not_cancellable',
+            status_detail: { status: 'Accepted' },
+          },
         },
-      }),
+      ),
     },
   }),
   [`${P}/deliveries/{orderId}/accept`]: deliveryAction(
@@ -473,14 +488,17 @@ function webhook(type: string, dataSchema: string, audience: string, when: strin
         required: true,
         content: {
           'application/json': {
-            schema: { allOf: [ref('WebhookEnvelope'), { properties: { type: { const: type }, data: ref(dataSchema) } }] },
+            schema: {
+              allOf: [ref('WebhookEnvelope'), { properties: { type: { const: type }, data: ref(dataSchema) } }],
+            },
           },
         },
       },
       responses: {
         '2XX': { description: 'Received. Answer quickly; process asynchronously.' },
         default: {
-          description: 'Not received. 5xx, 408 and 429 (and network timeouts) are retried with backoff; any other 4xx is permanent.',
+          description:
+            'Not received. 5xx, 408 and 429 (and network timeouts) are retried with backoff; any other 4xx is permanent.',
         },
       },
     },
@@ -500,8 +518,18 @@ const webhooks: Json = {
     "the order's source installation only",
     'an order with a source installation becomes Cancelled, by the tenant or by the source through POST /orders/{orderId}/cancel.',
   ),
-  'payment.completed': webhook('payment.completed', 'PaymentCompletedData', 'broadcast', 'a gateway-confirmed payment transition.'),
-  'delivery.assigned': webhook('delivery.assigned', 'DeliveryEventData', 'the assigned installation only', 'an order is assigned to the installation.'),
+  'payment.completed': webhook(
+    'payment.completed',
+    'PaymentCompletedData',
+    'broadcast',
+    'a gateway-confirmed payment transition.',
+  ),
+  'delivery.assigned': webhook(
+    'delivery.assigned',
+    'DeliveryEventData',
+    'the assigned installation only',
+    'an order is assigned to the installation.',
+  ),
   'delivery.cancelled': webhook(
     'delivery.cancelled',
     'DeliveryEventData',
@@ -544,14 +572,20 @@ export const partnerApiDocument: Json = {
       url: '{base_url}',
       description: 'The marketplace deployment. Paths already carry the version prefix /api/partner/v1.',
       variables: {
-        base_url: { default: 'https://marketplace.example.com', description: 'Origin of the marketplace deployment (scheme, host and port).' },
+        base_url: {
+          default: 'https://marketplace.example.com',
+          description: 'Origin of the marketplace deployment (scheme, host and port).',
+        },
       },
     },
     { url: '/', description: 'The deployment serving this document.' },
   ],
   security: [{ partnerApiKey: [] }],
   tags: [
-    { name: 'Catalog', description: 'Branches and their effective catalog (order sources). Full snapshots, no pagination.' },
+    {
+      name: 'Catalog',
+      description: 'Branches and their effective catalog (order sources). Full snapshots, no pagination.',
+    },
     { name: 'Orders', description: 'Create, read and cancel orders (order sources; delivery providers read).' },
     { name: 'Deliveries', description: 'Act on delivery assignments (delivery providers).' },
   ],
@@ -615,7 +649,8 @@ export const partnerApiDocument: Json = {
     },
     headers: {
       IdempotentReplayed: {
-        description: '`true` when this is the stored response of an earlier request with the same Idempotency-Key; absent otherwise.',
+        description:
+          '`true` when this is the stored response of an earlier request with the same Idempotency-Key; absent otherwise.',
         schema: { type: 'string', enum: ['true'] },
       },
       RetryAfter: {
@@ -635,7 +670,9 @@ export const partnerApiDocument: Json = {
           'cases are indistinguishable.',
       ),
       TooManyRequests: {
-        ...problemResponse('Rate limited (`rate_limit.exceeded`): 120 requests per IP or 60 per installation in any 60 seconds.'),
+        ...problemResponse(
+          'Rate limited (`rate_limit.exceeded`): 120 requests per IP or 60 per installation in any 60 seconds.',
+        ),
         headers: { 'Retry-After': headerRef('RetryAfter') },
       },
     },

@@ -13,14 +13,23 @@ export type PartnerState = RequestState & { partner?: PartnerCaller };
 export const PARTNER_OPENAPI_PATH = `${PARTNER_PREFIX}/openapi.json`;
 
 const limited = (retryAfterSeconds: number) =>
-  new AppError('rate_limited', 'rate_limit.exceeded', 'Too many requests; retry after the number of seconds in Retry-After.', { retryAfterSeconds });
+  new AppError(
+    'rate_limited',
+    'rate_limit.exceeded',
+    'Too many requests; retry after the number of seconds in Retry-After.',
+    { retryAfterSeconds },
+  );
 
 /**
  * The first steps of every Partner API request, before its body is read: the per-IP limit (every
  * request, authenticated or not), then the API key, then the per-installation limit (all endpoints
  * share it). Failures answer 429 or 401 without touching the body or any internal service.
  */
-export function partnerEdge(ctx: GatewayContext, limiter: RequestLimiter, limits: PartnerLimits): Koa.Middleware<PartnerState> {
+export function partnerEdge(
+  ctx: GatewayContext,
+  limiter: RequestLimiter,
+  limits: PartnerLimits,
+): Koa.Middleware<PartnerState> {
   const prefix = `${PARTNER_PREFIX}/`;
   return async (c, next) => {
     if (!c.path.startsWith(prefix) && c.path !== PARTNER_PREFIX) return void (await next());

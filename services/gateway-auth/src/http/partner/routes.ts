@@ -4,7 +4,14 @@ import { AppError, notFound, validationError } from '@marketplace/errors';
 import { requestBody, type RequestState } from '@marketplace/http';
 import { unauthenticated, type PartnerIdentity } from '@marketplace/identity';
 import { checkIdempotencyKey, requestFingerprint } from '../../domain/idempotency';
-import { hasScope, isMutation, PARTNER_PREFIX, PARTNER_ROUTES, validPathParams, type PartnerRoute } from '../../domain/partner-routes';
+import {
+  hasScope,
+  isMutation,
+  PARTNER_PREFIX,
+  PARTNER_ROUTES,
+  validPathParams,
+  type PartnerRoute,
+} from '../../domain/partner-routes';
 import type { GatewayContext } from '../../usecases/context';
 import type { ForwardRouting, StreamedUpstreamResponse, UpstreamResponse } from '../../usecases/forward-request';
 import { runIdempotent, type IdempotencySettings, type StoredResponse } from '../../usecases/idempotent-request';
@@ -18,14 +25,19 @@ export interface PartnerRouting extends ForwardRouting {
 
 type PartnerContext = RouterContext<PartnerState>;
 
-const insufficientScope = () => new AppError('forbidden', 'auth.insufficient_scope', 'The installation lacks the scope this endpoint requires.');
+const insufficientScope = () =>
+  new AppError('forbidden', 'auth.insufficient_scope', 'The installation lacks the scope this endpoint requires.');
 
 /**
  * Every Partner API route, from the spec's table: check the scope, require and honour the
  * Idempotency-Key on POST and PATCH, and forward to the owning service with the caller's signed
  * identity. The owner checks ownership (a scope alone never reaches another installation's data).
  */
-export function registerPartnerRoutes(router: Router<RequestState>, ctx: GatewayContext, routing: PartnerRouting): void {
+export function registerPartnerRoutes(
+  router: Router<RequestState>,
+  ctx: GatewayContext,
+  routing: PartnerRouting,
+): void {
   router.get(PARTNER_OPENAPI_PATH, (c) => {
     c.set('Cache-Control', 'public, max-age=300');
     c.body = partnerApiDocument;
@@ -39,31 +51,61 @@ export function registerPartnerRoutes(router: Router<RequestState>, ctx: Gateway
   }
 }
 
-async function handle(ctx: GatewayContext, routing: PartnerRouting, route: PartnerRoute, c: PartnerContext): Promise<void> {
+async function handle(
+  ctx: GatewayContext,
+  routing: PartnerRouting,
+  route: PartnerRoute,
+  c: PartnerContext,
+): Promise<void> {
   const caller = c.state.partner;
   if (!caller) throw unauthenticated(); // the edge sets it for every partner route
   if (!validPathParams(c.params)) throw notFound();
   if (!hasScope(route, caller.scopes)) throw insufficientScope();
 
-  const identity: PartnerIdentity = { kind: 'partner', tenantId: caller.tenantId, tenant: caller.tenant, installationId: caller.installationId, appId: caller.appId, scopes: caller.scopes };
+  const identity: PartnerIdentity = {
+    kind: 'partner',
+    tenantId: caller.tenantId,
+    tenant: caller.tenant,
+    installationId: caller.installationId,
+    appId: caller.appId,
+    scopes: caller.scopes,
+  };
   if (!isMutation(route)) return sendUpstream(c, await forwardRead(routing, route, c, identity)); // streamed as it comes (gzip too)
 
   const key = c.get('idempotency-key'); // '' when absent: missing and empty are the same problem
   const problem = checkIdempotencyKey(key);
-  if (problem === 'missing') throw validationError('idempotency.key_missing', 'The Idempotency-Key header is required on POST and PATCH.');
-  if (problem) throw validationError('idempotency.key_invalid', 'The Idempotency-Key header must be 1 to 128 characters without leading or trailing whitespace.');
+  if (problem === 'missing')
+    throw validationError('idempotency.key_missing', 'The Idempotency-Key header is required on POST and PATCH.');
+  if (problem)
+    throw validationError(
+      'idempotency.key_invalid',
+      'The Idempotency-Key header must be 1 to 128 characters without leading or trailing whitespace.',
+    );
   const fingerprint = requestFingerprint(c.method, c.path, requestBody(c));
-  const result = await runIdempotent(ctx, routing.idempotency, { owner: { tenantId: caller.tenantId, installationId: caller.installationId }, key, fingerprint }, async () =>
-    toStored(await forward(routing, route, c, { ...identity, idempotencyKey: key })),
+  const result = await runIdempotent(
+    ctx,
+    routing.idempotency,
+    { owner: { tenantId: caller.tenantId, installationId: caller.installationId }, key, fingerprint },
+    async () => toStored(await forward(routing, route, c, { ...identity, idempotencyKey: key })),
   );
   send(c, result.response, result.replayed);
 }
 
-function forward(routing: PartnerRouting, route: PartnerRoute, c: PartnerContext, identity: PartnerIdentity): Promise<UpstreamResponse> {
+function forward(
+  routing: PartnerRouting,
+  route: PartnerRoute,
+  c: PartnerContext,
+  identity: PartnerIdentity,
+): Promise<UpstreamResponse> {
   return forwardSigned(routing, route.owner, c, identity);
 }
 
-function forwardRead(routing: PartnerRouting, route: PartnerRoute, c: PartnerContext, identity: PartnerIdentity): Promise<StreamedUpstreamResponse> {
+function forwardRead(
+  routing: PartnerRouting,
+  route: PartnerRoute,
+  c: PartnerContext,
+  identity: PartnerIdentity,
+): Promise<StreamedUpstreamResponse> {
   return forwardSigned(routing, route.owner, c, identity, true);
 }
 

@@ -1,7 +1,13 @@
 import type { AppDetail, PublishedApp } from '../../usecases/apps';
 import type { App, ContractVersion } from '../../usecases/entities';
 
-export const appView = (a: App) => ({ id: a._id, slug: a.slug, name: a.name, description: a.description, createdAt: a.createdAt.toISOString() });
+export const appView = (a: App) => ({
+  id: a._id,
+  slug: a.slug,
+  name: a.name,
+  description: a.description,
+  createdAt: a.createdAt.toISOString(),
+});
 
 /** An app with all its contract versions (administrator API). */
 export const appDetailView = (d: AppDetail) => ({ ...appView(d.app), versions: d.versions.map(contractVersionView) });

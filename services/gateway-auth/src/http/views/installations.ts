@@ -22,7 +22,14 @@ export const installationView = (i: Installation) => ({
 });
 
 /** A connect or reconnect: the credentials (ApiKey apps) or the authorization URL (OAuth2 apps). */
-export const connectResultView = (r: ConnectResult) => ({ installation: installationView(r.installation), credentials: r.credentials, authorizationUrl: r.authorizationUrl });
+export const connectResultView = (r: ConnectResult) => ({
+  installation: installationView(r.installation),
+  credentials: r.credentials,
+  authorizationUrl: r.authorizationUrl,
+});
 
 /** New credentials (OAuth callback, rotations), shown once. */
-export const credentialsResultView = (r: { installation: Installation; credentials: Credentials }) => ({ installation: installationView(r.installation), credentials: r.credentials });
+export const credentialsResultView = (r: { installation: Installation; credentials: Credentials }) => ({
+  installation: installationView(r.installation),
+  credentials: r.credentials,
+});

@@ -12,4 +12,8 @@ export const tenantView = (t: Tenant) => ({
 });
 
 /** A minted tenant bearer token. */
-export const tenantTokenView = (t: TenantToken) => ({ token: t.token, tokenType: 'Bearer', expiresAt: t.expiresAt.toISOString() });
+export const tenantTokenView = (t: TenantToken) => ({
+  token: t.token,
+  tokenType: 'Bearer',
+  expiresAt: t.expiresAt.toISOString(),
+});

@@ -20,7 +20,17 @@ it('describes zones and promotions the way the service answers them', () => {
     id: ids.zone,
     branchId: ids.branch,
     name: 'Centre',
-    geometry: { type: 'Polygon', coordinates: [[[13.3, 52.5], [13.5, 52.5], [13.5, 52.6], [13.3, 52.5]]] },
+    geometry: {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [13.3, 52.5],
+          [13.5, 52.5],
+          [13.5, 52.6],
+          [13.3, 52.5],
+        ],
+      ],
+    },
     isActive: true,
     fee: 2.5,
     minimumOrder: null,
@@ -30,7 +40,9 @@ it('describes zones and promotions the way the service answers them', () => {
   };
   expect(validator('DeliveryZone')(zone)).toBe(true);
   expect(validator('DeliveryZone')({ ...zone, extra: 1 })).toBe(false);
-  expect(validator('DeliveryZoneInput')({ branchId: ids.branch, name: 'Centre', geometry: zone.geometry, fee: 2.5 })).toBe(true);
+  expect(
+    validator('DeliveryZoneInput')({ branchId: ids.branch, name: 'Centre', geometry: zone.geometry, fee: 2.5 }),
+  ).toBe(true);
 
   const promotion = {
     id: ids.promotion,
@@ -77,8 +89,20 @@ it('describes an order the way the service answers it', () => {
         modifiers: [{ modifierGroupName: 'Extras', modifierOptionName: 'Basil', quantity: 1, totalPrice: 0 }],
       },
     ],
-    deliveryAddress: { label: null, addressLine: 'Hauptstr. 1, Berlin', latitude: 52.52, longitude: 13.4, instructions: null },
-    branch: { name: 'Mitte', address: 'Torstr. 2, 10119 Berlin, DE', latitude: null, longitude: null, externalLocationId: null },
+    deliveryAddress: {
+      label: null,
+      addressLine: 'Hauptstr. 1, Berlin',
+      latitude: 52.52,
+      longitude: 13.4,
+      instructions: null,
+    },
+    branch: {
+      name: 'Mitte',
+      address: 'Torstr. 2, 10119 Berlin, DE',
+      latitude: null,
+      longitude: null,
+      externalLocationId: null,
+    },
     paymentStatus: 1,
     externalOrderId: 'ext-1',
     subtotal: 17,

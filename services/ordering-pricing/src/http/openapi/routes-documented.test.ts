@@ -10,14 +10,20 @@ function servedOperations(): string[] {
   const router = new Router<RequestState>();
   registerTenantRoutes(router, {} as OrderingContext); // routes only capture the context
   return router.stack.flatMap((layer) =>
-    layer.methods.filter((m) => m !== 'HEAD').map((method) => `${method} ${layer.path.toString().replace(/:([A-Za-z]+)/g, '{$1}')}`),
+    layer.methods
+      .filter((m) => m !== 'HEAD')
+      .map((method) => `${method} ${layer.path.toString().replace(/:([A-Za-z]+)/g, '{$1}')}`),
   );
 }
 
 function documentedOperations(): string[] {
   const paths = tenantOrderingApiDocument.paths as Record<string, Record<string, unknown>>;
   const methods = ['get', 'put', 'post', 'delete', 'patch'];
-  return Object.entries(paths).flatMap(([path, item]) => Object.keys(item).filter((k) => methods.includes(k)).map((m) => `${m.toUpperCase()} ${path}`));
+  return Object.entries(paths).flatMap(([path, item]) =>
+    Object.keys(item)
+      .filter((k) => methods.includes(k))
+      .map((m) => `${m.toUpperCase()} ${path}`),
+  );
 }
 
 it('documents exactly the tenant routes ordering serves', () => {

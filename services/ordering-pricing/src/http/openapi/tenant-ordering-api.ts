@@ -78,7 +78,9 @@ const RESOURCES: Resource[] = [
     singular: 'delivery zone',
     input: 'DeliveryZoneInput',
     output: 'DeliveryZone',
-    listParameters: [{ name: 'branchId', in: 'query', required: false, schema: uuid, description: 'Only the zones of this branch.' }],
+    listParameters: [
+      { name: 'branchId', in: 'query', required: false, schema: uuid, description: 'Only the zones of this branch.' },
+    ],
     replaceDescription: 'Orders keep their zone id and fee; a change applies to new orders only.',
   },
   {
@@ -89,7 +91,12 @@ const RESOURCES: Resource[] = [
     singular: 'promotion',
     input: 'PromotionInput',
     output: 'Promotion',
-    createConflicts: { '409': problem('The restaurant already has a promotion with this code (matched case-insensitively).', '`promotion.code_taken`') },
+    createConflicts: {
+      '409': problem(
+        'The restaurant already has a promotion with this code (matched case-insensitively).',
+        '`promotion.code_taken`',
+      ),
+    },
     replaceDescription: 'Replaces everything but `code`, which must be sent unchanged (400 otherwise).',
   },
 ];
@@ -104,23 +111,36 @@ function resourcePaths(r: Resource): Record<string, Json> {
       }),
       get: op(r.tag, `list${r.plural}`, `List ${r.tag.toLowerCase()}`, {
         ...(r.listParameters ? { parameters: r.listParameters } : {}),
-        responses: { '200': json('Every one of the tenant.', { type: 'array', items: ref(r.output) }), ...(r.listParameters ? QUERY_ERRORS : {}) },
+        responses: {
+          '200': json('Every one of the tenant.', { type: 'array', items: ref(r.output) }),
+          ...(r.listParameters ? QUERY_ERRORS : {}),
+        },
       }),
     },
     [`${PREFIX}/${r.path}/{id}`]: {
       parameters: [idParam],
-      get: op(r.tag, `get${r.noun}`, 'Read one', { responses: { '200': json('The resource.', ref(r.output)), ...NOT_FOUND } }),
+      get: op(r.tag, `get${r.noun}`, 'Read one', {
+        responses: { '200': json('The resource.', ref(r.output)), ...NOT_FOUND },
+      }),
       put: op(r.tag, `replace${r.noun}`, 'Replace it whole', {
         ...(r.replaceDescription ? { description: r.replaceDescription } : {}),
         requestBody: body,
         responses: { '200': json('Replaced.', ref(r.output)), ...WRITE_ERRORS, ...NOT_FOUND },
       }),
-      delete: op(r.tag, `delete${r.noun}`, 'Delete it', { responses: { '204': { description: 'Deleted.' }, ...NOT_FOUND } }),
+      delete: op(r.tag, `delete${r.noun}`, 'Delete it', {
+        responses: { '204': { description: 'Deleted.' }, ...NOT_FOUND },
+      }),
     },
   };
 }
 
-const ORDER_ACTIONS: Array<{ action: string; operationId: string; summary: string; description: string; conflict: Json }> = [
+const ORDER_ACTIONS: Array<{
+  action: string;
+  operationId: string;
+  summary: string;
+  description: string;
+  conflict: Json;
+}> = [
   ['accept', 'Accept a Pending order', 'Pending → Accepted.'],
   ['reject', 'Reject a Pending order', 'Pending → Rejected.'],
   ['complete', 'Complete an Accepted order', 'Accepted → Completed.'],
@@ -130,14 +150,24 @@ const ORDER_ACTIONS: Array<{ action: string; operationId: string; summary: strin
   operationId: `${action}Order`,
   summary: summary!,
   description: `${description} ${STATUSES}\n\n${TRANSITIONS}`,
-  conflict: { '409': problem('The action is not allowed in the order\'s status, given in `status_detail.status`.', '`order.invalid_transition`') },
+  conflict: {
+    '409': problem(
+      "The action is not allowed in the order's status, given in `status_detail.status`.",
+      '`order.invalid_transition`',
+    ),
+  },
 }));
 ORDER_ACTIONS.push({
   action: 'payment',
   operationId: 'recordOrderPayment',
   summary: 'Record that the order was paid',
   description: `Unpaid → Paid, on a Pending, Accepted or Completed order. ${PAYMENT_STATUSES}\n\n${TRANSITIONS}`,
-  conflict: { '409': problem('Already paid, or the order is Rejected or Cancelled; its status is in `status_detail.status`.', '`order.payment_not_recordable`') },
+  conflict: {
+    '409': problem(
+      'Already paid, or the order is Rejected or Cancelled; its status is in `status_detail.status`.',
+      '`order.payment_not_recordable`',
+    ),
+  },
 });
 
 const orderActionPaths = (): Record<string, Json> =>
@@ -148,7 +178,12 @@ const orderActionPaths = (): Record<string, Json> =>
         parameters: [idParam],
         post: op('Orders', a.operationId, a.summary, {
           description: a.description,
-          responses: { '200': json('The order after the change.', ref('TenantOrder')), ...NOT_FOUND, ...a.conflict, ...BUSY },
+          responses: {
+            '200': json('The order after the change.', ref('TenantOrder')),
+            ...NOT_FOUND,
+            ...a.conflict,
+            ...BUSY,
+          },
         }),
       },
     ]),
@@ -175,7 +210,8 @@ export const tenantOrderingApiDocument: Json = {
         responses: { '200': json('The service fee.', ref('ServiceFee')) },
       }),
       put: op('Service fee', 'replaceServiceFee', 'Set the service fee', {
-        description: 'Applies to new orders: the fixed amount plus the percentage of the discounted subtotal, rounded once, half up. Fees are not taxed.',
+        description:
+          'Applies to new orders: the fixed amount plus the percentage of the discounted subtotal, rounded once, half up. Fees are not taxed.',
         requestBody: { required: true, content: { 'application/json': { schema: ref('ServiceFeeInput') } } },
         responses: { '200': json('The service fee after the change.', ref('ServiceFee')), ...WRITE_ERRORS },
       }),
@@ -183,23 +219,46 @@ export const tenantOrderingApiDocument: Json = {
     [`${PREFIX}/orders`]: {
       get: op('Orders', 'listOrders', "List the tenant's orders, newest first", {
         parameters: [
-          { name: 'status', in: 'query', required: false, schema: { type: 'integer' }, description: `Only orders in this status. ${STATUSES}` },
-          { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 }, description: 'At most this many orders.' },
+          {
+            name: 'status',
+            in: 'query',
+            required: false,
+            schema: { type: 'integer' },
+            description: `Only orders in this status. ${STATUSES}`,
+          },
+          {
+            name: 'limit',
+            in: 'query',
+            required: false,
+            schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
+            description: 'At most this many orders.',
+          },
         ],
         responses: { '200': json('The orders.', { type: 'array', items: ref('TenantOrder') }), ...QUERY_ERRORS },
       }),
     },
     [`${PREFIX}/orders/openapi.json`]: {
-      get: op('Description', 'getOrderingOpenApi', 'This document', { responses: { '200': json('OpenAPI 3.1.', { type: 'object' }) } }),
+      get: op('Description', 'getOrderingOpenApi', 'This document', {
+        responses: { '200': json('OpenAPI 3.1.', { type: 'object' }) },
+      }),
     },
     [`${PREFIX}/orders/{id}`]: {
       parameters: [idParam],
-      get: op('Orders', 'getOrder', 'Read one order', { responses: { '200': json('The order.', ref('TenantOrder')), ...NOT_FOUND } }),
+      get: op('Orders', 'getOrder', 'Read one order', {
+        responses: { '200': json('The order.', ref('TenantOrder')), ...NOT_FOUND },
+      }),
     },
     ...orderActionPaths(),
   },
   components: {
-    securitySchemes: { tenantToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A tenant token (role tenant).' } },
+    securitySchemes: {
+      tenantToken: {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'JWT',
+        description: 'A tenant token (role tenant).',
+      },
+    },
     schemas: {
       DeliveryZoneInput: requestSchemas.DeliveryZoneInput,
       PromotionInput: requestSchemas.PromotionInput,
@@ -220,7 +279,11 @@ export const tenantOrderingApiDocument: Json = {
         code: { type: 'string', description: 'Stored upper-case; matched case-insensitively.' },
         description: nullable(text),
         type: { type: 'string', enum: ['percentage', 'fixed'] },
-        percent: nullable({ type: 'number', format: 'double', description: 'Percent off the subtotal (type percentage).' }),
+        percent: nullable({
+          type: 'number',
+          format: 'double',
+          description: 'Percent off the subtotal (type percentage).',
+        }),
         amount: nullable({ ...money, description: 'Amount off (type fixed).' }),
         minimumSubtotal: money,
         validFrom: nullable(dateTime),
@@ -232,7 +295,11 @@ export const tenantOrderingApiDocument: Json = {
         currencyCode,
         ...stamps,
       }),
-      ServiceFee: closed({ currencyCode, fixed: money, percent: { type: 'number', format: 'double', minimum: 0, maximum: 100 } }),
+      ServiceFee: closed({
+        currencyCode,
+        fixed: money,
+        percent: { type: 'number', format: 'double', minimum: 0, maximum: 100 },
+      }),
       TenantOrder: closed({
         orderId: uuid,
         orderNumber: text,
@@ -252,12 +319,23 @@ export const tenantOrderingApiDocument: Json = {
             lineTotal: money,
             modifiers: {
               type: 'array',
-              items: closed({ modifierGroupName: text, modifierOptionName: text, quantity: { type: 'integer' }, totalPrice: money }),
+              items: closed({
+                modifierGroupName: text,
+                modifierOptionName: text,
+                quantity: { type: 'integer' },
+                totalPrice: money,
+              }),
             },
           }),
         },
         deliveryAddress: nullable(
-          closed({ label: nullable(text), addressLine: text, latitude: { type: 'number', format: 'double' }, longitude: { type: 'number', format: 'double' }, instructions: nullable(text) }),
+          closed({
+            label: nullable(text),
+            addressLine: text,
+            latitude: { type: 'number', format: 'double' },
+            longitude: { type: 'number', format: 'double' },
+            instructions: nullable(text),
+          }),
         ),
         branch: {
           ...closed({
@@ -287,7 +365,11 @@ export const tenantOrderingApiDocument: Json = {
         sourceInstallationId: { type: 'string', description: 'The installation that created the order.' },
         history: {
           type: 'array',
-          items: closed({ status: { type: 'string', enum: STATUS_NAMES }, at: dateTime, by: { type: 'string', enum: ['source', 'tenant'] } }),
+          items: closed({
+            status: { type: 'string', enum: STATUS_NAMES },
+            at: dateTime,
+            by: { type: 'string', enum: ['source', 'tenant'] },
+          }),
         },
         ...stamps,
       }),
@@ -301,7 +383,11 @@ export const tenantOrderingApiDocument: Json = {
           detail: { type: 'string' },
           instance: { type: 'string' },
           code: { type: 'string' },
-          errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } }, description: 'Field path → messages (400).' },
+          errors: {
+            type: 'object',
+            additionalProperties: { type: 'array', items: { type: 'string' } },
+            description: 'Field path → messages (400).',
+          },
           status_detail: {
             type: 'object',
             properties: { status: { type: 'string', enum: STATUS_NAMES } },

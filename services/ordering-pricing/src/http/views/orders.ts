@@ -1,4 +1,9 @@
-import type { BranchPickupInfo, CreateOrderResponse, OrderCancellationResponse, OrderResponse } from '@marketplace/contracts';
+import type {
+  BranchPickupInfo,
+  CreateOrderResponse,
+  OrderCancellationResponse,
+  OrderResponse,
+} from '@marketplace/contracts';
 import { fromMinorUnits } from '@marketplace/money';
 import type { Order } from '../../domain/order';
 import { paymentStatusName, statusName } from '../../domain/order-status';
@@ -8,7 +13,9 @@ import { paymentStatusName, statusName } from '../../domain/order-status';
  * the branch has no coordinates (as this service answers, see the README's Reads), where the
  * contract's BranchPickupInfo says numbers. Everything else is checked against the contract.
  */
-type OrderReadBody = Omit<OrderResponse, 'branch'> & { branch: Omit<BranchPickupInfo, 'latitude' | 'longitude'> & { latitude: number | null; longitude: number | null } };
+type OrderReadBody = Omit<OrderResponse, 'branch'> & {
+  branch: Omit<BranchPickupInfo, 'latitude' | 'longitude'> & { latitude: number | null; longitude: number | null };
+};
 
 const money = (order: Order, minor: number) => fromMinorUnits(minor, order.decimals);
 
@@ -80,7 +87,12 @@ export function orderView(order: Order, financial: boolean): OrderReadBody {
 
 /** Spec: Order cancellation response. */
 export function cancellationView(order: Order): OrderCancellationResponse {
-  return { orderId: order._id, orderNumber: order.orderNumber, status: order.status, externalOrderId: order.source.externalOrderId };
+  return {
+    orderId: order._id,
+    orderNumber: order.orderNumber,
+    status: order.status,
+    externalOrderId: order.source.externalOrderId,
+  };
 }
 
 /** What the tenant sees: the whole order, statuses as integers with their names. */

@@ -3,4 +3,8 @@ import type { ServiceFeeRule } from '../../domain/pricing';
 import type { TenantScope } from '../../usecases/context';
 
 /** Tenant API: the service fee, the fixed part in the tenant's currency. */
-export const serviceFeeView = (fee: ServiceFeeRule, tenant: TenantScope) => ({ currencyCode: tenant.currencyCode, fixed: fromMinorUnits(fee.fixedMinor, tenant.decimals), percent: fee.percent });
+export const serviceFeeView = (fee: ServiceFeeRule, tenant: TenantScope) => ({
+  currencyCode: tenant.currencyCode,
+  fixed: fromMinorUnits(fee.fixedMinor, tenant.decimals),
+  percent: fee.percent,
+});

@@ -20,11 +20,27 @@ it('describes deliveries the way the service answers them', () => {
     occurredAt: '2026-11-23T10:00:00.000Z',
     createdAt: '2026-11-23T10:00:00.000Z',
     updatedAt: '2026-11-23T10:00:00.000Z',
-    attempts: [{ round: 1, attempt: 1, at: '2026-11-23T10:00:00.000Z', statusCode: 503, latencyMs: 12, errorClass: null, verdict: 'retry' }],
+    attempts: [
+      {
+        round: 1,
+        attempt: 1,
+        at: '2026-11-23T10:00:00.000Z',
+        statusCode: 503,
+        latencyMs: 12,
+        errorClass: null,
+        verdict: 'retry',
+      },
+    ],
   };
   expect(validator('Delivery')(delivery)).toBe(true);
   expect(validator('Delivery')({ ...delivery, secret: 'x' })).toBe(false);
-  const payload = { id: delivery.id, type: 'orders.created', version: 1, occurredAt: delivery.occurredAt, data: { orderId: 'o' } };
+  const payload = {
+    id: delivery.id,
+    type: 'orders.created',
+    version: 1,
+    occurredAt: delivery.occurredAt,
+    data: { orderId: 'o' },
+  };
   expect(validator('DeliveryWithPayload')({ ...delivery, payload })).toBe(true);
   expect(validator('DeliveryWithPayload')({ ...delivery, payload: { ...payload, version: 2 } })).toBe(false);
 });

@@ -9,9 +9,15 @@ import { tenantWebhooksApiDocument } from './tenant-webhooks-api';
 it('documents exactly the routes the webhook sender serves', () => {
   const router = new Router<RequestState>();
   registerRoutes(router, {} as WebhookContext); // routes only capture the context
-  const served = router.stack.flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((method) => `${method} ${layer.path.toString().replace(/:([A-Za-z]+)/g, '{$1}')}`));
+  const served = router.stack.flatMap((layer) =>
+    layer.methods
+      .filter((m) => m !== 'HEAD')
+      .map((method) => `${method} ${layer.path.toString().replace(/:([A-Za-z]+)/g, '{$1}')}`),
+  );
   const paths = tenantWebhooksApiDocument.paths as Record<string, Record<string, unknown>>;
-  const documented = Object.entries(paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`));
+  const documented = Object.entries(paths).flatMap(([path, item]) =>
+    Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`),
+  );
   expect(served).toHaveLength(5);
   expect(documented.sort()).toEqual(served.sort());
 });

@@ -8,7 +8,10 @@ import { type Json, closed, dateTime, json, nullable, problem, ref, uuid } from 
 const PREFIX = '/api/tenant/v1/webhooks';
 const param = (name: string): Json => ({ name, in: 'path', required: true, schema: uuid });
 
-const NOT_FOUND = problem("An installation or delivery that does not exist or is another tenant's (the same answer).", '`resource.not_found`');
+const NOT_FOUND = problem(
+  "An installation or delivery that does not exist or is another tenant's (the same answer).",
+  '`resource.not_found`',
+);
 const op = (operationId: string, summary: string, description: string, parameters: Json[], responses: Json): Json => ({
   tags: ['Webhooks'],
   operationId,
@@ -56,7 +59,12 @@ export const tenantWebhooksApiDocument: Json = {
         [
           param('installationId'),
           { name: 'status', in: 'query', required: false, schema: { type: 'string', enum: STATUSES } },
-          { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 } },
+          {
+            name: 'limit',
+            in: 'query',
+            required: false,
+            schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
+          },
         ],
         {
           '200': json('The deliveries, without their payloads.', { type: 'array', items: ref('Delivery') }),
@@ -74,15 +82,24 @@ export const tenantWebhooksApiDocument: Json = {
         {
           '202': json('The delivery, with the payload it sends.', ref('DeliveryWithPayload')),
           '404': NOT_FOUND,
-          '409': problem('The installation is not connected or has no webhook URL.', '`webhook.installation_not_receiving`'),
+          '409': problem(
+            'The installation is not connected or has no webhook URL.',
+            '`webhook.installation_not_receiving`',
+          ),
         },
       ),
     },
     [`${PREFIX}/deliveries/{deliveryId}`]: {
-      get: op('getWebhookDelivery', 'Get a delivery', 'With every attempt and the payload sent (the same bytes on every attempt).', [param('deliveryId')], {
-        '200': json('The delivery.', ref('DeliveryWithPayload')),
-        '404': NOT_FOUND,
-      }),
+      get: op(
+        'getWebhookDelivery',
+        'Get a delivery',
+        'With every attempt and the payload sent (the same bytes on every attempt).',
+        [param('deliveryId')],
+        {
+          '200': json('The delivery.', ref('DeliveryWithPayload')),
+          '404': NOT_FOUND,
+        },
+      ),
     },
     [`${PREFIX}/deliveries/{deliveryId}/redeliver`]: {
       post: op(
@@ -93,7 +110,10 @@ export const tenantWebhooksApiDocument: Json = {
         {
           '202': json('The delivery, pending again.', ref('Delivery')),
           '404': NOT_FOUND,
-          '409': problem('Still being attempted, or the installation no longer receives this type.', '`webhook.delivery_in_progress`, `webhook.installation_not_receiving`'),
+          '409': problem(
+            'Still being attempted, or the installation no longer receives this type.',
+            '`webhook.delivery_in_progress`, `webhook.installation_not_receiving`',
+          ),
           '503': problem('The delivery is being updated.', '`resource.busy`'),
         },
       ),
@@ -104,12 +124,21 @@ export const tenantWebhooksApiDocument: Json = {
         operationId: 'getTenantWebhooksApiDocument',
         summary: 'This document',
         security: [{ tenantToken: [] }],
-        responses: { '200': json('OpenAPI 3.1.', { type: 'object' }), '401': problem('No valid tenant token.', '`auth.unauthenticated`') },
+        responses: {
+          '200': json('OpenAPI 3.1.', { type: 'object' }),
+          '401': problem('No valid tenant token.', '`auth.unauthenticated`'),
+        },
       },
     },
   },
   components: {
-    securitySchemes: { tenantToken: { type: 'http', scheme: 'bearer', description: 'A tenant token issued by the platform administrator.' } },
+    securitySchemes: {
+      tenantToken: {
+        type: 'http',
+        scheme: 'bearer',
+        description: 'A tenant token issued by the platform administrator.',
+      },
+    },
     schemas: {
       Attempt: closed({
         round: { type: 'integer', minimum: 1 },
@@ -117,18 +146,35 @@ export const tenantWebhooksApiDocument: Json = {
         at: dateTime,
         statusCode: nullable({ type: 'integer' }),
         latencyMs: { type: 'integer', minimum: 0 },
-        errorClass: nullable({ type: 'string', enum: ['timeout', 'connect', 'dns', 'refused_address', 'tls', 'reset', 'other'] }),
+        errorClass: nullable({
+          type: 'string',
+          enum: ['timeout', 'connect', 'dns', 'refused_address', 'tls', 'reset', 'other'],
+        }),
         verdict: { type: 'string', enum: ['delivered', 'retry', 'permanent'] },
       }),
       Delivery: closed(DELIVERY),
       DeliveryWithPayload: closed({
         ...DELIVERY,
-        payload: closed({ id: uuid, type: { type: 'string' }, version: { const: 1 }, occurredAt: dateTime, data: { type: 'object' } }),
+        payload: closed({
+          id: uuid,
+          type: { type: 'string' },
+          version: { const: 1 },
+          occurredAt: dateTime,
+          data: { type: 'object' },
+        }),
       }),
       Problem: {
         type: 'object',
         required: ['status', 'title', 'code'],
-        properties: { type: { type: 'string' }, title: { type: 'string' }, status: { type: 'integer' }, detail: { type: 'string' }, code: { type: 'string' }, instance: { type: 'string' }, errors: { type: 'object' } },
+        properties: {
+          type: { type: 'string' },
+          title: { type: 'string' },
+          status: { type: 'integer' },
+          detail: { type: 'string' },
+          code: { type: 'string' },
+          instance: { type: 'string' },
+          errors: { type: 'object' },
+        },
       },
     },
   },
