@@ -10,3 +10,6 @@ export {
 } from './http';
 export type * from './generated/http';
 export * from './generated/events';
+export { tenantCatalogApiDocument } from './openapi/tenant-catalog';
+export { tenantOrderingApiDocument } from './openapi/tenant-ordering';
+export { tenantWebhooksApiDocument } from './openapi/tenant-webhooks';

@@ -21,4 +21,3 @@ export { runReadinessChecks, withTimeout, type ReadinessCheck, type ReadinessRep
 export { bodyValidator, fieldErrorsOf, fieldPath } from './body-validation';
 export { isUuid, pathId, queryId } from './path-params';
 export { isLoopbackHost, isInternalAddress } from './outbound-address';
-export { ref, uuid, dateTime, money, nullable, closed, problem, json, type Json } from './openapi-parts';

@@ -7,7 +7,7 @@ import { tenantScope, type CatalogContext, type TenantScope } from '../usecases/
 import * as manage from '../usecases/manage-catalog';
 import type { CatalogResource } from '../domain/model';
 import { findResource, listResources, type ResourceType } from '../usecases/resources';
-import { tenantCatalogApiDocument } from './openapi/tenant-catalog-api';
+import { tenantCatalogApiDocument } from '@marketplace/contracts';
 import * as schemas from './schemas';
 import {
   availabilityView,

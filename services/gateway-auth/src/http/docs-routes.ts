@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import { notFound } from '@marketplace/errors';
+import { tenantCatalogApiDocument, tenantOrderingApiDocument, tenantWebhooksApiDocument } from '@marketplace/contracts';
 import type { RequestState } from '@marketplace/http';
 import { marketplaceApiDocument } from './openapi/marketplace-api';
 import { partnerApiDocument } from './openapi/partner-api';
@@ -16,11 +17,10 @@ import { partnerApiDocument } from './openapi/partner-api';
  * document from /docs/<name>/openapi.json (the same in-memory object the API serves at its own
  * URL), not from /api/partner/v1/openapi.json, which would spend the reader's per-IP budget.
  *
- * Only the gateway's own documents are listed. The tenant documents of catalog, ordering-pricing
- * and webhook-sender live in those services and are reached only through the tenant forwarding,
- * which wants a tenant bearer token for everything under its prefixes, openapi.json included; a
- * viewer that first asks for a token, or a gateway that imports or proxies other services'
- * documents, is more than this page is worth. Their readers have a token and fetch the JSON.
+ * The tenant documents of catalog, ordering-pricing and webhook-sender are contracts
+ * (`@marketplace/contracts`), which their owners serve behind the tenant forwarding (a tenant token
+ * for everything under their prefixes, openapi.json included); the pages here show the same
+ * objects without one, since a document holds nothing secret.
  */
 export const DOCS = [
   {
@@ -35,6 +35,28 @@ export const DOCS = [
     title: 'Marketplace administrator and tenant API',
     document: marketplaceApiDocument,
     published: '/api/marketplace/openapi.json',
+    tryItOut: true,
+  },
+  // Published behind the tenant forwarding: a client needs a tenant token to fetch these.
+  {
+    name: 'tenant-catalog',
+    title: 'Tenant API: catalog',
+    document: tenantCatalogApiDocument,
+    published: '/api/tenant/v1/catalog/openapi.json',
+    tryItOut: true,
+  },
+  {
+    name: 'tenant-orders',
+    title: 'Tenant API: orders, delivery zones, promotions, service fee',
+    document: tenantOrderingApiDocument,
+    published: '/api/tenant/v1/orders/openapi.json',
+    tryItOut: true,
+  },
+  {
+    name: 'tenant-webhooks',
+    title: 'Tenant API: webhook deliveries',
+    document: tenantWebhooksApiDocument,
+    published: '/api/tenant/v1/webhooks/openapi.json',
     tryItOut: true,
   },
 ] as const;

@@ -10,7 +10,7 @@ import { listOrders, readOrderAsTenant } from '../usecases/order-reads';
 import * as promotions from '../usecases/promotions';
 import { getServiceFee, putServiceFee } from '../usecases/settings';
 import * as zones from '../usecases/zones';
-import { tenantOrderingApiDocument } from './openapi/tenant-ordering-api';
+import { tenantOrderingApiDocument } from '@marketplace/contracts';
 import { validatePromotion, validateServiceFeeInput, validateZone } from './schemas';
 import { tenantOrderView } from './views/orders';
 import { promotionView } from './views/promotions';

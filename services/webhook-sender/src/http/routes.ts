@@ -6,7 +6,7 @@ import { identityOf } from '@marketplace/identity';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../domain/delivery-status';
 import type { WebhookContext } from '../usecases/context';
 import { getDelivery, listDeliveries, redeliver, sendTestEvent } from '../usecases/manage';
-import { tenantWebhooksApiDocument } from './openapi/tenant-webhooks-api';
+import { tenantWebhooksApiDocument } from '@marketplace/contracts';
 import { deliveryView } from './views';
 
 const PREFIX = '/api/tenant/v1/webhooks';

@@ -1,5 +1,5 @@
 import { componentValidator, tenantDocumentOperationIds } from '@marketplace/testing';
-import { tenantCatalogApiDocument } from './tenant-catalog-api';
+import { tenantCatalogApiDocument } from '@marketplace/contracts';
 
 const validator = (name: string) => componentValidator(tenantCatalogApiDocument, name);
 

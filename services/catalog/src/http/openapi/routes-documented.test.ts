@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { RequestState } from '@marketplace/http';
 import type { CatalogContext } from '../../usecases/context';
 import { registerTenantRoutes } from '../tenant-routes';
-import { tenantCatalogApiDocument } from './tenant-catalog-api';
+import { tenantCatalogApiDocument } from '@marketplace/contracts';
 
 // Every tenant route the catalog serves is in its OpenAPI document, and the document describes no
 // route that does not exist.

@@ -1,5 +1,5 @@
 import { componentValidator, tenantDocumentOperationIds } from '@marketplace/testing';
-import { tenantOrderingApiDocument } from './tenant-ordering-api';
+import { tenantOrderingApiDocument } from '@marketplace/contracts';
 
 const validator = (name: string) => componentValidator(tenantOrderingApiDocument, name);
 

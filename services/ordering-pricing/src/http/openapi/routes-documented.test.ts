@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { RequestState } from '@marketplace/http';
 import type { OrderingContext } from '../../usecases/context';
 import { registerTenantRoutes } from '../tenant-routes';
-import { tenantOrderingApiDocument } from './tenant-ordering-api';
+import { tenantOrderingApiDocument } from '@marketplace/contracts';
 
 // Every tenant route ordering serves is in its OpenAPI document, and the document describes no
 // route that does not exist.

@@ -1,5 +1,5 @@
 import { componentValidator, tenantDocumentOperationIds } from '@marketplace/testing';
-import { tenantWebhooksApiDocument } from './tenant-webhooks-api';
+import { tenantWebhooksApiDocument } from '@marketplace/contracts';
 
 const validator = (name: string) => componentValidator(tenantWebhooksApiDocument, name);
 

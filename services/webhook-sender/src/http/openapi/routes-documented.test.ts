@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { RequestState } from '@marketplace/http';
 import type { WebhookContext } from '../../usecases/context';
 import { registerRoutes } from '../routes';
-import { tenantWebhooksApiDocument } from './tenant-webhooks-api';
+import { tenantWebhooksApiDocument } from '@marketplace/contracts';
 
 // Every route the webhook sender serves is in its OpenAPI document, and the document describes no
 // route that does not exist.

@@ -1,9 +1,9 @@
 /**
  * OpenAPI 3.1 description of the webhook sender's part of the tenant API, served at
- * `GET /api/tenant/v1/webhooks/openapi.json` (through the gateway, with a tenant token). A unit
- * test checks that it lists exactly the routes served.
+ * `GET /api/tenant/v1/webhooks/openapi.json` (through the gateway, with a tenant token); the gateway
+ * shows it at /docs, and webhook-sender's unit test checks that it lists exactly the routes served.
  */
-import { type Json, closed, dateTime, json, nullable, problem, ref, uuid } from '@marketplace/http';
+import { type Json, closed, dateTime, json, nullable, problem, ref, uuid } from './parts';
 
 const PREFIX = '/api/tenant/v1/webhooks';
 const param = (name: string): Json => ({ name, in: 'path', required: true, schema: uuid });

@@ -1,11 +1,11 @@
 /**
  * OpenAPI 3.1 description of the catalog's part of the tenant API, served at
  * `GET /api/tenant/v1/catalog/openapi.json` (through the gateway, with a tenant token). Request
- * bodies are the very schemas the routes validate with (../schemas.ts); a unit test checks that
- * this document lists exactly the routes served.
+ * bodies are the very schemas the routes validate with (../http); catalog serves it, the gateway
+ * shows it at /docs, and catalog's unit test checks that it lists exactly the routes served.
  */
-import { type Json, closed, json, money, nullable, problem, ref, uuid } from '@marketplace/http';
-import { requestSchemas } from '@marketplace/contracts';
+import { type Json, closed, json, money, nullable, problem, ref, uuid } from './parts';
+import { requestSchemas } from '../http';
 
 const PREFIX = '/api/tenant/v1/catalog';
 const translations: Json = {
