@@ -1,35 +1,5 @@
 import { eventState } from './event-state';
-import type { Product } from './model';
-
-const createdAt = new Date('2026-01-01T10:00:00Z');
-const updatedAt = new Date('2026-01-02T11:30:00Z');
-const product: Product = {
-  _id: 'p',
-  tenantId: 't1',
-  seq: 7,
-  deleted: false,
-  createdAt,
-  updatedAt,
-  categoryId: 'c',
-  sortOrder: 1,
-  sku: null,
-  name: 'Margherita',
-  imageUrl: null,
-  taxCategoryId: null,
-  translations: { de: 'Margherita' },
-  variants: [
-    {
-      id: 'v',
-      sku: null,
-      name: 'S',
-      priceMinor: 999,
-      compareAtPriceMinor: 1099,
-      isDefault: true,
-      modifierGroupIds: ['g'],
-      translations: {},
-    },
-  ],
-};
+import { product, updatedAt } from './product.fixture';
 
 it('gives events the stored state in minor units, without the tenant’s bookkeeping or the outbox', () => {
   const state = eventState({ ...product, _outbox: [{ eventId: 'e' }], _outboxSince: updatedAt } as never);

@@ -29,3 +29,9 @@ export const Problem: JsonSchema = {
     },
   },
 };
+
+/** The problem with members of one API's own (catalog's `usedBy`, say), for that API's document. */
+export const problemWith = (members: Record<string, JsonSchema>): JsonSchema => ({
+  ...Problem,
+  properties: { ...(Problem.properties as Record<string, JsonSchema>), ...members },
+});

@@ -5,6 +5,7 @@
  * shows it at /docs, and catalog's unit test checks that it lists exactly the routes served.
  */
 import { type Json, closed, json, money, nullable, problem, ref, uuid } from './parts';
+import { problemWith } from '../http/problem';
 import { requestSchemas } from '../http';
 
 const PREFIX = '/api/tenant/v1/catalog';
@@ -297,24 +298,9 @@ export const tenantCatalogApiDocument: Json = {
         variants: availabilityMap([1, 2]),
         modifierOptions: availabilityMap([1, 2]),
       }),
-      Problem: {
-        type: 'object',
-        required: ['status', 'title', 'code'],
-        properties: {
-          type: { type: 'string' },
-          title: { type: 'string' },
-          status: { type: 'integer' },
-          detail: { type: 'string' },
-          instance: { type: 'string' },
-          code: { type: 'string' },
-          errors: {
-            type: 'object',
-            additionalProperties: { type: 'array', items: { type: 'string' } },
-            description: 'Field path → messages (400).',
-          },
-          usedBy: { type: 'array', items: uuid, description: 'What still uses the resource (409 catalog.in_use).' },
-        },
-      },
+      Problem: problemWith({
+        usedBy: { type: 'array', items: uuid, description: 'What still uses the resource (409 catalog.in_use).' },
+      }),
     },
   },
 };

@@ -5,6 +5,7 @@
  * gateway shows it at /docs, and ordering's unit test checks that it lists exactly the routes served.
  */
 import { type Json, closed, dateTime, json, money, nullable, problem, ref, uuid } from './parts';
+import { problemWith } from '../http/problem';
 import { requestSchemas } from '../http';
 
 const PREFIX = '/api/tenant/v1';
@@ -373,28 +374,13 @@ export const tenantOrderingApiDocument: Json = {
         },
         ...stamps,
       }),
-      Problem: {
-        type: 'object',
-        required: ['status', 'title', 'code'],
-        properties: {
-          type: { type: 'string' },
-          title: { type: 'string' },
-          status: { type: 'integer' },
-          detail: { type: 'string' },
-          instance: { type: 'string' },
-          code: { type: 'string' },
-          errors: {
-            type: 'object',
-            additionalProperties: { type: 'array', items: { type: 'string' } },
-            description: 'Field path → messages (400).',
-          },
-          status_detail: {
-            type: 'object',
-            properties: { status: { type: 'string', enum: STATUS_NAMES } },
-            description: "The order's status name (409 order.invalid_transition, order.payment_not_recordable).",
-          },
+      Problem: problemWith({
+        status_detail: {
+          type: 'object',
+          properties: { status: { type: 'string', enum: STATUS_NAMES } },
+          description: "The order's status name (409 order.invalid_transition, order.payment_not_recordable).",
         },
-      },
+      }),
     },
   },
 };

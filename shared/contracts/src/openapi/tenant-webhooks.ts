@@ -4,6 +4,7 @@
  * shows it at /docs, and webhook-sender's unit test checks that it lists exactly the routes served.
  */
 import { type Json, closed, dateTime, json, nullable, problem, ref, uuid } from './parts';
+import { Problem } from '../http/problem';
 
 const PREFIX = '/api/tenant/v1/webhooks';
 const param = (name: string): Json => ({ name, in: 'path', required: true, schema: uuid });
@@ -163,19 +164,7 @@ export const tenantWebhooksApiDocument: Json = {
           data: { type: 'object' },
         }),
       }),
-      Problem: {
-        type: 'object',
-        required: ['status', 'title', 'code'],
-        properties: {
-          type: { type: 'string' },
-          title: { type: 'string' },
-          status: { type: 'integer' },
-          detail: { type: 'string' },
-          code: { type: 'string' },
-          instance: { type: 'string' },
-          errors: { type: 'object' },
-        },
-      },
+      Problem,
     },
   },
 };

@@ -1,35 +1,6 @@
-import type { ModifierGroup, Product } from '../../domain/model';
+import type { ModifierGroup } from '../../domain/model';
+import { product } from '../../domain/product.fixture';
 import { availabilityView, modifierGroupView, productView } from './tenant';
-
-const createdAt = new Date('2026-01-01T10:00:00Z');
-const updatedAt = new Date('2026-01-02T11:30:00Z');
-const product: Product = {
-  _id: 'p',
-  tenantId: 't1',
-  seq: 7,
-  deleted: false,
-  createdAt,
-  updatedAt,
-  categoryId: 'c',
-  sortOrder: 1,
-  sku: null,
-  name: 'Margherita',
-  imageUrl: null,
-  taxCategoryId: null,
-  translations: { de: 'Margherita' },
-  variants: [
-    {
-      id: 'v',
-      sku: null,
-      name: 'S',
-      priceMinor: 999,
-      compareAtPriceMinor: 1099,
-      isDefault: true,
-      modifierGroupIds: ['g'],
-      translations: {},
-    },
-  ],
-};
 
 it('shows tenant API money in major units, with id and ISO timestamps and no bookkeeping', () => {
   expect(productView(product, 2)).toEqual({
