@@ -354,6 +354,7 @@ try {
     MONGO_DATABASE: DATABASES.ordering,
     KAFKA_CONSUMER_GROUP_PREFIX: DATABASES.ordering,
     CATALOG_COPY_START: 'latest',
+    DELIVERY_COPY_START: 'latest',
   });
   const gatewayUrl = await startService('gateway-auth', {
     MONGO_DATABASE: DATABASES.gateway,

@@ -17,9 +17,15 @@
 //   partner-delivery  the same document, paths /api/partner/v1/deliveries, with the key of the demo
 //                     delivery provider (Delivery.*, Orders.Read). Two runs because no installation
 //                     holds both sets of scopes: with one key, half the operations would only ever
-//                     answer 403.
+//                     answer 403. Its order ids are demo orders assigned (tenant API) to this
+//                     provider, so accept, reject, cancel, status and the updates really run (200, or
+//                     409 in a status that does not allow them), and one assigned to the second demo
+//                     provider, which this key does not hold (404, like a random id).
 //   tenant-orders     GET /api/tenant/v1/orders/openapi.json (ordering-pricing: orders, zones,
 //                     promotions, service fee), with the demo tenant's bearer token
+//   tenant-deliveries GET /api/tenant/v1/deliveries/openapi.json (delivery-assignment: assign and
+//                     reassign an order's delivery, read it), tenant token; after partner-delivery,
+//                     whose orders it may reassign
 //   tenant-webhooks   GET /api/tenant/v1/webhooks/openapi.json (webhook-sender), tenant token
 //   tenant-catalog    GET /api/tenant/v1/catalog/openapi.json (catalog), tenant token
 //   tenant            GET /api/marketplace/openapi.json, paths /api/tenant (the gateway's own:
@@ -49,15 +55,21 @@
 // the stateful phase reads and cancels them (links: GET /catalog/branches -> products, POST /orders
 // -> GET /orders/{orderId}, and from the orders' Location headers).
 //
+// partner-delivery and tenant-deliveries need delivery-assignment running behind the gateway
+// (DELIVERY_URL): the demo orders are assigned through its tenant API before the runs.
+//
 // Excluded on purpose (EXCLUSIONS below, printed in the summary):
 //   - oauth: positive_data_acceptance (ST202) on GET /api/marketplace/oauth/callback. Its only
 //     required parameter is `state`, any non-empty string by the schema, but a made-up state names
 //     no pending authorization and is legitimately 400 oauth.state_invalid.
-//   - partner-orders, tenant-orders, tenant-catalog: positive_data_acceptance is replaced by
-//     positive_data_acceptance_beyond_schema (scripts/fuzz/hooks.py): the same check, except that a
-//     400 whose field errors are all rejections no schema can state passes (BEYOND_SCHEMA_ERRORS,
-//     each a whole message: an id the tenant does not have, a zone of another branch, a promotion
-//     rule, a rule between two fields such as validUntil after validFrom). Schemathesis allows
+//   - partner-orders, partner-delivery, tenant-orders, tenant-deliveries, tenant-catalog:
+//     positive_data_acceptance is replaced by positive_data_acceptance_beyond_schema
+//     (scripts/fuzz/hooks.py): the same check, except that a 400 whose field errors are all
+//     rejections no schema can state passes (BEYOND_SCHEMA_ERRORS, each a whole message: an id the
+//     tenant does not have, a zone of another branch, a promotion rule, a rule between two fields
+//     such as validUntil after validFrom, an ETA too far from the service's clock), and so does a
+//     422 whose code is one of BEYOND_SCHEMA_CODES (an installation the tenant does not have, or
+//     one not connected or without Delivery.Accept, for an assignment). Schemathesis allows
 //     404 and 409 by default for such requests; our services answer them 400 with the field's
 //     message, like a schema violation, so allowing 400 would hide every document mismatch of the
 //     operation. Any other message in the same answer still fails the check. (The coverage phase
@@ -132,6 +144,11 @@ const TARGETS = {
     credential: 'deliveryProvider',
   },
   'tenant-orders': { document: '/api/tenant/v1/orders/openapi.json', pathRegex: null, credential: 'tenant' },
+  'tenant-deliveries': {
+    document: '/api/tenant/v1/deliveries/openapi.json',
+    pathRegex: null,
+    credential: 'tenant',
+  },
   'tenant-webhooks': { document: '/api/tenant/v1/webhooks/openapi.json', pathRegex: null, credential: 'tenant' },
   'tenant-catalog': { document: '/api/tenant/v1/catalog/openapi.json', pathRegex: null, credential: 'tenant' },
   tenant: { document: MARKETPLACE_DOC, pathRegex: '^/api/tenant/', credential: 'tenant' },
@@ -153,10 +170,10 @@ const EXCLUSIONS = [
     text: 'oauth: positive_data_acceptance (ST202 "Schema-valid request rejected") is not run on GET /api/marketplace/oauth/callback: its only required parameter is `state`, any non-empty string by the schema, but a made-up state names no pending authorization and is legitimately 400 oauth.state_invalid. Every other check still runs against the callback.',
   },
   {
-    targets: ['partner-orders', 'tenant-orders', 'tenant-catalog'],
+    targets: ['partner-orders', 'partner-delivery', 'tenant-orders', 'tenant-deliveries', 'tenant-catalog'],
     excludeChecks: ['positive_data_acceptance'],
     beyondSchema: true,
-    text: 'partner-orders, tenant-orders, tenant-catalog: positive_data_acceptance is replaced by positive_data_acceptance_beyond_schema (scripts/fuzz/hooks.py), the same check except that a 400 whose field errors are all rejections no schema can state (BEYOND_SCHEMA_ERRORS: an id the tenant does not have, a zone of another branch, a promotion rule, a rule between two fields such as validUntil after validFrom) passes. The services answer these 400 like a schema violation, so allowing 400 would hide every document mismatch of the operation; any other message in the same answer still fails it.',
+    text: 'partner-orders, partner-delivery, tenant-orders, tenant-deliveries, tenant-catalog: positive_data_acceptance is replaced by positive_data_acceptance_beyond_schema (scripts/fuzz/hooks.py), the same check except that a 400 whose field errors are all rejections no schema can state (BEYOND_SCHEMA_ERRORS: an id the tenant does not have, a zone of another branch, a promotion rule, a rule between two fields such as validUntil after validFrom, an ETA more than 5 minutes past or 7 days ahead of the clock) passes, and so does a 422 whose code is a rule of stored data (BEYOND_SCHEMA_CODES: an assignment to an installation the tenant does not have, not connected, or without Delivery.Accept; a Pickup order; a branch without address or coordinates). The services answer these 400 like a schema violation, so allowing 400 (or 422) would hide every document mismatch of the operation; any other message or code in the same answer still fails it.',
   },
 ];
 
@@ -196,6 +213,10 @@ const BEYOND_SCHEMA_ERRORS = [
   'must be true exactly when minSelections is at least 1',
   'must not be greater than the number of options \\(\\d+\\)',
   'has \\d+ default options, more than maxSelections \\(\\d+\\)',
+  // Relative to the service's clock (delivery-assignment, PATCH /deliveries/{orderId}/eta): a
+  // schema states fixed bounds only.
+  'must not be more than \\d+ minutes in the past',
+  'must not be more than \\d+ days ahead',
   'appears twice',
   'repeats the language .*',
   // Decimals. An amount's are the tenant currency's (stored state: EUR 2, JPY 0, KWD 3); a percent's
@@ -216,6 +237,19 @@ const BEYOND_SCHEMA_ERRORS = [
   'positions must have longitude -180 to 180 and latitude -90 to 90',
   'must have at most \\d+ positions',
 ];
+/**
+ * Problem codes of 422s that a schema-valid request gets for stored state alone
+ * (delivery-assignment, POST /api/tenant/v1/deliveries/{orderId}/assign: the installation named,
+ * the order's mode, its branch), for positive_data_acceptance_beyond_schema. Keep in step with the
+ * service.
+ */
+const BEYOND_SCHEMA_CODES = [
+  'delivery.installation_unknown',
+  'delivery.installation_not_connected',
+  'delivery.installation_lacks_scope',
+  'delivery.order_not_deliverable',
+  'delivery.branch_not_locatable',
+];
 const HOOKS_FILE = join(root, 'scripts', 'fuzz', 'hooks.py');
 const exclusionsOf = (name) => EXCLUSIONS.filter((e) => e.targets.includes(name));
 
@@ -228,6 +262,7 @@ const USAGE = `usage: npm run fuzz:api -- [--only TARGETS] [--fixture FILE] [--g
                         partner-orders    Partner API catalog and orders, demo order source's API key
                         partner-delivery  Partner API deliveries, demo delivery provider's API key
                         tenant-orders     /api/tenant/v1/orders/openapi.json, demo tenant's token
+                        tenant-deliveries /api/tenant/v1/deliveries/openapi.json, demo tenant's token
                         tenant-webhooks   /api/tenant/v1/webhooks/openapi.json, demo tenant's token
                         tenant-catalog    /api/tenant/v1/catalog/openapi.json, demo tenant's token
                         tenant            ^/api/tenant of /api/marketplace/openapi.json, demo tenant's token
@@ -484,7 +519,8 @@ function readFixture(file) {
  */
 async function demoData(gatewayUrl, targets, fixture, fixturePath, credentials) {
   const uses = (...names) => targets.some((name) => names.includes(name));
-  const needOrder = uses('partner-orders', 'partner-delivery', 'tenant-orders');
+  const needOrder = uses('partner-orders', 'partner-delivery', 'tenant-orders', 'tenant-deliveries');
+  const needAssigned = uses('partner-delivery', 'tenant-deliveries');
   const needMenu = needOrder; // read with the order source's key
   const stale = (what) =>
     new FuzzError(
@@ -496,7 +532,7 @@ async function demoData(gatewayUrl, targets, fixture, fixturePath, credentials) 
   if (needMenu) await verify('orderSource', "order source's API key", '/api/partner/v1/catalog/branches');
   if (uses('partner-delivery'))
     await verify('deliveryProvider', "delivery provider's API key", `/api/partner/v1/orders/${randomUUID()}`);
-  if (uses('tenant-orders', 'tenant-webhooks', 'tenant-catalog', 'tenant'))
+  if (uses('tenant-orders', 'tenant-deliveries', 'tenant-webhooks', 'tenant-catalog', 'tenant') || needAssigned)
     await verify('tenant', 'tenant token', '/api/tenant/v1/installations');
 
   const source = credentials.orderSource;
@@ -534,9 +570,8 @@ async function demoData(gatewayUrl, targets, fixture, fixturePath, credentials) 
     lines: [{ productId: cola.id, variantId: cola.variants[0].id, quantity: 6, modifierSelections: [] }],
     ...(fixture.promotionCode ? { promotionCode: fixture.promotionCode } : {}),
   };
-  const orders = [];
-  if (needOrder) {
-    if (!cola) throw new FuzzError(`the demo menu of ${mitte.name} has no Cola: run the demo seed again`);
+  /** Places one demo order (waiting for ordering to have the seeded menu); answers its id. */
+  const placeOrder = async () => {
     const deadline = Date.now() + DEMO_ORDER_WAIT_MS;
     let order;
     for (;;) {
@@ -557,16 +592,58 @@ async function demoData(gatewayUrl, targets, fixture, fixturePath, credentials) 
       throw new FuzzError(
         `the demo order was refused: ${order.status} ${order.body?.code ?? ''} ${JSON.stringify(order.body?.errors ?? {})}: the demo data changed (a tenant fuzz run edits zones and promotions); run the demo seed again`,
       );
-    orders.push(order.body.orderId);
+    return order.body.orderId;
+  };
+  /**
+   * Assigns an order's delivery to an installation through delivery-assignment's tenant API; it
+   * answers 503 while its copies of orders and installations are behind (the order was just placed).
+   */
+  const assignOrder = async (orderId, installationId) => {
+    const path = `/api/tenant/v1/deliveries/${orderId}/assign`;
+    const deadline = Date.now() + DEMO_ORDER_WAIT_MS;
+    let res;
+    for (;;) {
+      res = await call(gatewayUrl, credentials.tenant, 'POST', path, { body: { installationId } });
+      if (res.status !== 503 || Date.now() > deadline) break;
+      await sleep(500);
+    }
+    if (res.status !== 201 && res.status !== 200)
+      throw new FuzzError(
+        `POST ${path}: ${res.status} ${res.body?.code ?? ''}: delivery-assignment did not assign the demo order (is it running behind the gateway's DELIVERY_URL? was the seed run against this cluster?)`,
+      );
+  };
+  const orders = [];
+  if (needOrder) {
+    if (!cola) throw new FuzzError(`the demo menu of ${mitte.name} has no Cola: run the demo seed again`);
+    orders.push(await placeOrder());
+  }
+  // Orders whose live delivery assignment the demo delivery provider holds (partner-delivery acts
+  // on them: two, since accepting and cancelling one ends it), and one held by the second demo
+  // provider (the first one's key gets 404 on it). Placed apart from the demo order above, which
+  // partner-orders may cancel.
+  const deliveryOrders = { held: [], notHeld: [] };
+  if (needAssigned) {
+    const { deliveryProvider, deliveryProviderB } = fixture.installations;
+    for (let i = 0; i < 2; i++) {
+      const orderId = await placeOrder();
+      await assignOrder(orderId, deliveryProvider.installationId);
+      deliveryOrders.held.push(orderId);
+    }
+    if (deliveryProviderB?.installationId) {
+      const orderId = await placeOrder();
+      await assignOrder(orderId, deliveryProviderB.installationId);
+      deliveryOrders.notHeld.push(orderId);
+    }
   }
   if (uses('tenant-catalog')) {
     const listed = await expectCall(gatewayUrl, credentials.tenant, 'GET', '/api/tenant/v1/catalog/products', [200]);
     products.push(...listed.body.map((p) => p.id));
   }
-  const installations = [
-    fixture.installations.orderSource.installationId,
-    fixture.installations.deliveryProvider.installationId,
-  ];
+  // Every installation of the seed (deliveryProviderB only in fixtures of newer seeds).
+  const seeded = ['orderSource', 'deliveryProvider', 'deliveryProviderB']
+    .map((name) => fixture.installations[name])
+    .filter((installation) => installation?.installationId);
+  const installations = seeded.map((installation) => installation.installationId);
   const deliveries = [];
   if (uses('tenant-webhooks')) {
     for (const id of installations) {
@@ -580,7 +657,11 @@ async function demoData(gatewayUrl, targets, fixture, fixturePath, credentials) 
     }
   }
   say(
-    `demo data: tenant ${fixture.tenantId}${orders.length ? `, order ${orders[0]} placed` : ''}, ${products.length} product entries, ${deliveries.length} webhook deliveries`,
+    `demo data: tenant ${fixture.tenantId}${orders.length ? `, order ${orders[0]} placed` : ''}` +
+      (needAssigned
+        ? `, ${deliveryOrders.held.length + deliveryOrders.notHeld.length} orders placed and assigned to the delivery providers`
+        : '') +
+      `, ${products.length} product entries, ${deliveries.length} webhook deliveries`,
   );
   return {
     tenantId: fixture.tenantId,
@@ -588,8 +669,9 @@ async function demoData(gatewayUrl, targets, fixture, fixturePath, credentials) 
     zones: fixture.deliveryZones.map((z) => z.id),
     products,
     orders,
+    deliveryOrders,
     installations,
-    apps: [fixture.installations.orderSource.appId, fixture.installations.deliveryProvider.appId],
+    apps: seeded.map((installation) => installation.appId),
     deliveries,
     // POST /orders: the state-dependent fields of the demo order; everything else is generated.
     orderPins: orderBody && {
@@ -670,8 +752,25 @@ function configFor(name, demo) {
       });
       break;
     case 'partner-delivery':
-      bind('^/api/partner/v1/', { 'path.orderId': orders });
+      bind('^/api/partner/v1/', {
+        'path.orderId': dictionary('deliveryOrders', [...demo.deliveryOrders.held, ...demo.deliveryOrders.notHeld]),
+      });
       break;
+    case 'tenant-deliveries': {
+      // The demo order (assigned by nobody yet) and those the partner-delivery run acted on.
+      const assignable = dictionary('assignableOrders', [
+        ...demo.orders,
+        ...demo.deliveryOrders.held,
+        ...demo.deliveryOrders.notHeld,
+      ]);
+      // Assign first: of the entries matching an operation only the first one's parameters apply.
+      bind('^/api/tenant/v1/deliveries/[^/]+/assign$', {
+        'path.orderId': assignable,
+        'body.installationId': dictionary('installations', demo.installations),
+      });
+      bind('^/api/tenant/v1/deliveries/', { 'path.orderId': assignable });
+      break;
+    }
     case 'tenant-orders':
       bind('^/api/tenant/v1/orders/', { 'path.id': orders });
       bind('^/api/tenant/v1/delivery-zones/', { 'path.id': dictionary('zones', demo.zones) });
@@ -857,6 +956,7 @@ function runSchemathesis(args, authorization, mask, timeoutMs) {
     if (authorization) env[AUTH_ENV] = authorization;
     else delete env[AUTH_ENV];
     env.MARKETPLACE_FUZZ_BEYOND_SCHEMA_ERRORS = JSON.stringify(BEYOND_SCHEMA_ERRORS);
+    env.MARKETPLACE_FUZZ_BEYOND_SCHEMA_CODES = JSON.stringify(BEYOND_SCHEMA_CODES);
     const child = spawn(SCHEMATHESIS, args, {
       stdio: ['ignore', 'pipe', 'pipe'],
       // What schemathesis (.schemathesis/: crash files) and Hypothesis (the examples database, which
@@ -984,10 +1084,10 @@ async function main(argv) {
           : r.timedOut
             ? `FAILED (stopped after --timeout-minutes ${timeoutMs / 60_000})`
             : `FAILED (exit ${r.code ?? r.signal})`;
-    console.log(`  ${r.name.padEnd(16)} ${outcome}  ${r.seconds} s`);
+    console.log(`  ${r.name.padEnd(17)} ${outcome}  ${r.seconds} s`);
   }
   for (const name of targets.filter((n) => !results.some((r) => r.name === n)))
-    console.log(`  ${name.padEnd(16)} not run (interrupted)`);
+    console.log(`  ${name.padEnd(17)} not run (interrupted)`);
   const excluded = EXCLUSIONS.filter((e) => e.targets.some((name) => targets.includes(name)));
   if (excluded.length > 0) {
     console.log('Excluded on purpose:');

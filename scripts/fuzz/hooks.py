@@ -10,8 +10,10 @@ with 400 and the field's message: the same status as a schema violation, so allo
 operation would hide every mismatch between its document and its service. Here each message must
 match one of the patterns api.mjs passes in MARKETPLACE_FUZZ_BEYOND_SCHEMA_ERRORS (a JSON list of
 regular expressions, each matched against a whole message); one other message in the same answer,
-or an answer without field errors, fails as before. api.mjs excludes the built-in check where it
-loads this one.
+or an answer without field errors, fails as before. The same goes for a 422 whose problem `code`
+is one of MARKETPLACE_FUZZ_BEYOND_SCHEMA_CODES (a JSON list of codes): delivery-assignment answers
+an assignment to an installation the tenant does not have, or one that cannot take deliveries,
+with 422 and a code, no field errors. api.mjs excludes the built-in check where it loads this one.
 """
 
 from __future__ import annotations
@@ -25,18 +27,30 @@ from schemathesis.openapi.checks import RejectedPositiveData
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 BEYOND_SCHEMA = [re.compile(p) for p in json.loads(os.environ.get("MARKETPLACE_FUZZ_BEYOND_SCHEMA_ERRORS", "[]"))]
+BEYOND_SCHEMA_CODES = frozenset(json.loads(os.environ.get("MARKETPLACE_FUZZ_BEYOND_SCHEMA_CODES", "[]")))
 
 
-def _only_beyond_schema(response) -> bool:
+def _body(response):
     try:
         body = json.loads(response.content or b"")
     except ValueError:
-        return False
-    errors = body.get("errors") if isinstance(body, dict) else None
+        return None
+    return body if isinstance(body, dict) else None
+
+
+def _only_beyond_schema(response) -> bool:
+    body = _body(response)
+    errors = body.get("errors") if body is not None else None
     if not isinstance(errors, dict) or not errors:
         return False
     messages = [m for value in errors.values() for m in (value if isinstance(value, list) else [value])]
     return all(isinstance(m, str) and any(p.fullmatch(m) for p in BEYOND_SCHEMA) for m in messages)
+
+
+def _stored_state_code(response) -> bool:
+    body = _body(response)
+    code = body.get("code") if body is not None else None
+    return isinstance(code, str) and code in BEYOND_SCHEMA_CODES
 
 
 @schemathesis.check
@@ -45,5 +59,7 @@ def positive_data_acceptance_beyond_schema(ctx, response, case):
         return positive_data_acceptance(ctx, response, case)
     except RejectedPositiveData:
         if response.status_code == 400 and _only_beyond_schema(response):
+            return None
+        if response.status_code == 422 and _stored_state_code(response):
             return None
         raise

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,7 +26,10 @@ import { placeDemoOrder } from './support/demo-order';
 // stay empty), new databases and consumer groups, every service with its default settings (the
 // installation and catalog copies read from the beginning), the demo seed (one tenant, two
 // installations), then one order through the gateway. Its `orders.created` must reach a real
-// receiver within 10 seconds with a valid signature.
+// receiver within 10 seconds with a valid signature. Then the README's delivery journey, run as
+// written (the shell block between its `delivery-journey` markers): an order assigned to the demo
+// delivery provider, accepted, given a driver, an ETA and a tracking link, moved to InTransit and
+// Delivered, and the order Completed.
 //
 // Disruptive: it deletes the platform's topics first, so it runs alone, after the other tests.
 
@@ -34,7 +37,7 @@ const WEBHOOK_WITHIN_MS = 10_000;
 const catalog = loadTopicCatalog();
 const PLATFORM_TOPICS = [...catalog.topics.keys()];
 /** The topics on the path of the journey, each checked to be new and empty before the seed. */
-const JOURNEY_TOPICS = ['installations', 'catalog', 'orders'];
+const JOURNEY_TOPICS = ['installations', 'catalog', 'orders', 'deliveries'];
 
 let admin: Admin;
 let services: ServiceProcess[] = [];
@@ -42,6 +45,7 @@ let gw: TestGateway | undefined;
 let receiver: Receiver;
 let dir: string;
 let fixture: any;
+let fixtureFile: string;
 let topicsBeforeSeed: Map<string, Array<{ partition: number; high: string }>>;
 let installationsAfterSeed: Array<{ partition: number; high: string; low: string }>;
 
@@ -97,12 +101,14 @@ beforeAll(async () => {
       { ...fresh('wh'), ALLOW_LOOPBACK_HTTP_URLS: 'true' },
       90_000,
     ),
+    startServiceProcess('delivery-assignment', await freePort(), fresh('da'), 90_000),
   ]);
-  const [catalogService, ordering, sender] = services;
+  const [catalogService, ordering, sender, delivery] = services;
   gw = await startGateway({
     CATALOG_URL: catalogService!.url,
     ORDERING_URL: ordering!.url,
     WEBHOOKS_URL: sender!.url,
+    DELIVERY_URL: delivery!.url,
     ALLOW_LOOPBACK_HTTP_URLS: 'true',
     RATE_LIMIT_PER_IP: '100000',
     RATE_LIMIT_PER_INSTALLATION: '100000',
@@ -117,6 +123,7 @@ beforeAll(async () => {
   const result = await seed(['--gateway', gw.url, '--webhook-url', `${receiver.url}/hooks`, '--out', file]);
   if (result.code !== 0) throw new Error(`seed exited ${result.code}:\n${result.stdout}\n${result.stderr}`);
   fixture = JSON.parse(readFileSync(file, 'utf8'));
+  fixtureFile = file;
   installationsAfterSeed = await admin.fetchTopicOffsets('installations');
 }, 300_000);
 
@@ -162,5 +169,46 @@ describe('a fresh cluster: seed, order, webhook', () => {
     expect(verifySignature(webhook, source.webhookSecret)).toBe(true);
     expect(webhook.at - placedAt).toBeLessThan(WEBHOOK_WITHIN_MS);
     console.log(`fresh cluster: order to webhook in ${webhook.at - placedAt} ms`);
+  }, 60_000);
+
+  it("runs the README's delivery journey as written: assigned, accepted, driver, ETA, tracking, InTransit, Delivered, order Completed", () => {
+    const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+    const block = /<!-- delivery-journey:start -->\s*```sh\n([\s\S]*?)```\s*<!-- delivery-journey:end -->/.exec(
+      readme,
+    )?.[1];
+    expect(block).toBeDefined();
+    const run = spawnSync('bash', ['-euo', 'pipefail', '-c', block!], {
+      cwd: repoRoot,
+      env: { ...process.env, FIXTURE: fixtureFile },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
+    expect(run.stdout.trim().split('\n')).toEqual([
+      'Assigned',
+      'Demo Bistro Mitte',
+      '2',
+      '2',
+      '2',
+      '2',
+      '4',
+      '5',
+      'Delivered',
+      'Completed',
+    ]);
+  }, 90_000);
+
+  it('sends delivery.assigned for that order to the demo delivery provider only, signed with its secret', async () => {
+    const provider = fixture.installations.deliveryProvider;
+    const webhook = await waitFor(
+      'delivery.assigned at the receiver',
+      () => receiver.at('/hooks').find((r) => JSON.parse(r.body.toString('utf8')).type === 'delivery.assigned'),
+      30_000,
+      50,
+    );
+    const envelope = JSON.parse(webhook.body.toString('utf8'));
+    expect(Object.keys(envelope.data).sort()).toEqual(['assignmentId', 'orderId', 'orderNumber']);
+    expect(verifySignature(webhook, provider.webhookSecret)).toBe(true);
+    expect(verifySignature(webhook, fixture.installations.deliveryProviderB.webhookSecret)).toBe(false);
   }, 60_000);
 });

@@ -33,6 +33,18 @@ const RUN_TIMEOUT_MS = 60_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const API_KEY = /^mpk_[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}$/;
 const WEBHOOK_SECRET = /^whsec_[A-Za-z0-9_-]{20,}$/;
+/** The fixture's installations, every one seeded the same way. */
+const INSTALLATIONS = ['orderSource', 'deliveryProvider', 'deliveryProviderB'] as const;
+const DELIVERY_SCOPES = [
+  'Delivery.Accept',
+  'Delivery.Cancel',
+  'Delivery.Reject',
+  'Delivery.UpdateDriver',
+  'Delivery.UpdateEta',
+  'Delivery.UpdateStatus',
+  'Delivery.UpdateTracking',
+  'Orders.Read',
+];
 
 interface InstallationFixture {
   installationId: string;
@@ -46,7 +58,11 @@ interface Fixture {
   tenantId: string;
   tenantApi: { baseUrl: string; token: string };
   adminApi: { baseUrl: string };
-  installations: { orderSource: InstallationFixture; deliveryProvider: InstallationFixture };
+  installations: {
+    orderSource: InstallationFixture;
+    deliveryProvider: InstallationFixture;
+    deliveryProviderB: InstallationFixture;
+  };
   branches: { id: string; name: string }[];
   deliveryZones: {
     id: string;
@@ -92,13 +108,9 @@ function expectSuccess(result: Run): void {
 /** No secret of the fixture (or shaped like one) in what the script printed. */
 function expectNoSecretsPrinted(result: Run, fixture: Fixture): void {
   const printed = result.stdout + result.stderr;
-  const { orderSource, deliveryProvider } = fixture.installations;
   for (const secret of [
     fixture.tenantApi.token,
-    orderSource.apiKey,
-    orderSource.webhookSecret,
-    deliveryProvider.apiKey,
-    deliveryProvider.webhookSecret,
+    ...INSTALLATIONS.flatMap((name) => [fixture.installations[name].apiKey, fixture.installations[name].webhookSecret]),
   ]) {
     expect(printed).not.toContain(secret);
     expect(printed).not.toContain(secret.split('.').at(-1));
@@ -144,6 +156,7 @@ beforeAll(async () => {
       MONGO_DATABASE: orderingDatabase,
       KAFKA_CONSUMER_GROUP_PREFIX: orderingDatabase,
       CATALOG_COPY_START: 'latest',
+      DELIVERY_COPY_START: 'latest',
     }),
     // Its installation copy starts at new messages: on this busy shared topic every installation
     // of the test is new (test/demo/fresh-cluster.disruptive.test.ts runs the default settings).
@@ -180,14 +193,15 @@ afterAll(async () => {
 }, 60_000);
 
 describe('npm run demo:seed', () => {
-  it('writes the fixture: base URLs, the tenant and its token, both installations with their credentials (mode 0600)', () => {
+  it('writes the fixture: base URLs, the tenant and its token, the three installations with their credentials (mode 0600)', () => {
     for (const { fixture } of runs.slice(0, 2)) {
       expect(fixture.partnerBaseUrl).toBe(`${gw.url}/api/partner/v1`);
       expect(fixture.tenantApi.baseUrl).toBe(`${gw.url}/api/tenant/v1`);
       expect(fixture.adminApi).toEqual({ baseUrl: `${gw.url}/api/admin/v1` });
       expect(fixture.tenantId).toMatch(UUID);
       expect(typeof fixture.tenantApi.token).toBe('string');
-      for (const installation of [fixture.installations.orderSource, fixture.installations.deliveryProvider]) {
+      expect(Object.keys(fixture.installations).sort()).toEqual([...INSTALLATIONS].sort());
+      for (const installation of INSTALLATIONS.map((name) => fixture.installations[name])) {
         expect(installation).toEqual(
           expect.objectContaining({
             installationId: expect.stringMatching(UUID),
@@ -206,8 +220,7 @@ describe('npm run demo:seed', () => {
     runs.slice(0, 2).forEach(({ result, fixture }, index) => {
       expectNoSecretsPrinted(result, fixture);
       expect(result.stdout).toContain(fixture.tenantId);
-      expect(result.stdout).toContain(fixture.installations.orderSource.installationId);
-      expect(result.stdout).toContain(fixture.installations.deliveryProvider.installationId);
+      for (const name of INSTALLATIONS) expect(result.stdout).toContain(fixture.installations[name].installationId);
       expect(result.stdout).toContain(fixture.installations.orderSource.apiKey.split('.')[0]);
       expect(result.stdout).toContain(fileOf(`run${index + 1}.json`));
     });
@@ -216,14 +229,15 @@ describe('npm run demo:seed', () => {
   it('finds the same tenant, apps and installations on a second run, with fresh credentials', () => {
     const [a, b] = [runs[0]!.fixture, runs[1]!.fixture];
     expect(b.tenantId).toBe(a.tenantId);
-    for (const name of ['orderSource', 'deliveryProvider'] as const) {
+    for (const name of INSTALLATIONS) {
       expect(b.installations[name].appId).toBe(a.installations[name].appId);
       expect(b.installations[name].installationId).toBe(a.installations[name].installationId);
       expect(b.installations[name].contractVersion).toBe(a.installations[name].contractVersion);
       expect(b.installations[name].apiKey).not.toBe(a.installations[name].apiKey);
       expect(b.installations[name].webhookSecret).not.toBe(a.installations[name].webhookSecret);
     }
-    expect(b.installations.orderSource.appId).not.toBe(b.installations.deliveryProvider.appId);
+    expect(new Set(INSTALLATIONS.map((name) => b.installations[name].appId)).size).toBe(3);
+    expect(new Set(INSTALLATIONS.map((name) => b.installations[name].installationId)).size).toBe(3);
   });
 
   it("revokes the first run's API key; the second run's authenticates and is forwarded to the catalog", async () => {
@@ -232,6 +246,7 @@ describe('npm run demo:seed', () => {
     const revoked = await branches(a.installations.orderSource.apiKey);
     expect(revoked.status).toBe(401);
     expect((await branches(a.installations.deliveryProvider.apiKey)).status).toBe(401);
+    expect((await branches(a.installations.deliveryProviderB.apiKey)).status).toBe(401);
     const fresh = await branches(b.installations.orderSource.apiKey);
     expect(fresh.status).toBe(200);
     expect(fresh.body.map((branch: any) => branch.id).sort()).toEqual(b.branches.map((branch) => branch.id).sort());
@@ -295,19 +310,21 @@ describe('npm run demo:seed', () => {
     expect(outside.body.errors.deliveryAddress).toEqual(['lies outside the delivery zone']);
   });
 
-  it('gives the delivery provider no catalog access: 403 auth.insufficient_scope', async () => {
-    const res = await branches(runs[1]!.fixture.installations.deliveryProvider.apiKey);
-    expect(res.status).toBe(403);
-    expect(res.body.code).toBe('auth.insufficient_scope');
+  it('gives the delivery providers no catalog access: 403 auth.insufficient_scope', async () => {
+    for (const name of ['deliveryProvider', 'deliveryProviderB'] as const) {
+      const res = await branches(runs[1]!.fixture.installations[name].apiKey);
+      expect(res.status).toBe(403);
+      expect(res.body.code).toBe('auth.insufficient_scope');
+    }
   });
 
-  it('leaves both installations Connected with the seeded contract, visible with the tenant token', async () => {
+  it('leaves the three installations Connected with the seeded contract, visible with the tenant token', async () => {
     const { fixture } = runs[1]!;
     const tenant = apiClient(gw.url, fixture.tenantApi.token);
     const list = await tenant.call('GET', '/api/tenant/v1/installations');
     expect(list.status).toBe(200);
     const byApp = new Map<string, any>(list.body.map((i: any) => [i.appId, i]));
-    expect(byApp.size).toBe(2);
+    expect(byApp.size).toBe(3);
     const source = byApp.get(fixture.installations.orderSource.appId);
     expect(source).toMatchObject({
       id: fixture.installations.orderSource.installationId,
@@ -317,18 +334,22 @@ describe('npm run demo:seed', () => {
     });
     expect([...source.scopes].sort()).toEqual(['Catalog.Read', 'Orders.Create']);
     expect([...source.subscribedEvents].sort()).toEqual(['orders.cancelled', 'orders.created']);
-    const provider = byApp.get(fixture.installations.deliveryProvider.appId);
-    expect(provider).toMatchObject({
-      id: fixture.installations.deliveryProvider.installationId,
-      status: 'Connected',
-      webhookUrl: WEBHOOK_URL,
-    });
-    expect([...provider.subscribedEvents].sort()).toEqual([
-      'delivery.assigned',
-      'delivery.cancelled',
-      'delivery.superseded',
-    ]);
-    expect(provider.scopes).toHaveLength(8);
+    for (const name of ['deliveryProvider', 'deliveryProviderB'] as const) {
+      const provider = byApp.get(fixture.installations[name].appId);
+      expect(provider).toMatchObject({
+        id: fixture.installations[name].installationId,
+        status: 'Connected',
+        webhookUrl: WEBHOOK_URL,
+        authType: 'ApiKey',
+      });
+      expect([...provider.subscribedEvents].sort()).toEqual([
+        'delivery.assigned',
+        'delivery.cancelled',
+        'delivery.superseded',
+      ]);
+      expect([...provider.scopes].sort()).toEqual(DELIVERY_SCOPES);
+    }
+    expect(byApp.get(fixture.installations.deliveryProviderB.appId).appName).toBe('Demo Delivery Provider B');
   });
 
   it('moves to a new contract version when the webhook URL changes, and reuses it on the next run', async () => {
@@ -336,7 +357,7 @@ describe('npm run demo:seed', () => {
     const { fixture: moved, result } = await seedRun(fileOf('run3.json'), OTHER_WEBHOOK_URL);
     expectNoSecretsPrinted(result, moved);
     expect(moved.tenantId).toBe(before.tenantId);
-    for (const name of ['orderSource', 'deliveryProvider'] as const) {
+    for (const name of INSTALLATIONS) {
       expect(moved.installations[name].appId).toBe(before.installations[name].appId);
       expect(moved.installations[name].contractVersion).toBe(before.installations[name].contractVersion + 1);
       const app = await gw.admin.call('GET', `/api/admin/v1/apps/${moved.installations[name].appId}`);
@@ -348,10 +369,7 @@ describe('npm run demo:seed', () => {
     const tenant = apiClient(gw.url, moved.tenantApi.token);
     const list = await tenant.call('GET', '/api/tenant/v1/installations');
     expect(list.body.map((i: any) => [i.id, i.contractVersion, i.webhookUrl, i.status]).sort()).toEqual(
-      [
-        [moved.installations.orderSource.installationId, 2, OTHER_WEBHOOK_URL, 'Connected'],
-        [moved.installations.deliveryProvider.installationId, 2, OTHER_WEBHOOK_URL, 'Connected'],
-      ].sort(),
+      INSTALLATIONS.map((name) => [moved.installations[name].installationId, 2, OTHER_WEBHOOK_URL, 'Connected']).sort(),
     );
     expect((await branches(before.installations.orderSource.apiKey)).status).toBe(401);
     expect((await branches(moved.installations.orderSource.apiKey)).status).toBe(200);

@@ -17,7 +17,7 @@ import {
 // Schemathesis against every OpenAPI document the cluster serves (scripts/fuzz/api.mjs, one
 // schemathesis run per target): all six services as processes with databases of their own, rate
 // limits raised so the fuzzer is never throttled, the demo seed (one tenant, a menu, an order
-// source and a delivery provider), then each target with a fixed seed, so a failure here repeats
+// source and two delivery providers), then each target with a fixed seed, so a failure here repeats
 // with the command printed below. Every check runs; what is excluded, and why, is in the script.
 //
 // The project `fuzz` runs alone (scripts/test.mjs, --runInBand), after unit and integration. The
@@ -28,6 +28,7 @@ const TARGETS = [
   'partner-orders',
   'partner-delivery',
   'tenant-orders',
+  'tenant-deliveries',
   'tenant-webhooks',
   'tenant-catalog',
   'tenant',
@@ -112,8 +113,14 @@ beforeAll(async () => {
   receiver = await startReceiver();
   services = await startServiceProcesses([
     startServiceProcess('catalog', await freePort(), own('cat'), 90_000),
-    startServiceProcess('ordering-pricing', await freePort(), { ...own('ord'), CATALOG_COPY_START: 'latest' }, 90_000),
-    startServiceProcess('delivery-assignment', await freePort(), own('dlv'), 90_000),
+    startServiceProcess(
+      'ordering-pricing',
+      await freePort(),
+      { ...own('ord'), CATALOG_COPY_START: 'latest', DELIVERY_COPY_START: 'latest' },
+      90_000,
+    ),
+    // Its copies of orders, installations and branches too: the demo tenant is new.
+    startServiceProcess('delivery-assignment', await freePort(), { ...own('dlv'), COPIES_START: 'latest' }, 90_000),
     startServiceProcess('provider-delivery', await freePort(), own('prv'), 90_000),
     startServiceProcess(
       'webhook-sender',
@@ -159,13 +166,11 @@ beforeAll(async () => {
   );
   if (seed.code !== 0) throw new Error(`the demo seed exited ${seed.code}:\n${seed.output}`);
   const fixture = JSON.parse(readFileSync(fixtureFile, 'utf8'));
-  const { orderSource, deliveryProvider } = fixture.installations;
   knownSecrets = [
     fixture.tenantApi.token,
-    orderSource.apiKey,
-    orderSource.webhookSecret,
-    deliveryProvider.apiKey,
-    deliveryProvider.webhookSecret,
+    ...Object.values(fixture.installations as Record<string, { apiKey: string; webhookSecret: string }>).flatMap(
+      (installation) => [installation.apiKey, installation.webhookSecret],
+    ),
   ];
   console.log(
     `fuzz: schemathesis seed ${SEED}, ${MAX_EXAMPLES} examples per operation and phase, gateway ${gateway.url}; ` +

@@ -1,21 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import { TOPICS } from '@marketplace/contracts';
+import { AppError } from '@marketplace/errors';
+import { CopyProgress, createKafka, waitForCopies } from '@marketplace/events';
 import { guardGatewayRoutes, publicKeyFrom } from '@marketplace/identity';
 import type { ServiceDefinition } from '@marketplace/runtime';
+import { DELIVERIES, deliveryIndexes, deliveryStore } from './adapters/store';
 import { settings } from './config';
-import { consumers } from './consumers';
+import { consumers, COPY_CONSUMERS, type CopiesProgress } from './consumers';
 import { registerRoutes } from './http/routes';
+import type { DeliveryContext } from './usecases/context';
+import { RecentDeliveries } from './usecases/recent-deliveries';
 
 /** Delivery assignment: what it owns, the topics it uses and its indexes, in one place. */
 export const deliveryAssignmentService: ServiceDefinition<typeof settings> = {
   name: 'delivery-assignment',
   defaultPort: 4104,
   settings,
-  topics: [],
-  indexes: {},
-  outboxCollections: [],
-  setup(context) {
+  topics: [TOPICS.deliveries, TOPICS.orders, TOPICS.installations, TOPICS.catalog],
+  indexes: deliveryIndexes,
+  outboxCollections: [DELIVERIES],
+  async setup(context) {
+    const { config } = context;
     // Partner and tenant routes answer only requests whose identity the gateway signed.
-    context.useBeforeBody(guardGatewayRoutes(publicKeyFrom(context.config.identityPublicKey)));
-    registerRoutes(context);
-    return { consumers: consumers(context) };
+    context.useBeforeBody(guardGatewayRoutes(publicKeyFrom(config.identityPublicKey)));
+
+    const admin = createKafka({
+      brokers: config.kafkaBrokers,
+      clientId: 'delivery-assignment-progress',
+      logger: context.logger,
+    }).admin();
+    await admin.connect();
+    const group = (name: string) => `${config.consumerGroupPrefix ?? 'delivery-assignment'}.${name}`;
+    const progress: CopiesProgress = {
+      orders: new CopyProgress(admin, group(COPY_CONSUMERS.orders), TOPICS.orders),
+      installations: new CopyProgress(admin, group(COPY_CONSUMERS.installations), TOPICS.installations),
+      catalog: new CopyProgress(admin, group(COPY_CONSUMERS.catalog), TOPICS.catalog),
+    };
+    const copies = (Object.keys(progress) as Array<keyof CopiesProgress>).map((name) => ({
+      name,
+      progress: progress[name],
+    }));
+
+    const ctx: DeliveryContext = {
+      store: deliveryStore(context.db),
+      outbox: context.outbox,
+      recent: new RecentDeliveries(),
+      copiesCaughtUp: async (time) => {
+        const behind = await waitForCopies(copies, time, { timeoutMs: config.copyWaitMs }).catch(
+          (error: unknown) => `Kafka could not say (${error instanceof Error ? error.message : String(error)})`,
+        );
+        if (behind === undefined) return;
+        context.logger.warn({ behind }, 'assignment refused: copies behind after the wait');
+        throw new AppError(
+          'unavailable',
+          'delivery.copies_behind',
+          'Orders, installations or branches published a moment ago are not read yet; try again shortly.',
+          { retryAfterSeconds: 1 },
+        );
+      },
+      logger: context.logger,
+      now: () => new Date(),
+      newId: randomUUID,
+    };
+    registerRoutes(context, ctx);
+    return {
+      consumers: consumers(ctx, progress, config.copiesStart === 'earliest'),
+      onStop: () => admin.disconnect(),
+    };
   },
 };

@@ -64,6 +64,9 @@ it('publishes connect, rotation, disconnect and uninstall, with the secret seale
     ['Disconnected', false, 3],
     ['Uninstalled', false, 4],
   ]);
+  // The granted scopes, as fixed at connect; a disconnect keeps them (with connected false), an
+  // uninstall clears them.
+  expect(events.map((e) => e.data.scopes)).toEqual([['Orders.Create'], ['Orders.Create'], ['Orders.Create'], []]);
   const [connected, rotation, disconnected, uninstalled] = events;
   expect(connected!.data).toMatchObject({
     installationId: id,
@@ -71,6 +74,7 @@ it('publishes connect, rotation, disconnect and uninstall, with the secret seale
     appId: app.appId,
     webhookUrl: 'https://partner.example.com/webhooks',
     subscribedEvents: ['orders.created', 'orders.cancelled'],
+    scopes: ['Orders.Create'],
   });
   // The secret the tenant was shown, readable only with the transport key and only for this installation.
   expect(openWebhookSecret(transportKey(), id, connected!.data.webhookSecretSealed)).toBe(app.webhookSecret);

@@ -227,6 +227,7 @@ const installationEvent = (installationId: string): OutgoingEvent => ({
     connected: false,
     webhookUrl: null,
     subscribedEvents: [],
+    scopes: ['Orders.Read'],
     webhookSecretSealed: null,
     revision: 2,
     changedAt: NOW.toISOString(),

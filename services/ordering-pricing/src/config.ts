@@ -15,4 +15,16 @@ export const settings = {
    * history, so a new database fills itself) or `latest` (tests, whose tenants are all new).
    */
   catalogCopyStart: oneOf('CATALOG_COPY_START', ['earliest', 'latest'] as const, { default: 'earliest' }),
+  /**
+   * Where a new copy of the deliveries topic starts: `earliest` (the default: the topic is kept
+   * forever, so a new database learns every order's live assignment) or `latest` (tests, whose
+   * orders are all new).
+   */
+  deliveryCopyStart: oneOf('DELIVERY_COPY_START', ['earliest', 'latest'] as const, { default: 'earliest' }),
+  /**
+   * How long a partner read that finds no delivery assignment of the caller waits for the
+   * deliveries copy to reach the time of the request (a provider may read the order as soon as
+   * its webhook arrives) before answering 404.
+   */
+  deliveryCopyWaitMs: int('DELIVERY_COPY_WAIT_MS', { default: 2_000, min: 0, max: 30_000 }),
 };

@@ -109,35 +109,7 @@ describe('GET /orders/{orderId}', () => {
       expect(res.body.code).toBe(notFound[2]!.body.code);
     }
   });
-
-  it('shows the holder of the live delivery assignment the order without its financial fields', async () => {
-    const order = await create();
-    const provider = await connectedApp(cluster.gateway, ['Orders.Read'], [], {
-      tenantId: r.tenantId,
-      tenant: r.tenant,
-    });
-    expect((await r.partner('GET', `/orders/${order.orderId}`, undefined, {}, provider)).status).toBe(404);
-    // The delivery feature keeps the live assignment on the order; plant one as it will.
-    await cluster.db
-      .collection('orders')
-      .updateOne(
-        { _id: order.orderId as never },
-        { $set: { liveAssignment: { installationId: provider.installationId, assignmentId: randomUUID() } } },
-      );
-    const res = await r.partner('GET', `/orders/${order.orderId}`, undefined, {}, provider);
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({
-      orderId: order.orderId,
-      grandTotal: 17.95,
-      paymentStatus: null,
-      externalOrderId: null,
-      subtotal: null,
-      discountTotal: null,
-      taxTotal: null,
-      deliveryFee: null,
-      serviceFee: null,
-    });
-  });
+  // The delivery-assignment-owned read, from real deliveries events: delivery-copy.int.test.ts.
 });
 
 describe('POST /orders/{orderId}/cancel by the source', () => {

@@ -131,6 +131,7 @@ function order(tenantId: string, i: number, id: string = randomUUID()): OrderDoc
       grandTotalMinor: 6450,
     },
     liveAssignment: null,
+    deliveryRevision: 0,
     cancellation: null,
     history: [{ status: 'Pending', at: at(i), by: 'source' }],
     createdAt: at(i),
@@ -318,6 +319,30 @@ function cases(seeded: Awaited<ReturnType<typeof seed>>): Case[] {
     {
       name: 'OrdersRepository.insertWithEvents: a new order',
       run: () => ordersRepo.insertWithEvents(writer, order(writer.tenantId, 10, `order-new-${next()}`), [], at(10)),
+      check: (ok) => expect(ok).toBe(true),
+    },
+    {
+      name: 'OrdersRepository.setLiveAssignment: a newer revision',
+      run: () =>
+        ordersRepo.setLiveAssignment(
+          owner,
+          orders[0]!._id,
+          {
+            assignmentId: randomUUID(),
+            installationId: randomUUID(),
+            status: 'Assigned',
+            pickup: {
+              branchId: randomUUID(),
+              name: 'Pizzeria Mitte',
+              address: 'Rosenthaler Str. 1, 10119 Berlin, DE',
+              latitude: 52.527,
+              longitude: 13.402,
+              externalLocationId: null,
+            },
+            revision: next(),
+          },
+          n,
+        ),
       check: (ok) => expect(ok).toBe(true),
     },
     {

@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { TOPICS } from '@marketplace/contracts';
-import { createKafka, EventDecoder, EventSchemas, SchemaValidator } from '@marketplace/events';
+import { CopyProgress, createKafka, EventDecoder, EventSchemas, SchemaValidator } from '@marketplace/events';
 import { guardGatewayRoutes, openWebhookSecret, publicKeyFrom } from '@marketplace/identity';
 import { RedisLock } from '@marketplace/redis';
 import type { ServiceDefinition } from '@marketplace/runtime';
 import { attemptMetrics, waitingAttemptsGauge } from './adapters/attempt-metrics';
 import { AttemptQueue } from './adapters/attempt-queue';
-import { InstallationsProgress } from './adapters/installations-progress';
 import { SafeHttpClient } from './adapters/safe-http';
 import { DELIVERIES, webhookIndexes, webhookStore } from './adapters/store';
 import { settings } from './config';
@@ -24,6 +23,8 @@ export const webhookSenderService: ServiceDefinition<typeof settings> = {
   name: 'webhook-sender',
   defaultPort: 4106,
   settings,
+  // The domain topics (orders, deliveries) are created here too: the sender may start before their
+  // producers, and its consumer needs them to exist.
   topics: [TOPICS.installations, ...WEBHOOK_SOURCE_TOPICS, ...ATTEMPT_TOPICS],
   indexes: webhookIndexes,
   outboxCollections: [DELIVERIES],
@@ -60,10 +61,11 @@ export const webhookSenderService: ServiceDefinition<typeof settings> = {
     const groupPrefix = config.consumerGroupPrefix ?? 'webhook-sender';
     const admin = kafka.admin();
     await admin.connect();
-    const installations = new InstallationsProgress(admin, `${groupPrefix}.installations`, TOPICS.installations);
+    const installations = new CopyProgress(admin, `${groupPrefix}.installations`, TOPICS.installations);
     const attemptSchemas = new SchemaValidator(
       ATTEMPT_TOPICS.map((topic): [string, Record<string, unknown>] => [topic, context.catalog.get(topic).schema]),
     );
+    const since = await sendingSince(ctx.store, ctx.now());
     const queue = new AttemptQueue(
       kafka,
       new EventDecoder(new EventSchemas(config.schemaRegistryUrl, context.catalog), attemptSchemas),
@@ -75,18 +77,14 @@ export const webhookSenderService: ServiceDefinition<typeof settings> = {
         maxWaiting: config.maxWaitingAttempts,
         handle: (job) => makeAttempt(ctx, job),
         holds: context.holds,
+        since,
       },
       context.logger.child({ component: 'attempt-queue' }),
     );
     waitingAttemptsGauge(context.metrics, () => queue.waitingCount);
     await queue.start();
     return {
-      consumers: consumers(
-        ctx,
-        installations,
-        await sendingSince(ctx.store, ctx.now()),
-        config.installationsCopyStart === 'earliest',
-      ),
+      consumers: consumers(ctx, installations, since, config.installationsCopyStart === 'earliest'),
       onStop: async () => {
         await queue.stop();
         await admin.disconnect();

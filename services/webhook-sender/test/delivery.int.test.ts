@@ -1,4 +1,22 @@
-import { waitFor, startReceiver, type Receiver, verifySignature } from '@marketplace/testing';
+import { randomUUID } from 'node:crypto';
+import type { DeliveryEvent, EventTypeOf } from '@marketplace/contracts';
+import {
+  createKafka,
+  EventPublisher,
+  EventSchemas,
+  loadTopicCatalog,
+  SchemaValidator,
+  type OutgoingEvent,
+} from '@marketplace/events';
+import {
+  quietLogger,
+  sleep,
+  stackEnv,
+  waitFor,
+  startReceiver,
+  type Receiver,
+  verifySignature,
+} from '@marketplace/testing';
 import { startWebhookCluster, waitForInstallation, type WebhookCluster } from './support/cluster';
 import { connectedSource, type PartnerSetup } from './support/partner';
 
@@ -114,6 +132,169 @@ describe('orders.created and orders.cancelled', () => {
     );
     expect(s.got()).toEqual([]);
   });
+});
+
+describe('delivery.* from the deliveries topic', () => {
+  const DELIVERY_EVENTS = ['delivery.assigned', 'delivery.superseded', 'delivery.cancelled'];
+  /**
+   * Longer than the other waits: the first events of the topic after the sender's start come after
+   * its domain-events consumer has read the shared topics' history (other test runs and benches
+   * publish there too), which takes a while on a busy machine.
+   */
+  const DELIVERY_WAIT_MS = 45_000;
+
+  /**
+   * The webhooks received, one per delivery (a slow answer on a busy machine makes the sender retry:
+   * the same event id again), as type and data, sorted by type.
+   */
+  const received = (got: Array<{ body: Buffer; headers: Record<string, unknown> }>) =>
+    [...new Map(got.map((r) => [r.headers['x-marketplace-event-id'], parsed(r)])).values()]
+      .map((e) => ({ type: e.type, data: e.data }))
+      .sort((x, y) => x.type.localeCompare(y.type));
+
+  /** Publishes delivery-assignment's events as it will: validated against the topic's schema. */
+  async function publishDeliveries(events: OutgoingEvent[]): Promise<void> {
+    const catalog = loadTopicCatalog();
+    const publisher = new EventPublisher(
+      createKafka({ brokers: stackEnv().KAFKA_BROKERS.split(','), clientId: 'deliveries-it', logger: quietLogger() }),
+      catalog,
+      new EventSchemas(stackEnv().SCHEMA_REGISTRY_URL, catalog),
+      new SchemaValidator([...catalog.topics].map(([name, spec]) => [name, spec.schema])),
+      'deliveries-it',
+    );
+    await publisher.connect();
+    try {
+      await publisher.publish(events);
+    } finally {
+      await publisher.disconnect();
+    }
+  }
+
+  it('sends delivery.assigned, .superseded and .cancelled to the installation of the assignment each is about, identifiers only; delivery.status-changed sends nothing', async () => {
+    const first = await source(DELIVERY_EVENTS);
+    const secondPath = `/hooks/second-provider-${n}`;
+    const second = await connectedSource(cluster, `${receiver.url}${secondPath}`, DELIVERY_EVENTS, {
+      tenantId: first.tenantId,
+      tenant: first.tenant,
+      menu: first.menu,
+    });
+    const orderId = randomUUID();
+    const [a1, a2] = [randomUUID(), randomUUID()];
+    const pickup = {
+      branchId: first.menu.branchId,
+      name: 'Mitte',
+      address: 'Hauptstr. 1, 10115 Berlin',
+      latitude: 52.52,
+      longitude: 13.4,
+      externalLocationId: null,
+    };
+    let revision = 0;
+    /** One event of the order's delivery, about `assignmentId` of `installationId`. */
+    const event = (
+      type: EventTypeOf<'deliveries'>,
+      about: [string, string],
+      statuses: [DeliveryEvent['previousStatus'], DeliveryEvent['status']],
+      live: [string, string, DeliveryEvent['status']] | null,
+    ): OutgoingEvent => ({
+      topic: 'deliveries',
+      key: orderId,
+      type,
+      eventId: randomUUID(),
+      occurredAt: new Date().toISOString(),
+      data: {
+        tenantId: first.tenantId,
+        orderId,
+        orderNumber: '4242',
+        assignmentId: about[0],
+        installationId: about[1],
+        previousStatus: statuses[0],
+        status: statuses[1],
+        live: live && { assignmentId: live[0], installationId: live[1], status: live[2], pickup },
+        revision: ++revision,
+        changedAt: new Date().toISOString(),
+      },
+    });
+    await publishDeliveries([
+      event(
+        'delivery.assigned',
+        [a1, first.installationId],
+        [null, 'Assigned'],
+        [a1, first.installationId, 'Assigned'],
+      ),
+      // The tenant reassigns: the first provider's assignment is superseded, the second's is new.
+      event(
+        'delivery.superseded',
+        [a1, first.installationId],
+        ['Assigned', 'Superseded'],
+        [a2, second.installationId, 'Assigned'],
+      ),
+      event(
+        'delivery.assigned',
+        [a2, second.installationId],
+        [null, 'Assigned'],
+        [a2, second.installationId, 'Assigned'],
+      ),
+      // The second provider accepts (its own action: no webhook), then the order is cancelled.
+      event(
+        'delivery.status-changed',
+        [a2, second.installationId],
+        ['Assigned', 'Accepted'],
+        [a2, second.installationId, 'Accepted'],
+      ),
+      event('delivery.cancelled', [a2, second.installationId], ['Accepted', 'Terminated'], null),
+    ]);
+    const toFirst = await waitFor(
+      'two webhooks at the first provider',
+      () => (received(first.got()).length >= 2 ? first.got() : undefined),
+      DELIVERY_WAIT_MS,
+    );
+    const toSecond = await waitFor(
+      'two webhooks at the second provider',
+      () => (received(receiver.at(secondPath)).length >= 2 ? receiver.at(secondPath) : undefined),
+      DELIVERY_WAIT_MS,
+    );
+    await sleep(500); // nothing more comes (delivery.status-changed sends nothing)
+    expect(received(first.got())).toEqual([
+      { type: 'delivery.assigned', data: { orderId, orderNumber: '4242', assignmentId: a1 } },
+      { type: 'delivery.superseded', data: { orderId, orderNumber: '4242', assignmentId: a1 } },
+    ]);
+    expect(received(receiver.at(secondPath))).toEqual([
+      { type: 'delivery.assigned', data: { orderId, orderNumber: '4242', assignmentId: a2 } },
+      { type: 'delivery.cancelled', data: { orderId, orderNumber: '4242', assignmentId: a2 } },
+    ]);
+    for (const r of toFirst) expect(verifySignature(r, first.secret)).toBe(true);
+    for (const r of toSecond) expect(verifySignature(r, second.secret)).toBe(true);
+  }, 120_000);
+
+  it('sends a delivery.* webhook only to an installation subscribed to that type', async () => {
+    const s = await source(['delivery.cancelled']);
+    const orderId = randomUUID();
+    const data = {
+      tenantId: s.tenantId,
+      orderId,
+      orderNumber: '4243',
+      assignmentId: randomUUID(),
+      installationId: s.installationId,
+      previousStatus: null,
+      status: 'Assigned' as const,
+      live: null,
+      revision: 1,
+      changedAt: new Date().toISOString(),
+    };
+    await publishDeliveries([
+      { topic: 'deliveries', key: orderId, type: 'delivery.assigned', occurredAt: new Date().toISOString(), data },
+      {
+        topic: 'deliveries',
+        key: orderId,
+        type: 'delivery.cancelled',
+        occurredAt: new Date().toISOString(),
+        data: { ...data, previousStatus: 'Assigned', status: 'Terminated', revision: 2 },
+      },
+    ]);
+    await waitFor('delivery.cancelled', () => s.got().length >= 1 || undefined, DELIVERY_WAIT_MS);
+    await sleep(500);
+    expect(received(s.got()).map((e) => e.type)).toEqual(['delivery.cancelled']);
+  }, 90_000);
 });
 
 describe('retries', () => {

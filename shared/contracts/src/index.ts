@@ -6,6 +6,10 @@ export {
   httpSchemas,
   ORDER_LIMITS,
   PHONE_PATTERN,
+  ASSIGNMENT_STATUS,
+  DELIVERY_LIMITS,
+  type AssignmentStatusName,
+  tenantDeliverySchemas,
   OAuth2Input as OAuth2InputSchema,
 } from './http';
 export type * from './generated/http';
@@ -13,3 +17,5 @@ export * from './generated/events';
 export { tenantCatalogApiDocument } from './openapi/tenant-catalog';
 export { tenantOrderingApiDocument } from './openapi/tenant-ordering';
 export { tenantWebhooksApiDocument } from './openapi/tenant-webhooks';
+export { branchAddressLine, type BranchAddress } from './pickup';
+export { tenantDeliveriesApiDocument } from './openapi/tenant-deliveries';

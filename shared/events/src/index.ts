@@ -18,3 +18,12 @@ export {
 export { ensureTopics, KafkaPing } from './admin';
 export { HoldWatch, holdCauseOf, type Hold, type HoldKey, type HoldWatchOptions } from './holds';
 export { HEADER, DLT_HEADER, headerText, injectTraceContext, extractTraceContext } from './headers';
+export {
+  partitionsBehind,
+  describeBehind,
+  type PartitionBehind,
+  type PartitionEnds,
+  type CommittedOffset,
+  type OffsetAtTime,
+} from './catch-up';
+export { CopyProgress, waitForCopies } from './copy-progress';

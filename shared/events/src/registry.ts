@@ -22,8 +22,12 @@ export class EventSchemas {
     return new SchemaRegistry(
       { host: this.url, retry: { retries: 2, initialRetryTimeInSecs: 0.2, maxRetryTimeInSecs: 2 } },
       // The library validates with ajv too (on encode against the registered schema, on decode
-      // against the writer's schema); give it the same formats as ours.
-      { [SchemaType.JSON]: { ajvInstance: createAjv() as never } },
+      // against the writer's schema); give it the same formats as ours. Each schema version gets
+      // its own ajv: versions of one schema share its `$id`, and one ajv refuses a second schema
+      // under an `$id` it holds, so reading a message of version 1 and writing version 2 (a
+      // topic whose schema grew, read from the beginning) would fail. The library caches the
+      // compiled validator per schema id, so this runs once per version.
+      { [SchemaType.JSON]: { ajvInstance: { compile: (schema: object) => createAjv().compile(schema) } as never } },
     );
   }
 

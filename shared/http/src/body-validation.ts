@@ -7,7 +7,7 @@ const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
 addFormats(ajv);
 // Annotations of the contracts' schemas that ajv has no use for: enum names for readers of the
 // OpenAPI documents, and the type override of the TypeScript generator.
-ajv.addVocabulary(['x-enum-varnames', 'tsType']);
+ajv.addVocabulary(['x-enum-varnames', 'x-enum-descriptions', 'tsType']);
 
 /**
  * Compiles a contract's JSON Schema for a request body once; the returned function gives the body

@@ -1,7 +1,55 @@
-import type { ConsumerSpec, ServiceContext } from '@marketplace/runtime';
-import type { settings } from '../config';
+import { TOPICS } from '@marketplace/contracts';
+import type { CopyProgress } from '@marketplace/events';
+import { defineConsumer, type ConsumerSpec } from '@marketplace/runtime';
+import type { DeliveryContext } from '../usecases/context';
+import { applyCatalogChange, applyInstallationChange, applyOrderEvent } from '../usecases/copies';
 
-/** Kafka consumers of this service; each runs in the consumer group `delivery-assignment.<name>`. */
-export function consumers(_context: ServiceContext<typeof settings>): ConsumerSpec[] {
-  return [];
+/** How far each copy has read its topic (assignments wait for them: usecases/assign.ts). */
+export interface CopiesProgress {
+  orders: CopyProgress;
+  installations: CopyProgress;
+  catalog: CopyProgress;
+}
+
+/** The consumer names, which make the consumer groups (`<prefix>.<name>`) the progress reads. */
+export const COPY_CONSUMERS = { orders: 'orders', installations: 'installations', catalog: 'branches' } as const;
+
+/**
+ * Kafka consumers of this service (groups `delivery-assignment.<name>`): its copies of orders,
+ * installations and branches. Each handler is idempotent by itself (see usecases/copies.ts), and
+ * tells the progress what it handled, so that an assignment can wait for the copies to catch up.
+ */
+export function consumers(ctx: DeliveryContext, progress: CopiesProgress, fromBeginning: boolean): ConsumerSpec[] {
+  return [
+    defineConsumer({
+      name: COPY_CONSUMERS.orders,
+      topics: [TOPICS.orders],
+      fromBeginning,
+      dedupe: false,
+      handler: async (event) => {
+        await applyOrderEvent(ctx, event.type, event.data);
+        progress.orders.handledUpTo(event.partition, event.offset);
+      },
+    }),
+    defineConsumer({
+      name: COPY_CONSUMERS.installations,
+      topics: [TOPICS.installations],
+      fromBeginning,
+      dedupe: false,
+      handler: async (event) => {
+        await applyInstallationChange(ctx, event.data);
+        progress.installations.handledUpTo(event.partition, event.offset);
+      },
+    }),
+    defineConsumer({
+      name: COPY_CONSUMERS.catalog,
+      topics: [TOPICS.catalog],
+      fromBeginning,
+      dedupe: false,
+      handler: async (event) => {
+        await applyCatalogChange(ctx, event.data);
+        progress.catalog.handledUpTo(event.partition, event.offset);
+      },
+    }),
+  ];
 }

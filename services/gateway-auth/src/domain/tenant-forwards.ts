@@ -13,4 +13,5 @@ export const TENANT_FORWARDS: ReadonlyArray<{ prefix: string; owner: Owner }> = 
   { prefix: '/delivery-zones', owner: 'ordering' },
   { prefix: '/promotions', owner: 'ordering' },
   { prefix: '/service-fee', owner: 'ordering' },
+  { prefix: '/deliveries', owner: 'delivery' }, // delivery-assignment (DELIVERY_URL): assign, reassign, read
 ];

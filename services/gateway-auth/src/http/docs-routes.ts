@@ -4,7 +4,12 @@ import { dirname, join } from 'node:path';
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import { notFound } from '@marketplace/errors';
-import { tenantCatalogApiDocument, tenantOrderingApiDocument, tenantWebhooksApiDocument } from '@marketplace/contracts';
+import {
+  tenantCatalogApiDocument,
+  tenantDeliveriesApiDocument,
+  tenantOrderingApiDocument,
+  tenantWebhooksApiDocument,
+} from '@marketplace/contracts';
 import type { RequestState } from '@marketplace/http';
 import { marketplaceApiDocument } from './openapi/marketplace-api';
 import { partnerApiDocument } from './openapi/partner-api';
@@ -17,10 +22,10 @@ import { partnerApiDocument } from './openapi/partner-api';
  * document from /docs/<name>/openapi.json (the same in-memory object the API serves at its own
  * URL), not from /api/partner/v1/openapi.json, which would spend the reader's per-IP budget.
  *
- * The tenant documents of catalog, ordering-pricing and webhook-sender are contracts
- * (`@marketplace/contracts`), which their owners serve behind the tenant forwarding (a tenant token
- * for everything under their prefixes, openapi.json included); the pages here show the same
- * objects without one, since a document holds nothing secret.
+ * The tenant documents of catalog, ordering-pricing, delivery-assignment and webhook-sender are
+ * contracts (`@marketplace/contracts`), which their owners serve behind the tenant forwarding (a
+ * tenant token for everything under their prefixes, openapi.json included); the pages here show
+ * the same objects without one, since a document holds nothing secret.
  */
 export const DOCS = [
   {
@@ -50,6 +55,13 @@ export const DOCS = [
     title: 'Tenant API: orders, delivery zones, promotions, service fee',
     document: tenantOrderingApiDocument,
     published: '/api/tenant/v1/orders/openapi.json',
+    tryItOut: true,
+  },
+  {
+    name: 'tenant-deliveries',
+    title: 'Tenant API: delivery assignments',
+    document: tenantDeliveriesApiDocument,
+    published: '/api/tenant/v1/deliveries/openapi.json',
     tryItOut: true,
   },
   {

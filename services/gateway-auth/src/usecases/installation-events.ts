@@ -5,9 +5,10 @@ import type { GatewayContext } from './context';
 import type { Installation } from './entities';
 
 /**
- * The installation as the webhook sender needs it, after a change that matters to deliveries:
- * connect (and reconnect), signing-secret rotation, disconnect, uninstall. A whole snapshot with a
- * revision that grows per installation, so a consumer keeps the newest and drops one arriving late.
+ * The installation as its consumers need it (the webhook sender; delivery-assignment, which reads
+ * the scopes), after a change that matters to deliveries: connect (and reconnect), signing-secret
+ * rotation, disconnect, uninstall. A whole snapshot with a revision that grows per installation,
+ * so a consumer keeps the newest and drops one arriving late.
  * The signing secret is sealed for the webhook sender (`WEBHOOK_SECRET_TRANSPORT_KEY`), never in clear.
  */
 export function installationChanged(
@@ -29,6 +30,10 @@ export function installationChanged(
       connected: after.status === 'Connected',
       webhookUrl: after.webhookUrl,
       subscribedEvents: after.subscribedEvents,
+      // The scopes granted at connect (empty before the first connect and after uninstall; kept
+      // through a disconnect, so read them with `connected`), for consumers that decide what an
+      // installation may be given (a delivery to a provider holding the Delivery scopes).
+      scopes: after.scopes,
       webhookSecretSealed:
         signingSecret === null ? null : sealWebhookSecret(ctx.webhookSecretTransportKey, after._id, signingSecret),
       revision,

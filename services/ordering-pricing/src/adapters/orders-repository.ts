@@ -2,6 +2,7 @@ import type { Collection, Db } from 'mongodb';
 import type { OutgoingEvent } from '@marketplace/events';
 import { updateWithOutbox, withOutbox, type OutboxFields } from '@marketplace/outbox';
 import { isDuplicateKeyError, type RepositoryStorage, type TenantOwner } from '@marketplace/store';
+import type { LiveAssignment } from '../domain/delivery';
 import type { Order } from '../domain/order';
 
 /** An order as stored: the order itself, carrying its unpublished events (outbox). */
@@ -19,7 +20,7 @@ export class OrdersRepository {
     collection: 'orders',
     indexes: [
       // listRecent (the tenant's orders, newest first, with or without a status); findById,
-      // insertWithEvents and updateWithEvents go by `_id`.
+      // insertWithEvents, updateWithEvents and setLiveAssignment go by `_id`.
       { key: { tenantId: 1, createdAt: -1 }, name: 'tenant_recent' },
     ],
   };
@@ -50,6 +51,29 @@ export class OrdersRepository {
       if (isDuplicateKeyError(error)) return false;
       throw error;
     }
+  }
+
+  /**
+   * Sets the order's live delivery assignment from a `deliveries` event of this revision, unless
+   * the order holds this revision or a later one already: one conditional write, so a replayed,
+   * repeated or late event changes nothing. False when nothing was set (no such order, or a later
+   * revision held). Orders stored before the delivery feature have no revision: any event applies.
+   */
+  async setLiveAssignment(
+    owner: TenantOwner,
+    orderId: string,
+    live: LiveAssignment | null,
+    revision: number,
+  ): Promise<boolean> {
+    const { matchedCount } = await this.orders.updateOne(
+      {
+        _id: orderId,
+        tenantId: owner.tenantId,
+        $or: [{ deliveryRevision: { $lt: revision } }, { deliveryRevision: { $exists: false } }],
+      },
+      { $set: { liveAssignment: live, deliveryRevision: revision } },
+    );
+    return matchedCount === 1;
   }
 
   /** Sets fields of the tenant's order and stages its events, in one write; false when there is no such order. */

@@ -65,12 +65,19 @@ export function orderCancelled(order: Order, previous: OrderStatus, by: 'source'
   return event(order, 'orders.cancelled', {
     previousStatus: statusName(previous),
     cancelledBy: by,
-    liveAssignment: order.liveAssignment,
+    // The orders topic names the assignment only; its status and pickup are delivery-assignment's.
+    liveAssignment: order.liveAssignment && {
+      installationId: order.liveAssignment.installationId,
+      assignmentId: order.liveAssignment.assignmentId,
+    },
     changedAt: at.toISOString(),
   });
 }
 
-/** Accepted, Rejected or Completed by the tenant: for internal consumers; no webhook (partners poll). */
+/**
+ * Accepted, Rejected or Completed by the tenant, or Completed by a delivery: for internal
+ * consumers; no webhook (partners poll).
+ */
 export function orderStatusChanged(order: Order, previous: OrderStatus, at: Date): OrderEvent {
   return event(order, 'orders.status-changed', { previousStatus: statusName(previous), changedAt: at.toISOString() });
 }

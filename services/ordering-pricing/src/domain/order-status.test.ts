@@ -28,8 +28,17 @@ describe('transitions', () => {
     [Pending, 'cancelByTenant', Cancelled],
     [Accepted, 'cancelByTenant', Cancelled],
     [Pending, 'cancelBySource', Cancelled],
+    [Pending, 'completeByDelivery', Completed],
+    [Accepted, 'completeByDelivery', Completed],
   ];
-  const actions: OrderAction[] = ['accept', 'reject', 'complete', 'cancelByTenant', 'cancelBySource'];
+  const actions: OrderAction[] = [
+    'accept',
+    'reject',
+    'complete',
+    'cancelByTenant',
+    'cancelBySource',
+    'completeByDelivery',
+  ];
 
   it.each(allowed)('from %p, %s leads to %p', (from, action, to) => {
     expect(transition(from, action)).toBe(to);

@@ -24,11 +24,13 @@ export const paymentStatusName = (status: PaymentStatus): PaymentStatusName =>
   status === PAYMENT_STATUS.Paid ? 'Paid' : 'Unpaid';
 
 /** What can happen to an order, and who does it. */
-export type OrderAction = 'accept' | 'reject' | 'complete' | 'cancelByTenant' | 'cancelBySource';
+export type OrderAction = 'accept' | 'reject' | 'complete' | 'cancelByTenant' | 'cancelBySource' | 'completeByDelivery';
 
 /**
  * The whole state machine. A source may cancel only while Pending (spec); once the tenant acted,
- * only the tenant can cancel. Completed, Rejected and Cancelled are final.
+ * only the tenant can cancel. A delivery reported Delivered completes its order whether or not the
+ * tenant accepted it first: the food has reached the customer, so holding the order open would
+ * only leave it for the tenant to close by hand. Completed, Rejected and Cancelled are final.
  */
 const TRANSITIONS: Record<OrderAction, { from: readonly OrderStatus[]; to: OrderStatus }> = {
   accept: { from: [ORDER_STATUS.Pending], to: ORDER_STATUS.Accepted },
@@ -36,6 +38,7 @@ const TRANSITIONS: Record<OrderAction, { from: readonly OrderStatus[]; to: Order
   complete: { from: [ORDER_STATUS.Accepted], to: ORDER_STATUS.Completed },
   cancelByTenant: { from: [ORDER_STATUS.Pending, ORDER_STATUS.Accepted], to: ORDER_STATUS.Cancelled },
   cancelBySource: { from: [ORDER_STATUS.Pending], to: ORDER_STATUS.Cancelled },
+  completeByDelivery: { from: [ORDER_STATUS.Pending, ORDER_STATUS.Accepted], to: ORDER_STATUS.Completed },
 };
 
 /** The status after the action, or undefined when the action is not allowed from `current`. */

@@ -1,3 +1,4 @@
+import type { LiveAssignment } from './delivery';
 import type { ResolvedLine } from './order-lines';
 import type { ORDER_MODE, OrderStatus, OrderStatusName, PaymentStatus } from './order-status';
 import type { PriceBreakdown, PricedLine, PromotionEffect } from './pricing';
@@ -38,28 +39,20 @@ export interface Order {
   promotion: { id: string; code: string; effect: PromotionEffect } | null;
   totals: Omit<PriceBreakdown, 'lines'>;
   /**
-   * The delivery assignment live on this order, kept by the delivery feature from its events;
-   * its holder may read the order (delivery-assignment-owned read).
+   * The delivery assignment live on this order, copied from delivery-assignment's events (topic
+   * `deliveries`); its holder may read the order (delivery-assignment-owned read).
    */
-  liveAssignment: { installationId: string; assignmentId: string } | null;
+  liveAssignment: LiveAssignment | null;
+  /**
+   * The revision of the latest `deliveries` event applied to the order (0 before the first). Kept
+   * apart from `liveAssignment` because an event that ends the live assignment (null) still has a
+   * revision, and an older event replayed after it must not bring the assignment back.
+   */
+  deliveryRevision: number;
   /** Set by a cancel, so that the same request repeated is answered the same way. */
   cancellation: { by: 'source' | 'tenant'; idempotencyKey: string | null; at: Date } | null;
-  history: Array<{ status: OrderStatusName; at: Date; by: 'source' | 'tenant' }>;
+  /** `delivery`: completed because its delivery was Delivered. */
+  history: Array<{ status: OrderStatusName; at: Date; by: 'source' | 'tenant' | 'delivery' }>;
   createdAt: Date;
   updatedAt: Date;
-}
-
-/** The branch's address as one line, for pickup. */
-export function addressLine(
-  address: { line1: string; line2: string | null; city: string; postalCode: string | null; countryCode: string } | null,
-): string {
-  if (!address) return '';
-  return [
-    address.line1,
-    address.line2,
-    [address.postalCode, address.city].filter(Boolean).join(' '),
-    address.countryCode,
-  ]
-    .filter(Boolean)
-    .join(', ');
 }

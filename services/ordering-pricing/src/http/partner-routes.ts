@@ -6,7 +6,7 @@ import { createOrder } from '../usecases/create-order';
 import { cancelBySource } from '../usecases/order-actions';
 import { readOrderAsPartner } from '../usecases/order-reads';
 import { validateOrderRequest } from './schemas';
-import { cancellationView, createdView, orderView } from './views/orders';
+import { cancellationView, createdView, deliveryOrderView, orderView } from './views/orders';
 
 const PREFIX = '/api/partner/v1/orders';
 
@@ -20,8 +20,8 @@ export function registerPartnerRoutes(router: Router<RequestState>, ctx: Orderin
     c.body = createdView(order);
   });
   router.get(`${PREFIX}/:orderId`, async (c) => {
-    const { order, financial } = await readOrderAsPartner(ctx, identityOf(c, 'partner'), pathId(c.params.orderId));
-    c.body = orderView(order, financial);
+    const read = await readOrderAsPartner(ctx, identityOf(c, 'partner'), pathId(c.params.orderId));
+    c.body = read.read === 'source' ? orderView(read.order) : deliveryOrderView(read.order, read.assignment.pickup);
   });
   router.post(`${PREFIX}/:orderId/cancel`, async (c) => {
     c.body = cancellationView(await cancelBySource(ctx, identityOf(c, 'partner'), pathId(c.params.orderId)));

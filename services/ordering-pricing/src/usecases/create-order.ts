@@ -5,7 +5,8 @@ import { fromMinorUnits, toMinorUnits } from '@marketplace/money';
 import type { InstallationOwner } from '@marketplace/store';
 import { ORDERS, type OrderingStore } from '../adapters/store';
 import { zoneContains, type ZoneGeometry } from '../domain/geo';
-import { addressLine, type Order } from '../domain/order';
+import { branchAddressLine } from '@marketplace/contracts';
+import type { Order } from '../domain/order';
 import { orderCreated } from '../domain/order-events';
 import { resolveLines } from '../domain/order-lines';
 import type { OrderRequest } from '../domain/order-request';
@@ -120,6 +121,7 @@ export async function createOrder(
     },
     totals: priced.totals,
     liveAssignment: null,
+    deliveryRevision: 0,
     cancellation: null,
     history: [{ status: 'Pending', at: now, by: 'source' }],
     createdAt: now,
@@ -271,7 +273,7 @@ export async function priceRequest(ctx: OrderingContext, tenant: TenantScope, re
       : null,
     branch: {
       name: branch.name,
-      address: addressLine(branch.address),
+      address: branchAddressLine(branch.address),
       latitude: branch.coordinates?.latitude ?? null,
       longitude: branch.coordinates?.longitude ?? null,
       externalLocationId: branch.externalLocationId,

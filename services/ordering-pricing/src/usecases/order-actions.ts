@@ -42,7 +42,7 @@ async function changeOrder(
   decide: (
     order: Order,
     now: Date,
-  ) => { set: Partial<Order>; events: OutgoingEvent[]; by: 'source' | 'tenant' } | 'unchanged',
+  ) => { set: Partial<Order>; events: OutgoingEvent[]; by: Order['history'][number]['by'] } | 'unchanged',
 ): Promise<Order> {
   return ctx.orderLock.run(orderId, async () => {
     const order = await ctx.store.orders.findById({ tenantId }, orderId);
@@ -149,4 +149,32 @@ export async function recordPayment(ctx: OrderingContext, tenant: TenantScope, o
       by: 'tenant',
     };
   });
+}
+
+/**
+ * The order's delivery was Delivered: a Pending or Accepted order becomes Completed, by `delivery`,
+ * with orders.status-changed. Any other status stays: Completed (by the tenant, or by this same
+ * event handled before: a replay changes nothing), Rejected or Cancelled (final; delivery-assignment
+ * ends the assignment of such an order itself). Payment is not touched: recording it stays the
+ * tenant's. Answers the order's status before, and whether it changed.
+ */
+export async function completeByDelivery(
+  ctx: OrderingContext,
+  owner: { tenantId: string },
+  orderId: string,
+): Promise<{ previous: Order['status']; completed: boolean }> {
+  // What the decision saw, kept for the caller's log (the decision runs under the lock).
+  const outcome = { previous: ORDER_STATUS.Pending as Order['status'], completed: false };
+  await changeOrder(ctx, owner.tenantId, orderId, (order, now) => {
+    outcome.previous = order.status;
+    const next = transition(order.status, 'completeByDelivery');
+    if (next === undefined) return 'unchanged';
+    outcome.completed = true;
+    return {
+      set: { status: next },
+      events: [orderStatusChanged({ ...order, status: next }, order.status, now)],
+      by: 'delivery',
+    };
+  });
+  return outcome;
 }

@@ -25,8 +25,8 @@ export { pickupOrder, selectionId, type DemoMenu } from '@marketplace/testing';
 const READY_MS = 90_000;
 /**
  * gateway-auth, catalog and ordering-pricing as real processes, each with its own database; the
- * gateway forwards to both. Ordering's catalog copy reads only new catalog events (its tenants are
- * all new), under consumer groups of its own.
+ * gateway forwards to both. Ordering's catalog and delivery copies read only new events (its
+ * tenants and orders are all new), under consumer groups of its own.
  */
 export interface OrderingCluster {
   gateway: TestGateway;
@@ -49,6 +49,7 @@ export async function startOrderingCluster(orderingEnv: Record<string, string> =
         MONGO_DATABASE: orderingDatabase,
         KAFKA_CONSUMER_GROUP_PREFIX: `it-ordering-${suffix}`,
         CATALOG_COPY_START: 'latest',
+        DELIVERY_COPY_START: 'latest',
         ...orderingEnv,
       },
       READY_MS,

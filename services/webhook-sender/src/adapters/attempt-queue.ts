@@ -24,6 +24,13 @@ export interface AttemptQueueOptions {
   handle(job: AttemptJob): Promise<void>;
   /** Where what the queue holds back is reported (alarm, metric, readiness). */
   holds?: HoldWatch;
+  /**
+   * When this sender's database first started (usecases/installations.ts `sendingSince`): attempt
+   * messages written before it cannot be for its deliveries (a sender with a new database joins
+   * the attempt topics at their beginning, behind every earlier sender's attempts), so they are
+   * passed over unread instead of decoded and looked up one by one.
+   */
+  since?: Date;
 }
 
 /** An attempt read ahead of its due time: its timer, and where it came from. */
@@ -134,6 +141,15 @@ export class AttemptQueue {
     for (const message of batch.messages) {
       if (!isRunning() || isStale() || this.stopping) return;
       const offset = BigInt(message.offset);
+      if (this.options.since && Number(message.timestamp) < this.options.since.getTime()) {
+        // Another database's attempt (see `since`): nothing to do, and nothing waits on it.
+        if (!progress.hasRead(offset)) {
+          progress.begin(offset);
+          progress.end(offset);
+        }
+        resolveOffset(message.offset);
+        continue;
+      }
       // Read again after a rebalance that left this partition here (kafkajs goes back to the
       // committed offset): it is waiting, in flight or done already.
       if (progress.hasRead(offset)) {

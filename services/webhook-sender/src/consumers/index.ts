@@ -3,7 +3,7 @@ import { AppError } from '@marketplace/errors';
 import { defineConsumer, type ConsumerSpec } from '@marketplace/runtime';
 import type { InstallationsProgress } from '../usecases/installations';
 import type { WebhookContext } from '../usecases/context';
-import { describeBehind } from '../domain/installations-catch-up';
+import { describeBehind } from '@marketplace/events';
 import { webhookOf, WEBHOOK_SOURCE_TOPICS } from '../domain/webhook-events';
 import { createDeliveries } from '../usecases/deliveries';
 import { applyInstallationChange } from '../usecases/installations';

@@ -88,6 +88,69 @@ describe('webhookOf', () => {
   });
 });
 
+describe('webhookOf, deliveries topic', () => {
+  const pickup = {
+    branchId: 'b1',
+    name: 'Mitte',
+    address: 'Hauptstr. 1, 10115 Berlin',
+    latitude: 52.5,
+    longitude: 13.4,
+    externalLocationId: null,
+  };
+  /** A delivery event about assignment a1 of installation i1, the order live with another installation. */
+  const delivery = {
+    tenantId: 't1',
+    orderId: 'o1',
+    orderNumber: '1001',
+    assignmentId: 'a1',
+    installationId: 'i1',
+    status: 'Assigned',
+    previousStatus: null,
+    live: { assignmentId: 'a2', installationId: 'i2', status: 'Assigned', pickup },
+    revision: 3,
+    changedAt: '2026-11-23T10:00:00.000Z',
+  } as const;
+
+  it.each([
+    ['delivery.assigned', 'Assigned'],
+    ['delivery.superseded', 'Superseded'],
+    ['delivery.cancelled', 'Terminated'],
+  ] as const)('%s goes to the installation of the assignment it is about, identifiers only', (type, status) => {
+    const webhook = webhookOf({ topic: 'deliveries', type, data: { ...delivery, status } });
+    expect(webhook).toEqual({
+      tenantId: 't1',
+      type,
+      audience: { kind: 'installation', installationId: 'i1' },
+      data: { orderId: 'o1', orderNumber: '1001', assignmentId: 'a1' },
+    });
+    // The contract's DeliveryEventData is closed: nothing else (status, live, pickup) may leak.
+    expect(Object.keys(webhook!.data)).toEqual(['orderId', 'orderNumber', 'assignmentId']);
+  });
+
+  it("sends nothing for delivery.status-changed (the installation's own accept, reject, cancel or progress)", () => {
+    for (const [previousStatus, status] of [
+      ['Assigned', 'Accepted'],
+      ['Assigned', 'Rejected'],
+      ['Accepted', 'Cancelled'],
+      ['InTransit', 'Delivered'],
+    ] as const)
+      expect(
+        webhookOf({
+          topic: 'deliveries',
+          type: 'delivery.status-changed',
+          data: { ...delivery, previousStatus, status },
+        }),
+      ).toBeUndefined();
+  });
+
+  it('keeps the bytes partners receive', () => {
+    const webhook = webhookOf({ topic: 'deliveries', type: 'delivery.cancelled', data: { ...delivery, live: null } });
+    expect(envelopeBody('d1', webhook!.type, 't', webhook!.data)).toBe(
+      '{"id":"d1","type":"delivery.cancelled","version":1,"occurredAt":"t","data":{"orderId":"o1","orderNumber":"1001","assignmentId":"a1"}}',
+    );
+  });
+});
+
 describe('envelopeBody', () => {
   it('keeps the bytes partners receive: keys in order, absent fields left out, a missing amount as null', () => {
     const created = webhookOf({

@@ -1,5 +1,7 @@
 import {
   TOPICS,
+  type DeliveryEvent,
+  type DeliveryEventData,
   type EventTypeOf,
   type OrderEvent,
   type OrdersCancelledData,
@@ -44,6 +46,9 @@ export interface WebhookData {
   'orders.created': OrdersCreatedData & OrderSummary;
   'orders.cancelled': OrdersCancelledData;
   'payment.completed': PaymentCompletedData & PaymentSummary;
+  'delivery.assigned': DeliveryEventData;
+  'delivery.superseded': DeliveryEventData;
+  'delivery.cancelled': DeliveryEventData;
 }
 
 /** A webhook to deliver: its type, its audience within the tenant, and the envelope's `data` of that type. */
@@ -55,7 +60,7 @@ export type Webhook<W extends keyof WebhookData = keyof WebhookData> = {
 export const RESERVED_TYPES: readonly string[] = ['orders.updated', 'catalog.updated'];
 
 /** The topics whose events may become webhooks. */
-export const WEBHOOK_SOURCE_TOPICS = [TOPICS.orders] as const;
+export const WEBHOOK_SOURCE_TOPICS = [TOPICS.orders, TOPICS.deliveries] as const;
 export type SourceTopic = (typeof WEBHOOK_SOURCE_TOPICS)[number];
 
 /** A domain event as the mappers read it (a consumed event of a source topic is one): one member per topic. */
@@ -69,6 +74,24 @@ export type SourceEvent = {
  */
 const money = (minor: number | undefined, currencyCode: string | undefined): number | null =>
   minor === undefined ? null : fromMinorUnits(minor, currencyDecimals(currencyCode ?? ''));
+
+/** The delivery.* webhook types: one per delivery event that partners are told of. */
+type DeliveryWebhookType = 'delivery.assigned' | 'delivery.superseded' | 'delivery.cancelled';
+
+/**
+ * A delivery.* webhook: to the installation of the assignment the event is about (for
+ * delivery.superseded the old one, for delivery.cancelled the one whose assignment was
+ * terminated), identifiers only (spec, "Event types"; DeliveryEventData is closed). `live` is left
+ * out on purpose: the new installation of a reassignment hears of it by its own delivery.assigned.
+ */
+const deliveryWebhook =
+  (type: DeliveryWebhookType) =>
+  (d: DeliveryEvent): Webhook<DeliveryWebhookType> => ({
+    tenantId: d.tenantId,
+    type,
+    audience: { kind: 'installation', installationId: d.installationId },
+    data: { orderId: d.orderId, orderNumber: d.orderNumber, assignmentId: d.assignmentId },
+  });
 
 /** Per source topic, per event type: the webhook its events become. */
 type Mappers = { [T in SourceTopic]: { [E in EventTypeOf<T>]?: (data: TopicPayloads[T]) => Webhook } };
@@ -119,11 +142,28 @@ const MAPPERS: Mappers = {
       },
     }),
   },
+  // delivery.status-changed (the installation's own accept, reject, cancel or progress) sends
+  // nothing: the caller already has the answer, and the spec sends no delivery.cancelled for a
+  // provider's own cancel.
+  [TOPICS.deliveries]: {
+    'delivery.assigned': deliveryWebhook('delivery.assigned'),
+    'delivery.superseded': deliveryWebhook('delivery.superseded'),
+    'delivery.cancelled': deliveryWebhook('delivery.cancelled'),
+  },
 };
+
+/**
+ * The mapper of one topic's event applied to it. Generic in the topic so that the compiler sees the
+ * mapper, the event type and the data belong to the same topic (a union of topics it cannot pair).
+ */
+function mapped<T extends SourceTopic>(event: { topic: T; type: EventTypeOf<T>; data: TopicPayloads[T] }) {
+  const byType: Mappers[T] = MAPPERS[event.topic];
+  return byType[event.type]?.(event.data);
+}
 
 /** The webhook a domain event becomes, if any. */
 export function webhookOf(event: SourceEvent): Webhook | undefined {
-  const webhook = MAPPERS[event.topic][event.type]?.(event.data);
+  const webhook = mapped(event);
   return webhook && !RESERVED_TYPES.includes(webhook.type) ? webhook : undefined;
 }
 

@@ -1,11 +1,11 @@
 import type { InstallationChanged } from '@marketplace/contracts';
 import type { WebhookStore } from '../adapters/store';
 import { receives, type InstallationCopy } from '../domain/installation';
-import type { PartitionBehind } from '../domain/installations-catch-up';
+import type { PartitionBehind } from '@marketplace/events';
 
 /**
  * How far the installation copy has read the installations topic, as the consumers need it
- * (adapters/installations-progress.ts asks Kafka): domain events wait until the copy holds every
+ * (`CopyProgress` of @marketplace/events asks Kafka): domain events wait until the copy holds every
  * installation event published before them.
  */
 export interface InstallationsProgress {

@@ -53,6 +53,7 @@ export async function startWebhookCluster(senderEnv: Record<string, string> = {}
         MONGO_DATABASE: `it_ord_${suffix}`,
         KAFKA_CONSUMER_GROUP_PREFIX: `it-ordering-${suffix}`,
         CATALOG_COPY_START: 'latest',
+        DELIVERY_COPY_START: 'latest',
       },
       READY_MS,
     ),

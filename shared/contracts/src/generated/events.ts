@@ -5,13 +5,15 @@ import type { CatalogChange } from './events/catalog';
 import type { InstallationChanged } from './events/installations';
 import type { OrderEvent } from './events/orders';
 import type { WebhookAttempt } from './events/webhook-attempts';
-export type { CatalogChange, InstallationChanged, OrderEvent, WebhookAttempt };
+import type { DeliveryEvent } from './events/deliveries';
+export type { CatalogChange, InstallationChanged, OrderEvent, WebhookAttempt, DeliveryEvent };
 
 /** Every type of each topic's schema, its definitions included, e.g. `CatalogChangeDefinitions.Product`. */
 export type * as CatalogChangeDefinitions from './events/catalog';
 export type * as InstallationChangedDefinitions from './events/installations';
 export type * as OrderEventDefinitions from './events/orders';
 export type * as WebhookAttemptDefinitions from './events/webhook-attempts';
+export type * as DeliveryEventDefinitions from './events/deliveries';
 
 /** Every topic of the platform (schemas/topics.json), by a name code can use. */
 export const TOPICS = {
@@ -26,6 +28,7 @@ export const TOPICS = {
   webhookAttemptsRetry5: 'webhook-attempts.retry-5',
   webhookAttemptsRetry6: 'webhook-attempts.retry-6',
   webhookAttemptsRetry7: 'webhook-attempts.retry-7',
+  deliveries: 'deliveries',
 } as const;
 
 export type TopicName = (typeof TOPICS)[keyof typeof TOPICS];
@@ -43,6 +46,7 @@ export interface TopicPayloads {
   'webhook-attempts.retry-5': WebhookAttempt;
   'webhook-attempts.retry-6': WebhookAttempt;
   'webhook-attempts.retry-7': WebhookAttempt;
+  deliveries: DeliveryEvent;
 }
 
 /** The event types each topic carries (its `event-type` header). */
@@ -65,6 +69,7 @@ export const TOPIC_EVENT_TYPES = {
   'webhook-attempts.retry-5': ['webhook.attempt'],
   'webhook-attempts.retry-6': ['webhook.attempt'],
   'webhook-attempts.retry-7': ['webhook.attempt'],
+  deliveries: ['delivery.assigned', 'delivery.superseded', 'delivery.cancelled', 'delivery.status-changed'],
 } as const;
 
 export type EventTypeOf<T extends TopicName> = (typeof TOPIC_EVENT_TYPES)[T][number];

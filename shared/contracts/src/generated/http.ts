@@ -22,9 +22,9 @@ export type OrderStatus = number;
  */
 export type PaymentStatus = number;
 /**
- * Delivery assignment status, an integer. Known values: 2 Accepted, 4 InTransit, 5 Delivered. Assigned, the rejected state and the cancelled state also exist; their values are not part of this contract.
+ * Delivery assignment status, an integer. 1 Assigned: the tenant assigned the delivery; the installation has not answered yet; 2 Accepted: the installation accepted (POST accept); 4 InTransit: on its way (PATCH status 4, from Accepted); 5 Delivered: delivered (PATCH status 5, from InTransit); final; 7 Rejected: the installation rejected it while Assigned (POST reject); final, no automatic reassignment; 8 Cancelled: the installation cancelled it after accepting (POST cancel); final, no automatic reassignment; 9 Superseded: the tenant reassigned the order to another installation while this one was Assigned; final; 10 Terminated: the order was cancelled (by the tenant or its source) or rejected by the tenant while this was live; final. The spec fixes 2, 4 and 5; the other values are this service’s and as stable.
  */
-export type AssignmentStatus = number;
+export type AssignmentStatus = 1 | 2 | 4 | 5 | 7 | 8 | 9 | 10;
 
 export interface TenantInput {
   /**
@@ -439,6 +439,46 @@ export interface ServiceFeeInput {
    */
   percent: number;
 }
+export interface DeliveryStatusUpdateRequest {
+  /**
+   * 4 InTransit (from Accepted) or 5 Delivered (from InTransit). Any other value is 400; a move the current state does not allow is 409 `delivery.transition_not_allowed`.
+   */
+  targetStatus: 4 | 5;
+}
+/**
+ * Both fields are required; either may be null.
+ */
+export interface DeliveryDriverUpdateRequest {
+  /**
+   * 1 to 100 characters, not only spaces; null clears it.
+   */
+  driverName: string | null;
+  /**
+   * 6 to 15 digits, optionally a leading + and spaces, dots, dashes or parentheses between digits (as a customer phone); null clears it.
+   */
+  driverPhone: string | null;
+}
+export interface DeliveryEtaUpdateRequest {
+  /**
+   * Date-time with a time zone; at most 5 minutes in the past and at most 7 days ahead (else 400); null clears it.
+   */
+  etaUtc: string | null;
+}
+export interface DeliveryTrackingUpdateRequest {
+  /**
+   * When set, an absolute https:// URL with a host, at most 2048 characters; null clears it.
+   */
+  trackingUrl: string | null;
+}
+/**
+ * Assign the delivery of a Delivery-mode order to a delivery-provider installation.
+ */
+export interface AssignDeliveryRequest {
+  /**
+   * One of the tenant's installations: connected, with the scope Delivery.Accept. Naming another installation while the delivery is still Assigned reassigns it.
+   */
+  installationId: string;
+}
 export interface Branch {
   id: string;
   name: string;
@@ -642,32 +682,13 @@ export interface DeliveryAssignmentResponse {
   appInstallationId: string;
   status: AssignmentStatus;
   assignedAtUtc: string;
+  /**
+   * When the installation accepted or rejected; null before.
+   */
   respondedAtUtc: string | null;
   driverName: string | null;
   driverPhone: string | null;
   etaUtc: string | null;
-  trackingUrl: string | null;
-}
-export interface DeliveryStatusUpdateRequest {
-  /**
-   * 4 InTransit, 5 Delivered.
-   */
-  targetStatus: 4 | 5;
-}
-/**
- * Both fields are required; either may be null.
- */
-export interface DeliveryDriverUpdateRequest {
-  driverName: string | null;
-  driverPhone: string | null;
-}
-export interface DeliveryEtaUpdateRequest {
-  etaUtc: string | null;
-}
-export interface DeliveryTrackingUpdateRequest {
-  /**
-   * When set, an absolute https:// URL.
-   */
   trackingUrl: string | null;
 }
 /**
@@ -775,3 +796,49 @@ export interface DeliveryEventData {
  * No business data.
  */
 export interface SystemTestData {}
+/**
+ * One assignment of an order, as the tenant sees it.
+ */
+export interface TenantDeliveryAssignment {
+  assignmentId: string;
+  orderId: string;
+  appInstallationId: string;
+  status: AssignmentStatus;
+  statusName:
+    'Assigned' | 'Accepted' | 'InTransit' | 'Delivered' | 'Rejected' | 'Cancelled' | 'Superseded' | 'Terminated';
+  assignedAtUtc: string;
+  respondedAtUtc: string | null;
+  /**
+   * When it became Rejected, Cancelled, Superseded or Terminated; null while it lasts.
+   */
+  endedAtUtc: string | null;
+  driverName: string | null;
+  driverPhone: string | null;
+  etaUtc: string | null;
+  trackingUrl: string | null;
+  /**
+   * The branch as it was at assignment: what the assigned installation reads on the order, unchanged while the assignment lasts.
+   */
+  pickup: {
+    name: string;
+    address: string;
+    latitude: number;
+    longitude: number;
+    externalLocationId: string | null;
+  };
+}
+/**
+ * An order's delivery: the live assignment and the history of earlier ones.
+ */
+export interface TenantDelivery {
+  orderId: string;
+  orderNumber: string;
+  /**
+   * The order's assignment that is not over: Assigned, Accepted, InTransit or Delivered; null when there is none.
+   */
+  live: TenantDeliveryAssignment | null;
+  /**
+   * Earlier assignments that ended, oldest first.
+   */
+  history: TenantDeliveryAssignment[];
+}

@@ -1,6 +1,14 @@
 import type { JsonSchema } from '../json-schema';
 import { partnerCatalogSchemas } from './partner-catalog';
-import { partnerDeliverySchemas } from './partner-deliveries';
+import {
+  AssignDeliveryRequest,
+  DeliveryDriverUpdateRequest,
+  DeliveryEtaUpdateRequest,
+  DeliveryStatusUpdateRequest,
+  DeliveryTrackingUpdateRequest,
+  partnerDeliverySchemas,
+  tenantDeliverySchemas,
+} from './partner-deliveries';
 import { partnerOrderSchemas } from './partner-orders';
 import { Problem } from './problem';
 import { webhookSchemas } from './webhooks';
@@ -17,6 +25,7 @@ import { DeliveryZoneInput, PromotionInput, ServiceFeeInput } from './ordering-t
 import { CreateOrderRequest } from './orders';
 
 export { ORDER_LIMITS, PHONE_PATTERN } from './orders';
+export { ASSIGNMENT_STATUS, DELIVERY_LIMITS, type AssignmentStatusName } from './partner-deliveries';
 export { OAuth2Input } from './gateway';
 
 /**
@@ -42,6 +51,12 @@ export const requestSchemas = {
   DeliveryZoneInput,
   PromotionInput,
   ServiceFeeInput,
+  // delivery-assignment: Partner and tenant APIs
+  DeliveryStatusUpdateRequest,
+  DeliveryDriverUpdateRequest,
+  DeliveryEtaUpdateRequest,
+  DeliveryTrackingUpdateRequest,
+  AssignDeliveryRequest,
 } satisfies Record<string, JsonSchema>;
 
 /**
@@ -53,9 +68,19 @@ export const partnerApiSchemas: Record<string, JsonSchema> = {
   CreateOrderRequest,
   ...partnerOrderSchemas,
   ...partnerDeliverySchemas,
+  DeliveryStatusUpdateRequest,
+  DeliveryDriverUpdateRequest,
+  DeliveryEtaUpdateRequest,
+  DeliveryTrackingUpdateRequest,
   Problem,
   ...webhookSchemas,
 };
 
 /** Every named HTTP schema: what `npm run contracts:generate` makes types of. */
-export const httpSchemas: Record<string, JsonSchema> = { ...requestSchemas, ...partnerApiSchemas };
+export const httpSchemas: Record<string, JsonSchema> = {
+  ...requestSchemas,
+  ...partnerApiSchemas,
+  ...tenantDeliverySchemas,
+};
+
+export { tenantDeliverySchemas };

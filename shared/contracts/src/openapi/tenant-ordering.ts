@@ -369,7 +369,7 @@ export const tenantOrderingApiDocument: Json = {
           items: closed({
             status: { type: 'string', enum: STATUS_NAMES },
             at: dateTime,
-            by: { type: 'string', enum: ['source', 'tenant'] },
+            by: { type: 'string', enum: ['source', 'tenant', 'delivery'] },
           }),
         },
         ...stamps,

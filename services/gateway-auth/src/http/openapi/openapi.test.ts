@@ -233,11 +233,25 @@ describe('Partner API document', () => {
       expect((schema.enum as unknown[]).every(Number.isInteger)).toBe(true);
     }
     expect(obj(obj(schemaOf(partner, 'DeliveryStatusUpdateRequest').properties).targetStatus).enum).toEqual([4, 5]);
-    // Order and assignment statuses are open: only some values are known.
+    // Order statuses are open: only some values are known.
     expect(schemaOf(partner, 'OrderStatus')).toMatchObject({ type: 'integer' });
     expect(schemaOf(partner, 'OrderStatus').enum).toBeUndefined();
-    expect(schemaOf(partner, 'AssignmentStatus').enum).toBeUndefined();
     expect(validator('OrderStatus')(3)).toBe(true);
+    // Assignment statuses are closed, each value with its name and meaning.
+    const assignment = schemaOf(partner, 'AssignmentStatus');
+    expect(assignment).toMatchObject({ type: 'integer', enum: [1, 2, 4, 5, 7, 8, 9, 10] });
+    expect(assignment['x-enum-varnames']).toEqual([
+      'Assigned',
+      'Accepted',
+      'InTransit',
+      'Delivered',
+      'Rejected',
+      'Cancelled',
+      'Superseded',
+      'Terminated',
+    ]);
+    expect(assignment['x-enum-descriptions']).toHaveLength(8);
+    expect(validator('AssignmentStatus')(3)).toBe(false);
     expect(validator('Availability')(true)).toBe(false);
     expect(validator('Availability')(3)).toBe(false);
   });
@@ -346,6 +360,69 @@ describe('Partner API document', () => {
     expect(validator('DeliveryStatusUpdateRequest')({ targetStatus: 2 })).toBe(false);
   });
 
+  describe('delivery operations', () => {
+    const deliveryOps = ops.filter(({ path }) => path.startsWith('/api/partner/v1/deliveries/'));
+    const CONFLICTS: Record<string, string> = {
+      acceptDelivery: 'delivery.accept_not_allowed',
+      rejectDelivery: 'delivery.reject_not_allowed',
+      cancelDelivery: 'delivery.cancel_not_allowed',
+      updateDeliveryStatus: 'delivery.transition_not_allowed',
+      updateDeliveryDriver: 'delivery.update_not_allowed',
+      updateDeliveryEta: 'delivery.update_not_allowed',
+      updateDeliveryTracking: 'delivery.update_not_allowed',
+    };
+
+    it('each names its own state conflict (with status_detail) and the idempotency conflicts', () => {
+      expect(deliveryOps.map(({ op }) => op.operationId).sort()).toEqual(Object.keys(CONFLICTS).sort());
+      const validate = validator('Problem');
+      for (const { op } of deliveryOps) {
+        const code = CONFLICTS[op.operationId as string]!;
+        const conflict = deref(partner, obj(op.responses)['409']);
+        const description = String(conflict.description);
+        for (const c of [code, 'idempotency.key_reused', 'idempotency.request_in_progress'])
+          expect(description).toContain(`\`${c}\``);
+        expect(description).toContain('status_detail.status');
+        for (const other of new Set(Object.values(CONFLICTS)))
+          if (other !== code) expect(description).not.toContain(other);
+        expect(String(op.description)).toContain(`\`${code}\``);
+        const examples = obj(obj(obj(conflict.content)['application/problem+json']).examples);
+        const example = obj(obj(Object.values(examples)[0]).value);
+        expect(example).toMatchObject({ status: 409, code, status_detail: { status: expect.any(String) } });
+        expect(validate(example)).toBe(true);
+      }
+    });
+
+    it('say which states allow them and answer 404 to a caller not holding the live assignment', () => {
+      const description = (id: string) => String(deliveryOps.find(({ op }) => op.operationId === id)!.op.description);
+      expect(description('acceptDelivery')).toMatch(/Allowed only while Assigned/);
+      expect(description('rejectDelivery')).toMatch(/Allowed only while Assigned/);
+      expect(description('cancelDelivery')).toMatch(/Allowed only while Accepted or InTransit/);
+      expect(description('updateDeliveryStatus')).toMatch(/only from Accepted.*only from InTransit/s);
+      expect(description('updateDeliveryStatus')).toContain('Completed (6)');
+      for (const id of ['updateDeliveryDriver', 'updateDeliveryEta', 'updateDeliveryTracking'])
+        expect(description(id)).toContain('Allowed only while Accepted (2) or InTransit (4)');
+      for (const { op } of deliveryOps) {
+        expect(String(op.description)).toContain('404 `resource.not_found`');
+        expect(String(deref(partner, obj(op.responses)['404']).description)).toContain('live');
+      }
+    });
+
+    it('state the field limits the service enforces', () => {
+      const description = (id: string) => String(deliveryOps.find(({ op }) => op.operationId === id)!.op.description);
+      expect(description('updateDeliveryDriver')).toMatch(/1 to 100 characters, not only spaces/);
+      expect(description('updateDeliveryDriver')).toMatch(/at most 32 characters/);
+      expect(description('updateDeliveryEta')).toMatch(/at most 5 minutes in the past and at most 7 days ahead/);
+      expect(description('updateDeliveryTracking')).toMatch(/absolute `https:\/\/` URL with a host, at most 2048/);
+      const driver = validator('DeliveryDriverUpdateRequest');
+      expect(driver({ driverName: 'x'.repeat(100), driverPhone: '+49 30 1234567' })).toBe(true);
+      expect(driver({ driverName: 'x'.repeat(101), driverPhone: null })).toBe(false);
+      expect(driver({ driverName: '   ', driverPhone: null })).toBe(false);
+      expect(driver({ driverName: 'Bo', driverPhone: '1'.repeat(33) })).toBe(false);
+      const tracking = validator('DeliveryTrackingUpdateRequest');
+      expect(tracking({ trackingUrl: `https://t.example/${'x'.repeat(2048)}` })).toBe(false);
+    });
+  });
+
   it('nests modifier groups recursively', () => {
     const group = (childGroups: unknown[]) => ({
       id: '5b0e8a52-4a3c-4c47-9d1b-2b2c5a0a6f10',
@@ -412,6 +489,16 @@ describe('Partner API document', () => {
       const headers = (post.parameters as unknown[]).map((p) => deref(partner, p).name);
       expect(headers).toEqual(['X-Marketplace-Event-Id', 'X-Marketplace-Timestamp', 'X-Marketplace-Signature']);
     }
+    const data = validator('DeliveryEventData');
+    const ids = {
+      orderId: '5b0e8a52-4a3c-4c47-9d1b-2b2c5a0a6f10',
+      orderNumber: '1001',
+      assignmentId: '5b0e8a52-4a3c-4c47-9d1b-2b2c5a0a6f11',
+    };
+    expect(data(ids)).toBe(true);
+    expect(data({ ...ids, status: 'Assigned' })).toBe(false); // identifiers only
+    for (const type of ['delivery.assigned', 'delivery.cancelled', 'delivery.superseded'])
+      expect(String(obj(obj(webhooks[type]).post).description)).toContain('Identifiers only');
     const envelope = validator('WebhookEnvelope');
     const event = { id: 'd-1', type: 'delivery.assigned', version: 1, occurredAt: '2030-01-01T10:00:00Z', data: {} };
     expect(envelope(event)).toBe(true);
@@ -436,7 +523,11 @@ describe('Partner API document', () => {
       'tenancy.partner_api.external_order_id_conflict',
       'tenancy.order.price_mismatch',
       'tenancy.partner_api.order_not_cancellable',
+      'delivery.accept_not_allowed',
+      'delivery.reject_not_allowed',
+      'delivery.cancel_not_allowed',
       'delivery.transition_not_allowed',
+      'delivery.update_not_allowed',
       'rate_limit.exceeded',
       'upstream.bad_response',
       'upstream.unavailable',

@@ -8,7 +8,15 @@
  * contracts. The response builders are exported for the marketplace API document
  * (`marketplace-api.ts`).
  */
-import { IDEMPOTENCY_KEY, arrayOf, partnerApiSchemas, ref, uuid } from '@marketplace/contracts';
+import {
+  ASSIGNMENT_STATUS,
+  DELIVERY_LIMITS,
+  IDEMPOTENCY_KEY,
+  arrayOf,
+  partnerApiSchemas,
+  ref,
+  uuid,
+} from '@marketplace/contracts';
 
 /** A JSON object of the document (schema, operation, response, ...). */
 export type Json = Record<string, unknown>;
@@ -38,6 +46,11 @@ const headerRef = (name: string): Json => ({ $ref: `#/components/headers/${name}
 // ---------------------------------------------------------------------------------------------
 // info.description: what the specification leaves open, as the gateway implements it
 // ---------------------------------------------------------------------------------------------
+
+const S = ASSIGNMENT_STATUS;
+/** A status as the document writes it: name and value, e.g. `Accepted (2)`. */
+const st = (name: keyof typeof ASSIGNMENT_STATUS) => `${name} (${S[name]})`;
+const ETA_PAST_MINUTES = DELIVERY_LIMITS.etaPastToleranceSeconds / 60;
 
 const DESCRIPTION = `
 The Marketplace Partner API lets a partner backend read a restaurant's catalog, create, read and
@@ -90,7 +103,11 @@ status. Codes:
 | 409 | \`tenancy.partner_api.external_order_id_conflict\` | \`externalOrderId\` already used by the installation under a different idempotency key. |
 | 409 | \`tenancy.order.price_mismatch\` | \`expectedTotal\` differs from the computed \`grandTotal\`; nothing was created. |
 | 409 | \`tenancy.partner_api.order_not_cancellable\` | Source cancel after the order left Pending; \`status_detail.status\` holds the current status name. |
-| 409 | \`delivery.transition_not_allowed\` | Invalid delivery status transition (for example cancel while Assigned, reject after accepting). |
+| 409 | \`delivery.accept_not_allowed\` | Accept while the assignment is not Assigned; \`status_detail.status\` holds the assignment's status name (as every \`delivery.*\` conflict). |
+| 409 | \`delivery.reject_not_allowed\` | Reject after accepting: only an Assigned delivery can be rejected. |
+| 409 | \`delivery.cancel_not_allowed\` | Cancel while not Accepted or InTransit (while Assigned, reject instead; a Delivered delivery is final). |
+| 409 | \`delivery.transition_not_allowed\` | Invalid delivery status transition: 4 (InTransit) only from Accepted, 5 (Delivered) only from InTransit. |
+| 409 | \`delivery.update_not_allowed\` | Driver, ETA or tracking changed while the assignment is not Accepted or InTransit. |
 | 413 | \`request.too_large\` | The request body is too large. |
 | 415 | \`request.unsupported_media_type\` | The request body is not one of the accepted JSON media types. |
 | 429 | \`rate_limit.exceeded\` | A rate limit was exceeded (see below). |
@@ -133,9 +150,34 @@ request attempt only.
 ## Enumerations
 
 Enumerations are integers in REST responses and requests (never booleans). Where the
-specification lists only some values of an enumeration (order status, payment status, assignment
-status), the field is documented as an integer with the known values in its description: clients
-must tolerate other values.
+specification lists only some values of an enumeration (order status, payment status), the field
+is documented as an integer with the known values in its description: clients must tolerate other
+values. The assignment status is the closed enumeration \`AssignmentStatus\`: every value, its name
+(\`x-enum-varnames\`) and its meaning (\`x-enum-descriptions\`).
+
+## Delivery assignments
+
+A tenant assigns a Delivery order to one of its delivery-provider installations; the installation
+is told by \`delivery.assigned\` and acts on it through \`/deliveries/{orderId}/…\`. Values of
+\`AssignmentStatus\`:
+
+| Status | The installation may | Reached by |
+|---|---|---|
+| ${st('Assigned')} | accept, reject | the tenant's assignment |
+| ${st('Accepted')} | cancel; status 4; driver, ETA, tracking | accept |
+| ${st('InTransit')} | cancel; status 5; driver, ETA, tracking | status 4 |
+| ${st('Delivered')} | nothing (final); still reads the order | status 5: the order, if Pending or Accepted, becomes Completed (6) |
+| ${st('Rejected')} | nothing: ended | reject |
+| ${st('Cancelled')} | nothing: ended | cancel (no \`delivery.cancelled\` to the caller) |
+| ${st('Superseded')} | nothing: ended | the tenant reassigned the order while Assigned (\`delivery.superseded\`) |
+| ${st('Terminated')} | nothing: ended | the order was cancelled (by the tenant or its source) or rejected while the assignment was Assigned, Accepted or InTransit (\`delivery.cancelled\`) |
+
+Every delivery operation acts on the order's **live** assignment (Assigned, Accepted, InTransit or
+Delivered) and only when the caller's installation holds it: an unknown order, an order assigned
+to another installation and an assignment that has ended all get the same 404
+\`resource.not_found\`. An action the live assignment's status does not allow is 409 with a code
+per operation and \`status_detail.status\` (the assignment's status name). Nothing is reassigned
+automatically after a reject or a cancel.
 
 ## Webhooks
 
@@ -212,9 +254,24 @@ function jsonBody(schemaName: string, description: string): Json {
 
 const P = '/api/partner/v1';
 
-const conflict = (codes: string): Json => problemResponse(`Conflict. Codes: ${codes}.`);
 const IDEMPOTENCY_CONFLICTS = '`idempotency.key_reused`, `idempotency.request_in_progress`';
-const deliveryConflict = conflict(`\`delivery.transition_not_allowed\`, ${IDEMPOTENCY_CONFLICTS}`);
+/** The 409 of a delivery operation: its own state conflict (with `status_detail`) and the idempotency ones. */
+function deliveryConflict(code: string, when: string, example: keyof typeof ASSIGNMENT_STATUS): Json {
+  return problemResponse(
+    `Conflict. Codes: \`${code}\` (${when}; \`status_detail.status\` holds the assignment's status name), ` +
+      `${IDEMPOTENCY_CONFLICTS}.`,
+    {
+      notAllowed: {
+        type: 'about:blank',
+        title: 'Conflict',
+        status: 409,
+        detail: `The delivery does not allow this in status ${example}.`,
+        code,
+        status_detail: { status: example },
+      },
+    },
+  );
+}
 const badRequestIdempotency = problemResponse(
   'Bad request. Codes: `idempotency.key_missing`, `idempotency.key_invalid`.',
 );
@@ -223,8 +280,15 @@ const badRequestBody = problemResponse(
     '`request.malformed` (the body is not JSON), `idempotency.key_missing`, `idempotency.key_invalid`.',
 );
 const notFoundAssignment = problemResponse(
-  'Not found (`resource.not_found`): the order does not exist or the caller does not hold its delivery assignment.',
+  "Not found (`resource.not_found`): the order does not exist, or the caller's installation does not hold its live " +
+    'delivery assignment (never assigned to it, assigned to another installation, or the assignment ended: ' +
+    'rejected, cancelled, superseded or terminated). The cases are indistinguishable.',
 );
+
+/** Said by every delivery operation. */
+const HELD_ONLY =
+  "Acts on the order's live assignment, and only when the caller's installation holds it; otherwise (unknown order, " +
+  "another installation's, an ended assignment) 404 `resource.not_found`. Answers the assignment in its current state.";
 
 const assignmentResult = jsonResponse(
   'The assignment in its current state.',
@@ -237,32 +301,48 @@ function deliveryAction(
   scope: string,
   summary: string,
   description: string,
+  conflict: Json,
 ): Json {
   return post({
     tag: 'Deliveries',
     operationId: `${action}Delivery`,
     summary,
-    description,
+    description: `${description}\n\n${HELD_ONLY}`,
     scopes: [scope],
     parameters: [parameterRef('OrderId')],
     success: { '200': assignmentResult },
-    errors: { '400': badRequestIdempotency, '404': notFoundAssignment, '409': deliveryConflict },
+    errors: { '400': badRequestIdempotency, '404': notFoundAssignment, '409': conflict },
   });
 }
 
-function deliveryUpdate(field: string, scope: string, body: string, summary: string, description: string): Json {
+function deliveryUpdate(
+  field: string,
+  scope: string,
+  body: string,
+  summary: string,
+  description: string,
+  conflict: Json,
+): Json {
   return patch({
     tag: 'Deliveries',
     operationId: `updateDelivery${field}`,
     summary,
-    description,
+    description: `${description}\n\n${HELD_ONLY}`,
     scopes: [scope],
     parameters: [parameterRef('OrderId')],
     requestBody: jsonBody(body, summary),
     success: { '200': assignmentResult },
-    errors: { '400': badRequestBody, '404': notFoundAssignment, '409': deliveryConflict },
+    errors: { '400': badRequestBody, '404': notFoundAssignment, '409': conflict },
   });
 }
+
+/** Driver, ETA and tracking: the same states allow them, with the same conflict. */
+const UPDATABLE_STATES = `Allowed only while ${st('Accepted')} or ${st('InTransit')}; otherwise 409 \`delivery.update_not_allowed\`.`;
+const updateConflict = deliveryConflict(
+  'delivery.update_not_allowed',
+  'the assignment is not Accepted or InTransit',
+  'Assigned',
+);
 
 const paths: Json = {
   [`${P}/catalog/branches`]: get({
@@ -410,49 +490,73 @@ const paths: Json = {
     'accept',
     'Delivery.Accept',
     'Accept a delivery assignment',
-    'Assigned → Accepted (2); sets `respondedAtUtc`. The caller must hold the assignment.',
+    `${st('Assigned')} → ${st('Accepted')}; sets \`respondedAtUtc\`. Allowed only while Assigned; from any other ` +
+      'status (already Accepted, InTransit or Delivered) 409 `delivery.accept_not_allowed`.',
+    deliveryConflict('delivery.accept_not_allowed', 'the assignment is not Assigned', 'Accepted'),
   ),
   [`${P}/deliveries/{orderId}/reject`]: deliveryAction(
     'reject',
     'Delivery.Reject',
     'Reject a delivery assignment',
-    'Only while Assigned (after accepting: 409). No automatic reassignment; order status and payment are untouched.',
+    `${st('Assigned')} → ${st('Rejected')}; sets \`respondedAtUtc\`. Allowed only while Assigned: after accepting ` +
+      '(Accepted, InTransit or Delivered) 409 `delivery.reject_not_allowed`. The assignment ends: the caller no longer ' +
+      'holds the order (a later call about it is 404). No automatic reassignment; order status and payment are untouched.',
+    deliveryConflict('delivery.reject_not_allowed', 'the assignment was accepted already', 'Accepted'),
   ),
   [`${P}/deliveries/{orderId}/cancel`]: deliveryAction(
     'cancel',
     'Delivery.Cancel',
     'Cancel an accepted delivery',
-    'Only while Accepted or InTransit (while Assigned: 409). No automatic reassignment; the order is untouched; ' +
-      '`delivery.cancelled` is not sent to the caller for its own cancel.',
+    `${st('Accepted')} or ${st('InTransit')} → ${st('Cancelled')}. Allowed only while Accepted or InTransit: while ` +
+      'Assigned (reject instead) or once Delivered, 409 `delivery.cancel_not_allowed`. The assignment ends: the caller ' +
+      'no longer holds the order. No automatic reassignment; the order is untouched; `delivery.cancelled` is not sent ' +
+      'to the caller for its own cancel.',
+    deliveryConflict('delivery.cancel_not_allowed', 'the assignment is not Accepted or InTransit', 'Assigned'),
   ),
   [`${P}/deliveries/{orderId}/status`]: deliveryUpdate(
     'Status',
     'Delivery.UpdateStatus',
     'DeliveryStatusUpdateRequest',
     'Move the delivery to InTransit or Delivered',
-    'Legal targets are 4 (InTransit, from Accepted) and 5 (Delivered, from InTransit); an invalid transition is 409 ' +
-      '`delivery.transition_not_allowed`.',
+    `Legal targets are 4 (${st('InTransit')}, only from Accepted) and 5 (${st('Delivered')}, only from InTransit); ` +
+      'any other `targetStatus` is 400 `request.invalid`, and a move the current status does not allow (4 twice, 5 ' +
+      'from Accepted, anything from Assigned or Delivered) is 409 `delivery.transition_not_allowed`.\n\n' +
+      'Delivered is final and completes the order: an order still Pending (1) or Accepted (2) becomes Completed (6) ' +
+      '(applied by the order service moments later; `GET /orders/{orderId}` shows it). The caller keeps the Delivered ' +
+      'assignment and can still read the order.',
+    deliveryConflict('delivery.transition_not_allowed', '4 only from Accepted, 5 only from InTransit', 'Assigned'),
   ),
   [`${P}/deliveries/{orderId}/driver`]: deliveryUpdate(
     'Driver',
     'Delivery.UpdateDriver',
     'DeliveryDriverUpdateRequest',
     'Set the driver',
-    'Sets (or clears, with null) the driver name and phone.',
+    'Sets (or clears, with null) the driver name and phone; both fields are required. ' +
+      `\`driverName\`: 1 to ${DELIVERY_LIMITS.driverNameMaxLength} characters, not only spaces (stored without ` +
+      'surrounding spaces). `driverPhone`: as a customer phone, an optional `+` then 6 to 15 digits, with spaces, dots, ' +
+      `dashes or parentheses between them, at most ${DELIVERY_LIMITS.driverPhoneMaxLength} characters. Else 400 ` +
+      `\`request.invalid\`.\n\n${UPDATABLE_STATES}`,
+    updateConflict,
   ),
   [`${P}/deliveries/{orderId}/eta`]: deliveryUpdate(
     'Eta',
     'Delivery.UpdateEta',
     'DeliveryEtaUpdateRequest',
     'Set the estimated time of arrival',
-    'Sets (or clears, with null) the ETA.',
+    'Sets (or clears, with null) the ETA: a date-time with a time zone, at most ' +
+      `${ETA_PAST_MINUTES} minutes in the past and at most ${DELIVERY_LIMITS.etaMaxAheadDays} days ahead of the ` +
+      "service's clock; else 400 `request.invalid` (under `errors.etaUtc`).\n\n" +
+      UPDATABLE_STATES,
+    updateConflict,
   ),
   [`${P}/deliveries/{orderId}/tracking`]: deliveryUpdate(
     'Tracking',
     'Delivery.UpdateTracking',
     'DeliveryTrackingUpdateRequest',
     'Set the tracking URL',
-    'Sets (or clears, with null) the tracking URL; when set it must be an absolute https:// URL.',
+    'Sets (or clears, with null) the tracking URL; when set, an absolute `https://` URL with a host, at most ' +
+      `${DELIVERY_LIMITS.trackingUrlMaxLength} characters; else 400 \`request.invalid\`.\n\n${UPDATABLE_STATES}`,
+    updateConflict,
   ),
 };
 
@@ -528,19 +632,25 @@ const webhooks: Json = {
     'delivery.assigned',
     'DeliveryEventData',
     'the assigned installation only',
-    'an order is assigned to the installation.',
+    'the tenant assigns an order to the installation (a new assignment, status Assigned; `assignmentId` is its id). ' +
+      'Accept or reject it with `/deliveries/{orderId}/accept` or `/reject`; read the order with `GET /orders/{orderId}` ' +
+      '(scope `Orders.Read`). Identifiers only: no customer data, address, financial data or free-text reason.',
   ),
   'delivery.cancelled': webhook(
     'delivery.cancelled',
     'DeliveryEventData',
     'the formerly assigned installation',
-    'the tenant or the source cancels an order with a live assignment; not sent when the receiver cancels its own delivery.',
+    'the tenant or the source cancels the order (or the tenant rejects it) while the assignment is Assigned, Accepted ' +
+      'or InTransit; the assignment becomes Terminated (10) and the installation no longer holds the order. Not sent ' +
+      'when the receiver cancels its own delivery, nor for a Delivered one. Identifiers only.',
   ),
   'delivery.superseded': webhook(
     'delivery.superseded',
     'DeliveryEventData',
     'the superseded installation',
-    'the order is reassigned to a different installation (which receives delivery.assigned).',
+    'the tenant reassigns the order to a different installation while this one had not answered (Assigned); the ' +
+      'assignment `assignmentId` becomes Superseded (9) and the new installation receives `delivery.assigned`. ' +
+      'Identifiers only.',
   ),
   'system.test': webhook(
     'system.test',

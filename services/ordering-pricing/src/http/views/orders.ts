@@ -5,13 +5,16 @@ import type {
   OrderResponse,
 } from '@marketplace/contracts';
 import { fromMinorUnits } from '@marketplace/money';
+import { pickupBranch, type PickupSnapshot } from '../../domain/delivery';
 import type { Order } from '../../domain/order';
 import { paymentStatusName, statusName } from '../../domain/order-status';
 
 /**
- * The published OrderResponse but for one field: the branch's latitude and longitude are null when
- * the branch has no coordinates (as this service answers, see the README's Reads), where the
- * contract's BranchPickupInfo says numbers. Everything else is checked against the contract.
+ * The source-owned read: the published OrderResponse but for one field: the branch's latitude and
+ * longitude are null when the branch has no coordinates (as this service answers, see the README's
+ * Reads), where the contract's BranchPickupInfo says numbers. Everything else is checked against
+ * the contract. (The delivery-owned read shows the pickup snapshot, which always has coordinates:
+ * it is the contract's OrderResponse exactly.)
  */
 type OrderReadBody = Omit<OrderResponse, 'branch'> & {
   branch: Omit<BranchPickupInfo, 'latitude' | 'longitude'> & { latitude: number | null; longitude: number | null };
@@ -39,10 +42,11 @@ export function createdView(order: Order): CreateOrderResponse {
 }
 
 /**
- * Spec: Order (read) response. `financial` false is the delivery-assignment-owned read: the seven
- * fields the spec lists are null (grandTotal stays: a driver may collect cash).
+ * Spec: Order (read) response, with the branch given. `financial` false is the
+ * delivery-assignment-owned read: the seven fields the spec lists are null (grandTotal stays: a
+ * driver may collect cash).
  */
-export function orderView(order: Order, financial: boolean): OrderReadBody {
+function orderBody<B>(order: Order, financial: boolean, branch: B): Omit<OrderResponse, 'branch'> & { branch: B } {
   const t = order.totals;
   const orFinancial = <T>(value: T) => (financial ? value : null);
   return {
@@ -74,7 +78,7 @@ export function orderView(order: Order, financial: boolean): OrderReadBody {
       longitude: order.deliveryAddress.longitude,
       instructions: order.deliveryAddress.notes,
     },
-    branch: order.branch,
+    branch,
     paymentStatus: orFinancial(order.paymentStatus),
     externalOrderId: orFinancial(order.source.externalOrderId),
     subtotal: orFinancial(money(order, t.subtotalMinor)),
@@ -83,6 +87,20 @@ export function orderView(order: Order, financial: boolean): OrderReadBody {
     deliveryFee: orFinancial(money(order, t.deliveryFeeMinor)),
     serviceFee: orFinancial(money(order, t.serviceFeeMinor)),
   };
+}
+
+/** The source-owned read: everything, the branch as it was when the order was placed. */
+export function orderView(order: Order): OrderReadBody {
+  return orderBody(order, true, order.branch);
+}
+
+/**
+ * The delivery-assignment-owned read: no financial fields, and the branch as it was when the order
+ * was assigned (the pickup the provider was sent), not as it was when it was placed.
+ */
+export function deliveryOrderView(order: Order, pickup: PickupSnapshot): OrderResponse {
+  const branch: BranchPickupInfo = pickupBranch(pickup);
+  return orderBody(order, false, branch);
 }
 
 /** Spec: Order cancellation response. */
@@ -98,7 +116,7 @@ export function cancellationView(order: Order): OrderCancellationResponse {
 /** What the tenant sees: the whole order, statuses as integers with their names. */
 export function tenantOrderView(order: Order) {
   return {
-    ...orderView(order, true),
+    ...orderView(order),
     statusName: statusName(order.status),
     paymentStatusName: paymentStatusName(order.paymentStatus),
     paymentMethod: order.paymentMethod,

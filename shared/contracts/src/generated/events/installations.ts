@@ -19,6 +19,10 @@ export interface InstallationChanged {
   webhookUrl: string | null;
   subscribedEvents: string[];
   /**
+   * The Partner API scopes the installation holds, fixed at connect from the consented contract version. Absent from events published before this field existed: read that as no scope until the installation's next event.
+   */
+  scopes?: string[];
+  /**
    * The webhook signing secret, AES-256-GCM sealed under WEBHOOK_SECRET_TRANSPORT_KEY with the installation id as associated data (`v1.iv.ciphertext.tag`, base64url); null when the installation has none (not connected, or no events subscribed).
    */
   webhookSecretSealed: string | null;

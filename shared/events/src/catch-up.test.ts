@@ -1,4 +1,4 @@
-import { describeBehind, partitionsBehind, type CommittedOffset, type PartitionEnds } from './installations-catch-up';
+import { describeBehind, partitionsBehind, type CommittedOffset, type PartitionEnds } from './catch-up';
 
 // The inputs are shaped exactly as kafkajs 2.2 answers (read off the local broker):
 //   admin.fetchTopicOffsets(topic)        → [{ partition: 1, offset: '2', high: '2', low: '0' }, ...]

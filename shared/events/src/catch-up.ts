@@ -1,5 +1,6 @@
 /**
- * Whether the installation copy holds every installation event a domain event may depend on. Pure:
+ * Whether a service's copy of a topic holds every message published up to some point (for the
+ * webhook sender, every installation event a domain event may depend on). Pure:
  * it takes the offsets as the Kafka admin calls return them (kafkajs `fetchTopicOffsets`,
  * `fetchOffsets`, `fetchTopicOffsetsByTimestamp`: offsets are decimal strings, `-1` for "none")
  * plus what this process has handled itself, and says which partitions are still behind.

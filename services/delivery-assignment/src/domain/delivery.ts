@@ -1,0 +1,68 @@
+import { ASSIGNMENT_STATUS, type AssignmentStatusName } from '@marketplace/contracts';
+
+export { ASSIGNMENT_STATUS, type AssignmentStatusName };
+
+/** The branch as it was at assignment (the Partner API's Branch pickup info, with its id). */
+export interface Pickup {
+  branchId: string;
+  name: string;
+  address: string;
+  latitude: number;
+  longitude: number;
+  externalLocationId: string | null;
+}
+
+/** One assignment of an order to a delivery-provider installation. */
+export interface Assignment {
+  assignmentId: string;
+  installationId: string;
+  status: AssignmentStatusName;
+  assignedAt: Date;
+  /** When the installation accepted or rejected. */
+  respondedAt: Date | null;
+  /** When it became Rejected, Cancelled, Superseded or Terminated. */
+  endedAt: Date | null;
+  driverName: string | null;
+  driverPhone: string | null;
+  eta: Date | null;
+  trackingUrl: string | null;
+  pickup: Pickup;
+}
+
+/** What this service knows of the order (from the orders topic); statuses by name, as the topic has them. */
+export interface OrderFacts {
+  orderNumber: string;
+  branchId: string;
+  /** 1 Delivery, 2 Pickup (Partner API values). */
+  orderMode: number;
+  status: 'Pending' | 'Accepted' | 'Completed' | 'Rejected' | 'Cancelled';
+}
+
+/**
+ * An order's delivery: the order's facts, its live assignment and the ones that ended. One per
+ * order, so that every change of the order's delivery (an assignment, a partner's action, the
+ * order's own cancellation) is decided on one document and written with a compare-and-set on
+ * `version`: two changes racing cannot both win.
+ */
+export interface Delivery {
+  /** The order id. */
+  _id: string;
+  tenantId: string;
+  order: OrderFacts;
+  live: Assignment | null;
+  /** Ended assignments, oldest first. */
+  history: Assignment[];
+  /** Grows with every write (compare-and-set). */
+  version: number;
+  /** Grows with every event published about the order's delivery (consumers keep the highest). */
+  eventRevision: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** Statuses in which an assignment is the order's live one: its holder acts on it and reads the order. */
+export const LIVE_STATUSES: readonly AssignmentStatusName[] = ['Assigned', 'Accepted', 'InTransit', 'Delivered'];
+/** Live and not finished: an order cancellation terminates these. */
+export const ACTIVE_STATUSES: readonly AssignmentStatusName[] = ['Assigned', 'Accepted', 'InTransit'];
+
+export const statusValue = (name: AssignmentStatusName): number => ASSIGNMENT_STATUS[name];

@@ -1,0 +1,31 @@
+import type Router from '@koa/router';
+import { tenantDeliveriesApiDocument } from '@marketplace/contracts';
+import { identityOf } from '@marketplace/identity';
+import { pathId, requestBody, type RequestState } from '@marketplace/http';
+import { assignDelivery } from '../usecases/assign';
+import { tenantOf, type DeliveryContext } from '../usecases/context';
+import { readDelivery } from '../usecases/reads';
+import { validateAssign } from './schemas';
+import { tenantAssignmentView, tenantDeliveryView } from './views/assignments';
+
+const PREFIX = '/api/tenant/v1/deliveries';
+
+/** Tenant API: assign or reassign an order's delivery, and read it (the gateway forwards `/deliveries`). */
+export function registerTenantRoutes(router: Router<RequestState>, ctx: DeliveryContext): void {
+  router.get(`${PREFIX}/openapi.json`, (c) => {
+    c.set('Cache-Control', 'public, max-age=300');
+    c.body = tenantDeliveriesApiDocument;
+  });
+  router.post(`${PREFIX}/:orderId/assign`, async (c) => {
+    const tenant = tenantOf(identityOf(c, 'tenant'));
+    const orderId = pathId(c.params.orderId);
+    const installationId = validateAssign(requestBody(c)).installationId.toLowerCase();
+    const { assignment, created } = await assignDelivery(ctx, tenant, orderId, installationId);
+    c.status = created ? 201 : 200;
+    c.body = tenantAssignmentView(orderId, assignment);
+  });
+  router.get(`${PREFIX}/:orderId`, async (c) => {
+    const tenant = tenantOf(identityOf(c, 'tenant'));
+    c.body = tenantDeliveryView(await readDelivery(ctx, tenant, pathId(c.params.orderId)));
+  });
+}

@@ -1,0 +1,222 @@
+import { randomUUID } from 'node:crypto';
+import { MongoClient, type Db, type Document } from 'mongodb';
+import { ensureIndexes, type TenantOwner } from '@marketplace/store';
+import {
+  describeTimings,
+  fillTo,
+  growsWithData,
+  methodOfCase,
+  queryMethodsOf,
+  stackEnv,
+  timeLookups,
+  uniqueName,
+  type LookupCase,
+  type LookupTiming,
+} from '@marketplace/testing';
+import type { BranchCopyDoc } from '../src/adapters/branch-copies-repository';
+import type { DeliveryDoc } from '../src/adapters/deliveries-repository';
+import type { InstallationCopyDoc } from '../src/adapters/installation-copies-repository';
+import { deliveryIndexes, deliveryStore, type DeliveryStore } from '../src/adapters/store';
+import type { Assignment, Delivery } from '../src/domain/delivery';
+
+// Every repository query of delivery-assignment, on the real engine, with its collections holding
+// 1,000 documents and then 20,000 (the extra ones other tenants'): a query an index serves costs
+// about the same at both sizes, a scan about 20 times more. Each case checks its answer too.
+
+interface Case extends LookupCase {
+  readonly check: (result: unknown) => void;
+}
+
+const owner: TenantOwner = { tenantId: randomUUID() };
+const OTHER_TENANTS = 2_000;
+const otherTenant = (i: number) => `other-tenant-${i % OTHER_TENANTS}`;
+const at = (i: number) => new Date(Date.UTC(2026, 0, 1) + i * 60_000);
+
+let client: MongoClient;
+let db: Db;
+let store: DeliveryStore;
+
+beforeAll(async () => {
+  client = new MongoClient(stackEnv().MONGO_URL, { retryWrites: false });
+  await client.connect();
+  db = client.db(uniqueName('it-delivery-repositories'));
+  await ensureIndexes(db, deliveryIndexes);
+  store = deliveryStore(db);
+});
+
+afterAll(async () => {
+  await db?.dropDatabase().catch(() => undefined);
+  await client?.close();
+});
+
+function assignment(i: number, status: Assignment['status']): Assignment {
+  return {
+    assignmentId: randomUUID(),
+    installationId: `installation-${i % 300}`,
+    status,
+    assignedAt: at(i),
+    respondedAt: at(i + 1),
+    endedAt: status === 'Superseded' ? at(i + 2) : null,
+    driverName: 'Max Mustermann',
+    driverPhone: '+49 170 1234567',
+    eta: at(i + 30),
+    trackingUrl: 'https://track.example.com/d/0123456789',
+    pickup: {
+      branchId: `branch-${i % 7}`,
+      name: 'Pizzeria Mitte',
+      address: 'Rosenthaler Str. 1, 10119 Berlin, DE',
+      latitude: 52.527,
+      longitude: 13.402,
+      externalLocationId: 'loc-mitte',
+    },
+  };
+}
+
+function delivery(tenantId: string, i: number, id: string = randomUUID()): Delivery {
+  return {
+    _id: id,
+    tenantId,
+    order: { orderNumber: String(1001 + i), branchId: `branch-${i % 7}`, orderMode: 1, status: 'Accepted' },
+    live: assignment(i, 'InTransit'),
+    history: [assignment(i, 'Superseded')],
+    version: 4,
+    eventRevision: 3,
+    createdAt: at(i),
+    updatedAt: at(i),
+  };
+}
+
+const installation = (tenantId: string, _i: number, id: string = randomUUID()): InstallationCopyDoc => ({
+  _id: id,
+  tenantId,
+  connected: true,
+  scopes: ['Delivery.Accept', 'Delivery.Reject', 'Orders.Read'],
+  revision: 2,
+});
+
+const branch = (tenantId: string, i: number, id: string = randomUUID()): BranchCopyDoc => ({
+  _id: id,
+  tenantId,
+  sequence: i + 1,
+  deleted: false,
+  name: `Pizzeria ${i}`,
+  address: 'Rosenthaler Str. 1, 10119 Berlin, DE',
+  latitude: 52.527,
+  longitude: 13.402,
+  externalLocationId: `loc-${i}`,
+});
+
+async function growTo(total: number): Promise<void> {
+  const c = <T extends Document>(name: string) => db.collection<T>(name);
+  await Promise.all([
+    fillTo(c<DeliveryDoc>('deliveries'), total, (i) => delivery(otherTenant(i), i)),
+    fillTo(c<InstallationCopyDoc>('installation_copies'), total, (i) => installation(otherTenant(i), i)),
+    fillTo(c<BranchCopyDoc>('branch_copies'), total, (i) => branch(otherTenant(i), i)),
+  ]);
+}
+
+async function seed() {
+  const deliveries = [delivery(owner.tenantId, 1), delivery(owner.tenantId, 2)];
+  for (const d of deliveries) await store.deliveries.insert(owner, d);
+  const installations = [installation(owner.tenantId, 1), installation(owner.tenantId, 2)];
+  for (const i of installations) await store.installations.saveIfNewer(owner, i);
+  const branches = [branch(owner.tenantId, 1), branch(owner.tenantId, 2)];
+  for (const b of branches) await store.branches.saveIfNewer(owner, b);
+  return { deliveries, installations, branches };
+}
+
+function cases({ deliveries, installations, branches }: Awaited<ReturnType<typeof seed>>): Case[] {
+  let n = 0;
+  let version = deliveries[0]!.version;
+  return [
+    {
+      name: "DeliveriesRepository.findByOrder: the tenant's order",
+      run: () => store.deliveries.findByOrder(owner, deliveries[1]!._id),
+      check: (d) => expect((d as Delivery)._id).toBe(deliveries[1]!._id),
+    },
+    {
+      name: 'DeliveriesRepository.insert: a new order',
+      run: () => store.deliveries.insert(owner, delivery(owner.tenantId, 10, `order-new-${++n}`)),
+      check: (ok) => expect(ok).toBe(true),
+    },
+    {
+      name: 'DeliveriesRepository.replaceIfUnchanged: the next version',
+      run: () => {
+        version += 1;
+        return store.deliveries.replaceIfUnchanged(
+          owner,
+          { ...deliveries[0]!, version, updatedAt: at(version) },
+          [],
+          at(version),
+        );
+      },
+      check: (ok) => expect(ok).toBe(true),
+    },
+    {
+      name: 'InstallationCopiesRepository.find: one installation',
+      run: () => store.installations.find(owner, installations[0]!._id),
+      check: (i) => expect((i as InstallationCopyDoc).scopes).toContain('Delivery.Accept'),
+    },
+    {
+      name: 'InstallationCopiesRepository.saveIfNewer: a later revision',
+      run: () => store.installations.saveIfNewer(owner, { ...installations[1]!, revision: 10 + ++n }),
+      check: () => undefined,
+    },
+    {
+      name: 'BranchCopiesRepository.find: one branch',
+      run: () => store.branches.find(owner, branches[0]!._id),
+      check: (b) => expect((b as BranchCopyDoc).name).toBe('Pizzeria 1'),
+    },
+    {
+      name: 'BranchCopiesRepository.saveIfNewer: a later sequence',
+      run: () => store.branches.saveIfNewer(owner, { ...branches[1]!, sequence: 10 + ++n }),
+      check: () => undefined,
+    },
+  ];
+}
+
+describe('delivery-assignment repositories', () => {
+  let all: Case[];
+  let timings: LookupTiming[];
+
+  beforeAll(async () => {
+    all = cases(await seed());
+    timings = await timeLookups(all, growTo);
+    console.log(describeTimings(timings));
+  }, 400_000);
+
+  it('cover every query method of every repository', () => {
+    const methods = Object.values(store).flatMap((repository: object) => queryMethodsOf(repository));
+    expect(new Set(all.map((c) => methodOfCase(c.name)))).toEqual(new Set(methods));
+  });
+
+  it("answer each case with the owner's data; another tenant finds nothing", async () => {
+    for (const c of all) c.check(await c.run());
+    const stranger = { tenantId: randomUUID() };
+    const [first] = (await seed()).deliveries;
+    expect(await store.deliveries.findByOrder(stranger, first!._id)).toBeUndefined();
+    expect(
+      await store.deliveries.replaceIfUnchanged(
+        stranger,
+        { ...first!, tenantId: stranger.tenantId, version: first!.version + 1 },
+        [],
+        at(1),
+      ),
+    ).toBe(false);
+  });
+
+  it('a stale version or revision changes nothing', async () => {
+    const [d] = (await seed()).deliveries;
+    expect(await store.deliveries.replaceIfUnchanged(owner, { ...d!, version: d!.version + 1 }, [], at(2))).toBe(true);
+    expect(await store.deliveries.replaceIfUnchanged(owner, { ...d!, version: d!.version + 1 }, [], at(3))).toBe(false);
+    const copy = installation(owner.tenantId, 5);
+    await store.installations.saveIfNewer(owner, { ...copy, revision: 5, connected: true });
+    await store.installations.saveIfNewer(owner, { ...copy, revision: 4, connected: false });
+    expect((await store.installations.find(owner, copy._id))?.connected).toBe(true);
+  });
+
+  it('stay index lookups as the data grows twentyfold', () => {
+    if (timings.some(growsWithData))
+      throw new Error(`lookups that grow with the data (SCAN) need an index:\n${describeTimings(timings)}`);
+  });
+});
