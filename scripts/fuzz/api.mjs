@@ -143,12 +143,13 @@ const TARGETS = {
     pathRegex: '^/api/partner/v1/deliveries/',
     credential: 'deliveryProvider',
   },
-  'tenant-orders': { document: '/api/tenant/v1/orders/openapi.json', pathRegex: null, credential: 'tenant' },
+  // Before tenant-orders, which edits the zones and promotions the demo order needs.
   'tenant-deliveries': {
     document: '/api/tenant/v1/deliveries/openapi.json',
     pathRegex: null,
     credential: 'tenant',
   },
+  'tenant-orders': { document: '/api/tenant/v1/orders/openapi.json', pathRegex: null, credential: 'tenant' },
   'tenant-webhooks': { document: '/api/tenant/v1/webhooks/openapi.json', pathRegex: null, credential: 'tenant' },
   'tenant-catalog': { document: '/api/tenant/v1/catalog/openapi.json', pathRegex: null, credential: 'tenant' },
   tenant: { document: MARKETPLACE_DOC, pathRegex: '^/api/tenant/', credential: 'tenant' },

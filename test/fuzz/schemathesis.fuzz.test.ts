@@ -27,8 +27,8 @@ import {
 const TARGETS = [
   'partner-orders',
   'partner-delivery',
-  'tenant-orders',
   'tenant-deliveries',
+  'tenant-orders',
   'tenant-webhooks',
   'tenant-catalog',
   'tenant',

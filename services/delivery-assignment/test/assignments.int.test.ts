@@ -276,6 +276,9 @@ describe('the installation acts (Partner API)', () => {
       live: null,
       history: [{ statusName: 'Cancelled' }],
     });
+    await waitFor('the order read to end after the cancel', async () => {
+      return (await r.providerA.call('GET', `/orders/${order.orderId}`)).status === 404;
+    });
     // The tenant cancelling the order now sends nothing either: no live assignment is left.
     expect((await r.tenant.call('POST', `/api/tenant/v1/orders/${order.orderId}/cancel`)).status).toBe(200);
     await sleep(1_000);
