@@ -11,6 +11,25 @@ export {
   type AssignmentStatusName,
   tenantDeliverySchemas,
   OAuth2Input as OAuth2InputSchema,
+  providerSchemas,
+  CALLBACK_URL_PATTERN,
+  PROVIDER_CONTRACT,
+  PROVIDER_ERROR_CODES,
+  PROVIDER_EVENTS,
+  PROVIDER_EVENT_TYPES,
+  PROVIDER_LIMITS,
+  PROVIDER_REJECTION_REASONS,
+  PROVIDER_STATUSES,
+  PROVIDER_TRANSITIONS,
+  PROVIDER_WEBHOOK_RETRY,
+  PROVIDER_STATUS_MEANINGS,
+  PROVIDER_UPDATE_FIELDS,
+  TERMINAL_STATUSES,
+  WEBHOOK_TEST_EVENT_TYPE,
+  isTerminalStatus,
+  type ProviderErrorCode,
+  type ProviderEventTypeName,
+  type ProviderStatusName,
 } from './http';
 export type * from './generated/http';
 export * from './generated/events';
@@ -19,3 +38,4 @@ export { tenantOrderingApiDocument } from './openapi/tenant-ordering';
 export { tenantWebhooksApiDocument } from './openapi/tenant-webhooks';
 export { branchAddressLine, type BranchAddress } from './pickup';
 export { tenantDeliveriesApiDocument } from './openapi/tenant-deliveries';
+export { providerApiDocument } from './openapi/provider-api';

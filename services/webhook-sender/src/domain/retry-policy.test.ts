@@ -1,6 +1,9 @@
 import {
   PARTNER_WEBHOOK_POLICY,
+  PROVIDER_CALLBACK_POLICY,
+  delayAfter,
   nominalDelayMs,
+  retryAfterMs,
   retryDelayMs,
   scaledPolicy,
   verdictOf,
@@ -140,4 +143,210 @@ describe('verdictOf', () => {
       expect(verdictOf({ kind: 'network', errorClass })).toBe(verdict);
     },
   );
+});
+
+describe('PROVIDER_CALLBACK_POLICY (delivery-provider contract, Events rule 5)', () => {
+  const provider = PROVIDER_CALLBACK_POLICY;
+
+  /** Every delay of one round with random() fixed, and the attempt count it gives. */
+  function round(random: () => number): { attempts: number; delays: number[]; totalMs: number } {
+    const delays: number[] = [];
+    for (let n = 1; ; n++) {
+      const delay = retryDelayMs(provider, n, random);
+      if (delay === undefined) return { attempts: n, delays, totalMs: delays.reduce((a, b) => a + b, 0) };
+      delays.push(delay);
+    }
+  }
+
+  it('is 30 s, ×2, 10-minute cap, 8 attempts, ±20 %, Retry-After on 429 and 503 up to 1 hour', () => {
+    expect(provider).toEqual({
+      baseMs: 30_000,
+      multiplier: 2,
+      capMs: 10 * MIN,
+      maxAttempts: 8,
+      jitterRatio: 0.2,
+      retryAfter: { statuses: [429, 503], capMs: 60 * MIN, timeScale: 1 },
+    });
+  });
+
+  it('follows 0.5, 1, 2, 4, 8, then 10 and 10 (capped) minutes, 35.5 minutes in all', () => {
+    expect([1, 2, 3, 4, 5, 6, 7, 8].map((n) => nominalDelayMs(provider, n))).toEqual([
+      0.5 * MIN,
+      1 * MIN,
+      2 * MIN,
+      4 * MIN,
+      8 * MIN,
+      10 * MIN,
+      10 * MIN,
+      undefined,
+    ]);
+    expect(round(() => 0.5).totalMs).toBe(35.5 * MIN);
+  });
+
+  it('makes at least 6 attempts over at least 15 minutes even with every delay at −20 %', () => {
+    const shortest = round(() => 0);
+    expect(shortest.attempts).toBe(8);
+    expect(shortest.attempts).toBeGreaterThanOrEqual(6);
+    expect(shortest.delays).toEqual([24_000, 48_000, 96_000, 192_000, 384_000, 480_000, 480_000]);
+    expect(shortest.totalMs).toBe(1_704_000); // 28.4 minutes
+    expect(shortest.totalMs).toBeGreaterThanOrEqual(15 * MIN);
+  });
+
+  it('stays bounded with every delay at +20 %: no delay above 12 minutes, 42.6 minutes in all', () => {
+    const longest = round(() => almostOne);
+    expect(longest.attempts).toBe(8);
+    expect(Math.max(...longest.delays)).toBe(12 * MIN);
+    expect(longest.totalMs).toBe(2_556_000); // 42.6 minutes
+  });
+
+  it.each([
+    [200, 'delivered'],
+    [202, 'delivered'],
+    [299, 'delivered'],
+    [408, 'retry'],
+    [429, 'retry'],
+    [500, 'retry'],
+    [503, 'retry'],
+    [599, 'retry'],
+    [400, 'permanent'],
+    [401, 'permanent'],
+    [403, 'permanent'],
+    [404, 'permanent'],
+    [409, 'permanent'],
+    [422, 'permanent'],
+    [302, 'permanent'],
+  ] as const)('status %i → %s, as the contract asks', (status, verdict) => {
+    expect(verdictOf({ kind: 'response', status })).toBe(verdict);
+  });
+});
+
+describe('retryAfterMs', () => {
+  const now = new Date('2026-09-19T12:00:00Z');
+
+  it('reads delay-seconds', () => {
+    expect(retryAfterMs('120', now)).toBe(120_000);
+    expect(retryAfterMs('0', now)).toBe(0);
+    expect(retryAfterMs(' 30 ', now)).toBe(30_000);
+  });
+
+  it.each([
+    ['IMF-fixdate', 'Sat, 19 Sep 2026 12:05:00 GMT'],
+    ['obsolete RFC 850', 'Saturday, 19-Sep-26 12:05:00 GMT'],
+    ['obsolete asctime', 'Sat Sep 19 12:05:00 2026'],
+  ])('reads an HTTP date (%s) as the time until it', (_form, header) => {
+    expect(retryAfterMs(header, now)).toBe(5 * MIN);
+  });
+
+  it('reads a one-digit asctime day padded with a space', () => {
+    expect(retryAfterMs('Sat Sep  5 12:00:00 2026', new Date('2026-09-04T12:00:00Z'))).toBe(24 * 60 * MIN);
+  });
+
+  it('reads a two-digit RFC 850 year more than 50 years ahead as the past', () => {
+    // From 2026, "76" would be 2076 (50 years ahead: kept), "77" 2077 (51 ahead: 1977, past).
+    expect(retryAfterMs('Sunday, 19-Sep-76 12:00:00 GMT', now)).toBeGreaterThan(0);
+    expect(retryAfterMs('Sunday, 19-Sep-77 12:00:00 GMT', now)).toBe(0);
+  });
+
+  it('gives 0 for a date already past', () => {
+    expect(retryAfterMs('Fri, 18 Sep 2026 12:00:00 GMT', now)).toBe(0);
+  });
+
+  it.each([
+    [undefined],
+    [null],
+    [''],
+    ['soon'],
+    ['5 minutes'],
+    ['-5'],
+    ['1.5'],
+    ['1e3'],
+    ['0x10'],
+    ['2026-09-19T12:05:00Z'], // ISO 8601 is not an HTTP date
+    ['sat, 19 sep 2026 12:05:00 gmt'], // HTTP dates are case-sensitive
+    ['Sat, 19 Sep 2026 12:05:00 UTC'],
+    ['Sat, 19 Sep 2026 12:05:00'], // local time: not an HTTP date
+    ['Thu, 31 Feb 2026 12:05:00 GMT'], // no such day
+    ['Sat, 19 Sep 2026 24:00:00 GMT'],
+    ['Sat, 19 Sep 2026 12:60:00 GMT'],
+  ])('ignores %p', (header) => {
+    expect(retryAfterMs(header, now)).toBeUndefined();
+  });
+});
+
+describe('delayAfter', () => {
+  const provider = PROVIDER_CALLBACK_POLICY;
+  const now = new Date('2026-09-19T12:00:00Z');
+  const half = () => 0.5; // no jitter: the backoff is the nominal delay
+  const response = (status: number): AttemptResult => ({ kind: 'response', status });
+
+  it('is the backoff when there is no Retry-After', () => {
+    expect(delayAfter(provider, 1, response(429), undefined, now, half)).toBe(30_000);
+    expect(delayAfter(provider, 3, response(503), null, now, () => 0)).toBe(retryDelayMs(provider, 3, () => 0));
+    expect(delayAfter(provider, 2, response(500), undefined, now, half)).toBe(MIN);
+  });
+
+  it('waits as long as a delay-seconds Retry-After asks on 429 and 503, never less than the backoff', () => {
+    expect(delayAfter(provider, 1, response(429), '120', now, half)).toBe(120_000);
+    expect(delayAfter(provider, 1, response(503), '120', now, half)).toBe(120_000);
+    expect(delayAfter(provider, 1, response(429), '10', now, half)).toBe(30_000); // the backoff is longer
+    expect(delayAfter(provider, 1, response(429), '0', now, () => 0)).toBe(24_000);
+  });
+
+  it('waits until an HTTP-date Retry-After', () => {
+    expect(delayAfter(provider, 1, response(429), 'Sat, 19 Sep 2026 12:20:00 GMT', now, half)).toBe(20 * MIN);
+    expect(delayAfter(provider, 1, response(503), 'Sat Sep 19 12:20:00 2026', now, half)).toBe(20 * MIN);
+  });
+
+  it('keeps the backoff for a Retry-After date already past', () => {
+    expect(delayAfter(provider, 4, response(429), 'Fri, 18 Sep 2026 12:00:00 GMT', now, half)).toBe(4 * MIN);
+  });
+
+  it.each(['soon', '-30', '2.5', 'Sat, 19 Sep 2026 12:20:00', ''])('keeps the backoff for garbage: %p', (header) => {
+    expect(delayAfter(provider, 2, response(429), header, now, half)).toBe(MIN);
+  });
+
+  it('caps a Retry-After at 1 hour, whatever the form', () => {
+    expect(delayAfter(provider, 1, response(429), '7200', now, half)).toBe(60 * MIN);
+    expect(delayAfter(provider, 1, response(503), 'Sun, 20 Sep 2026 12:00:00 GMT', now, half)).toBe(60 * MIN);
+    expect(delayAfter(provider, 1, response(429), '9'.repeat(400), now, half)).toBe(60 * MIN); // Infinity seconds
+    expect(delayAfter(provider, 1, response(429), '3600', now, half)).toBe(60 * MIN);
+    expect(delayAfter(provider, 1, response(429), '3599', now, half)).toBe(60 * MIN - 1000);
+  });
+
+  it('reads Retry-After on 429 and 503 only', () => {
+    for (const status of [408, 500, 502, 504]) {
+      expect(delayAfter(provider, 1, response(status), '120', now, half)).toBe(30_000);
+    }
+    expect(delayAfter(provider, 1, { kind: 'network', errorClass: 'timeout' }, '120', now, half)).toBe(30_000);
+  });
+
+  it('has no attempt after the last one, Retry-After or not', () => {
+    const random = jest.fn(() => 0.5);
+    expect(delayAfter(provider, 8, response(429), '120', now, random)).toBeUndefined();
+    expect(random).not.toHaveBeenCalled();
+  });
+
+  it('leaves partner webhooks as they are: their policy has no Retry-After rule', () => {
+    expect(PARTNER_WEBHOOK_POLICY.retryAfter).toBeUndefined();
+    for (const header of ['7200', 'Sat, 19 Sep 2026 14:00:00 GMT']) {
+      expect(delayAfter(policy, 1, response(429), header, now, half)).toBe(2 * MIN);
+      expect(delayAfter(policy, 1, response(503), header, now, () => 0)).toBe(retryDelayMs(policy, 1, () => 0));
+    }
+  });
+
+  it("divides a Retry-After wait and its cap by a scaled policy's factor, like every other delay", () => {
+    const fast = scaledPolicy(provider, 1000);
+    expect(fast.retryAfter).toEqual({ statuses: [429, 503], capMs: 3600, timeScale: 1000 });
+    expect(delayAfter(fast, 1, response(429), '120', now, half)).toBe(120);
+    expect(delayAfter(fast, 1, response(429), 'Sat, 19 Sep 2026 12:20:00 GMT', now, half)).toBe(1200);
+    expect(delayAfter(fast, 1, response(429), '7200', now, half)).toBe(3600);
+    expect(delayAfter(fast, 1, response(429), '0', now, half)).toBe(30);
+    // Scaling twice multiplies the factors; the original stays as it was.
+    expect(scaledPolicy(fast, 10).retryAfter).toMatchObject({ capMs: 360, timeScale: 10_000 });
+    expect(provider.retryAfter).toEqual({ statuses: [429, 503], capMs: 60 * MIN, timeScale: 1 });
+  });
+
+  it('does not add a Retry-After rule when scaling a policy without one', () => {
+    expect('retryAfter' in scaledPolicy(policy, 1000)).toBe(false);
+  });
 });

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { marketplaceSignature, marketplaceSigner } from './signing';
+import { marketplaceSignature, marketplaceSigner, platformSignature, platformSigner } from './signing';
 
 const secret = 'whsec_test';
 
@@ -83,5 +83,70 @@ describe('marketplaceSigner', () => {
 
   it('rejects a fractional timestamp rather than sending text the partner cannot verify', () => {
     expect(() => marketplaceSigner.headers(secret, 'evt_1', 1_700_000_000.5, body)).toThrow(RangeError);
+  });
+});
+
+describe('platformSignature (delivery-provider contract callbacks)', () => {
+  const key = 'whsec_platform';
+  const body = Buffer.from(
+    '{"eventType":"delivery.accepted","platformReference":"ord_1","status":"provider_accepted"}',
+  );
+  /** The HMAC computed independently: node:crypto over the body bytes alone. */
+  const independent = (k: string, b: Buffer): string =>
+    createHmac('sha256', Buffer.from(k, 'utf8')).update(b).digest('hex');
+
+  it('matches a known vector: HMAC-SHA256 over the body bytes alone, lowercase hex', () => {
+    const signature = platformSignature(key, body);
+    expect(signature).toBe(independent(key, body));
+    // The same value from openssl: printf '%s' '<body>' | openssl dgst -sha256 -hmac 'whsec_platform'
+    expect(signature).toBe('428f77a6ac2d8b2f5cf121e7a9dfd613916bb2df1f4527f82e1d469ac00f5447');
+    expect(signature).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('changes when any single byte of the body changes', () => {
+    const base = platformSignature(key, body);
+    for (let i = 0; i < body.length; i++) {
+      const changed = Buffer.from(body);
+      changed[i] = changed[i]! ^ 0x01;
+      expect(platformSignature(key, changed)).not.toBe(base);
+    }
+    expect(platformSignature(key, Buffer.concat([body, Buffer.from(' ')]))).not.toBe(base);
+    expect(platformSignature(key, body.subarray(0, body.length - 1))).not.toBe(base);
+  });
+
+  it('depends on the secret', () => {
+    expect(platformSignature('whsec_other', body)).not.toBe(platformSignature(key, body));
+  });
+
+  it('signs the exact UTF-8 bytes, never a re-encoding', () => {
+    const utf8 = Buffer.from('{"driverName":"José"}', 'utf8'); // é as c3 a9
+    expect(platformSignature(key, utf8)).toBe(independent(key, utf8));
+    expect(platformSignature(key, utf8)).not.toBe(independent(key, Buffer.from('{"driverName":"José"}', 'latin1')));
+  });
+
+  it('is not the partner scheme: no timestamp is signed', () => {
+    expect(platformSignature(key, body)).not.toBe(marketplaceSignature(key, 0, body));
+  });
+
+  it('refuses an empty secret', () => {
+    expect(() => platformSignature('', body)).toThrow(RangeError);
+  });
+});
+
+describe('platformSigner', () => {
+  const key = 'whsec_platform';
+  const body = Buffer.from('{"eventType":"delivery.picked_up","platformReference":"ord_2","status":"picked_up"}');
+
+  it('sends only X-Platform-Signature, the bare hex digest without a sha256= prefix', () => {
+    const headers = platformSigner.headers(key, 'dlv_1', 1_700_000_000, body);
+    expect(headers).toEqual({ 'X-Platform-Signature': createHmac('sha256', key).update(body).digest('hex') });
+    expect(headers['X-Platform-Signature']).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('ignores the event id and the attempt time: every attempt of one body carries the same signature', () => {
+    const first = platformSigner.headers(key, 'dlv_1', 1_700_000_000, body);
+    expect(platformSigner.headers(key, 'dlv_other', 1_700_000_120, body)).toEqual(first);
+    // The attempt time is not validated either, since it is not used.
+    expect(platformSigner.headers(key, 'dlv_1', 1.5, body)).toEqual(first);
   });
 });

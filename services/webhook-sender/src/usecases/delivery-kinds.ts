@@ -1,22 +1,34 @@
 import { TOPICS } from '@marketplace/contracts';
-import { PARTNER_WEBHOOK_POLICY, scaledPolicy, type RetryPolicy } from '../domain/retry-policy';
-import { marketplaceSigner, type Signer } from '../domain/signing';
+import {
+  PARTNER_WEBHOOK_POLICY,
+  PROVIDER_CALLBACK_POLICY,
+  scaledPolicy,
+  type RetryPolicy,
+} from '../domain/retry-policy';
+import { marketplaceSigner, platformSigner, type Signer } from '../domain/signing';
 
 /**
- * How each kind of delivery is signed and retried. Partner webhooks follow the Partner API; the
- * delivery-provider contract's callbacks will add their own kind here (their scheme and schedule)
- * and reuse everything else.
+ * How each kind of delivery is signed and retried; everything else (queue, tiers, dispatcher,
+ * outbound safety, records) is shared.
+ * - `partner-webhook`: the Partner API's webhooks (X-Marketplace-* headers, 2 min ×3 up to 12 h).
+ * - `provider-callback`: the delivery-provider contract's callbacks to platforms, used by
+ *   provider-delivery (X-Platform-Signature over the body, 30 s ×2 up to 10 min, Retry-After).
  */
 export interface DeliveryKind {
   signer: Signer;
   policy: RetryPolicy;
 }
 
-export type DeliveryKinds = Record<'partner-webhook', DeliveryKind>;
+export const DELIVERY_KIND_NAMES = ['partner-webhook', 'provider-callback'] as const;
+export type DeliveryKindName = (typeof DELIVERY_KIND_NAMES)[number];
+export type DeliveryKinds = Record<DeliveryKindName, DeliveryKind>;
 
 /** `timeScale` divides every delay (tests and demos run the whole schedule in seconds). */
 export function deliveryKinds(timeScale: number): DeliveryKinds {
-  return { 'partner-webhook': { signer: marketplaceSigner, policy: scaledPolicy(PARTNER_WEBHOOK_POLICY, timeScale) } };
+  return {
+    'partner-webhook': { signer: marketplaceSigner, policy: scaledPolicy(PARTNER_WEBHOOK_POLICY, timeScale) },
+    'provider-callback': { signer: platformSigner, policy: scaledPolicy(PROVIDER_CALLBACK_POLICY, timeScale) },
+  };
 }
 
 /** One topic per backoff tier: tier n holds the attempts scheduled after attempt n failed. */

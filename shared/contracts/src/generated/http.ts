@@ -2,6 +2,10 @@
 /* eslint-disable */
 export type ContractVersionInput = ContractVersionInput1;
 /**
+ * Any subset of the fields; types and limits are those of the create request. Null or absent: unchanged. (An omitted field and an explicit null both leave the field as it is; clearing a nullable field is not supported.) dropoffAddress, dropoffLat and dropoffLng are sent together: any one of them not null needs the other two not null (else 422 `request.invalid`, naming the missing ones). An empty object changes nothing.
+ */
+export type ProviderUpdateDeliveryRequest = ProviderUpdateDeliveryRequest1;
+/**
  * 0 Available, 1 SoldOut at this branch, 2 Unavailable at this branch. An integer, never a boolean.
  */
 export type Availability = 0 | 1 | 2;
@@ -25,6 +29,50 @@ export type PaymentStatus = number;
  * Delivery assignment status, an integer. 1 Assigned: the tenant assigned the delivery; the installation has not answered yet; 2 Accepted: the installation accepted (POST accept); 4 InTransit: on its way (PATCH status 4, from Accepted); 5 Delivered: delivered (PATCH status 5, from InTransit); final; 7 Rejected: the installation rejected it while Assigned (POST reject); final, no automatic reassignment; 8 Cancelled: the installation cancelled it after accepting (POST cancel); final, no automatic reassignment; 9 Superseded: the tenant reassigned the order to another installation while this one was Assigned; final; 10 Terminated: the order was cancelled (by the tenant or its source) or rejected by the tenant while this was live; final. The spec fixes 2, 4 and 5; the other values are this service’s and as stable.
  */
 export type AssignmentStatus = 1 | 2 | 4 | 5 | 7 | 8 | 9 | 10;
+/**
+ * Delivery status: `sent_to_provider` request recorded; `provider_accepted` delivery accepted; `driver_assigned` driver assigned; `arrived_at_pickup` driver at pickup; `picked_up` goods collected; `on_the_way` traveling to destination; `delivered` delivery completed (terminal); `cancelled` delivery canceled (terminal); `failed` failed after a real provider decision (terminal); `return_requested` return requested; `returning_to_origin` return in progress; `returned_to_origin` return completed (terminal); `return_failed` return failed, requires review (terminal). No other value is ever sent.
+ */
+export type ProviderStatus =
+  | 'sent_to_provider'
+  | 'provider_accepted'
+  | 'driver_assigned'
+  | 'arrived_at_pickup'
+  | 'picked_up'
+  | 'on_the_way'
+  | 'delivered'
+  | 'cancelled'
+  | 'failed'
+  | 'return_requested'
+  | 'returning_to_origin'
+  | 'returned_to_origin'
+  | 'return_failed';
+/**
+ * Event type (required from contract 1.1). `delivery.accepted`: status `provider_accepted`; `driver.assigned`: status `driver_assigned`; `driver.location_updated`: status the current nonterminal one; `eta.updated`: status the current nonterminal one; `tracking.updated`: status the current nonterminal one; `delivery.picked_up`: status `picked_up`; `delivery.delivered`: status `delivered`; `delivery.cancelled`: status `cancelled`; `delivery.failed`: status `failed`; `driver.arrived_at_pickup`: status `arrived_at_pickup` (ours: a new optional event type of 1.1.0); `delivery.on_the_way`: status `on_the_way` (ours: a new optional event type of 1.1.0); `delivery.return_requested`: status `return_requested` (ours: a new optional event type of 1.1.0); `delivery.returning_to_origin`: status `returning_to_origin` (ours: a new optional event type of 1.1.0); `delivery.returned_to_origin`: status `returned_to_origin` (ours: a new optional event type of 1.1.0); `delivery.return_failed`: status `return_failed` (ours: a new optional event type of 1.1.0).
+ */
+export type ProviderEventType =
+  | 'delivery.accepted'
+  | 'driver.assigned'
+  | 'driver.location_updated'
+  | 'eta.updated'
+  | 'tracking.updated'
+  | 'delivery.picked_up'
+  | 'delivery.delivered'
+  | 'delivery.cancelled'
+  | 'delivery.failed'
+  | 'driver.arrived_at_pickup'
+  | 'delivery.on_the_way'
+  | 'delivery.return_requested'
+  | 'delivery.returning_to_origin'
+  | 'delivery.returned_to_origin'
+  | 'delivery.return_failed';
+/**
+ * Current tracking data. Unavailable data is null, never invented.
+ */
+export type ProviderTrackingResponse = ProviderTrackingResponse1;
+/**
+ * A flat event, POSTed to the callback of its delivery. Every event carries the delivery’s current driver, location, tracking URL and estimate (null when unknown), whatever its type. After a terminal status nothing is sent for the delivery again.
+ */
+export type ProviderWebhookEvent = ProviderWebhookEvent1;
 
 export interface TenantInput {
   /**
@@ -479,6 +527,174 @@ export interface AssignDeliveryRequest {
    */
   installationId: string;
 }
+/**
+ * Create a delivery. Replays with the same idempotencyKey return the first answer; a changed payload or callback is 409. The HMAC secret is provisioned separately and never part of this body.
+ */
+export interface ProviderCreateDeliveryRequest {
+  /**
+   * The platform's durable correlation id of the delivery: stored and returned unchanged in every event. 1 to 200 characters, not only whitespace.
+   */
+  platformReference: string;
+  /**
+   * The durable idempotency identity (today equal to platformReference), scoped to the account. 1 to 200 characters, not only whitespace.
+   */
+  idempotencyKey: string;
+  /**
+   * Pickup address, one line. 1 to 500 characters, not only whitespace.
+   */
+  pickupAddress: string;
+  /**
+   * Pickup latitude. Degrees, -90 to 90.
+   */
+  pickupLat: number;
+  /**
+   * Pickup longitude. Degrees, -180 to 180.
+   */
+  pickupLng: number;
+  /**
+   * The recipient. 1 to 200 characters, not only whitespace.
+   */
+  customerName: string;
+  /**
+   * The recipient's phone, as the platform has it. 1 to 50 characters, not only whitespace.
+   */
+  customerPhone: string;
+  /**
+   * Drop-off address, one line. 1 to 500 characters, not only whitespace.
+   */
+  dropoffAddress: string;
+  /**
+   * Drop-off latitude. Degrees, -90 to 90.
+   */
+  dropoffLat: number;
+  /**
+   * Drop-off longitude. Degrees, -180 to 180.
+   */
+  dropoffLng: number;
+  /**
+   * `cash`, `card`, `online`, `wallet`, or a raw value agreed at onboarding (stored and shown to the driver as is). 1 to 100 characters, not only whitespace.
+   */
+  paymentMethod: string;
+  /**
+   * What the customer pays (the driver collects it with `cash` or a card on delivery). A JSON number in the currency's major unit (9.5 is 9.50), 0 to 9,999,999,999.99, at most two decimals (the decimals are checked by the service: 422 `request.invalid`).
+   */
+  amount: number;
+  /**
+   * The delivery fee, if the platform states it. A JSON number in the currency's major unit (9.5 is 9.50), 0 to 9,999,999,999.99, at most two decimals (the decimals are checked by the service: 422 `request.invalid`).
+   */
+  deliveryFeeAmount?: number | null;
+  /**
+   * Three uppercase letters (ISO 4217), for example `EUR`.
+   */
+  currency: string;
+  /**
+   * For the driver; at most 2000 characters.
+   */
+  notes?: string | null;
+  /**
+   * Minutes until the goods are ready at the pickup; 0 or more.
+   */
+  preparationTimeMinutes: number;
+  /**
+   * When to deliver; null or absent: as soon as possible. RFC 3339 with an explicit offset. Needs the scheduled-delivery capability: without it a create is answered `accepted: false` with `scheduled_delivery_not_supported`, an update with `fieldAccepted` false.
+   */
+  scheduledDeliveryAtUtc?: string | null;
+  /**
+   * Absent or null: no per-delivery callback (see `url`).
+   */
+  webhook?: ProviderCallback | null;
+}
+export interface ProviderCallback {
+  /**
+   * This delivery's callback: every event of the delivery goes there. Null or absent: the account's global webhook URL, else no push (poll the status). An absolute `https://` URL of at most 2048 characters, without credentials, fragment or a port other than 443, whose host resolves to a public address (else 422 `request.invalid`). Redirects are not followed. The token in its path is a secret: never logged.
+   */
+  url?: string | null;
+}
+export interface ProviderUpdateDeliveryRequest1 {
+  /**
+   * New drop-off address; with dropoffLat and dropoffLng. 1 to 500 characters, not only whitespace.
+   */
+  dropoffAddress?: string | null;
+  /**
+   * New drop-off latitude; with dropoffAddress and dropoffLng. Degrees, -90 to 90.
+   */
+  dropoffLat?: number | null;
+  /**
+   * New drop-off longitude; with dropoffAddress and dropoffLat. Degrees, -180 to 180.
+   */
+  dropoffLng?: number | null;
+  /**
+   * The recipient's phone. 1 to 50 characters, not only whitespace.
+   */
+  customerPhone?: string | null;
+  /**
+   * When to deliver. RFC 3339 with an explicit offset. Needs the scheduled-delivery capability: without it a create is answered `accepted: false` with `scheduled_delivery_not_supported`, an update with `fieldAccepted` false.
+   */
+  scheduledDeliveryAtUtc?: string | null;
+  /**
+   * For the driver; at most 2000 characters. Null or absent: unchanged. (Clearing is not supported.)
+   */
+  notes?: string | null;
+  /**
+   * The recipient. 1 to 200 characters, not only whitespace.
+   */
+  customerName?: string | null;
+  /**
+   * The recipient's e-mail, a string (the spec shows no maximum: 254 is ours, the longest address SMTP carries; the format is not checked). 1 to 254 characters, not only whitespace.
+   */
+  customerEmail?: string | null;
+  /**
+   * What the customer pays. A JSON number in the currency's major unit (9.5 is 9.50), 0 to 9,999,999,999.99, at most two decimals (the decimals are checked by the service: 422 `request.invalid`).
+   */
+  amount?: number | null;
+  /**
+   * Three uppercase letters (ISO 4217), for example `EUR`.
+   */
+  currency?: string | null;
+  /**
+   * `cash`, `card`, `online`, `wallet`, or a raw value agreed at onboarding (stored and shown to the driver as is). 1 to 100 characters, not only whitespace.
+   */
+  paymentMethod?: string | null;
+  /**
+   * The delivery fee. A JSON number in the currency's major unit (9.5 is 9.50), 0 to 9,999,999,999.99, at most two decimals (the decimals are checked by the service: 422 `request.invalid`).
+   */
+  deliveryFeeAmount?: number | null;
+  /**
+   * Minutes until the goods are ready at the pickup; 0 or more.
+   */
+  preparationTimeMinutes?: number | null;
+}
+/**
+ * Cancel a delivery. Not retried automatically by the platform; repeating the same cancel is idempotent.
+ */
+export interface ProviderCancelRequest {
+  /**
+   * Where the platform believes the delivery is. The outcome follows the delivery's actual status: see the cancellation table of the document's description.
+   */
+  stage: 'before_pickup' | 'after_pickup';
+}
+/**
+ * Bring picked-up goods back to the pickup (supportsReturnToOrigin).
+ */
+export interface ProviderReturnRequest {
+  /**
+   * Why the goods go back to the pickup (the platform’s code, stored as is). 1 to 100 characters, not only whitespace.
+   */
+  reasonCode: string;
+}
+/**
+ * Ours (the spec does not show this body). `{}` (or an empty body) tests the global webhook URL. Other properties are ignored, not refused, since the spec leaves the body open.
+ */
+export interface ProviderWebhookTestRequest {
+  /**
+   * The callback to test. Null or absent: the account's global webhook URL. Nothing is stored: a test changes no delivery and no setting. An absolute `https://` URL of at most 2048 characters, without credentials, fragment or a port other than 443, whose host resolves to a public address (else 422 `request.invalid`). Redirects are not followed. The token in its path is a secret: never logged.
+   */
+  url?: string | null;
+  /**
+   * If sent, `webhook.test`: the only event a test sends.
+   */
+  eventType?: 'webhook.test';
+}
 export interface Branch {
   id: string;
   name: string;
@@ -841,4 +1057,192 @@ export interface TenantDelivery {
    * Earlier assignments that ended, oldest first.
    */
   history: TenantDeliveryAssignment[];
+}
+/**
+ * 200 for acceptance and rejection alike. A replay with the same idempotencyKey returns this same answer, identifiers included.
+ */
+export interface ProviderCreateDeliveryResponse {
+  /**
+   * True: the delivery exists (status provider_accepted). False: a business rejection.
+   */
+  accepted: boolean;
+  /**
+   * Our durable delivery id, for every later call. Present (non-blank) exactly when accepted.
+   */
+  providerDeliveryId?: string;
+  /**
+   * A tracking id of ours, when the delivery has one.
+   */
+  providerTrackingId?: string;
+  /**
+   * Present exactly when not accepted. An open set of codes; ours today: `outside_service_area` (the pickup or the drop-off lies outside the area we serve), `scheduled_delivery_not_supported` (scheduledDeliveryAtUtc was set but the scheduled-delivery capability is not enabled for the account).
+   */
+  rejectionReason?: string;
+}
+export interface ProviderUpdateDeliveryResponse {
+  /**
+   * One boolean per property present in the request, null ones included (true: left unchanged as asked). True: changed (the drop-off trio is one change and gets one answer, repeated on its three fields). False: not changed in the current status (see the update table of the description) or not supported.
+   */
+  fieldAccepted: {
+    [k: string]: boolean;
+  };
+  /**
+   * Why fields were refused; null when every field was accepted.
+   */
+  errorMessage?: string | null;
+}
+export interface ProviderCancelResponse {
+  /**
+   * True: the delivery is cancelled (now, or already by the same cancellation).
+   */
+  confirmed: boolean;
+  /**
+   * Why it was not confirmed; null when confirmed.
+   */
+  errorMessage?: string | null;
+}
+export interface ProviderReturnResponse {
+  /**
+   * True: a return is under way (now, or already).
+   */
+  accepted: boolean;
+  /**
+   * Why it was not accepted; null when accepted.
+   */
+  errorMessage?: string | null;
+}
+/**
+ * The current status: that of the latest event sent, or newer.
+ */
+export interface ProviderStatusResponse {
+  status: ProviderStatus;
+  /**
+   * When we observed the status: the eventTimeUtc of its event.
+   */
+  eventTimeUtc: string;
+}
+export interface ProviderTrackingResponse1 {
+  /**
+   * Null when no driver is assigned.
+   */
+  driverName: string | null;
+  /**
+   * Null when no driver is assigned or the phone is unknown.
+   */
+  driverPhone: string | null;
+  /**
+   * The driver's latitude; null when unknown. Null exactly when driverLng is.
+   */
+  driverLat: number | null;
+  /**
+   * The driver's longitude; null when unknown. Null exactly when driverLat is.
+   */
+  driverLng: number | null;
+  /**
+   * A page the customer can follow; null when there is none.
+   */
+  trackingUrl: string | null;
+  /**
+   * Null when there is no estimate.
+   */
+  estimatedDeliveryAtUtc: string | null;
+  /**
+   * When we observed this data.
+   */
+  eventTimeUtc: string;
+}
+export interface ProviderWebhookEvent1 {
+  eventType: ProviderEventType;
+  /**
+   * As received on create, unchanged.
+   */
+  platformReference: string;
+  /**
+   * Our delivery id (always sent).
+   */
+  providerDeliveryId: string;
+  /**
+   * Sent when the delivery has a tracking id.
+   */
+  providerTrackingId?: string;
+  status: ProviderStatus;
+  /**
+   * When we observed the event; the same on every retry of the event.
+   */
+  eventTimeUtc: string;
+  driverName: string | null;
+  driverPhone: string | null;
+  /**
+   * The driver's latitude; null when unknown. Null exactly when driverLng is.
+   */
+  driverLat: number | null;
+  /**
+   * The driver's longitude; null when unknown. Null exactly when driverLat is.
+   */
+  driverLng: number | null;
+  trackingUrl: string | null;
+  estimatedDeliveryAtUtc: string | null;
+}
+/**
+ * Ours: what `POST /webhooks/test` sends, signed like every event. It concerns no delivery.
+ */
+export interface ProviderWebhookTestEvent {
+  eventType: 'webhook.test';
+  /**
+   * The same as in the answer to `POST /webhooks/test`.
+   */
+  testId: string;
+  eventTimeUtc: string;
+}
+/**
+ * The outcome of one signed `webhook.test` event sent at once (one attempt, at most 10 seconds, no retries).
+ */
+export interface ProviderWebhookTestResponse {
+  /**
+   * Identifies the test event that was sent (or would have been).
+   */
+  testId: string;
+  /**
+   * Whether there was a URL to test (the `url` of the request or the global webhook URL) and a webhook secret.
+   */
+  callbackConfigured: boolean;
+  /**
+   * True: the callback answered 2xx to the one attempt made.
+   */
+  delivered: boolean;
+  /**
+   * The HTTP status the callback answered; null when there was no answer.
+   */
+  responseStatus: number | null;
+  /**
+   * Why it was not delivered (no URL, timeout, connection refused, a non-2xx status); null when delivered. Never contains the URL or its token.
+   */
+  errorMessage: string | null;
+  /**
+   * The eventTimeUtc of the test event.
+   */
+  eventTimeUtc: string;
+}
+/**
+ * The error envelope of every error answer.
+ */
+export interface ProviderError {
+  /**
+   * Stable code: `request.malformed` (400), `auth.unauthenticated` (401), `auth.forbidden` (403), `delivery.not_found` (404), `idempotency.payload_mismatch` (409), `idempotency.callback_mismatch` (409), `delivery.state_conflict` (409), `request.too_large` (413), `request.unsupported_media_type` (415), `request.invalid` (422), `request.rate_limited` (429), `internal` (500), `dependency.failed` (502), `service.unavailable` (503), `resource.busy` (503). Further codes may be added.
+   */
+  code: string;
+  /**
+   * For people; never contains stack traces, SQL, secrets, internal exception types or credentials.
+   */
+  message: string;
+  /**
+   * Whether the same request may succeed later (429, 502, 503).
+   */
+  retryable: boolean;
+  /**
+   * `request.invalid` only: field path (`webhook.url`, `dropoffLat`) mapped to messages; `(body)` for the body itself.
+   */
+  fieldErrors?: {
+    [k: string]: string[];
+  };
 }

@@ -11,6 +11,14 @@ import {
 } from './partner-deliveries';
 import { partnerOrderSchemas } from './partner-orders';
 import { Problem } from './problem';
+import {
+  ProviderCancelRequest,
+  ProviderCreateDeliveryRequest,
+  ProviderReturnRequest,
+  ProviderUpdateDeliveryRequest,
+  ProviderWebhookTestRequest,
+  providerSchemas,
+} from './provider';
 import { webhookSchemas } from './webhooks';
 import {
   AvailabilityPatch,
@@ -27,6 +35,26 @@ import { CreateOrderRequest } from './orders';
 export { ORDER_LIMITS, PHONE_PATTERN } from './orders';
 export { ASSIGNMENT_STATUS, DELIVERY_LIMITS, type AssignmentStatusName } from './partner-deliveries';
 export { OAuth2Input } from './gateway';
+export {
+  CALLBACK_URL_PATTERN,
+  PROVIDER_CONTRACT,
+  PROVIDER_ERROR_CODES,
+  PROVIDER_EVENTS,
+  PROVIDER_EVENT_TYPES,
+  PROVIDER_LIMITS,
+  PROVIDER_REJECTION_REASONS,
+  PROVIDER_STATUSES,
+  PROVIDER_TRANSITIONS,
+  PROVIDER_WEBHOOK_RETRY,
+  PROVIDER_UPDATE_FIELDS,
+  PROVIDER_STATUS_MEANINGS,
+  TERMINAL_STATUSES,
+  WEBHOOK_TEST_EVENT_TYPE,
+  isTerminalStatus,
+  type ProviderErrorCode,
+  type ProviderEventTypeName,
+  type ProviderStatusName,
+} from './provider';
 
 /**
  * Every request body a service validates, by name. Each is self-contained (no `$ref`), so ajv
@@ -57,6 +85,12 @@ export const requestSchemas = {
   DeliveryEtaUpdateRequest,
   DeliveryTrackingUpdateRequest,
   AssignDeliveryRequest,
+  // provider-delivery: the Standard Delivery Provider Contract (platforms call us)
+  ProviderCreateDeliveryRequest,
+  ProviderUpdateDeliveryRequest,
+  ProviderCancelRequest,
+  ProviderReturnRequest,
+  ProviderWebhookTestRequest,
 } satisfies Record<string, JsonSchema>;
 
 /**
@@ -81,6 +115,7 @@ export const httpSchemas: Record<string, JsonSchema> = {
   ...requestSchemas,
   ...partnerApiSchemas,
   ...tenantDeliverySchemas,
+  ...providerSchemas,
 };
 
-export { tenantDeliverySchemas };
+export { tenantDeliverySchemas, providerSchemas };
