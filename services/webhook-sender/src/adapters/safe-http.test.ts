@@ -141,6 +141,14 @@ afterEach(async () => {
 });
 
 describe('SafeHttpClient: responses', () => {
+  it('hands back the Retry-After header as sent (a policy that honours it reads it)', async () => {
+    const server = await startServer((_req, res) => {
+      res.writeHead(429, { 'retry-after': '7' }).end('slow down');
+    });
+    const result = await post(client({ allowLoopbackHttp: true }), `http://127.0.0.1:${server.port}/hooks`);
+    expect(result).toMatchObject({ kind: 'response', status: 429, retryAfter: '7' });
+  });
+
   it('posts the exact body bytes and headers and reads the response body (loopback http allowed)', async () => {
     const server = await startServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/plain' }).end('accepted ✓');
@@ -156,7 +164,13 @@ describe('SafeHttpClient: responses', () => {
       },
     );
 
-    expect(result).toEqual({ kind: 'response', status: 200, latencyMs: expect.any(Number), bodyPreview: 'accepted ✓' });
+    expect(result).toEqual({
+      kind: 'response',
+      status: 200,
+      latencyMs: expect.any(Number),
+      bodyPreview: 'accepted ✓',
+      retryAfter: null,
+    });
     expect(server.requests).toHaveLength(1);
     const received = server.requests[0]!;
     expect(received.method).toBe('POST');

@@ -18,7 +18,7 @@ export interface SafeHttpOptions {
 export type NetworkErrorClass = 'timeout' | 'connect' | 'dns' | 'refused_address' | 'tls' | 'reset' | 'other';
 
 export type SafePostResult =
-  | { kind: 'response'; status: number; latencyMs: number; bodyPreview: string }
+  | { kind: 'response'; status: number; latencyMs: number; bodyPreview: string; retryAfter: string | null }
   | { kind: 'network'; errorClass: NetworkErrorClass; message: string; latencyMs: number };
 
 interface CheckedTarget {
@@ -75,8 +75,8 @@ export class SafeHttpClient {
     const latencyMs = (): number => Math.round(performance.now() - started);
     try {
       const target = await this.checkedTarget(url);
-      const { status, bodyPreview } = await this.send(target, headers, body);
-      return { kind: 'response', status, latencyMs: latencyMs(), bodyPreview };
+      const { status, bodyPreview, retryAfter } = await this.send(target, headers, body);
+      return { kind: 'response', status, latencyMs: latencyMs(), bodyPreview, retryAfter };
     } catch (err) {
       const { errorClass, message } = classify(err);
       return { kind: 'network', errorClass, message, latencyMs: latencyMs() };
@@ -154,7 +154,7 @@ export class SafeHttpClient {
     target: CheckedTarget,
     callerHeaders: Record<string, string>,
     body: Buffer,
-  ): Promise<{ status: number; bodyPreview: string }> {
+  ): Promise<{ status: number; bodyPreview: string; retryAfter: string | null }> {
     const { connectTimeoutMs, responseTimeoutMs, maxResponseBytes } = this.options;
     const isHttps = target.url.protocol === 'https:';
 
@@ -184,14 +184,15 @@ export class SafeHttpClient {
       // Outcomes are tagged: errors from node core may come from another realm (e.g. under jest),
       // where `instanceof Error` is false.
       const finish = (
-        outcome: { ok: true; status: number; bodyPreview: string } | { ok: false; error: unknown },
+        outcome:
+          { ok: true; status: number; bodyPreview: string; retryAfter: string | null } | { ok: false; error: unknown },
       ): void => {
         if (settled) return;
         settled = true;
         clearTimeout(connectTimer);
         clearTimeout(responseTimer);
         if (outcome.ok) {
-          resolve({ status: outcome.status, bodyPreview: outcome.bodyPreview });
+          resolve({ status: outcome.status, bodyPreview: outcome.bodyPreview, retryAfter: outcome.retryAfter });
         } else {
           req.destroy();
           // An Error, possibly of another realm, where `instanceof Error` cannot tell (above).
@@ -249,10 +250,13 @@ export class SafeHttpClient {
         const chunks: Buffer[] = [];
         let length = 0;
         const done = (): void => {
+          const retryAfter = res.headers['retry-after'];
           finish({
             ok: true,
             status: res.statusCode ?? 0,
             bodyPreview: Buffer.concat(chunks, length).toString('utf8'),
+            // Only read where a kind's policy honours it (provider callbacks; see retry-policy.ts).
+            retryAfter: typeof retryAfter === 'string' ? retryAfter : null,
           });
         };
         res.on('data', (chunk: Buffer) => {

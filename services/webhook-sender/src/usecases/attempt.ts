@@ -2,7 +2,7 @@ import type { AttemptJob } from '../adapters/attempt-queue';
 import type { DeliveryStateChange } from '../adapters/deliveries-repository';
 import { DELIVERIES } from '../adapters/store';
 import { receives } from '../domain/installation';
-import { retryDelayMs, verdictOf, type AttemptResult } from '../domain/retry-policy';
+import { delayAfter, verdictOf, type AttemptResult } from '../domain/retry-policy';
 import type { WebhookContext } from './context';
 import type { AttemptRecord, Delivery } from './entities';
 import { attemptEvent } from './deliveries';
@@ -78,7 +78,14 @@ export async function makeAttempt(ctx: WebhookContext, job: AttemptJob): Promise
             ? `the receiver answered ${attempt.statusCode}`
             : `refused: ${result.kind === 'network' ? result.message : ''}`,
       };
-    const delay = retryDelayMs(kind.policy, job.attempt);
+    // The kind's backoff; a policy that honours Retry-After (provider callbacks) waits at least that.
+    const delay = delayAfter(
+      kind.policy,
+      job.attempt,
+      outcome,
+      result.kind === 'response' ? result.retryAfter : null,
+      now,
+    );
     if (delay === undefined)
       return { status: 'dead_lettered', attempt, reason: `no success after ${job.attempt} attempts` };
     return { status: 'pending', attempt, next: new Date(now.getTime() + delay) };
