@@ -29,7 +29,7 @@ const DOMAIN_BUILTINS = ['crypto', 'zlib', 'buffer', 'util', 'url', 'string_deco
 // Shared packages without runtime dependencies. Every other one loads a framework or driver:
 // http (koa, prom-client), events (kafkajs), store (mongodb), redis (ioredis), outbox, runtime,
 // tracing (@opentelemetry), logging (pino), identity (koa), config, testing.
-const PURE_SHARED = ['errors', 'money', 'contracts'];
+const PURE_SHARED = ['errors', 'money', 'geo', 'contracts'];
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // Writes .stack/local.env once: settings for running the services on this machine, with secrets
 // generated here (identity signing keys, the encryption key for secrets at rest, the API-key hash
-// key, the admin/tenant token key). They exist only in the ignored .stack/ folder and mean nothing
-// anywhere else; a deployment sets its own (see deploy/README.md). Called by `stack.sh up`; safe to
-// run concurrently (the first writer wins, the others read its file).
+// key, the admin/tenant token key; provider-delivery's admin token key, API-key hash key and
+// secret key). They exist only in the ignored .stack/ folder and mean nothing anywhere else; a
+// deployment sets its own (see deploy/README.md). Called by `stack.sh up`; safe to run
+// concurrently (the first writer wins, the others read its file).
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -23,6 +24,9 @@ function generate() {
     `API_KEY_HASH_SECRET=${secret()}`,
     `MARKETPLACE_TOKEN_SECRET=${secret()}`,
     `WEBHOOK_SECRET_TRANSPORT_KEY=${secret()}`,
+    `PROVIDER_ADMIN_TOKEN_SECRET=${secret()}`,
+    `PROVIDER_KEY_HASH_SECRET=${secret()}`,
+    `PROVIDER_SECRET_KEY=${secret()}`,
     // Local partners (test receivers, a local OAuth server) listen on plain HTTP on loopback.
     'ALLOW_LOOPBACK_HTTP_URLS=true',
     '',
@@ -30,7 +34,12 @@ function generate() {
 }
 
 /** Secrets added after a machine's file was generated: appended once, the others kept. */
-const LATER_SECRETS = ['WEBHOOK_SECRET_TRANSPORT_KEY'];
+const LATER_SECRETS = [
+  'WEBHOOK_SECRET_TRANSPORT_KEY',
+  'PROVIDER_ADMIN_TOKEN_SECRET',
+  'PROVIDER_KEY_HASH_SECRET',
+  'PROVIDER_SECRET_KEY',
+];
 
 function addMissingSecrets() {
   const text = readFileSync(localEnvFile, 'utf8');

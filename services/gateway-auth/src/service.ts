@@ -4,7 +4,7 @@ import { privateKeyFrom } from '@marketplace/identity';
 import { ApiKeyCache } from './adapters/api-key-cache';
 import { RateLimiter } from './adapters/rate-limiter';
 import { RedisLock } from '@marketplace/redis';
-import { SecretBox } from './adapters/secret-box';
+import { SecretBox } from '@marketplace/identity';
 import { InstallationsRepository } from './adapters/store/installations-repository';
 import { gatewayIndexes, gatewayRepositories } from './adapters/store/repositories';
 import { UpstreamClient } from './adapters/upstream';

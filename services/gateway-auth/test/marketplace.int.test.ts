@@ -15,8 +15,8 @@ import {
   type ApiClient,
   type TestGateway,
 } from '@marketplace/testing';
-import { SecretBox } from '../src/adapters/secret-box';
-import { signBearerToken } from '../src/domain/bearer-token';
+import { SecretBox } from '@marketplace/identity';
+import { signBearerToken } from '@marketplace/identity';
 import { marketplaceApiDocument } from '../src/http/openapi/marketplace-api';
 import { webhookSecretContext } from '../src/usecases/credentials';
 import { TestUpstream } from './support/upstream';

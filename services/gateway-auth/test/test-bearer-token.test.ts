@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { signTestBearerToken } from '@marketplace/testing';
-import { verifyBearerToken } from '../src/domain/bearer-token';
+import { verifyBearerToken } from '@marketplace/identity';
 
 // The suites sign their admin and tenant tokens with @marketplace/testing's own HS256 JWT signer,
 // not with the gateway's code: the gateway must accept what it writes.

@@ -12,6 +12,7 @@ export {
   tenantDeliverySchemas,
   OAuth2Input as OAuth2InputSchema,
   providerSchemas,
+  providerAdminSchemas,
   CALLBACK_URL_PATTERN,
   PROVIDER_CONTRACT,
   PROVIDER_ERROR_CODES,
@@ -39,3 +40,4 @@ export { tenantWebhooksApiDocument } from './openapi/tenant-webhooks';
 export { branchAddressLine, type BranchAddress } from './pickup';
 export { tenantDeliveriesApiDocument } from './openapi/tenant-deliveries';
 export { providerApiDocument } from './openapi/provider-api';
+export { providerAdminApiDocument } from './openapi/provider-admin';

@@ -21,3 +21,4 @@ export { runReadinessChecks, withTimeout, type ReadinessCheck, type ReadinessRep
 export { bodyValidator, fieldErrorsOf, fieldPath } from './body-validation';
 export { isUuid, pathId, queryId } from './path-params';
 export { isLoopbackHost, isInternalAddress } from './outbound-address';
+export { outboundUrlProblem, type OutboundUrlRules } from './outbound-url';

@@ -4,6 +4,9 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  * Bearer tokens of the administrator and tenant APIs: compact JWS (JWT) with HS256 under a key
  * from configuration, so the platform's own login system can issue them with any JWT library.
  * Claims: `role` ("admin" or "tenant"), `tid` (the tenant, for role tenant), `iat`, `exp`.
+ * Used by gateway-auth (MARKETPLACE_TOKEN_SECRET: administrators and tenants) and by
+ * provider-delivery (PROVIDER_ADMIN_TOKEN_SECRET: its administrators only); each service verifies
+ * under its own key, so a token of one is worthless at the other.
  */
 export type BearerClaims = { role: 'admin'; sub: string } | { role: 'tenant'; sub: string; tid: string };
 

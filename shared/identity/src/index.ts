@@ -13,3 +13,5 @@ export {
 export { guardGatewayRoutes, requireIdentity, identityOf, unauthenticated } from './middleware';
 export { identityPublicKeySetting } from './settings';
 export { webhookSecretTransportKeySetting, sealWebhookSecret, openWebhookSecret } from './webhook-secret-transport';
+export { signBearerToken, verifyBearerToken, type BearerClaims } from './bearer-token';
+export { SecretBox } from './secret-box';

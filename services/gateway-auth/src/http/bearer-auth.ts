@@ -1,7 +1,6 @@
 import type Koa from 'koa';
 import type { RequestState } from '@marketplace/http';
-import { unauthenticated } from '@marketplace/identity';
-import { verifyBearerToken, type BearerClaims } from '../domain/bearer-token';
+import { unauthenticated, verifyBearerToken, type BearerClaims } from '@marketplace/identity';
 
 /** Admin and tenant routes: `Authorization: Bearer <token>` with the right role, else 401. */
 export function requireBearer(tokenSecret: Buffer, role: BearerClaims['role']): Koa.Middleware<RequestState> {

@@ -2,7 +2,7 @@ import type { OutboxRelay } from '@marketplace/outbox';
 import type { Logger } from '@marketplace/logging';
 import type { ApiKeyCache } from '../adapters/api-key-cache';
 import type { RedisLock } from '@marketplace/redis';
-import type { SecretBox } from '../adapters/secret-box';
+import type { SecretBox } from '@marketplace/identity';
 import type { GatewayRepositories } from '../adapters/store/repositories';
 
 /** What the use cases work with: the repositories, the secret box, caches and locks, the clock. */

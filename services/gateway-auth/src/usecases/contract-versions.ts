@@ -1,6 +1,6 @@
 import { AppError, busy, conflict, notFound, type FieldErrors } from '@marketplace/errors';
 import { isDuplicateKeyError } from '@marketplace/store';
-import { outboundUrlProblem } from './outbound-url';
+import { outboundUrlProblem } from '@marketplace/http';
 import type { ContractVersionInput } from '@marketplace/contracts';
 import { contractVersionId, type ContractFields } from '../adapters/store/contract-versions-repository';
 import { clientSecretContext, type GatewayContext } from './context';
@@ -14,14 +14,14 @@ function checkContract(ctx: GatewayContext, input: ContractVersionInput): void {
   if (input.subscribedEvents.length > 0 && !input.webhookUrl)
     add('webhookUrl', 'is required when events are subscribed');
   if (input.webhookUrl) {
-    const problem = outboundUrlProblem(input.webhookUrl, ctx.allowLoopbackHttpUrls);
+    const problem = outboundUrlProblem(input.webhookUrl, { allowLoopbackHttp: ctx.allowLoopbackHttpUrls });
     if (problem) add('webhookUrl', problem);
   }
   if (input.authType === 'OAuth2' && !input.oauth2) add('oauth2', 'is required for authType OAuth2');
   if (input.authType === 'ApiKey' && input.oauth2) add('oauth2', 'must be null for authType ApiKey');
   if (input.authType === 'OAuth2' && input.oauth2) {
     for (const field of ['authorizationEndpoint', 'tokenEndpoint'] as const) {
-      const problem = outboundUrlProblem(input.oauth2[field], ctx.allowLoopbackHttpUrls);
+      const problem = outboundUrlProblem(input.oauth2[field], { allowLoopbackHttp: ctx.allowLoopbackHttpUrls });
       if (problem) add(`oauth2.${field}`, problem);
     }
   }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { conflict, notFound } from '@marketplace/errors';
 import { isDuplicateKeyError } from '@marketplace/store';
-import { signBearerToken } from '../domain/bearer-token';
+import { signBearerToken } from '@marketplace/identity';
 import type { TenantInput } from '@marketplace/contracts';
 import type { GatewayContext } from './context';
 import type { Tenant } from './entities';

@@ -1,7 +1,7 @@
 import type { Collection, Db } from 'mongodb';
 import type { RepositoryStorage, TenantOwner } from '@marketplace/store';
 import type { DeliveryZone } from '../domain/delivery-zone';
-import type { ZoneGeometry } from '../domain/geo';
+import type { AreaGeometry } from '@marketplace/geo';
 
 /**
  * The geometry is kept as JSON text, a leftover of FerretDB 1.x (it stored no arrays nested
@@ -13,7 +13,7 @@ export type DeliveryZoneDoc = Omit<DeliveryZone, 'id' | 'geometry'> & { _id: str
 /** The zone a stored document holds. */
 export function zoneOf(doc: DeliveryZoneDoc): DeliveryZone {
   const { _id, geometryJson, ...rest } = doc;
-  return { id: _id, geometry: JSON.parse(geometryJson) as ZoneGeometry, ...rest };
+  return { id: _id, geometry: JSON.parse(geometryJson) as AreaGeometry, ...rest };
 }
 
 /** The tenant's delivery zones. */

@@ -1,4 +1,4 @@
-import type { ZoneGeometry } from './geo';
+import type { AreaGeometry } from '@marketplace/geo';
 
 /** An area a branch delivers to, with its fee and an optional minimum order. */
 export interface DeliveryZone {
@@ -7,7 +7,7 @@ export interface DeliveryZone {
   branchId: string;
   name: string;
   /** GeoJSON Polygon or MultiPolygon, [longitude, latitude] positions. */
-  geometry: ZoneGeometry;
+  geometry: AreaGeometry;
   isActive: boolean;
   feeMinor: number;
   /** Smallest subtotal (before discounts) delivered to this zone, in minor units; null for none. */

@@ -4,7 +4,7 @@ import type { PartnerIdentity } from '@marketplace/identity';
 import { fromMinorUnits, toMinorUnits } from '@marketplace/money';
 import type { InstallationOwner } from '@marketplace/store';
 import { ORDERS, type OrderingStore } from '../adapters/store';
-import { zoneContains, type ZoneGeometry } from '../domain/geo';
+import { areaContains, type AreaGeometry } from '@marketplace/geo';
 import { branchAddressLine } from '@marketplace/contracts';
 import type { Order } from '../domain/order';
 import { orderCreated } from '../domain/order-events';
@@ -225,7 +225,7 @@ export async function priceRequest(ctx: OrderingContext, tenant: TenantScope, re
   if (delivery && hasZone) {
     if (!zone || zone.branchId !== request.branchId) add('deliveryZoneId', 'is not a delivery zone of this branch');
     else if (!zone.isActive) add('deliveryZoneId', 'is not active');
-    else if (hasAddress && !zoneContains(JSON.parse(zone.geometryJson) as ZoneGeometry, request.deliveryAddress!))
+    else if (hasAddress && !areaContains(JSON.parse(zone.geometryJson) as AreaGeometry, request.deliveryAddress!))
       add('deliveryAddress', 'lies outside the delivery zone');
   }
   const resolved = branch?.isActive ? resolveLines(request.lines, menu) : { errors: {} };

@@ -3,7 +3,7 @@ import { notFound, validationError, type FieldErrors } from '@marketplace/errors
 import { toMinorUnits } from '@marketplace/money';
 import { zoneOf, type DeliveryZoneDoc } from '../adapters/delivery-zones-repository';
 import type { DeliveryZone } from '../domain/delivery-zone';
-import { zoneGeometryProblem } from '../domain/geo';
+import { areaGeometryProblem } from '@marketplace/geo';
 import { findBranch, uncached } from './catalog-copy';
 import type { DeliveryZoneInput } from '@marketplace/contracts';
 import type { OrderingContext, TenantScope } from './context';
@@ -21,7 +21,7 @@ export async function saveZone(
   input: ZoneInput,
 ): Promise<DeliveryZone> {
   const errors: FieldErrors = {};
-  const geometryProblem = zoneGeometryProblem(input.geometry);
+  const geometryProblem = areaGeometryProblem(input.geometry);
   if (geometryProblem) errors.geometry = [geometryProblem];
   const feeMinor = toMinorUnits(input.fee, tenant.decimals);
   if (feeMinor === undefined) errors.fee = [money(tenant)];

@@ -1,7 +1,13 @@
 import type { ServiceContext } from '@marketplace/runtime';
 import type { settings } from '../config';
+import type { ProviderContext } from '../usecases/context';
+import { registerAdminRoutes } from './admin-routes';
+import { guardRoutes } from './auth';
+import { registerPlatformRoutes } from './platform-routes';
 
 /** Routes of this service. /healthz, /readyz and /metrics come from the shared HTTP app. */
-export function registerRoutes(_context: ServiceContext<typeof settings>): void {
-  // Business endpoints arrive with their issues.
+export function registerRoutes(service: ServiceContext<typeof settings>, ctx: ProviderContext): void {
+  service.useBeforeBody(guardRoutes(ctx, service.config.adminTokenSecret));
+  registerAdminRoutes(service.router, ctx);
+  registerPlatformRoutes(service.router, ctx);
 }

@@ -432,7 +432,7 @@ export interface DeliveryZoneInput {
   branchId: string;
   name: string;
   /**
-   * GeoJSON Polygon or MultiPolygon ([longitude, latitude] positions, latitude -90 to 90, at most 10,000 positions in all; each ring closed: its last position equals its first).
+   * The zone. GeoJSON Polygon or MultiPolygon ([longitude, latitude] positions, latitude -90 to 90, at most 10,000 positions in all; each ring closed: its last position equals its first).
    */
   geometry: {
     type: 'Polygon' | 'MultiPolygon';
@@ -694,6 +694,118 @@ export interface ProviderWebhookTestRequest {
    * If sent, `webhook.test`: the only event a test sends.
    */
   eventType?: 'webhook.test';
+}
+/**
+ * A new platform account.
+ */
+export interface PlatformAccountInput {
+  /**
+   * For administrators.
+   */
+  name: string;
+  /**
+   * The global webhook URL, used when a create brings no `webhook.url`; null for none. Absolute https, at most 2048 characters, the standard port, no credentials, no fragment, no private or internal address.
+   */
+  webhookUrl?: string | null;
+  /**
+   * Every capability, each true or false.
+   */
+  capabilities: {
+    /**
+     * GET …/status and …/tracking are part of the integration.
+     */
+    supportsPolling: boolean;
+    /**
+     * POST …/return is enabled.
+     */
+    supportsReturnToOrigin: boolean;
+    /**
+     * Must be false: proof of delivery is outside contract revision 1.1.0 (true is 400).
+     */
+    supportsProofOfDelivery: boolean;
+    /**
+     * Creates may carry scheduledDeliveryAtUtc.
+     */
+    supportsScheduledDelivery: boolean;
+    /**
+     * PATCH is enabled.
+     */
+    supportsUpdates: boolean;
+    /**
+     * POST …/cancel is enabled.
+     */
+    supportsCancellation: boolean;
+  };
+  /**
+   * Where the account is served; a create whose pickup or drop-off lies outside is refused with `outside_service_area`. GeoJSON Polygon or MultiPolygon ([longitude, latitude] positions, latitude -90 to 90, at most 10,000 positions in all; each ring closed: its last position equals its first).
+   */
+  serviceArea: {
+    type: 'Polygon' | 'MultiPolygon';
+    /**
+     * @minItems 1
+     */
+    coordinates: unknown[];
+    bbox?: number[];
+  };
+}
+/**
+ * The fields to change.
+ */
+export interface PlatformAccountPatch {
+  name?: string;
+  /**
+   * The global webhook URL, used when a create brings no `webhook.url`; null for none. Absolute https, at most 2048 characters, the standard port, no credentials, no fragment, no private or internal address.
+   */
+  webhookUrl?: string | null;
+  /**
+   * Every capability, each true or false (the whole set is replaced).
+   */
+  capabilities?: {
+    /**
+     * GET …/status and …/tracking are part of the integration.
+     */
+    supportsPolling: boolean;
+    /**
+     * POST …/return is enabled.
+     */
+    supportsReturnToOrigin: boolean;
+    /**
+     * Must be false: proof of delivery is outside contract revision 1.1.0 (true is 400).
+     */
+    supportsProofOfDelivery: boolean;
+    /**
+     * Creates may carry scheduledDeliveryAtUtc.
+     */
+    supportsScheduledDelivery: boolean;
+    /**
+     * PATCH is enabled.
+     */
+    supportsUpdates: boolean;
+    /**
+     * POST …/cancel is enabled.
+     */
+    supportsCancellation: boolean;
+  };
+  /**
+   * Where the account is served; a create whose pickup or drop-off lies outside is refused with `outside_service_area`. GeoJSON Polygon or MultiPolygon ([longitude, latitude] positions, latitude -90 to 90, at most 10,000 positions in all; each ring closed: its last position equals its first).
+   */
+  serviceArea?: {
+    type: 'Polygon' | 'MultiPolygon';
+    /**
+     * @minItems 1
+     */
+    coordinates: unknown[];
+    bbox?: number[];
+  };
+}
+/**
+ * Mint a new key; the others expire after the overlap.
+ */
+export interface ApiKeyRotateRequest {
+  /**
+   * How long the other live keys keep working (0 to 604800 seconds; 86400 when absent).
+   */
+  overlapSeconds?: number;
 }
 export interface Branch {
   id: string;
@@ -1245,4 +1357,99 @@ export interface ProviderError {
   fieldErrors?: {
     [k: string]: string[];
   };
+}
+/**
+ * A platform account. Never carries a key or the webhook secret.
+ */
+export interface PlatformAccount {
+  id: string;
+  name: string;
+  webhookUrl: string | null;
+  capabilities: PlatformCapabilitiesView;
+  /**
+   * The GeoJSON Polygon or MultiPolygon as entered.
+   */
+  serviceArea: {};
+  createdAt: string;
+  updatedAt: string;
+}
+/**
+ * The account’s capabilities.
+ */
+export interface PlatformCapabilitiesView {
+  /**
+   * GET …/status and …/tracking are part of the integration.
+   */
+  supportsPolling: boolean;
+  /**
+   * POST …/return is enabled.
+   */
+  supportsReturnToOrigin: boolean;
+  /**
+   * Must be false: proof of delivery is outside contract revision 1.1.0 (true is 400).
+   */
+  supportsProofOfDelivery: boolean;
+  /**
+   * Creates may carry scheduledDeliveryAtUtc.
+   */
+  supportsScheduledDelivery: boolean;
+  /**
+   * PATCH is enabled.
+   */
+  supportsUpdates: boolean;
+  /**
+   * POST …/cancel is enabled.
+   */
+  supportsCancellation: boolean;
+}
+/**
+ * The new account and its webhook secret.
+ */
+export interface PlatformAccountCreated {
+  account: PlatformAccount;
+  /**
+   * The webhook signing secret (`pwhsec_…`), shown this once: store it now. Stored encrypted; no read shows it.
+   */
+  webhookSecret: string;
+}
+/**
+ * An API key, without its secret.
+ */
+export interface PlatformApiKey {
+  /**
+   * `pdk_…`: public, names the key.
+   */
+  keyId: string;
+  createdAt: string;
+  /**
+   * Set by a rotation: the key stops working then. Null: no expiry.
+   */
+  expiresAt: string | null;
+  revokedAt: string | null;
+  /**
+   * Neither revoked nor expired.
+   */
+  live: boolean;
+}
+/**
+ * A new key; only its hash is stored.
+ */
+export interface PlatformApiKeyMinted {
+  keyId: string;
+  /**
+   * `<keyId>.<secret>`, shown this once: the platform sends `Authorization: Bearer <apiKey>`.
+   */
+  apiKey: string;
+  createdAt: string;
+  expiresAt: string | null;
+}
+/**
+ * The account’s new webhook secret.
+ */
+export interface WebhookSecretRotated {
+  /**
+   * The new secret, shown this once; the old one stops signing at once.
+   */
+  webhookSecret: string;
+  rotatedAt: string;
 }

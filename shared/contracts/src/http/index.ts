@@ -21,6 +21,12 @@ import {
 } from './provider';
 import { webhookSchemas } from './webhooks';
 import {
+  ApiKeyRotateRequest,
+  PlatformAccountInput,
+  PlatformAccountPatch,
+  providerAdminSchemas,
+} from './provider-admin';
+import {
   AvailabilityPatch,
   BranchInput,
   CategoryInput,
@@ -91,6 +97,10 @@ export const requestSchemas = {
   ProviderCancelRequest,
   ProviderReturnRequest,
   ProviderWebhookTestRequest,
+  // provider-delivery: its administrator API (platform accounts, keys, webhook secrets)
+  PlatformAccountInput,
+  PlatformAccountPatch,
+  ApiKeyRotateRequest,
 } satisfies Record<string, JsonSchema>;
 
 /**
@@ -116,6 +126,7 @@ export const httpSchemas: Record<string, JsonSchema> = {
   ...partnerApiSchemas,
   ...tenantDeliverySchemas,
   ...providerSchemas,
+  ...providerAdminSchemas,
 };
 
-export { tenantDeliverySchemas, providerSchemas };
+export { tenantDeliverySchemas, providerSchemas, providerAdminSchemas };

@@ -1,4 +1,5 @@
 import { type JsonSchema, bool, dateTime, nullable, object, text, uuid } from '../json-schema';
+import { areaGeometry } from './geometry';
 import { ORDER_LIMITS } from './orders';
 
 /**
@@ -14,33 +15,7 @@ const amount: JsonSchema = {
   description: "In the tenant currency's major unit, with at most its decimals.",
 };
 
-/** A GeoJSON position: [longitude, latitude] (an altitude may follow and is ignored). */
-const position: JsonSchema = {
-  type: 'array',
-  minItems: 2,
-  maxItems: 3,
-  items: { type: 'number', minimum: -180, maximum: 180 },
-};
-/** A closed ring: at least 4 positions, the last equal to the first. */
-const ring: JsonSchema = { type: 'array', minItems: 4, items: position };
-const polygon: JsonSchema = { type: 'array', minItems: 1, items: ring };
-const geometry: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['type', 'coordinates'],
-  description:
-    'GeoJSON Polygon or MultiPolygon ([longitude, latitude] positions, latitude -90 to 90, at most 10,000 positions in all; ' +
-    'each ring closed: its last position equals its first).',
-  properties: {
-    type: { type: 'string', enum: ['Polygon', 'MultiPolygon'] },
-    coordinates: { type: 'array', minItems: 1 },
-    bbox: { type: 'array', items: { type: 'number' } },
-  },
-  // The depth of `coordinates` follows the type.
-  if: { properties: { type: { const: 'Polygon' } } },
-  then: { properties: { coordinates: polygon } },
-  else: { properties: { coordinates: { type: 'array', minItems: 1, items: polygon } } },
-};
+const geometry = areaGeometry('The zone.');
 
 export const DeliveryZoneInput = object(
   {

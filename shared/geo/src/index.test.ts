@@ -1,6 +1,6 @@
-import { MAX_ZONE_POSITIONS, zoneContains, zoneGeometryProblem, type Position, type ZoneGeometry } from './geo';
+import { MAX_AREA_POSITIONS, areaContains, areaGeometryProblem, type Position, type AreaGeometry } from './index';
 
-const polygon = (...rings: Position[][]): ZoneGeometry => ({ type: 'Polygon', coordinates: rings });
+const polygon = (...rings: Position[][]): AreaGeometry => ({ type: 'Polygon', coordinates: rings });
 const at = (longitude: number, latitude: number) => ({ longitude, latitude });
 // A square around Berlin Mitte, counter-clockwise, and the same clockwise.
 const square: Position[] = [
@@ -43,7 +43,7 @@ const m: Position[] = [
   [0, 0],
 ];
 
-describe('zoneContains', () => {
+describe('areaContains', () => {
   it.each([
     ['the centre', square, at(13.4, 52.53), true],
     ['east of it', square, at(13.43, 52.53), false],
@@ -81,7 +81,7 @@ describe('zoneContains', () => {
     ['above the M’s middle peak', m, at(2, 4.5), false],
     ['in the M’s left notch', m, at(1, 3.5), false],
   ])('%s', (_name, ring, point, expected) => {
-    expect(zoneContains(polygon(ring), point)).toBe(expected);
+    expect(areaContains(polygon(ring), point)).toBe(expected);
   });
 
   describe('a polygon with a hole (around Berlin Mitte)', () => {
@@ -100,15 +100,15 @@ describe('zoneContains', () => {
       ['on the hole’s vertex', at(13.41, 52.535), true],
       ['outside the outer ring', at(13.43, 52.53), false],
     ])('%s', (_name, point, expected) => {
-      expect(zoneContains(polygon(outer, hole), point)).toBe(expected);
+      expect(areaContains(polygon(outer, hole), point)).toBe(expected);
       // Orientation of either ring does not matter.
-      expect(zoneContains(polygon([...outer].reverse(), hole), point)).toBe(expected);
-      expect(zoneContains(polygon(outer, [...hole].reverse()), point)).toBe(expected);
+      expect(areaContains(polygon([...outer].reverse(), hole), point)).toBe(expected);
+      expect(areaContains(polygon(outer, [...hole].reverse()), point)).toBe(expected);
     });
   });
 
   it('accepts a point in any polygon of a MultiPolygon', () => {
-    const multi: ZoneGeometry = {
+    const multi: AreaGeometry = {
       type: 'MultiPolygon',
       coordinates: [
         [
@@ -131,11 +131,11 @@ describe('zoneContains', () => {
         ],
       ],
     };
-    expect(zoneContains(multi, at(5.5, 5.5))).toBe(true);
-    expect(zoneContains(multi, at(0.5, 0.5))).toBe(true);
-    expect(zoneContains(multi, at(6, 5.5))).toBe(true);
-    expect(zoneContains(multi, at(3, 3))).toBe(false);
-    expect(zoneContains(multi, at(3, 0.5))).toBe(false);
+    expect(areaContains(multi, at(5.5, 5.5))).toBe(true);
+    expect(areaContains(multi, at(0.5, 0.5))).toBe(true);
+    expect(areaContains(multi, at(6, 5.5))).toBe(true);
+    expect(areaContains(multi, at(3, 3))).toBe(false);
+    expect(areaContains(multi, at(3, 0.5))).toBe(false);
   });
 
   it('survives repeated positions', () => {
@@ -149,14 +149,14 @@ describe('zoneContains', () => {
       [0, 2],
       [0, 0],
     ];
-    expect(zoneContains(polygon(repeated), at(1, 1))).toBe(true);
-    expect(zoneContains(polygon(repeated), at(1, 2))).toBe(true);
-    expect(zoneContains(polygon(repeated), at(-1, 2))).toBe(false);
-    expect(zoneContains(polygon(repeated), at(3, 1))).toBe(false);
+    expect(areaContains(polygon(repeated), at(1, 1))).toBe(true);
+    expect(areaContains(polygon(repeated), at(1, 2))).toBe(true);
+    expect(areaContains(polygon(repeated), at(-1, 2))).toBe(false);
+    expect(areaContains(polygon(repeated), at(3, 1))).toBe(false);
   });
 });
 
-describe('zoneGeometryProblem', () => {
+describe('areaGeometryProblem', () => {
   const hole: Position[] = [
     [13.39, 52.525],
     [13.41, 52.525],
@@ -177,11 +177,11 @@ describe('zoneGeometryProblem', () => {
     ['positions with an altitude', polygon(square.map(([x, y]) => [x, y, 34] as unknown as Position))],
     ['the extreme longitudes and latitudes', polygon(closedRing([-180, -90], [180, -90], [180, 90], [-180, 90]))],
     [
-      'exactly MAX_ZONE_POSITIONS positions',
-      polygon(closedRing(...Array.from({ length: MAX_ZONE_POSITIONS - 1 }, (_, i) => [i / 1e4, i % 2] as Position))),
+      'exactly MAX_AREA_POSITIONS positions',
+      polygon(closedRing(...Array.from({ length: MAX_AREA_POSITIONS - 1 }, (_, i) => [i / 1e4, i % 2] as Position))),
     ],
   ])('accepts %s', (_name, value) => {
-    expect(zoneGeometryProblem(value)).toBeUndefined();
+    expect(areaGeometryProblem(value)).toBeUndefined();
   });
 
   const withFirst = (p: unknown) => polygon([p as Position, ...square.slice(1, -1), p as Position]);
@@ -259,15 +259,15 @@ describe('zoneGeometryProblem', () => {
     ],
     [
       'one position too many in one ring',
-      polygon(closedRing(...Array.from({ length: MAX_ZONE_POSITIONS }, (_, i) => [i / 1e4, i % 2] as Position))),
-      `must have at most ${MAX_ZONE_POSITIONS} positions`,
+      polygon(closedRing(...Array.from({ length: MAX_AREA_POSITIONS }, (_, i) => [i / 1e4, i % 2] as Position))),
+      `must have at most ${MAX_AREA_POSITIONS} positions`,
     ],
     [
       'too many positions across rings',
-      { type: 'MultiPolygon', coordinates: Array.from({ length: MAX_ZONE_POSITIONS / 5 + 1 }, () => [square]) },
-      `must have at most ${MAX_ZONE_POSITIONS} positions`,
+      { type: 'MultiPolygon', coordinates: Array.from({ length: MAX_AREA_POSITIONS / 5 + 1 }, () => [square]) },
+      `must have at most ${MAX_AREA_POSITIONS} positions`,
     ],
   ])('refuses %s', (_name, value, message) => {
-    expect(zoneGeometryProblem(value)).toBe(message);
+    expect(areaGeometryProblem(value)).toBe(message);
   });
 });

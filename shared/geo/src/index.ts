@@ -1,26 +1,27 @@
 /**
- * Delivery zones are GeoJSON (RFC 7946) Polygons or MultiPolygons, positions [longitude, latitude].
+ * Areas (ordering's delivery zones, provider-delivery's service areas) are GeoJSON (RFC 7946)
+ * Polygons or MultiPolygons, positions [longitude, latitude].
  * Containment is planar in degrees, which is what RFC 7946 means by an edge (a straight line in
  * longitude/latitude); over the few kilometres of a city zone it is also within metres of the
- * geodesic, far below geocoding accuracy. Zones crossing the antimeridian are not supported. A point
+ * geodesic, far below geocoding accuracy. Areas crossing the antimeridian are not supported. A point
  * on a boundary (edge or vertex) counts as inside, also on a hole's boundary: a customer exactly on
  * the line is served.
  */
 export type Position = [number, number];
-export type ZoneGeometry =
+export type AreaGeometry =
   { type: 'Polygon'; coordinates: Position[][] } | { type: 'MultiPolygon'; coordinates: Position[][][] };
 
 /** Largest number of positions accepted in one geometry (all rings together). */
-export const MAX_ZONE_POSITIONS = 10_000;
+export const MAX_AREA_POSITIONS = 10_000;
 
 const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
 /**
- * Why the value is not an acceptable zone geometry (a short sentence), or undefined when it is.
+ * Why the value is not an acceptable area geometry (a short sentence), or undefined when it is.
  * Ring orientation is not checked: RFC 7946 makes the right-hand rule optional and the even-odd test
  * does not depend on it. Self-intersection is not checked either (even-odd gives it a defined meaning).
  */
-export function zoneGeometryProblem(value: unknown): string | undefined {
+export function areaGeometryProblem(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     return 'must be a GeoJSON Polygon or MultiPolygon';
   const { type, coordinates, ...rest } = value as { type?: unknown; coordinates?: unknown };
@@ -35,7 +36,7 @@ export function zoneGeometryProblem(value: unknown): string | undefined {
       if (!Array.isArray(ring) || ring.length < 4) return 'each ring must have at least 4 positions';
       // Counted before the positions are looked at, so an oversized input is refused cheaply.
       positions += ring.length;
-      if (positions > MAX_ZONE_POSITIONS) return `must have at most ${MAX_ZONE_POSITIONS} positions`;
+      if (positions > MAX_AREA_POSITIONS) return `must have at most ${MAX_AREA_POSITIONS} positions`;
       for (const p of ring) {
         // RFC 7946 allows a third number (altitude); it is tolerated and ignored.
         if (!Array.isArray(p) || p.length < 2 || p.length > 3 || !p.every(isNumber))
@@ -78,7 +79,7 @@ function locate(ring: readonly Position[], x: number, y: number): Where {
 }
 
 /** Whether the point lies in the zone: inside an outer ring (or on it) and not strictly inside a hole. */
-export function zoneContains(geometry: ZoneGeometry, point: { latitude: number; longitude: number }): boolean {
+export function areaContains(geometry: AreaGeometry, point: { latitude: number; longitude: number }): boolean {
   const polygons = geometry.type === 'Polygon' ? [geometry.coordinates] : geometry.coordinates;
   const { longitude: x, latitude: y } = point;
   return polygons.some(

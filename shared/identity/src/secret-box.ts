@@ -1,7 +1,8 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
 /**
- * Encryption of secrets at rest with AES-256-GCM under the key from configuration. Each value is
+ * Encryption of secrets at rest with AES-256-GCM under the key from configuration (gateway-auth's
+ * partner OAuth secrets and tokens, provider-delivery's webhook signing secrets). Each value is
  * bound to what it belongs to (`context`, for example `installation:<id>:webhook-secret`) as
  * associated data, so a ciphertext copied onto another record does not decrypt. Stored as
  * `v1.<iv>.<ciphertext>.<tag>` in base64url; a database dump shows none of the secrets.

@@ -1,0 +1,100 @@
+import type { Collection, Db } from 'mongodb';
+import type { RepositoryStorage } from '@marketplace/store';
+import type { AccountOwner, Capabilities, PlatformAccount } from '../domain/platform-account';
+import type { ServiceArea } from '../domain/platform-account';
+
+/**
+ * A platform account as stored. The service area is kept as JSON text: its nested arrays are never
+ * queried, and a text field keeps the driver's filter types (and the local engine) away from them.
+ * The webhook secret is sealed (AES-256-GCM, bound to the account): signing needs the plain value.
+ */
+export interface PlatformAccountDoc {
+  _id: string;
+  name: string;
+  webhookUrl: string | null;
+  capabilities: Capabilities;
+  serviceAreaJson: string;
+  webhookSecretSealed: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** Fields an administrator changes. */
+export type AccountChanges = Partial<Pick<PlatformAccount, 'name' | 'webhookUrl' | 'capabilities' | 'serviceArea'>>;
+
+const WITHOUT_SECRET = { projection: { webhookSecretSealed: 0 } } as const;
+
+function accountOf(doc: Omit<PlatformAccountDoc, 'webhookSecretSealed'>): PlatformAccount {
+  return {
+    id: doc._id,
+    name: doc.name,
+    webhookUrl: doc.webhookUrl,
+    capabilities: doc.capabilities,
+    serviceArea: JSON.parse(doc.serviceAreaJson) as ServiceArea,
+    createdAt: doc.createdAt,
+    updatedAt: doc.updatedAt,
+  };
+}
+
+/** The platform accounts, collection `platform_accounts` (`_id` the account id). */
+export class PlatformAccountsRepository {
+  static readonly storage: RepositoryStorage = {
+    collection: 'platform_accounts',
+    indexes: [
+      // The unique `_id` serves find, update, replaceWebhookSecret and findSealedWebhookSecret.
+      // listAll: on MongoDB 7 the sort and the limit walk this index (see the repository test).
+      { key: { createdAt: 1, _id: 1 }, name: 'created' },
+    ],
+  };
+
+  private readonly accounts: Collection<PlatformAccountDoc>;
+
+  constructor(db: Db) {
+    this.accounts = db.collection(PlatformAccountsRepository.storage.collection);
+  }
+
+  async insert(account: PlatformAccount, webhookSecretSealed: string): Promise<void> {
+    const { id, serviceArea, ...fields } = account;
+    await this.accounts.insertOne({
+      _id: id,
+      ...fields,
+      serviceAreaJson: JSON.stringify(serviceArea),
+      webhookSecretSealed,
+    });
+  }
+
+  async find(owner: AccountOwner): Promise<PlatformAccount | undefined> {
+    const doc = await this.accounts.findOne({ _id: owner.accountId }, WITHOUT_SECRET);
+    return doc ? accountOf(doc) : undefined;
+  }
+
+  /** Administrators' list: every account, oldest first, at most `limit`. */
+  async listAll(limit: number): Promise<PlatformAccount[]> {
+    const docs = await this.accounts.find({}, WITHOUT_SECRET).sort({ createdAt: 1, _id: 1 }).limit(limit).toArray();
+    return docs.map(accountOf);
+  }
+
+  /** Applies the changes; the account as changed, or undefined when there is no such account. */
+  async update(owner: AccountOwner, changes: AccountChanges, updatedAt: Date): Promise<PlatformAccount | undefined> {
+    const { serviceArea, ...rest } = changes;
+    const $set: Partial<PlatformAccountDoc> = { ...rest, updatedAt };
+    if (serviceArea !== undefined) $set.serviceAreaJson = JSON.stringify(serviceArea);
+    const { matchedCount } = await this.accounts.updateOne({ _id: owner.accountId }, { $set });
+    return matchedCount === 1 ? this.find(owner) : undefined;
+  }
+
+  /** Stores a new sealed webhook secret; false when there is no such account. */
+  async replaceWebhookSecret(owner: AccountOwner, sealed: string, updatedAt: Date): Promise<boolean> {
+    const { matchedCount } = await this.accounts.updateOne(
+      { _id: owner.accountId },
+      { $set: { webhookSecretSealed: sealed, updatedAt } },
+    );
+    return matchedCount === 1;
+  }
+
+  /** The sealed webhook secret, for signing; undefined when there is no such account. */
+  async findSealedWebhookSecret(owner: AccountOwner): Promise<string | undefined> {
+    const doc = await this.accounts.findOne({ _id: owner.accountId }, { projection: { webhookSecretSealed: 1 } });
+    return doc?.webhookSecretSealed;
+  }
+}

@@ -1,0 +1,30 @@
+import type { Db } from 'mongodb';
+import { indexPlanOf, type IndexPlan } from '@marketplace/store';
+import { ApiKeysRepository } from './api-keys-repository';
+import { DeliveriesRepository } from './deliveries-repository';
+import { PlatformAccountsRepository } from './platform-accounts-repository';
+
+/**
+ * provider-delivery's database: the platform accounts, their API keys, and the deliveries they
+ * create. Every method on an account's data takes the account (`AccountOwner`) and filters by it.
+ */
+export interface ProviderStore {
+  accounts: PlatformAccountsRepository;
+  apiKeys: ApiKeysRepository;
+  deliveries: DeliveriesRepository;
+}
+
+export function providerStore(db: Db): ProviderStore {
+  return {
+    accounts: new PlatformAccountsRepository(db),
+    apiKeys: new ApiKeysRepository(db),
+    deliveries: new DeliveriesRepository(db),
+  };
+}
+
+/** Each repository's collection and the indexes serving its queries (test/repositories.int.test.ts proves them). */
+export const providerIndexes: IndexPlan = indexPlanOf(
+  PlatformAccountsRepository.storage,
+  ApiKeysRepository.storage,
+  DeliveriesRepository.storage,
+);

@@ -1,0 +1,67 @@
+import { randomBytes } from 'node:crypto';
+import type { FieldErrors } from '@marketplace/errors';
+import type { AreaGeometry } from '@marketplace/geo';
+
+/** The area the account is served in: a GeoJSON Polygon or MultiPolygon (@marketplace/geo). */
+export type ServiceArea = AreaGeometry;
+
+/**
+ * What a platform account (the integration audience) may do: the spec's capability names, declared
+ * during onboarding and configured by us. `supportsProofOfDelivery` MUST remain false in this
+ * revision of the contract.
+ */
+export interface Capabilities {
+  supportsPolling: boolean;
+  supportsReturnToOrigin: boolean;
+  supportsProofOfDelivery: false;
+  supportsScheduledDelivery: boolean;
+  supportsUpdates: boolean;
+  supportsCancellation: boolean;
+}
+
+/** A platform that calls us: its settings. Keys and the webhook secret are kept apart. */
+export interface PlatformAccount {
+  id: string;
+  name: string;
+  /** The global webhook URL: used when a create brings no `webhook.url`; null for none. */
+  webhookUrl: string | null;
+  capabilities: Capabilities;
+  serviceArea: ServiceArea;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** Capabilities as requested (the schema allows a boolean for each; the rule below says which). */
+export type RequestedCapabilities = Omit<Capabilities, 'supportsProofOfDelivery'> & {
+  supportsProofOfDelivery: boolean;
+};
+
+/**
+ * The capabilities an account may hold, or the field errors: proof of delivery is outside this
+ * contract revision, so `supportsProofOfDelivery: true` is refused (400), never silently dropped.
+ */
+export function checkCapabilities(
+  requested: RequestedCapabilities,
+): { capabilities: Capabilities } | { errors: FieldErrors } {
+  if (requested.supportsProofOfDelivery)
+    return {
+      errors: {
+        'capabilities.supportsProofOfDelivery': ['must be false: proof of delivery is outside contract revision 1.1.0'],
+      },
+    };
+  return { capabilities: { ...requested, supportsProofOfDelivery: false } };
+}
+
+/**
+ * The signing secret of the account's webhooks (HMAC-SHA256, X-Platform-Signature): `pwhsec_` and
+ * 43 base64url characters (256 bits). Shown once when minted; stored sealed, since signing needs
+ * the plain value.
+ */
+export function mintWebhookSecret(): string {
+  return `pwhsec_${randomBytes(32).toString('base64url')}`;
+}
+
+/** The owner of account data: every repository method on it takes this, and filters by it. */
+export interface AccountOwner {
+  readonly accountId: string;
+}

@@ -1,0 +1,47 @@
+import type Koa from 'koa';
+import type { RequestState } from '@marketplace/http';
+import { unauthenticated, verifyBearerToken } from '@marketplace/identity';
+import { parseBearerApiKey } from '../domain/api-key';
+import type { PlatformAccount } from '../domain/platform-account';
+import { authenticatePlatform } from '../usecases/authenticate';
+import type { ProviderContext } from '../usecases/context';
+
+export const ADMIN_PREFIX = '/admin/v1/';
+export const PLATFORM_PREFIX = '/v1/';
+/** Served without credentials: the public contract document (it holds nothing of any account). */
+export const PUBLIC_PLATFORM_PATHS = new Set(['/v1/openapi.json']);
+
+type PlatformState = RequestState & { platformAccount?: PlatformAccount };
+
+/**
+ * Runs before any body is read. `/admin/v1/*`: `Authorization: Bearer <JWT>`, HS256 under
+ * PROVIDER_ADMIN_TOKEN_SECRET, role admin. `/v1/*` (but the contract document): `Authorization:
+ * Bearer <keyId>.<secret>`, a live key of a platform account, whose account goes on the request
+ * state. Anything else on those paths is 401 `auth.unauthenticated` with one generic message,
+ * whatever was wrong (missing, malformed, unknown, wrong secret, revoked, expired, another
+ * signing key, another role). Answers on both carry `Cache-Control: no-store`.
+ */
+export function guardRoutes(ctx: ProviderContext, adminTokenSecret: Buffer): Koa.Middleware<RequestState> {
+  return async (c, next) => {
+    if (c.path.startsWith(ADMIN_PREFIX)) {
+      c.set('Cache-Control', 'no-store');
+      const match = /^Bearer ([A-Za-z0-9_.-]+)$/i.exec(c.get('authorization'));
+      const claims = match ? verifyBearerToken(adminTokenSecret, match[1]!, ctx.now()) : undefined;
+      if (claims?.role !== 'admin') throw unauthenticated();
+    } else if (c.path.startsWith(PLATFORM_PREFIX) && !PUBLIC_PLATFORM_PATHS.has(c.path)) {
+      c.set('Cache-Control', 'no-store');
+      const presented = parseBearerApiKey(c.get('authorization') || undefined);
+      const account = presented && (await authenticatePlatform(ctx, presented));
+      if (!account) throw unauthenticated();
+      (c.state as PlatformState).platformAccount = account;
+    }
+    await next();
+  };
+}
+
+/** The platform account of a `/v1` request (after guardRoutes). */
+export function platformAccountOf(c: Koa.ParameterizedContext<RequestState>): PlatformAccount {
+  const account = (c.state as PlatformState).platformAccount;
+  if (!account) throw unauthenticated();
+  return account;
+}

@@ -1,0 +1,55 @@
+import type {
+  PlatformAccount as PlatformAccountBody,
+  PlatformApiKey,
+  PlatformApiKeyMinted,
+  ProviderStatusResponse,
+  WebhookSecretRotated,
+} from '@marketplace/contracts';
+import { isLiveKey } from '../domain/api-key';
+import type { PlatformAccount } from '../domain/platform-account';
+import type { MintedKey } from '../usecases/api-keys';
+
+/** Every response body of the service. None ever carries a key's secret or its hash. */
+
+export const accountView = (account: PlatformAccount): PlatformAccountBody => ({
+  id: account.id,
+  name: account.name,
+  webhookUrl: account.webhookUrl,
+  capabilities: account.capabilities,
+  serviceArea: account.serviceArea,
+  createdAt: account.createdAt.toISOString(),
+  updatedAt: account.updatedAt.toISOString(),
+});
+
+export function apiKeyView(
+  key: { keyId: string; createdAt: Date; expiresAt: Date | null; revokedAt: Date | null },
+  now: Date,
+): PlatformApiKey {
+  return {
+    keyId: key.keyId,
+    createdAt: key.createdAt.toISOString(),
+    expiresAt: key.expiresAt?.toISOString() ?? null,
+    revokedAt: key.revokedAt?.toISOString() ?? null,
+    live: isLiveKey(key, now),
+  };
+}
+
+export const mintedKeyView = (key: MintedKey): PlatformApiKeyMinted => ({
+  keyId: key.keyId,
+  apiKey: key.apiKey,
+  createdAt: key.createdAt.toISOString(),
+  expiresAt: key.expiresAt?.toISOString() ?? null,
+});
+
+export const webhookSecretView = (rotated: { webhookSecret: string; rotatedAt: Date }): WebhookSecretRotated => ({
+  webhookSecret: rotated.webhookSecret,
+  rotatedAt: rotated.rotatedAt.toISOString(),
+});
+
+export const statusView = (status: {
+  status: ProviderStatusResponse['status'];
+  eventTimeUtc: Date;
+}): ProviderStatusResponse => ({
+  status: status.status,
+  eventTimeUtc: status.eventTimeUtc.toISOString(),
+});

@@ -1,0 +1,107 @@
+import type { PlatformAccountInput, PlatformAccountPatch } from '@marketplace/contracts';
+import { notFound, validationError, type FieldErrors } from '@marketplace/errors';
+import { outboundUrlProblem } from '@marketplace/http';
+import { PROVIDER_LIMITS } from '@marketplace/contracts';
+import type { AccountChanges } from '../adapters/platform-accounts-repository';
+import { checkCapabilities, mintWebhookSecret, type PlatformAccount } from '../domain/platform-account';
+import { areaGeometryProblem } from '@marketplace/geo';
+import type { ServiceArea } from '../domain/platform-account';
+import { webhookSecretContext, type ProviderContext } from './context';
+
+/** At most this many accounts in the administrators' list. */
+export const ACCOUNT_LIST_LIMIT = 1_000;
+
+/** The rules beyond the schema: the webhook URL's safety, the area's rings, proof of delivery. */
+function checkFields(ctx: ProviderContext, input: PlatformAccountPatch): AccountChanges {
+  const errors: FieldErrors = {};
+  const changes: AccountChanges = {};
+  if (input.name !== undefined) changes.name = input.name;
+  if (input.webhookUrl !== undefined) {
+    const problem =
+      input.webhookUrl === null
+        ? undefined
+        : outboundUrlProblem(input.webhookUrl, {
+            allowLoopbackHttp: ctx.allowLoopbackHttpUrls,
+            standardPortOnly: true,
+            maxLength: PROVIDER_LIMITS.callbackUrlMaxLength,
+          });
+    if (problem) errors.webhookUrl = [problem];
+    else changes.webhookUrl = input.webhookUrl;
+  }
+  if (input.capabilities !== undefined) {
+    const checked = checkCapabilities(input.capabilities);
+    if ('errors' in checked) Object.assign(errors, checked.errors);
+    else changes.capabilities = checked.capabilities;
+  }
+  if (input.serviceArea !== undefined) {
+    const problem = areaGeometryProblem(input.serviceArea);
+    if (problem) errors.serviceArea = [problem];
+    else changes.serviceArea = input.serviceArea as ServiceArea;
+  }
+  if (Object.keys(errors).length > 0) throw validationError('request.invalid', 'The request is invalid.', errors);
+  return changes;
+}
+
+/** A new account and its webhook secret (the only time the secret is returned). */
+export async function createAccount(
+  ctx: ProviderContext,
+  input: PlatformAccountInput,
+): Promise<{ account: PlatformAccount; webhookSecret: string }> {
+  const changes = checkFields(ctx, input);
+  const now = ctx.now();
+  const account: PlatformAccount = {
+    id: ctx.newId(),
+    name: input.name,
+    webhookUrl: changes.webhookUrl ?? null,
+    capabilities: changes.capabilities!,
+    serviceArea: changes.serviceArea!,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const webhookSecret = mintWebhookSecret();
+  await ctx.store.accounts.insert(account, ctx.box.seal(webhookSecret, webhookSecretContext(account.id)));
+  ctx.logger.info({ accountId: account.id }, 'platform account created');
+  return { account, webhookSecret };
+}
+
+export async function getAccount(ctx: ProviderContext, accountId: string): Promise<PlatformAccount> {
+  const account = await ctx.store.accounts.find({ accountId });
+  if (!account) throw notFound();
+  return account;
+}
+
+export function listAccounts(ctx: ProviderContext): Promise<PlatformAccount[]> {
+  return ctx.store.accounts.listAll(ACCOUNT_LIST_LIMIT);
+}
+
+export async function updateAccount(
+  ctx: ProviderContext,
+  accountId: string,
+  input: PlatformAccountPatch,
+): Promise<PlatformAccount> {
+  const changes = checkFields(ctx, input);
+  const account = await ctx.store.accounts.update({ accountId }, changes, ctx.now());
+  if (!account) throw notFound();
+  ctx.keyCache.forgetAccount(accountId);
+  ctx.logger.info({ accountId, fields: Object.keys(changes) }, 'platform account changed');
+  return account;
+}
+
+/** A new webhook secret, shown once; the old one stops signing at once. */
+export async function rotateWebhookSecret(
+  ctx: ProviderContext,
+  accountId: string,
+): Promise<{ webhookSecret: string; rotatedAt: Date }> {
+  const webhookSecret = mintWebhookSecret();
+  const rotatedAt = ctx.now();
+  const sealed = ctx.box.seal(webhookSecret, webhookSecretContext(accountId));
+  if (!(await ctx.store.accounts.replaceWebhookSecret({ accountId }, sealed, rotatedAt))) throw notFound();
+  ctx.logger.info({ accountId }, 'platform webhook secret rotated');
+  return { webhookSecret, rotatedAt };
+}
+
+/** The account's webhook secret in clear, for signing its events; undefined when there is no such account. */
+export async function webhookSecretOf(ctx: ProviderContext, accountId: string): Promise<string | undefined> {
+  const sealed = await ctx.store.accounts.findSealedWebhookSecret({ accountId });
+  return sealed === undefined ? undefined : ctx.box.open(sealed, webhookSecretContext(accountId));
+}

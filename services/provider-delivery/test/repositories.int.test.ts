@@ -1,0 +1,245 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { MongoClient, type Db, type Document } from 'mongodb';
+import { ensureIndexes } from '@marketplace/store';
+import {
+  describeTimings,
+  fillTo,
+  growsWithData,
+  methodOfCase,
+  queryMethodsOf,
+  stackEnv,
+  timeLookups,
+  uniqueName,
+  type LookupCase,
+  type LookupTiming,
+} from '@marketplace/testing';
+import type { PlatformApiKeyDoc } from '../src/adapters/api-keys-repository';
+import type { DeliveryDoc } from '../src/adapters/deliveries-repository';
+import type { PlatformAccountDoc } from '../src/adapters/platform-accounts-repository';
+import { SecretBox } from '@marketplace/identity';
+import { providerIndexes, providerStore, type ProviderStore } from '../src/adapters/store';
+import type { AccountOwner, PlatformAccount } from '../src/domain/platform-account';
+
+// Every repository query of provider-delivery, on the real engine, with its collections holding
+// 1,000 documents and then 20,000 (the extra ones other accounts'): a query an index serves costs
+// about the same at both sizes, a scan about 20 times more. Each case checks its answer too.
+
+/**
+ * Left out of the timing: the administrators' list of every account (at most 1,000, oldest first).
+ * The local engine sorts and limits after reading every candidate, so no index makes "the first
+ * 1,000 of all" cheaper there; on MongoDB 7 the `created` index serves the sort and the limit.
+ * Accounts are platforms, a handful per deployment; the list is an administrator's page. Its
+ * answer is still checked below.
+ */
+const NOT_TIMED = ['PlatformAccountsRepository.listAll'];
+
+interface Case extends LookupCase {
+  readonly check: (result: unknown) => void;
+}
+
+const owner: AccountOwner = { accountId: randomUUID() };
+const OTHERS = 2_000;
+const otherAccount = (i: number) => `other-account-${i % OTHERS}`;
+const at = (i: number) => new Date(Date.UTC(2026, 0, 1) + i * 60_000);
+const box = new SecretBox(randomBytes(32));
+
+let client: MongoClient;
+let db: Db;
+let store: ProviderStore;
+
+beforeAll(async () => {
+  client = new MongoClient(stackEnv().MONGO_URL, { retryWrites: false });
+  await client.connect();
+  db = client.db(uniqueName('it-provider-repositories'));
+  await ensureIndexes(db, providerIndexes);
+  store = providerStore(db);
+});
+
+afterAll(async () => {
+  await db?.dropDatabase().catch(() => undefined);
+  await client?.close();
+});
+
+const square = [
+  [13.3, 52.45],
+  [13.5, 52.45],
+  [13.5, 52.58],
+  [13.3, 52.58],
+  [13.3, 52.45],
+] as [number, number][];
+
+const account = (id: string, i: number): PlatformAccount => ({
+  id,
+  name: `Platform ${i}`,
+  webhookUrl: 'https://platform.example.com/callbacks',
+  capabilities: {
+    supportsPolling: true,
+    supportsReturnToOrigin: true,
+    supportsProofOfDelivery: false,
+    supportsScheduledDelivery: false,
+    supportsUpdates: true,
+    supportsCancellation: true,
+  },
+  serviceArea: { type: 'Polygon', coordinates: [square] },
+  createdAt: at(i),
+  updatedAt: at(i),
+});
+
+const accountDoc = (i: number): PlatformAccountDoc => {
+  const { id, serviceArea, ...rest } = account(randomUUID(), i);
+  return { _id: id, ...rest, serviceAreaJson: JSON.stringify(serviceArea), webhookSecretSealed: 'v1.a.b.c' };
+};
+const keyDoc = (accountId: string, i: number): PlatformApiKeyDoc => ({
+  _id: `pdk_${randomBytes(16).toString('base64url')}`,
+  accountId,
+  hash: randomBytes(32).toString('base64url'),
+  createdAt: at(i),
+  expiresAt: null,
+  revokedAt: null,
+});
+const deliveryDoc = (accountId: string, i: number, id: string = randomUUID()): DeliveryDoc => ({
+  _id: id,
+  accountId,
+  status: 'driver_assigned',
+  statusEventTimeUtc: at(i),
+});
+
+async function growTo(total: number): Promise<void> {
+  const c = <T extends Document>(name: string) => db.collection<T>(name);
+  await Promise.all([
+    fillTo(c<PlatformAccountDoc>('platform_accounts'), total, (i) => accountDoc(i)),
+    fillTo(c<PlatformApiKeyDoc>('platform_api_keys'), total, (i) => keyDoc(otherAccount(i), i)),
+    fillTo(c<DeliveryDoc>('deliveries'), total, (i) => deliveryDoc(otherAccount(i), i)),
+  ]);
+}
+
+async function seed() {
+  const context = `platform-account:${owner.accountId}:webhook-secret`;
+  await store.accounts.insert(account(owner.accountId, 1), box.seal('pwhsec_test', context));
+  const keys = [keyDoc(owner.accountId, 1), keyDoc(owner.accountId, 2)];
+  for (const { _id, accountId: _, ...rest } of keys) await store.apiKeys.insert(owner, { keyId: _id, ...rest });
+  const deliveries = [deliveryDoc(owner.accountId, 1), deliveryDoc(owner.accountId, 2)];
+  await db.collection<DeliveryDoc>('deliveries').insertMany(deliveries);
+  return { keys, deliveries, context };
+}
+
+function cases({ keys, deliveries, context }: Awaited<ReturnType<typeof seed>>): Case[] {
+  let n = 0;
+  return [
+    {
+      name: 'PlatformAccountsRepository.insert: a new account',
+      run: () => store.accounts.insert(account(randomUUID(), 5), 'v1.a.b.c'),
+      check: () => undefined,
+    },
+    {
+      name: 'PlatformAccountsRepository.find: the account',
+      run: () => store.accounts.find(owner),
+      check: (a) => expect((a as PlatformAccount).serviceArea.type).toBe('Polygon'),
+    },
+    {
+      name: 'PlatformAccountsRepository.update: a new name',
+      run: () => store.accounts.update(owner, { name: `Renamed ${++n}` }, at(n)),
+      check: (a) => expect((a as PlatformAccount).name).toMatch(/^Renamed/),
+    },
+    {
+      name: 'PlatformAccountsRepository.replaceWebhookSecret: a new sealed secret',
+      run: () => store.accounts.replaceWebhookSecret(owner, box.seal('pwhsec_test', context), at(1)),
+      check: (ok) => expect(ok).toBe(true),
+    },
+    {
+      name: 'PlatformAccountsRepository.findSealedWebhookSecret: opens to the secret',
+      run: () => store.accounts.findSealedWebhookSecret(owner),
+      check: (sealed) => expect(box.open(sealed as string, context)).toBe('pwhsec_test'),
+    },
+    {
+      name: 'ApiKeysRepository.insert: a new key',
+      run: () => {
+        const { _id, accountId: _, ...rest } = keyDoc(owner.accountId, 10 + ++n);
+        return store.apiKeys.insert(owner, { keyId: _id, ...rest });
+      },
+      check: () => undefined,
+    },
+    {
+      name: 'ApiKeysRepository.findByIdAcrossAccounts: authentication',
+      run: () => store.apiKeys.findByIdAcrossAccounts(keys[0]!._id),
+      check: (k) => expect(k).toMatchObject({ keyId: keys[0]!._id, accountId: owner.accountId }),
+    },
+    {
+      name: "ApiKeysRepository.find: the account's key",
+      run: () => store.apiKeys.find(owner, keys[1]!._id),
+      check: (k) => expect(k).toMatchObject({ keyId: keys[1]!._id }),
+    },
+    {
+      name: "ApiKeysRepository.listForAccount: the account's keys",
+      run: () => store.apiKeys.listForAccount(owner),
+      check: (list) => expect((list as unknown[]).length).toBeGreaterThanOrEqual(2),
+    },
+    {
+      name: 'ApiKeysRepository.revoke: a key already revoked changes nothing',
+      run: () => store.apiKeys.revoke(owner, keys[1]!._id, at(3)),
+      check: () => undefined,
+    },
+    {
+      name: 'ApiKeysRepository.expireOthers: a rotation',
+      run: () => store.apiKeys.expireOthers(owner, keys[0]!._id, at(100_000)),
+      check: () => undefined,
+    },
+    {
+      name: "DeliveriesRepository.findStatus: the account's delivery",
+      run: () => store.deliveries.findStatus(owner, deliveries[0]!._id),
+      check: (s) => expect(s).toMatchObject({ providerDeliveryId: deliveries[0]!._id, status: 'driver_assigned' }),
+    },
+  ];
+}
+
+describe('provider-delivery repositories', () => {
+  let all: Case[];
+  let timings: LookupTiming[];
+  let seeded: Awaited<ReturnType<typeof seed>>;
+
+  beforeAll(async () => {
+    seeded = await seed();
+    all = cases(seeded);
+    timings = await timeLookups(all, growTo);
+    console.log(describeTimings(timings));
+  }, 400_000);
+
+  it('cover every query method of every repository', () => {
+    const methods = Object.values(store).flatMap((repository: object) => queryMethodsOf(repository));
+    expect([...new Set(all.map((c) => methodOfCase(c.name)))].sort()).toEqual(
+      methods.filter((m) => !NOT_TIMED.includes(m)).sort(),
+    );
+    expect(NOT_TIMED.every((m) => methods.includes(m))).toBe(true);
+  });
+
+  it("answer each case with the owner's data; another account finds nothing", async () => {
+    for (const c of all) c.check(await c.run());
+    const listed = await store.accounts.listAll(1_000);
+    expect(listed).toHaveLength(1_000);
+    const stranger: AccountOwner = { accountId: randomUUID() };
+    expect(await store.deliveries.findStatus(stranger, seeded.deliveries[0]!._id)).toBeUndefined();
+    expect(await store.apiKeys.find(stranger, seeded.keys[0]!._id)).toBeUndefined();
+    expect(await store.apiKeys.revoke(stranger, seeded.keys[0]!._id, at(1))).toBe(false);
+    expect(await store.accounts.update(stranger, { name: 'x' }, at(1))).toBeUndefined();
+    expect(await store.accounts.replaceWebhookSecret(stranger, 'v1.a.b.c', at(1))).toBe(false);
+  });
+
+  it('rotation ends the other live keys, never later than their own expiry; revocation once', async () => {
+    const mine: AccountOwner = { accountId: randomUUID() };
+    const [a, b, c] = [keyDoc(mine.accountId, 1), keyDoc(mine.accountId, 2), keyDoc(mine.accountId, 3)];
+    for (const { _id, accountId: _, ...rest } of [a, { ...b, expiresAt: at(5) }, c])
+      await store.apiKeys.insert(mine, { keyId: _id, ...rest });
+    await store.apiKeys.expireOthers(mine, c._id, at(10));
+    const byId = new Map((await store.apiKeys.listForAccount(mine)).map((k) => [k.keyId, k.expiresAt]));
+    expect(byId.get(a._id)).toEqual(at(10));
+    expect(byId.get(b._id)).toEqual(at(5));
+    expect(byId.get(c._id)).toBeNull();
+    expect(await store.apiKeys.revoke(mine, a._id, at(2))).toBe(true);
+    expect(await store.apiKeys.revoke(mine, a._id, at(3))).toBe(false);
+  });
+
+  it('stay index lookups as the data grows twentyfold', () => {
+    if (timings.some(growsWithData))
+      throw new Error(`lookups that grow with the data (SCAN) need an index:\n${describeTimings(timings)}`);
+  });
+});

@@ -1,0 +1,134 @@
+import {
+  type JsonSchema,
+  bool,
+  dateTime,
+  nullable,
+  nullableDateTime,
+  object,
+  ref,
+  str,
+  text,
+  uuid,
+} from '../json-schema';
+import { areaGeometry } from './geometry';
+import { PROVIDER_LIMITS } from './provider';
+
+/**
+ * provider-delivery's administrator API: the platform accounts that call the provider contract,
+ * their API keys and webhook secrets. Invalid bodies are 400 `request.invalid` with `fieldErrors`
+ * (the provider envelope); rules that need more than a schema (a polygon's rings, the callback
+ * URL's safety, proof of delivery) are checked by the use cases with the same answer.
+ */
+
+const serviceArea = areaGeometry(
+  'Where the account is served; a create whose pickup or drop-off lies outside is refused with `outside_service_area`.',
+);
+
+const webhookUrl: JsonSchema = nullable(
+  { type: 'string', minLength: 1, maxLength: PROVIDER_LIMITS.callbackUrlMaxLength },
+  'The global webhook URL, used when a create brings no `webhook.url`; null for none. Absolute https, at most ' +
+    `${PROVIDER_LIMITS.callbackUrlMaxLength} characters, the standard port, no credentials, no fragment, no private ` +
+    'or internal address.',
+);
+
+const capabilities = (description: string): JsonSchema =>
+  object(
+    {
+      supportsPolling: bool('GET …/status and …/tracking are part of the integration.'),
+      supportsReturnToOrigin: bool('POST …/return is enabled.'),
+      supportsProofOfDelivery: bool(
+        'Must be false: proof of delivery is outside contract revision 1.1.0 (true is 400).',
+      ),
+      supportsScheduledDelivery: bool('Creates may carry scheduledDeliveryAtUtc.'),
+      supportsUpdates: bool('PATCH is enabled.'),
+      supportsCancellation: bool('POST …/cancel is enabled.'),
+    },
+    description,
+  );
+
+export const PlatformAccountInput: JsonSchema = object(
+  {
+    name: text(200, 'For administrators.'),
+    webhookUrl,
+    capabilities: capabilities('Every capability, each true or false.'),
+    serviceArea,
+  },
+  { optional: ['webhookUrl'], description: 'A new platform account.' },
+);
+
+export const PlatformAccountPatch: JsonSchema = {
+  ...object(
+    {
+      name: text(200),
+      webhookUrl,
+      capabilities: capabilities('Every capability, each true or false (the whole set is replaced).'),
+      serviceArea,
+    },
+    { optional: ['name', 'webhookUrl', 'capabilities', 'serviceArea'], description: 'The fields to change.' },
+  ),
+  minProperties: 1,
+};
+
+export const ApiKeyRotateRequest: JsonSchema = object(
+  {
+    overlapSeconds: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 604_800,
+      description: 'How long the other live keys keep working (0 to 604800 seconds; 86400 when absent).',
+    },
+  },
+  { optional: ['overlapSeconds'], description: 'Mint a new key; the others expire after the overlap.' },
+);
+
+/** Answers of the administrator API (responses: they may refer to each other). */
+export const providerAdminSchemas: Record<string, JsonSchema> = {
+  PlatformAccount: object(
+    {
+      id: uuid(),
+      name: str(),
+      webhookUrl: nullable({ type: 'string' }),
+      capabilities: ref('PlatformCapabilitiesView'),
+      serviceArea: { type: 'object', description: 'The GeoJSON Polygon or MultiPolygon as entered.' },
+      createdAt: dateTime(),
+      updatedAt: dateTime(),
+    },
+    'A platform account. Never carries a key or the webhook secret.',
+  ),
+  PlatformCapabilitiesView: capabilities('The account’s capabilities.'),
+  PlatformAccountCreated: object(
+    {
+      account: ref('PlatformAccount'),
+      webhookSecret: str(
+        'The webhook signing secret (`pwhsec_…`), shown this once: store it now. Stored encrypted; no read shows it.',
+      ),
+    },
+    'The new account and its webhook secret.',
+  ),
+  PlatformApiKey: object(
+    {
+      keyId: str('`pdk_…`: public, names the key.'),
+      createdAt: dateTime(),
+      expiresAt: nullableDateTime('Set by a rotation: the key stops working then. Null: no expiry.'),
+      revokedAt: nullableDateTime(),
+      live: bool('Neither revoked nor expired.'),
+    },
+    'An API key, without its secret.',
+  ),
+  PlatformApiKeyMinted: object(
+    {
+      keyId: str(),
+      apiKey: str('`<keyId>.<secret>`, shown this once: the platform sends `Authorization: Bearer <apiKey>`.'),
+      createdAt: dateTime(),
+      expiresAt: nullableDateTime(),
+    },
+    'A new key; only its hash is stored.',
+  ),
+  WebhookSecretRotated: object(
+    {
+      webhookSecret: str('The new secret, shown this once; the old one stops signing at once.'),
+      rotatedAt: dateTime(),
+    },
+    'The account’s new webhook secret.',
+  ),
+};

@@ -1,0 +1,171 @@
+/**
+ * OpenAPI 3.1 description of provider-delivery's administrator API, served at
+ * `GET /admin/v1/openapi.json`: the platform accounts that call the provider contract, their API
+ * keys and webhook secrets. The request bodies are the very schemas the routes validate with; the
+ * service's unit test checks that it lists exactly the routes served.
+ */
+import { type Json, json, uuid } from './parts';
+import { providerAdminSchemas, providerSchemas, requestSchemas } from '../http';
+
+const PREFIX = '/admin/v1/platform-accounts';
+const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
+
+const envelope = (description: string, codes: string[]): Json => ({
+  description: `${description} Codes: ${codes.map((c) => `\`${c}\``).join(', ')}.`,
+  content: { 'application/json': { schema: ref('ProviderError') } },
+});
+const accountId: Json = { name: 'accountId', in: 'path', required: true, schema: uuid, description: 'The account.' };
+const keyId: Json = {
+  name: 'keyId',
+  in: 'path',
+  required: true,
+  schema: { type: 'string', pattern: '^pdk_[A-Za-z0-9_-]{22}$' },
+  description: 'The key id (`pdk_…`).',
+};
+const body = (name: string, required = true): Json => ({
+  required,
+  content: { 'application/json': { schema: ref(name) } },
+});
+
+const COMMON: Json = {
+  '401': envelope(
+    'No valid administrator token: missing, expired, signed with another key, or not role admin (a tenant token, ' +
+      'a platform API key).',
+    ['auth.unauthenticated'],
+  ),
+  '500': envelope('An unexpected failure.', ['internal']),
+};
+const NOT_FOUND: Json = { '404': envelope('No such account (or key of the account).', ['resource.not_found']) };
+const INVALID: Json = {
+  '400': envelope(
+    'The body is not JSON, or breaks the schema or a rule (the service area’s rings, the webhook URL’s safety, proof ' +
+      'of delivery); `fieldErrors` names each field. The administrator API answers 400 for an invalid body, where ' +
+      'the platform API (/v1) answers 422.',
+    ['request.invalid', 'request.malformed'],
+  ),
+  '415': envelope('The body is not `application/json`.', ['request.unsupported_media_type']),
+};
+
+const op = (operationId: string, summary: string, extra: Json, responses: Json, description?: string): Json => ({
+  tags: ['Platform accounts'],
+  operationId,
+  summary,
+  ...(description ? { description } : {}),
+  ...extra,
+  responses: { ...responses, ...COMMON },
+});
+
+const DESCRIPTION = [
+  'The platforms that call our provider contract (`/v1`), each a platform account: its API keys, its webhook signing ' +
+    'secret, its global webhook URL, its capabilities and its service area. Staging and production are separate ' +
+    'deployments, each with its own accounts, keys and secrets.',
+  '**Authentication**: `Authorization: Bearer <token>`, an HS256 JWT with `role: "admin"`, `sub` and `exp`, signed ' +
+    'with this deployment’s `PROVIDER_ADMIN_TOKEN_SECRET` (not the marketplace’s token key: a marketplace ' +
+    'administrator or tenant token is refused). Answers carry `Cache-Control: no-store`.',
+  '**Secrets are shown once**: the webhook secret at create and at its rotation, an API key at mint and at rotation. ' +
+    'Only a keyed hash of a key’s secret is stored; the webhook secret is stored encrypted (signing needs it). No read ' +
+    'returns either.',
+  '**Key rotation**: `POST …/api-keys/rotate` mints a key and sets every other live key of the account to expire ' +
+    '`overlapSeconds` later (never later than its own expiry): during the overlap old and new both work. `DELETE ' +
+    '…/api-keys/{keyId}` revokes one key at once. An account may hold several live keys.',
+  '**Errors** use the provider contract’s envelope `{ code, message, retryable, fieldErrors? }` (`application/json`).',
+].join('\n\n');
+
+export const providerAdminApiDocument: Json = {
+  openapi: '3.1.0',
+  info: { title: 'Delivery provider: administrator API', version: '1.0.0', description: DESCRIPTION },
+  servers: [{ url: '/' }],
+  security: [{ adminToken: [] }],
+  tags: [{ name: 'Platform accounts', description: 'Accounts, API keys and webhook secrets.' }],
+  paths: {
+    [PREFIX]: {
+      post: op(
+        'createPlatformAccount',
+        'Create a platform account',
+        { requestBody: body('PlatformAccountInput') },
+        { '201': json('The account and its webhook secret (shown once).', ref('PlatformAccountCreated')), ...INVALID },
+      ),
+      get: op(
+        'listPlatformAccounts',
+        'Every platform account, oldest first (at most 1,000)',
+        {},
+        { '200': json('The accounts.', { type: 'array', items: ref('PlatformAccount') }) },
+      ),
+    },
+    [`${PREFIX}/{accountId}`]: {
+      get: op(
+        'getPlatformAccount',
+        'One platform account',
+        { parameters: [accountId] },
+        { '200': json('The account.', ref('PlatformAccount')), ...NOT_FOUND },
+      ),
+      patch: op(
+        'updatePlatformAccount',
+        'Change the name, webhook URL, capabilities or service area',
+        { parameters: [accountId], requestBody: body('PlatformAccountPatch') },
+        { '200': json('The account as changed.', ref('PlatformAccount')), ...INVALID, ...NOT_FOUND },
+        'Only the fields sent change; `webhookUrl: null` removes the global webhook URL; `capabilities` replaces the set.',
+      ),
+    },
+    [`${PREFIX}/{accountId}/api-keys`]: {
+      post: op(
+        'mintPlatformApiKey',
+        'Mint an API key (shown once)',
+        { parameters: [accountId] },
+        { '201': json('The key; only its hash is kept.', ref('PlatformApiKeyMinted')), ...NOT_FOUND },
+        'The other keys keep working.',
+      ),
+      get: op(
+        'listPlatformApiKeys',
+        'The account’s keys, without secrets, newest first',
+        { parameters: [accountId] },
+        { '200': json('The keys.', { type: 'array', items: ref('PlatformApiKey') }), ...NOT_FOUND },
+      ),
+    },
+    [`${PREFIX}/{accountId}/api-keys/rotate`]: {
+      post: op(
+        'rotatePlatformApiKeys',
+        'Mint a key; the other live keys expire after the overlap',
+        { parameters: [accountId], requestBody: body('ApiKeyRotateRequest', false) },
+        { '201': json('The new key (shown once).', ref('PlatformApiKeyMinted')), ...INVALID, ...NOT_FOUND },
+        'An empty body is `{}` (overlap 86400 seconds).',
+      ),
+    },
+    [`${PREFIX}/{accountId}/api-keys/{keyId}`]: {
+      delete: op(
+        'revokePlatformApiKey',
+        'Revoke a key at once',
+        { parameters: [accountId, keyId] },
+        { '204': { description: 'Revoked (again: still 204).' }, ...NOT_FOUND },
+      ),
+    },
+    [`${PREFIX}/{accountId}/webhook-secret/rotate`]: {
+      post: op(
+        'rotatePlatformWebhookSecret',
+        'Replace the webhook secret (shown once)',
+        { parameters: [accountId] },
+        { '200': json('The new secret; the old one no longer signs.', ref('WebhookSecretRotated')), ...NOT_FOUND },
+      ),
+    },
+    '/admin/v1/openapi.json': {
+      get: op('getProviderAdminOpenApi', 'This document', {}, { '200': json('OpenAPI 3.1.', { type: 'object' }) }),
+    },
+  },
+  components: {
+    securitySchemes: {
+      adminToken: {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'JWT',
+        description: 'HS256 JWT, role admin, signed with PROVIDER_ADMIN_TOKEN_SECRET.',
+      },
+    },
+    schemas: {
+      PlatformAccountInput: requestSchemas.PlatformAccountInput,
+      PlatformAccountPatch: requestSchemas.PlatformAccountPatch,
+      ApiKeyRotateRequest: requestSchemas.ApiKeyRotateRequest,
+      ...providerAdminSchemas,
+      ProviderError: providerSchemas.ProviderError,
+    },
+  },
+};
