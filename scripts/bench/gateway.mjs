@@ -129,7 +129,7 @@ async function startGateway(upstreamUrl) {
 /** The test setup's flow (services/gateway-auth/test/support/gateway.ts): tenant, app, published
  * ApiKey version with Catalog.Read, installation, connect; returns the partner's API key. */
 async function partnerApiKey(gatewayUrl) {
-  const { signBearerToken } = require('./services/gateway-auth/dist/domain/bearer-token.js');
+  const { signBearerToken } = require('./shared/identity/dist/bearer-token.js');
   const secret = Buffer.from(readStackEnv().MARKETPLACE_TOKEN_SECRET, 'base64');
   const adminToken = signBearerToken(secret, { role: 'admin', sub: 'bench' }, new Date(Date.now() + 3_600_000));
   const call = async (token, method, path, body, expected) => {

@@ -285,7 +285,7 @@ Needs python3 >= ${MIN_PYTHON.join('.')} with the venv module the first time: sc
 into ${tilde(VENV_DIR)}/ and reused. It runs in ${tilde(RUN_DIR)}/
 (relative paths in passed-on options are relative to it).
 The admin token is signed with MARKETPLACE_TOKEN_SECRET (environment, else .stack/local.env) by
-services/gateway-auth/dist (\`npm run build\`), unless MARKETPLACE_ADMIN_TOKEN is set. The targets
+shared/identity/dist, the code the gateway checks it with (\`npm run build\`), unless MARKETPLACE_ADMIN_TOKEN is set. The targets
 change data: the admin target creates tenants and apps with random data, the tenant targets edit
 the demo tenant's menu, orders and installations (its keys may be rotated: seed again afterwards).
 Fuzz a development cluster only.`;
@@ -471,11 +471,11 @@ async function checkDocuments(gatewayUrl, targets, credentials) {
   }
 }
 
-/** An admin bearer token, signed the way the gateway checks it (gateway-auth's own code). */
+/** An admin bearer token, signed the way the gateway checks it (the shared code it checks with). */
 function adminToken(lifetimeMs) {
   if (process.env.MARKETPLACE_ADMIN_TOKEN) return process.env.MARKETPLACE_ADMIN_TOKEN;
-  const module = join(root, 'services/gateway-auth/dist/domain/bearer-token.js');
-  if (!existsSync(module)) throw new FuzzError('services/gateway-auth/dist is missing: run `npm run build` first');
+  const module = join(root, 'shared/identity/dist/bearer-token.js');
+  if (!existsSync(module)) throw new FuzzError('shared/identity/dist is missing: run `npm run build` first');
   let secret = process.env.MARKETPLACE_TOKEN_SECRET; // as with `npm start`, the environment wins
   if (!secret && existsSync(join(stackDir, 'local.env'))) secret = readStackEnv().MARKETPLACE_TOKEN_SECRET;
   if (!secret)

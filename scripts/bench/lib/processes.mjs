@@ -113,7 +113,7 @@ export function client(baseUrl, token) {
 
 /** An administrator client for the gateway, with a token minted from the local secret. */
 export function adminClient(gatewayUrl) {
-  const { signBearerToken } = require('./services/gateway-auth/dist/domain/bearer-token.js');
+  const { signBearerToken } = require('./shared/identity/dist/bearer-token.js');
   const secret = Buffer.from(readStackEnv().MARKETPLACE_TOKEN_SECRET, 'base64');
   return client(gatewayUrl, signBearerToken(secret, { role: 'admin', sub: 'bench' }, new Date(Date.now() + 3_600_000)));
 }

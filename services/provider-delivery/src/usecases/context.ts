@@ -2,7 +2,7 @@ import type { Logger } from '@marketplace/logging';
 import type { ProviderStore } from '../adapters/store';
 import type { KeyCache } from './key-cache';
 
-/** Seals and opens secrets at rest, bound to what they belong to (adapters/secret-box.ts). */
+/** Seals and opens secrets at rest, bound to what they belong to (SecretBox of @marketplace/identity). */
 export interface SecretSealer {
   seal(plain: string, context: string): string;
   open(sealed: string, context: string): string;
