@@ -28,24 +28,25 @@ export async function changeDelivery<R, U = NoChange['unchanged']>(
   decide: (delivery: Delivery | undefined, now: Date) => Decision<R, U>,
 ): Promise<Decision<R, U>> {
   let remembered = ctx.recent.get(owner.tenantId, orderId);
-  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
-    const current = remembered ?? (await ctx.store.deliveries.findByOrder(owner, orderId));
+  let lostRaces = 0;
+  while (lostRaces < ATTEMPTS) {
     const now = ctx.now();
-    let decision: Decision<R, U> | undefined;
-    try {
+    let current: Delivery | undefined;
+    let decision: Decision<R, U>;
+    if (remembered) {
+      // An answer without a write (a refusal, or nothing to change) stands only on the database's
+      // copy: the remembered one may be old. A write checks itself (compare-and-set).
+      const onRemembered = decidedOrRefused(() => decide(remembered, now));
+      if (!onRemembered || 'unchanged' in onRemembered) {
+        remembered = undefined;
+        continue;
+      }
+      [current, decision] = [remembered, onRemembered];
+    } else {
+      current = await ctx.store.deliveries.findByOrder(owner, orderId);
       decision = decide(current, now);
-    } catch (error) {
-      if (!remembered) throw error;
+      if ('unchanged' in decision) return decision;
     }
-    // An answer without a write (a refusal, or nothing to change) stands only on the database's
-    // copy: the remembered one may be old. A write checks itself (compare-and-set).
-    if (remembered && (decision === undefined || 'unchanged' in decision)) {
-      remembered = undefined;
-      attempt--;
-      continue;
-    }
-    if (decision === undefined) continue; // not reached: a refusal without a remembered copy was thrown
-    if ('unchanged' in decision) return decision;
     if (!current) throw notFound(); // decisions change stored deliveries only
     const { events, eventRevision } = deliveryEvents(decision.next, decision.events, now);
     const next: Delivery = { ...decision.next, version: current.version + 1, eventRevision, updatedAt: now };
@@ -54,14 +55,23 @@ export async function changeDelivery<R, U = NoChange['unchanged']>(
       if (events.length > 0) await ctx.outbox.flush(DELIVERIES, orderId);
       return { ...decision, next };
     }
-    // Another change of this order landed between the read and the write: decide again on it.
     ctx.recent.forget(orderId);
     if (remembered) {
       remembered = undefined; // the remembered copy was old: not a lost race, read and go again
-      attempt--;
       continue;
     }
-    await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * attempt));
+    // Another change of this order landed between the read and the write: decide again on it.
+    lostRaces++;
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * lostRaces));
   }
   throw busy('The delivery is being changed by other requests; try again.');
+}
+
+/** The decision, or undefined where the rule refused (to be decided again on the database's copy). */
+function decidedOrRefused<T>(decide: () => T): T | undefined {
+  try {
+    return decide();
+  } catch {
+    return undefined;
+  }
 }

@@ -50,10 +50,9 @@ export async function applyOrderEvent(
     return;
   }
   if (type === 'payment.completed') return;
-  // An order created before this service read the topic (started at its end) has no delivery here.
-  if (!(await ctx.store.deliveries.findByOrder(tenant, order.orderId))) return;
   const decision = await changeDelivery<object, null>(ctx, tenant, order.orderId, (delivery, now) => {
-    const change = orderStatusChanged(delivery!, order.status, now);
+    // An order created before this service read the topic (started at its end) has no delivery here.
+    const change = delivery && orderStatusChanged(delivery, order.status, now);
     return change ?? { unchanged: null };
   });
   if ('next' in decision && decision.events.length > 0)
