@@ -6,7 +6,7 @@ import { RedisLock } from '@marketplace/redis';
 import type { ServiceDefinition } from '@marketplace/runtime';
 import { attemptMetrics, waitingAttemptsGauge } from './adapters/attempt-metrics';
 import { AttemptQueue } from './adapters/attempt-queue';
-import { SafeHttpClient } from './adapters/safe-http';
+import { SafeHttpClient } from '@marketplace/http';
 import { DELIVERIES, webhookIndexes, webhookStore } from './adapters/store';
 import { settings } from './config';
 import { consumers } from './consumers';

@@ -12,6 +12,13 @@ export {
 } from './identity-token';
 export { guardGatewayRoutes, requireIdentity, identityOf, unauthenticated } from './middleware';
 export { identityPublicKeySetting } from './settings';
-export { webhookSecretTransportKeySetting, sealWebhookSecret, openWebhookSecret } from './webhook-secret-transport';
+export {
+  webhookSecretTransportKeySetting,
+  sealWebhookSecret,
+  openWebhookSecret,
+  sealForTransport,
+  openFromTransport,
+  TRANSPORT_CONTEXTS,
+} from './webhook-secret-transport';
 export { signBearerToken, verifyBearerToken, type BearerClaims } from './bearer-token';
 export { SecretBox } from './secret-box';

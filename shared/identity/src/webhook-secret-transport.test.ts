@@ -1,5 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { openWebhookSecret, sealWebhookSecret } from './webhook-secret-transport';
+import {
+  openFromTransport,
+  openWebhookSecret,
+  sealForTransport,
+  sealWebhookSecret,
+  TRANSPORT_CONTEXTS,
+} from './webhook-secret-transport';
 
 const key = randomBytes(32);
 const secret = 'whsec_abcdefghijklmnopqrstuvwxyz012345';
@@ -21,4 +27,13 @@ it('refuses another installation, another key, or a changed value', () => {
   flipped[0] = flipped[0]! ^ 1;
   expect(() => openWebhookSecret(key, 'inst-1', [v, iv, flipped.toString('base64url'), tag].join('.'))).toThrow();
   expect(() => openWebhookSecret(key, 'inst-1', 'garbage')).toThrow();
+});
+
+it('binds a transported secret to its context: a callback URL sealed for one delivery does not open for another', () => {
+  const url = 'https://platform.example/callbacks/tok_secret';
+  const sealed = sealForTransport(key, TRANSPORT_CONTEXTS.deliveryCallbackUrl('d-1'), url);
+  expect(sealed).not.toContain('tok_secret');
+  expect(openFromTransport(key, TRANSPORT_CONTEXTS.deliveryCallbackUrl('d-1'), sealed)).toBe(url);
+  expect(() => openFromTransport(key, TRANSPORT_CONTEXTS.deliveryCallbackUrl('d-2'), sealed)).toThrow();
+  expect(() => openFromTransport(key, TRANSPORT_CONTEXTS.platformAccountSecret('d-1'), sealed)).toThrow();
 });

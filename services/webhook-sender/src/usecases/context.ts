@@ -1,7 +1,7 @@
 import type { Logger } from '@marketplace/logging';
 import type { OutboxRelay } from '@marketplace/outbox';
 import type { RedisLock } from '@marketplace/redis';
-import type { SafeHttpClient } from '../adapters/safe-http';
+import type { SafeHttpClient } from '@marketplace/http';
 import type { WebhookStore } from '../adapters/store';
 import type { DeliveryKinds } from './delivery-kinds';
 

@@ -5,14 +5,16 @@ import type { CatalogChange } from './events/catalog';
 import type { InstallationChanged } from './events/installations';
 import type { OrderEvent } from './events/orders';
 import type { WebhookAttempt } from './events/webhook-attempts';
+import type { ProviderEvent } from './events/provider-events';
 import type { DeliveryEvent } from './events/deliveries';
-export type { CatalogChange, InstallationChanged, OrderEvent, WebhookAttempt, DeliveryEvent };
+export type { CatalogChange, InstallationChanged, OrderEvent, WebhookAttempt, ProviderEvent, DeliveryEvent };
 
 /** Every type of each topic's schema, its definitions included, e.g. `CatalogChangeDefinitions.Product`. */
 export type * as CatalogChangeDefinitions from './events/catalog';
 export type * as InstallationChangedDefinitions from './events/installations';
 export type * as OrderEventDefinitions from './events/orders';
 export type * as WebhookAttemptDefinitions from './events/webhook-attempts';
+export type * as ProviderEventDefinitions from './events/provider-events';
 export type * as DeliveryEventDefinitions from './events/deliveries';
 
 /** Every topic of the platform (schemas/topics.json), by a name code can use. */
@@ -28,6 +30,7 @@ export const TOPICS = {
   webhookAttemptsRetry5: 'webhook-attempts.retry-5',
   webhookAttemptsRetry6: 'webhook-attempts.retry-6',
   webhookAttemptsRetry7: 'webhook-attempts.retry-7',
+  providerEvents: 'provider-events',
   deliveries: 'deliveries',
 } as const;
 
@@ -46,6 +49,7 @@ export interface TopicPayloads {
   'webhook-attempts.retry-5': WebhookAttempt;
   'webhook-attempts.retry-6': WebhookAttempt;
   'webhook-attempts.retry-7': WebhookAttempt;
+  'provider-events': ProviderEvent;
   deliveries: DeliveryEvent;
 }
 
@@ -69,6 +73,24 @@ export const TOPIC_EVENT_TYPES = {
   'webhook-attempts.retry-5': ['webhook.attempt'],
   'webhook-attempts.retry-6': ['webhook.attempt'],
   'webhook-attempts.retry-7': ['webhook.attempt'],
+  'provider-events': [
+    'delivery.accepted',
+    'driver.assigned',
+    'driver.location_updated',
+    'eta.updated',
+    'tracking.updated',
+    'driver.arrived_at_pickup',
+    'delivery.picked_up',
+    'delivery.on_the_way',
+    'delivery.delivered',
+    'delivery.cancelled',
+    'delivery.failed',
+    'delivery.return_requested',
+    'delivery.returning_to_origin',
+    'delivery.returned_to_origin',
+    'delivery.return_failed',
+    'platform-account.webhook-secret-rotated',
+  ],
   deliveries: ['delivery.assigned', 'delivery.superseded', 'delivery.cancelled', 'delivery.status-changed'],
 } as const;
 

@@ -2,7 +2,7 @@ import { promises as dns, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction, type Socket } from 'node:net';
-import { isInternalAddress, isLoopbackHost } from '@marketplace/http';
+import { isInternalAddress, isLoopbackHost } from './outbound-address';
 
 export interface SafeHttpOptions {
   connectTimeoutMs: number; // e.g. 3000
