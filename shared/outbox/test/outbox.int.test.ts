@@ -165,6 +165,7 @@ describe('outbox: a state change and its event are never split by a crash', () =
       },
     });
     await racing.flush('orders', orderId);
+    await racing.stop(); // writes the clears that wait for their batch
     const between = await orders().findOne({ _id: orderId });
     expect(between![OUTBOX]).toEqual([expect.objectContaining({ eventId: second.eventId })]);
     expect(between![OUTBOX_SINCE]).toBeInstanceOf(Date);
@@ -175,6 +176,33 @@ describe('outbox: a state change and its event are never split by a crash', () =
       () => handledCount(first.eventId!) === 1 && handledCount(second.eventId!) === 1,
     );
     expect((await orders().findOne({ _id: orderId }))![OUTBOX_SINCE]).toBeUndefined();
+  });
+
+  it('clears the documents flush published together, within the batch time', async () => {
+    const ids = Array.from({ length: 20 }, () => randomUUID());
+    const events = ids.map((id) => orderEvent(id));
+    await orders().insertMany(ids.map((id, i) => staged({ _id: id, status: 1 }, [events[i]!])));
+    await Promise.all(ids.map((id) => relay.flush('orders', id)));
+    await waitFor('every document cleared', async () => {
+      const docs = await orders()
+        .find({ _id: { $in: ids } })
+        .toArray();
+      return docs.every((d) => d[OUTBOX_SINCE] === undefined && (d[OUTBOX] ?? []).length === 0);
+    });
+    await waitFor('every event handled once', () => events.every((e) => handledCount(e.eventId!) === 1));
+  });
+
+  it('publishes a document it was handed as written, without reading it back', async () => {
+    const orderId = randomUUID();
+    const event = orderEvent(orderId);
+    const written = staged({ _id: orderId, status: 1 }, [event]);
+    await orders().insertOne(written);
+    await relay.flushWritten('orders', written);
+    await waitFor('the event handled', () => handledCount(event.eventId!) === 1);
+    await waitFor(
+      'the document cleared',
+      async () => (await orders().findOne({ _id: orderId }))![OUTBOX_SINCE] === undefined,
+    );
   });
 
   it('keeps a caller waiting no longer than the flush timeout when Kafka is slow', async () => {
