@@ -10,20 +10,22 @@
 // Seeding is an ordered list of steps (scripts/demo/steps/). A step is `{ name, run(ctx) }`: `run`
 // gets the shared context below and returns fixture fields, merged into the file (objects merge
 // key by key, so several steps can add to `installations`; setting the same leaf twice fails).
-// Context: gatewayUrl, webhookUrl, admin and tenant API clients (`call(method, path, body?,
-// expectedStatuses?)` and `request(...)` → { status, body }), the fixture so far, report(line)
-// for the summary (never a secret) and warn(line).
-import { apiClient, SeedError } from './lib/api.mjs';
+// Context: gatewayUrl, providerUrl, webhookUrl, admin and tenant API clients (`call(method, path,
+// body?, expectedStatuses?)` and `request(...)` → { status, body }), provider (the same, for
+// provider-delivery's administrator API), the fixture so far, report(line) for the summary (never a
+// secret) and warn(line).
+import { apiClient, PROVIDER_SERVICE, SeedError } from './lib/api.mjs';
 import { mergeFixture, writeFixture } from './lib/fixture.mjs';
-import { adminToken, parseOptions, USAGE } from './lib/options.mjs';
+import { adminToken, parseOptions, providerAdminToken, USAGE } from './lib/options.mjs';
 import { catalogStep } from './steps/catalog.mjs';
 import { deliveryProviderStep } from './steps/delivery-provider.mjs';
 import { orderSourceStep } from './steps/order-source.mjs';
 import { orderingStep } from './steps/ordering.mjs';
+import { providerStep } from './steps/provider.mjs';
 import { tenantStep } from './steps/tenant.mjs';
 
 /** In order; later steps may use what earlier ones put into ctx.fixture (the tenant step comes first). */
-export const SEED_STEPS = [tenantStep, orderSourceStep, deliveryProviderStep, catalogStep, orderingStep];
+export const SEED_STEPS = [tenantStep, orderSourceStep, deliveryProviderStep, catalogStep, orderingStep, providerStep];
 
 async function main(argv) {
   const options = parseOptions(argv);
@@ -31,7 +33,7 @@ async function main(argv) {
     console.log(USAGE);
     return;
   }
-  const { gatewayUrl, webhookUrl, outFile } = options;
+  const { gatewayUrl, providerUrl, webhookUrl, outFile } = options;
   const fixture = {
     gatewayUrl,
     partnerBaseUrl: `${gatewayUrl}/api/partner/v1`,
@@ -39,10 +41,17 @@ async function main(argv) {
     webhookUrl,
   };
   let tenant;
+  let provider;
   const ctx = {
     gatewayUrl,
+    providerUrl,
     webhookUrl,
     admin: apiClient(gatewayUrl, adminToken(options), 'admin'),
+    /** provider-delivery's administrator API client (its token minted when first used). */
+    get provider() {
+      provider ??= apiClient(providerUrl, providerAdminToken(options), 'provider-admin', PROVIDER_SERVICE);
+      return provider;
+    },
     fixture,
     /** The tenant API client, once the tenant step has put the tenant token into the fixture. */
     get tenant() {

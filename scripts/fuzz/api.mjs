@@ -34,8 +34,24 @@
 //                     (HS256 JWT signed with MARKETPLACE_TOKEN_SECRET, via gateway-auth's dist/), or
 //                     MARKETPLACE_ADMIN_TOKEN when set
 //   oauth             the same document, paths /api/marketplace/oauth (no token: the callback is public)
-// The partner and tenant targets use the demo data of `npm run demo:seed` (its fixture file,
-// --fixture, default .demo/fixture.json): keys, token and ids. Before the runs, one demo order is
+//   provider          provider-delivery's provider contract: GET <provider>/v1/openapi.json, base URL
+//                     <provider>/v1, `Authorization: Bearer <apiKey>` of the demo platform account
+//                     (the fixture's `provider`). Not through the gateway: platforms call
+//                     provider-delivery directly. Before the run, six deliveries are created with
+//                     that key and moved by the operations API (provider-delivery's administrator
+//                     token, signed here with PROVIDER_ADMIN_TOKEN_SECRET, or PROVIDER_ADMIN_TOKEN):
+//                     one stays provider_accepted, one gets a driver, one is delivered, three are
+//                     picked up; their ids are the dictionaries of `providerDeliveryId` (cancel and
+//                     return each with a picked-up one of their own), so status, tracking, update,
+//                     cancel and return meet real deliveries in several statuses (200s, `confirmed:
+//                     false`, `fieldAccepted` false) besides the 404 of random ids. In the fuzzing
+//                     and stateful phases a create's pickup and drop-off are pinned inside the
+//                     account's service area, and its amount and fee to two decimals, so creates are
+//                     accepted and the stateful phase follows them. The account's rate limit (1,200
+//                     requests a minute by default) is raised to 1,000,000 for the run and set back
+//                     afterwards.
+// The partner, tenant and provider targets use the demo data of `npm run demo:seed` (its fixture
+// file, --fixture, default .demo/fixture.json): keys, token and ids. Before the runs, one demo order is
 // placed with the order source's key, so reads and actions find a real order. The order comes
 // first: the tenant targets may change what the partner targets rely on (the tenant catalog run
 // edits and deletes demo products; the tenant run disconnects installations and rotates their
@@ -62,7 +78,7 @@
 //   - oauth: positive_data_acceptance (ST202) on GET /api/marketplace/oauth/callback. Its only
 //     required parameter is `state`, any non-empty string by the schema, but a made-up state names
 //     no pending authorization and is legitimately 400 oauth.state_invalid.
-//   - partner-orders, partner-delivery, tenant-orders, tenant-deliveries, tenant-catalog:
+//   - partner-orders, partner-delivery, tenant-orders, tenant-deliveries, tenant-catalog, provider:
 //     positive_data_acceptance is replaced by positive_data_acceptance_beyond_schema
 //     (scripts/fuzz/hooks.py): the same check, except that a 400 whose field errors are all
 //     rejections no schema can state passes (BEYOND_SCHEMA_ERRORS, each a whole message: an id the
@@ -74,6 +90,10 @@
 //     message, like a schema violation, so allowing 400 would hide every document mismatch of the
 //     operation. Any other message in the same answer still fails the check. (The coverage phase
 //     also builds bodies from the schema alone, without the pins above: its unknown ids pass here.)
+//     provider-delivery answers invalid fields with 422 `request.invalid` and `fieldErrors` (the
+//     provider contract's envelope): such a 422 passes when every message is in
+//     BEYOND_SCHEMA_ERRORS (an amount with more than two decimals; a callback URL whose host does
+//     not resolve, or resolves to a private address: DNS, not a shape).
 // A check is never excluded for a mismatch between a document and its service: that is a failure
 // to fix, in the document or in the service.
 //
@@ -126,11 +146,14 @@ const DEMO_ORDER_WAIT_MS = 20_000;
 
 const PARTNER_DOC = '/api/partner/v1/openapi.json';
 const MARKETPLACE_DOC = '/api/marketplace/openapi.json';
+/** The demo platform account's rate limit during a provider run (PLATFORM_RATE_LIMIT's maximum). */
+const PROVIDER_FUZZ_RATE_LIMIT = 1_000_000;
 
 /**
  * The targets, in the order they run. `credential`: admin | tenant | orderSource |
- * deliveryProvider | null. `pathRegex`: the operations of the document this target fuzzes (null:
- * all of them). Exclusions: EXCLUSIONS.
+ * deliveryProvider | platform | null. `pathRegex`: the operations of the document this target
+ * fuzzes (null: all of them). `service`: whose origin serves the document (the gateway unless
+ * `provider`: provider-delivery, whose API lives under `basePath`). Exclusions: EXCLUSIONS.
  */
 const TARGETS = {
   'partner-orders': {
@@ -155,6 +178,13 @@ const TARGETS = {
   tenant: { document: MARKETPLACE_DOC, pathRegex: '^/api/tenant/', credential: 'tenant' },
   admin: { document: MARKETPLACE_DOC, pathRegex: '^/api/admin/', credential: 'admin' },
   oauth: { document: MARKETPLACE_DOC, pathRegex: '^/api/marketplace/oauth/', credential: null },
+  provider: {
+    service: 'provider',
+    document: '/v1/openapi.json',
+    basePath: '/v1',
+    pathRegex: null,
+    credential: 'platform',
+  },
 };
 const needsDemo = (name) => TARGETS[name].credential !== null && TARGETS[name].credential !== 'admin';
 
@@ -171,10 +201,10 @@ const EXCLUSIONS = [
     text: 'oauth: positive_data_acceptance (ST202 "Schema-valid request rejected") is not run on GET /api/marketplace/oauth/callback: its only required parameter is `state`, any non-empty string by the schema, but a made-up state names no pending authorization and is legitimately 400 oauth.state_invalid. Every other check still runs against the callback.',
   },
   {
-    targets: ['partner-orders', 'partner-delivery', 'tenant-orders', 'tenant-deliveries', 'tenant-catalog'],
+    targets: ['partner-orders', 'partner-delivery', 'tenant-orders', 'tenant-deliveries', 'tenant-catalog', 'provider'],
     excludeChecks: ['positive_data_acceptance'],
     beyondSchema: true,
-    text: 'partner-orders, partner-delivery, tenant-orders, tenant-deliveries, tenant-catalog: positive_data_acceptance is replaced by positive_data_acceptance_beyond_schema (scripts/fuzz/hooks.py), the same check except that a 400 whose field errors are all rejections no schema can state (BEYOND_SCHEMA_ERRORS: an id the tenant does not have, a zone of another branch, a promotion rule, a rule between two fields such as validUntil after validFrom, an ETA more than 5 minutes past or 7 days ahead of the clock) passes, and so does a 422 whose code is a rule of stored data (BEYOND_SCHEMA_CODES: an assignment to an installation the tenant does not have, not connected, or without Delivery.Accept; a Pickup order; a branch without address or coordinates). The services answer these 400 like a schema violation, so allowing 400 (or 422) would hide every document mismatch of the operation; any other message or code in the same answer still fails it.',
+    text: 'partner-orders, partner-delivery, tenant-orders, tenant-deliveries, tenant-catalog, provider: positive_data_acceptance is replaced by positive_data_acceptance_beyond_schema (scripts/fuzz/hooks.py), the same check except that a 400 whose field errors are all rejections no schema can state (BEYOND_SCHEMA_ERRORS: an id the tenant does not have, a zone of another branch, a promotion rule, a rule between two fields such as validUntil after validFrom, an ETA more than 5 minutes past or 7 days ahead of the clock) passes, and so does a 422 whose code is a rule of stored data (BEYOND_SCHEMA_CODES: an assignment to an installation the tenant does not have, not connected, or without Delivery.Accept; a Pickup order; a branch without address or coordinates), and a 422 of provider-delivery whose fieldErrors are all such rejections (an amount with more than two decimals, a callback host that does not resolve or resolves to a private address). The services answer these 400 like a schema violation, so allowing 400 (or 422) would hide every document mismatch of the operation; any other message or code in the same answer still fails it.',
   },
 ];
 
@@ -208,6 +238,12 @@ const BEYOND_SCHEMA_ERRORS = [
   'nests groups more than \\d+ levels deep',
   // The WHATWG URL parser (what the service and browsers use) and RFC 3986 (`format: uri`) differ at the edges.
   'must be an absolute https URL',
+  // provider-delivery's callback URLs (a create's webhook.url, the webhook test's url): the host is
+  // resolved when the request comes, and every address must be public (DNS, not a shape; an IP
+  // literal is judged by the same rule).
+  'must name a host that resolves',
+  'must not resolve to a private or internal address',
+  'must not point at a private or internal address',
   // Rules between fields or items, which JSON Schema cannot compare.
   'must be after validFrom',
   'must not be greater than maxSelections',
@@ -227,6 +263,7 @@ const BEYOND_SCHEMA_ERRORS = [
   'must be a (non-negative|positive) amount with at most \\d+ decimals',
   'must be more than 0 and at most 100, with at most 2 decimals',
   'must have at most 2 decimals',
+  'must have at most two decimals', // provider-delivery's amounts (the contract: two decimal places)
   'must be a percentage from 0 to 100 with at most 4 decimals',
   // Counting matches in an array (exactly one default variant) needs maxContains, which draft-07
   // (what the services validate with) does not have.
@@ -255,8 +292,8 @@ const HOOKS_FILE = join(root, 'scripts', 'fuzz', 'hooks.py');
 const exclusionsOf = (name) => EXCLUSIONS.filter((e) => e.targets.includes(name));
 
 const tilde = (path) => path.replace(homedir(), '~');
-const USAGE = `usage: npm run fuzz:api -- [--only TARGETS] [--fixture FILE] [--gateway URL] [--max-examples N]
-                        [--seed N] [--timeout-minutes M] [-- SCHEMATHESIS-RUN-OPTIONS...]
+const USAGE = `usage: npm run fuzz:api -- [--only TARGETS] [--fixture FILE] [--gateway URL] [--provider URL]
+                        [--max-examples N] [--seed N] [--timeout-minutes M] [-- SCHEMATHESIS-RUN-OPTIONS...]
        npm run fuzz:api -- --install
 
   --only T            fuzz only these targets (comma-separated, or repeat the option); default all, in this order:
@@ -269,9 +306,12 @@ const USAGE = `usage: npm run fuzz:api -- [--only TARGETS] [--fixture FILE] [--g
                         tenant            ^/api/tenant of /api/marketplace/openapi.json, demo tenant's token
                         admin             ^/api/admin of /api/marketplace/openapi.json, an admin token
                         oauth             the OAuth2 callback (no token)
+                        provider          provider-delivery's /v1/openapi.json (the provider contract),
+                                          the demo platform account's API key
   --fixture FILE      the demo seed's fixture (default .demo/fixture.json): keys, tenant token and
-                      ids for the partner and tenant targets (create it with npm run demo:seed)
+                      ids for the partner, tenant and provider targets (create it with npm run demo:seed)
   --gateway URL       the gateway-auth service (default: where \`npm start\` runs it, http://127.0.0.1:4101)
+  --provider URL      the provider-delivery service (default: the origin of the fixture's provider.baseUrl)
   --max-examples N    test cases per operation and phase (default 50)
   --seed N            schemathesis' random seed, to reproduce a run (default: a random one, printed);
                       with a seed, the examples database of earlier runs is not used: the seed alone decides
@@ -285,9 +325,12 @@ Needs python3 >= ${MIN_PYTHON.join('.')} with the venv module the first time: sc
 into ${tilde(VENV_DIR)}/ and reused. It runs in ${tilde(RUN_DIR)}/
 (relative paths in passed-on options are relative to it).
 The admin token is signed with MARKETPLACE_TOKEN_SECRET (environment, else .stack/local.env) by
-shared/identity/dist, the code the gateway checks it with (\`npm run build\`), unless MARKETPLACE_ADMIN_TOKEN is set. The targets
+shared/identity/dist, the code the gateway checks it with (\`npm run build\`), unless MARKETPLACE_ADMIN_TOKEN is set;
+provider-delivery's administrator token (the provider target prepares deliveries and raises the demo
+account's rate limit for the run) likewise with PROVIDER_ADMIN_TOKEN_SECRET, unless PROVIDER_ADMIN_TOKEN is set. The targets
 change data: the admin target creates tenants and apps with random data, the tenant targets edit
-the demo tenant's menu, orders and installations (its keys may be rotated: seed again afterwards).
+the demo tenant's menu, orders and installations (its keys may be rotated: seed again afterwards),
+the provider target creates, updates, cancels and returns deliveries of the demo platform account.
 Fuzz a development cluster only.`;
 
 class FuzzError extends Error {
@@ -321,6 +364,7 @@ function parseOptions(argv) {
         only: { type: 'string', multiple: true },
         fixture: { type: 'string' },
         gateway: { type: 'string' },
+        provider: { type: 'string' },
         'max-examples': { type: 'string' },
         seed: { type: 'string' },
         'timeout-minutes': { type: 'string' },
@@ -353,7 +397,8 @@ function parseOptions(argv) {
     installOnly: false,
     targets: Object.keys(TARGETS).filter((name) => only.length === 0 || only.includes(name)),
     fixtureFile: values.fixture === undefined ? undefined : resolve(values.fixture),
-    gatewayUrl: gatewayBase(values.gateway ?? defaultGateway()),
+    gatewayUrl: serviceBase('--gateway', values.gateway ?? defaultGateway()),
+    providerUrl: values.provider === undefined ? undefined : serviceBase('--provider', values.provider),
     maxExamples: values['max-examples'] === undefined ? 50 : positiveInt('--max-examples', values['max-examples']),
     seed: values.seed === undefined ? randomInt(0, 2 ** 31 - 1) : positiveInt('--seed', values.seed, { min: 0 }),
     seedGiven: values.seed !== undefined,
@@ -373,18 +418,18 @@ function defaultGateway() {
   return gateway.url;
 }
 
-/** The gateway's base URL without a trailing slash. */
-function gatewayBase(raw) {
+/** A service's base URL (the gateway's, provider-delivery's) without a trailing slash. */
+function serviceBase(option, raw) {
   let url;
   try {
     url = new URL(raw);
   } catch {
-    throw usageError(`--gateway must be an absolute URL, got ${JSON.stringify(raw)}`);
+    throw usageError(`${option} must be an absolute URL, got ${JSON.stringify(raw)}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw usageError(`--gateway must be an http(s) URL, got ${JSON.stringify(raw)}`);
+    throw usageError(`${option} must be an http(s) URL, got ${JSON.stringify(raw)}`);
   if (url.search || url.hash || url.username || url.password)
-    throw usageError('--gateway must be a plain base URL (no query, fragment or credentials)');
+    throw usageError(`${option} must be a plain base URL (no query, fragment or credentials)`);
   return url.href.replace(/\/+$/, '');
 }
 
@@ -392,23 +437,26 @@ function gatewayBase(raw) {
 // The gateway: reachable, its documents, the credentials, the demo data
 // ---------------------------------------------------------------------------------------------
 
-async function checkReachable(gatewayUrl) {
+const GATEWAY = { label: 'the gateway', option: '--gateway' };
+const PROVIDER = { label: 'provider-delivery', option: '--provider' };
+
+async function checkReachable(baseUrl, service = GATEWAY) {
   let res;
   try {
-    res = await fetch(`${gatewayUrl}/readyz`, { signal: AbortSignal.timeout(READY_TIMEOUT_MS) });
+    res = await fetch(`${baseUrl}/readyz`, { signal: AbortSignal.timeout(READY_TIMEOUT_MS) });
   } catch (error) {
     const why =
       error?.name === 'TimeoutError'
         ? `no answer within ${READY_TIMEOUT_MS / 1000} s`
         : (error?.cause?.code ?? error?.message);
     throw new FuzzError(
-      `the gateway is not reachable at ${gatewayUrl} (GET /readyz: ${why}): start the cluster with \`npm start\` in another terminal, or pass --gateway URL`,
+      `${service.label} is not reachable at ${baseUrl} (GET /readyz: ${why}): start the cluster with \`npm start\` in another terminal, or pass ${service.option} URL`,
     );
   }
   await res.body?.cancel();
   if (res.status !== 200)
     throw new FuzzError(
-      `the gateway at ${gatewayUrl} is not ready (GET /readyz answered ${res.status}); see \`npm run status\``,
+      `${service.label} at ${baseUrl} is not ready (GET /readyz answered ${res.status}); see \`npm run status\``,
     );
 }
 
@@ -455,15 +503,17 @@ async function expectCall(gatewayUrl, authorization, method, path, expected, opt
   return res;
 }
 
+/** Where a target's document and API are served: the gateway, or provider-delivery. */
+const originOf = (name, origins) => (TARGETS[name].service === 'provider' ? origins.provider : origins.gateway);
+
 /** Each target's document, loaded with the target's credential; it must have operations of the target. */
-async function checkDocuments(gatewayUrl, targets, credentials) {
+async function checkDocuments(origins, targets, credentials) {
   for (const name of targets) {
     const { document, pathRegex, credential } = TARGETS[name];
-    const res = await call(gatewayUrl, credential ? credentials[credential] : undefined, 'GET', document);
+    const origin = originOf(name, origins);
+    const res = await call(origin, credential ? credentials[credential] : undefined, 'GET', document);
     if (res.status !== 200 || typeof res.body?.paths !== 'object')
-      throw new FuzzError(
-        `${gatewayUrl}${document} answered ${res.status} without an OpenAPI document (target ${name})`,
-      );
+      throw new FuzzError(`${origin}${document} answered ${res.status} without an OpenAPI document (target ${name})`);
     // A renamed prefix must not turn into a green run that tested nothing.
     const re = new RegExp(pathRegex ?? '');
     if (!Object.keys(res.body.paths).some((path) => re.test(path)))
@@ -471,20 +521,30 @@ async function checkDocuments(gatewayUrl, targets, credentials) {
   }
 }
 
-/** An admin bearer token, signed the way the gateway checks it (the shared code it checks with). */
-function adminToken(lifetimeMs) {
-  if (process.env.MARKETPLACE_ADMIN_TOKEN) return process.env.MARKETPLACE_ADMIN_TOKEN;
+/**
+ * An admin bearer token, signed the way its service checks it (the shared code it checks with):
+ * the gateway's (MARKETPLACE_TOKEN_SECRET, or MARKETPLACE_ADMIN_TOKEN as it is) or
+ * provider-delivery's (PROVIDER_ADMIN_TOKEN_SECRET, or PROVIDER_ADMIN_TOKEN).
+ */
+function adminToken(
+  lifetimeMs,
+  { secretName = 'MARKETPLACE_TOKEN_SECRET', tokenName = 'MARKETPLACE_ADMIN_TOKEN' } = {},
+) {
+  if (process.env[tokenName]) return process.env[tokenName];
   const module = join(root, 'shared/identity/dist/bearer-token.js');
   if (!existsSync(module)) throw new FuzzError('shared/identity/dist is missing: run `npm run build` first');
-  let secret = process.env.MARKETPLACE_TOKEN_SECRET; // as with `npm start`, the environment wins
-  if (!secret && existsSync(join(stackDir, 'local.env'))) secret = readStackEnv().MARKETPLACE_TOKEN_SECRET;
+  let secret = process.env[secretName]; // as with `npm start`, the environment wins
+  if (!secret && existsSync(join(stackDir, 'local.env'))) secret = readStackEnv()[secretName];
   if (!secret)
-    throw new FuzzError('no MARKETPLACE_TOKEN_SECRET: set it, or run `npm run stack:up` to create .stack/local.env');
+    throw new FuzzError(
+      `no ${secretName}: set it (or ${tokenName}), or run \`npm run stack:up\` to create .stack/local.env`,
+    );
   const key = Buffer.from(secret, 'base64');
-  if (key.length < 32) throw new FuzzError('MARKETPLACE_TOKEN_SECRET must be base64 of at least 32 bytes');
+  if (key.length < 32) throw new FuzzError(`${secretName} must be base64 of at least 32 bytes`);
   const { signBearerToken } = createRequire(import.meta.url)(module);
   return signBearerToken(key, { role: 'admin', sub: 'fuzz' }, new Date(Date.now() + lifetimeMs));
 }
+const PROVIDER_ADMIN = { secretName: 'PROVIDER_ADMIN_TOKEN_SECRET', tokenName: 'PROVIDER_ADMIN_TOKEN' };
 
 function readFixture(file) {
   const path = file ?? DEFAULT_FIXTURE;
@@ -686,6 +746,106 @@ async function demoData(gatewayUrl, targets, fixture, fixturePath, credentials) 
   };
 }
 
+/**
+ * What the provider target draws on: six deliveries of the demo platform account in four
+ * statuses (created with its key, moved with the operations API), the create's pins (a pickup and drop-off
+ * inside the account's service area: the demo branch and a point 1 km from it), and the account's
+ * rate limit raised for the run (`restore` sets it back). Checks on the way that the fixture's key
+ * still works with this provider-delivery.
+ */
+async function providerData(providerUrl, fixture, fixturePath, credentials, opsToken) {
+  const key = credentials.platform;
+  const ops = `Bearer ${opsToken}`;
+  const { accountId } = fixture.provider;
+  const unknown = await call(providerUrl, key, 'GET', `/v1/deliveries/${randomUUID()}/status`);
+  if (unknown.status === 401)
+    throw new FuzzError(
+      `provider-delivery refused the platform API key of ${fixturePath} (401): it belongs to another cluster, or a later seed replaced it; run the demo seed again`,
+    );
+  const account = `/admin/v1/platform-accounts/${accountId}`;
+  const before = (await expectCall(providerUrl, ops, 'GET', account, [200])).body.rateLimit?.requestsPerMinute;
+  await expectCall(providerUrl, ops, 'PATCH', account, [200], {
+    body: { rateLimit: { requestsPerMinute: PROVIDER_FUZZ_RATE_LIMIT } },
+  });
+  const restore = async () => {
+    if (before === undefined || before === PROVIDER_FUZZ_RATE_LIMIT) return;
+    const res = await call(providerUrl, ops, 'PATCH', account, { body: { rateLimit: { requestsPerMinute: before } } });
+    if (res.status !== 200)
+      say(`could not set the demo platform account's rate limit back to ${before} a minute (${res.status})`);
+  };
+  try {
+    const branch = fixture.deliveryZones[0].inside;
+    const pickup = { pickupLat: branch.latitude, pickupLng: branch.longitude };
+    const dropoff = { dropoffLat: branch.latitude + 0.008, dropoffLng: branch.longitude + 0.008 };
+    const create = async () => {
+      const reference = `fuzz-${randomUUID()}`;
+      const res = await expectCall(providerUrl, key, 'POST', '/v1/deliveries', [200], {
+        body: {
+          platformReference: reference,
+          idempotencyKey: reference,
+          pickupAddress: 'Torstraße 1, 10119 Berlin',
+          ...pickup,
+          customerName: 'Fuzz Customer',
+          customerPhone: '+49 30 555 0100',
+          dropoffAddress: 'Kastanienallee 10, 10435 Berlin',
+          ...dropoff,
+          paymentMethod: 'card',
+          amount: 23.5,
+          deliveryFeeAmount: 2.99,
+          currency: 'EUR',
+          notes: null,
+          preparationTimeMinutes: 15,
+        },
+      });
+      if (!res.body?.accepted)
+        throw new FuzzError(
+          `the demo platform account refused a delivery at the demo branch (${res.body?.rejectionReason}): run the demo seed again`,
+        );
+      return res.body.providerDeliveryId;
+    };
+    const report = (id, body) =>
+      expectCall(providerUrl, ops, 'POST', `${account}/deliveries/${id}/events`, [200], { body });
+    const driver = { eventType: 'driver.assigned', driverName: 'Fuzz Driver', driverPhone: '+49 170 1234567' };
+    const pickedUp = [driver, { eventType: 'delivery.picked_up' }];
+    const delivery = async (steps) => {
+      const id = await create();
+      for (const step of steps) await report(id, step);
+      return id;
+    };
+    const accepted = await delivery([]);
+    const assigned = await delivery([driver]);
+    const delivered = await delivery([...pickedUp, { eventType: 'delivery.delivered' }]);
+    // Picked up: one for cancel (with the driver: after_pickup confirms, before_pickup is refused),
+    // two for return, which runs after cancel (apart, so a cancelled one does not leave return
+    // nothing to accept).
+    const forCancel = await delivery(pickedUp);
+    const forReturn = [await delivery(pickedUp), await delivery(pickedUp)];
+    const deliveries = [accepted, assigned, delivered, forCancel, ...forReturn];
+    say(
+      `provider data: account ${accountId} (rate limit ${before} a minute, ${PROVIDER_FUZZ_RATE_LIMIT} during the run), ${deliveries.length} deliveries: provider_accepted, driver_assigned, delivered, 3 picked_up`,
+    );
+    return {
+      deliveries,
+      cancellable: [accepted, assigned, delivered, forCancel],
+      returnable: [...forReturn, accepted, delivered],
+      createPins: {
+        'body.pickupLat': pickup.pickupLat,
+        'body.pickupLng': pickup.pickupLng,
+        'body.dropoffLat': dropoff.dropoffLat,
+        'body.dropoffLng': dropoff.dropoffLng,
+        // Money with two decimals at most (more is 422, a rule the schema leaves to the service):
+        // random floats would make nearly every create a 422 and leave the stateful phase nothing.
+        'body.amount': 23.5,
+        'body.deliveryFeeAmount': 2.99,
+      },
+      restore,
+    };
+  } catch (error) {
+    await restore();
+    throw error;
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Schemathesis' configuration per target (schemathesis.toml)
 // ---------------------------------------------------------------------------------------------
@@ -786,6 +946,13 @@ function configFor(name, demo) {
     case 'tenant-catalog':
       bind('^/api/tenant/v1/catalog/branches/', { 'path.id': dictionary('branches', demo.branches) });
       bind('^/api/tenant/v1/catalog/products/', { 'path.id': dictionary('products', demo.products) });
+      break;
+    case 'provider':
+      // Create first: of several entries matching an operation, the first one's `parameters` apply.
+      operations.push({ 'include-name': 'POST /deliveries', parameters: demo.provider.createPins });
+      bind('/cancel$', { 'path.providerDeliveryId': dictionary('cancellable', demo.provider.cancellable) });
+      bind('/return$', { 'path.providerDeliveryId': dictionary('returnable', demo.provider.returnable) });
+      bind('^/deliveries/', { 'path.providerDeliveryId': dictionary('providerDeliveries', demo.provider.deliveries) });
       break;
     case 'tenant':
       bind('^/api/tenant/v1/installations/', {
@@ -918,8 +1085,8 @@ async function ensureSchemathesis() {
 // Shapes of the platform's secrets (as shared/testing/src/secret-patterns.ts), masked in
 // schemathesis' output besides the exact keys and tokens of this run.
 const SECRET_SHAPES = [
-  /mpk_[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{20,}/g,
-  /whsec_[A-Za-z0-9_-]{20,}/g,
+  /(mpk|pdk)_[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{20,}/g,
+  /(p?whsec)_[A-Za-z0-9_-]{20,}/g,
   /(v1\.)?eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{20,}/g,
   /(?<=(ApiKey|Bearer) )[A-Za-z0-9_.-]{20,}/g,
 ];
@@ -1014,10 +1181,20 @@ async function main(argv) {
     return 0;
   }
   const { gatewayUrl, targets, maxExamples, seed, seedGiven, timeoutMs, extra } = options;
+  const fuzzProvider = targets.includes('provider');
 
-  await checkReachable(gatewayUrl);
+  if (targets.some((name) => TARGETS[name].service !== 'provider')) await checkReachable(gatewayUrl);
   const demoTargets = targets.filter(needsDemo);
   const { fixture, path: fixturePath } = demoTargets.length > 0 ? readFixture(options.fixtureFile) : {};
+  let providerUrl;
+  if (fuzzProvider) {
+    if (!fixture.provider?.apiKey || !fixture.provider?.accountId || !fixture.provider?.baseUrl)
+      throw new FuzzError(
+        `${fixturePath} has no \`provider\` (the demo platform account): run the demo seed again, with provider-delivery running`,
+      );
+    providerUrl = options.providerUrl ?? serviceBase('--provider', fixture.provider.baseUrl.replace(/\/v1\/?$/, ''));
+    await checkReachable(providerUrl, PROVIDER);
+  }
   await ensureSchemathesis();
 
   // Credentials outlive every run (plus a margin); they are never printed.
@@ -1029,11 +1206,39 @@ async function main(argv) {
     credentials.tenant = `Bearer ${fixture.tenantApi.token}`;
     credentials.orderSource = `ApiKey ${fixture.installations.orderSource.apiKey}`;
     credentials.deliveryProvider = `ApiKey ${fixture.installations.deliveryProvider.apiKey}`;
+    if (fixture.provider?.apiKey) credentials.platform = `Bearer ${fixture.provider.apiKey}`;
   }
-  const mask = masker(Object.values(credentials).flatMap((value) => [value, value.split(' ')[1]]));
-  await checkDocuments(gatewayUrl, targets, credentials);
+  // provider-delivery's administrator token: the provider target's deliveries and rate limit.
+  const opsToken = fuzzProvider ? adminToken(lifetimeMs, PROVIDER_ADMIN) : undefined;
+  const mask = masker([
+    ...Object.values(credentials).flatMap((value) => [value, value.split(' ')[1]]),
+    opsToken,
+    fixture?.provider?.webhookSecret,
+  ]);
+  const origins = { gateway: gatewayUrl, provider: providerUrl };
+  await checkDocuments(origins, targets, credentials);
   const demo = fixture ? await demoData(gatewayUrl, targets, fixture, fixturePath, credentials) : undefined;
+  if (fuzzProvider) demo.provider = await providerData(providerUrl, fixture, fixturePath, credentials, opsToken);
+  try {
+    return await runTargets({ ...options, origins, demo, mask, credentials });
+  } finally {
+    await demo?.provider?.restore();
+  }
+}
 
+/** Runs schemathesis per target, then prints the summary; the exit code. */
+async function runTargets({
+  targets,
+  maxExamples,
+  seed,
+  seedGiven,
+  timeoutMs,
+  extra,
+  origins,
+  demo,
+  mask,
+  credentials,
+}) {
   const results = [];
   for (const name of targets) {
     if (interrupted) break;
@@ -1042,13 +1247,14 @@ async function main(argv) {
     mkdirSync(RUN_DIR, { recursive: true });
     writeFileSync(configFile, toToml(configFor(name, demo)));
     const excludeChecks = [...new Set(exclusionsOf(name).flatMap((e) => e.excludeChecks))];
+    const origin = originOf(name, origins);
     const args = [
       '--config-file',
       configFile,
       'run',
-      `${gatewayUrl}${target.document}`,
+      `${origin}${target.document}`,
       '--url',
-      gatewayUrl,
+      `${origin}${target.basePath ?? ''}`,
       '--checks',
       'all',
       ...(excludeChecks.length ? ['--exclude-checks', excludeChecks.join(',')] : []),
@@ -1074,7 +1280,7 @@ async function main(argv) {
 
   console.log('\n=== fuzz:api summary');
   console.log(
-    `gateway ${gatewayUrl}, ${maxExamples} examples per operation, seed ${seed}${seedGiven ? '' : ' (random; rerun with --seed ' + seed + ')'}`,
+    `gateway ${origins.gateway}${origins.provider ? `, provider-delivery ${origins.provider}` : ''}, ${maxExamples} examples per operation, seed ${seed}${seedGiven ? '' : ' (random; rerun with --seed ' + seed + ')'}`,
   );
   for (const r of results) {
     const outcome =

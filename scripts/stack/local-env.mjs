@@ -2,7 +2,10 @@
 // Writes .stack/local.env once: settings for running the services on this machine, with secrets
 // generated here (identity signing keys, the encryption key for secrets at rest, the API-key hash
 // key, the admin/tenant token key; provider-delivery's admin token key, API-key hash key and
-// secret key). They exist only in the ignored .stack/ folder and mean nothing anywhere else; a
+// secret key). Every service reads the one file, so a key two services share is one line: the
+// webhook transport key (gateway-auth, provider-delivery and webhook-sender), provider-delivery's
+// admin token key (provider-delivery, and webhook-sender's provider-callback API). They exist
+// only in the ignored .stack/ folder and mean nothing anywhere else; a
 // deployment sets its own (see deploy/README.md). Called by `stack.sh up`; safe to run
 // concurrently (the first writer wins, the others read its file).
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
@@ -24,6 +27,7 @@ function generate() {
     `API_KEY_HASH_SECRET=${secret()}`,
     `MARKETPLACE_TOKEN_SECRET=${secret()}`,
     `WEBHOOK_SECRET_TRANSPORT_KEY=${secret()}`,
+    // provider-delivery's administrator tokens; webhook-sender checks the same ones (provider callbacks).
     `PROVIDER_ADMIN_TOKEN_SECRET=${secret()}`,
     `PROVIDER_KEY_HASH_SECRET=${secret()}`,
     `PROVIDER_SECRET_KEY=${secret()}`,

@@ -13,6 +13,7 @@ import {
   startServiceProcess,
   startServiceProcesses,
   uniqueName,
+  verifyPlatformSignature,
   verifySignature,
   waitFor,
   type Receiver,
@@ -25,11 +26,15 @@ import { placeDemoOrder } from './support/demo-order';
 // create them with the partitions of schemas/topics.json, so most partitions of `installations`
 // stay empty), new databases and consumer groups, every service with its default settings (the
 // installation and catalog copies read from the beginning), the demo seed (one tenant, three
-// installations), then one order through the gateway. Its `orders.created` must reach a real
-// receiver within 10 seconds with a valid signature. Then the README's delivery journey, run as
-// written (the shell block between its `delivery-journey` markers): an order assigned to the demo
-// delivery provider, accepted, given a driver, an ETA and a tracking link, moved to InTransit and
-// Delivered, and the order Completed.
+// installations, a platform account on provider-delivery), then one order through the gateway. Its
+// `orders.created` must reach a real receiver within 10 seconds with a valid signature. Then the
+// README's delivery journey, run as written (the shell block between its `delivery-journey`
+// markers): an order assigned to the demo delivery provider, accepted, given a driver, an ETA and a
+// tracking link, moved to InTransit and Delivered, and the order Completed. Then the README's
+// provider walkthrough (between its `provider-contract` markers): a delivery created on
+// provider-delivery with the seeded platform key, its status read, moved by the operator to
+// delivered; each event's callback must reach the seeded webhook URL, signed with the account's
+// webhook secret (sent by webhook-sender from `provider-events`).
 //
 // Disruptive: it deletes the platform's topics first, so it runs alone, after the other tests.
 
@@ -37,7 +42,7 @@ const WEBHOOK_WITHIN_MS = 10_000;
 const catalog = loadTopicCatalog();
 const PLATFORM_TOPICS = [...catalog.topics.keys()];
 /** The topics on the path of the journey, each checked to be new and empty before the seed. */
-const JOURNEY_TOPICS = ['installations', 'catalog', 'orders', 'deliveries'];
+const JOURNEY_TOPICS = ['installations', 'catalog', 'orders', 'deliveries', 'provider-events'];
 
 let admin: Admin;
 let services: ServiceProcess[] = [];
@@ -60,6 +65,21 @@ function seed(args: string[]): Promise<{ code: number | null; stdout: string; st
       (error, stdout, stderr) =>
         resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr }),
     );
+  });
+}
+
+/** Runs the README's shell block between `<!-- NAME:start -->` and `<!-- NAME:end -->` as written, with the seed's fixture. */
+function runReadmeBlock(name: string) {
+  const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+  const block = new RegExp(`<!-- ${name}:start -->\\s*\`\`\`sh\\n([\\s\\S]*?)\`\`\`\\s*<!-- ${name}:end -->`).exec(
+    readme,
+  )?.[1];
+  if (block === undefined) throw new Error(`README.md has no sh block between the ${name} markers`);
+  return spawnSync('bash', ['-euo', 'pipefail', '-c', block], {
+    cwd: repoRoot,
+    env: { ...process.env, FIXTURE: fixtureFile },
+    encoding: 'utf8',
+    timeout: 60_000,
   });
 }
 
@@ -102,8 +122,14 @@ beforeAll(async () => {
       90_000,
     ),
     startServiceProcess('delivery-assignment', await freePort(), fresh('da'), 90_000),
+    startServiceProcess(
+      'provider-delivery',
+      await freePort(),
+      { ...fresh('prv'), ALLOW_LOOPBACK_HTTP_URLS: 'true' },
+      90_000,
+    ),
   ]);
-  const [catalogService, ordering, sender, delivery] = services;
+  const [catalogService, ordering, sender, delivery, provider] = services;
   gw = await startGateway({
     CATALOG_URL: catalogService!.url,
     ORDERING_URL: ordering!.url,
@@ -120,7 +146,16 @@ beforeAll(async () => {
   receiver = await startReceiver();
   dir = mkdtempSync(join(tmpdir(), 'fresh-cluster-'));
   const file = join(dir, 'demo.json');
-  const result = await seed(['--gateway', gw.url, '--webhook-url', `${receiver.url}/hooks`, '--out', file]);
+  const result = await seed([
+    '--gateway',
+    gw.url,
+    '--provider-url',
+    provider!.url,
+    '--webhook-url',
+    `${receiver.url}/hooks`,
+    '--out',
+    file,
+  ]);
   if (result.code !== 0) throw new Error(`seed exited ${result.code}:\n${result.stdout}\n${result.stderr}`);
   fixture = JSON.parse(readFileSync(file, 'utf8'));
   fixtureFile = file;
@@ -175,17 +210,7 @@ describe('a fresh cluster: seed, order, webhook', () => {
   }, 60_000);
 
   it("runs the README's delivery journey as written: assigned, accepted, driver, ETA, tracking, InTransit, Delivered, order Completed", () => {
-    const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
-    const block = /<!-- delivery-journey:start -->\s*```sh\n([\s\S]*?)```\s*<!-- delivery-journey:end -->/.exec(
-      readme,
-    )?.[1];
-    expect(block).toBeDefined();
-    const run = spawnSync('bash', ['-euo', 'pipefail', '-c', block!], {
-      cwd: repoRoot,
-      env: { ...process.env, FIXTURE: fixtureFile },
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
+    const run = runReadmeBlock('delivery-journey');
     expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
     expect(run.stdout.trim().split('\n')).toEqual([
       'Assigned',
@@ -214,4 +239,39 @@ describe('a fresh cluster: seed, order, webhook', () => {
     expect(verifySignature(webhook, provider.webhookSecret)).toBe(true);
     expect(verifySignature(webhook, fixture.installations.deliveryProviderB.webhookSecret)).toBe(false);
   }, 60_000);
+
+  it("runs the README's provider walkthrough as written: a platform's delivery created, replayed, read, moved to delivered; each event's callback signed at the webhook URL", async () => {
+    const run = runReadmeBlock('provider-contract');
+    expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
+    expect(run.stdout.trim().split('\n')).toEqual([
+      'true',
+      'provider_accepted',
+      'driver_assigned driver.assigned',
+      'picked_up delivery.picked_up',
+      'Max',
+      'delivered delivery.delivered',
+      'delivered',
+    ]);
+
+    // The account's global webhook URL (the seed's --webhook-url) gets the four events of the
+    // delivery, each signed with the account's webhook secret from the fixture.
+    const expected = ['delivery.accepted', 'driver.assigned', 'delivery.picked_up', 'delivery.delivered'];
+    const callbacks = await waitFor(
+      "the provider delivery's four callbacks at the receiver",
+      () => {
+        const found = receiver.at('/hooks').filter((r) => r.headers['x-platform-signature'] !== undefined);
+        return found.length >= expected.length ? found : undefined;
+      },
+      30_000,
+      50,
+    );
+    const events = callbacks.map((r) => JSON.parse(r.body.toString('utf8')));
+    expect([...events].sort((a, b) => a.eventTimeUtc.localeCompare(b.eventTimeUtc)).map((e) => e.eventType)).toEqual(
+      expected,
+    );
+    expect(new Set(events.map((e) => e.providerDeliveryId)).size).toBe(1);
+    expect(events.every((e) => e.platformReference.startsWith('platform-'))).toBe(true);
+    for (const callback of callbacks)
+      expect(verifyPlatformSignature(callback, fixture.provider.webhookSecret)).toBe(true);
+  }, 90_000);
 });

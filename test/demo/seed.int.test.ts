@@ -6,8 +6,10 @@ import {
   apiClient,
   findSecrets,
   freePort,
+  localEnv,
   partnerCall,
   repoRoot,
+  signTestBearerToken,
   startGateway,
   startReceiver,
   startServiceProcess,
@@ -23,7 +25,9 @@ import { placeDemoOrder } from './support/demo-order';
 // this test with its own database: the fixture it writes, its idempotency (same tenant and apps,
 // fresh credentials, old ones revoked), moving to a new contract version when the webhook URL
 // changes, the demo menu in a real catalog process, that an order placed with the seeded key
-// reaches the seeded webhook URL (a real receiver, through a webhook-sender process), and its errors.
+// reaches the seeded webhook URL (a real receiver, through a webhook-sender process), the platform
+// account on a provider-delivery process (found again by name, fresh key and webhook secret), and
+// its errors.
 
 /** The receiver's URLs, set once it listens. */
 let WEBHOOK_URL = '';
@@ -33,6 +37,8 @@ const RUN_TIMEOUT_MS = 60_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const API_KEY = /^mpk_[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}$/;
 const WEBHOOK_SECRET = /^whsec_[A-Za-z0-9_-]{20,}$/;
+const PLATFORM_API_KEY = /^pdk_[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}$/;
+const PLATFORM_WEBHOOK_SECRET = /^pwhsec_[A-Za-z0-9_-]{43}$/;
 /** The fixture's installations, every one seeded the same way. */
 const INSTALLATIONS = ['orderSource', 'deliveryProvider', 'deliveryProviderB'] as const;
 const DELIVERY_SCOPES = [
@@ -71,6 +77,7 @@ interface Fixture {
     outside: { latitude: number; longitude: number };
   }[];
   promotionCode: string;
+  provider: { baseUrl: string; apiKey: string; webhookSecret: string; accountId: string };
 }
 interface Run {
   code: number | null;
@@ -111,6 +118,8 @@ function expectNoSecretsPrinted(result: Run, fixture: Fixture): void {
   for (const secret of [
     fixture.tenantApi.token,
     ...INSTALLATIONS.flatMap((name) => [fixture.installations[name].apiKey, fixture.installations[name].webhookSecret]),
+    fixture.provider.apiKey,
+    fixture.provider.webhookSecret,
   ]) {
     expect(printed).not.toContain(secret);
     expect(printed).not.toContain(secret.split('.').at(-1));
@@ -125,6 +134,7 @@ let catalogDatabase: string;
 let ordering: ServiceProcess;
 let orderingDatabase: string;
 let sender: ServiceProcess;
+let provider: ServiceProcess;
 let receiver: Receiver;
 let gw: TestGateway;
 let dir: string;
@@ -133,8 +143,11 @@ const runs: { result: Run; fixture: Fixture }[] = [];
 /** Status of the first run's order-source key on the catalog route before the second run. */
 let firstKeyBeforeSecondRun: number;
 
+/** The options naming this test's processes. */
+const services = () => ['--gateway', gw.url, '--provider-url', provider.url];
+
 async function seedRun(file: string, webhookUrl = WEBHOOK_URL, viaNpm = false) {
-  const result = await seed(['--gateway', gw.url, '--webhook-url', webhookUrl, '--out', file], viaNpm);
+  const result = await seed([...services(), '--webhook-url', webhookUrl, '--out', file], viaNpm);
   expectSuccess(result);
   const entry = { result, fixture: readFixture(file) };
   runs.push(entry);
@@ -143,6 +156,45 @@ async function seedRun(file: string, webhookUrl = WEBHOOK_URL, viaNpm = false) {
 
 const branches = (apiKey: string) => partnerCall(gw, apiKey, 'GET', '/catalog/branches');
 
+/** A call to provider-delivery: its platform API with a platform key, or its administrator API with `admin`. */
+async function providerCall(method: string, path: string, authorization: string, body?: unknown) {
+  const res = await fetch(provider.url + path, {
+    method,
+    headers: { authorization, ...(body === undefined ? {} : { 'content-type': 'application/json; charset=utf-8' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(15_000),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+const providerAdmin = () =>
+  `Bearer ${signTestBearerToken(
+    Buffer.from(localEnv().PROVIDER_ADMIN_TOKEN_SECRET!, 'base64'),
+    { role: 'admin', sub: 'seed-test' },
+    new Date(Date.now() + 600_000),
+  )}`;
+/** A create request of the provider contract from Demo Bistro Mitte to `dropoff`. */
+function providerDelivery(fixture: Fixture, dropoff: { latitude: number; longitude: number }) {
+  const pickup = fixture.deliveryZones[0]!.inside;
+  const reference = `seed-test-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+  return {
+    platformReference: reference,
+    idempotencyKey: reference,
+    pickupAddress: 'Torstraße 1, 10119 Berlin',
+    pickupLat: pickup.latitude,
+    pickupLng: pickup.longitude,
+    customerName: 'Seed Test',
+    customerPhone: '+49 30 555 0100',
+    dropoffAddress: 'Somewhere',
+    dropoffLat: dropoff.latitude,
+    dropoffLng: dropoff.longitude,
+    paymentMethod: 'card',
+    amount: 10,
+    currency: 'EUR',
+    preparationTimeMinutes: 10,
+  };
+}
+
 beforeAll(async () => {
   catalogDatabase = `it_demo_cat_${Date.now().toString(36)}`;
   orderingDatabase = `it_demo_ord_${Date.now().toString(36)}`;
@@ -150,7 +202,7 @@ beforeAll(async () => {
   receiver = await startReceiver();
   WEBHOOK_URL = `${receiver.url}/hooks`;
   OTHER_WEBHOOK_URL = `${receiver.url}/other-hooks`;
-  [catalog, ordering, sender] = await Promise.all([
+  [catalog, ordering, sender, provider] = await Promise.all([
     startServiceProcess('catalog', await freePort(), { MONGO_DATABASE: catalogDatabase }),
     startServiceProcess('ordering-pricing', await freePort(), {
       MONGO_DATABASE: orderingDatabase,
@@ -164,6 +216,10 @@ beforeAll(async () => {
       MONGO_DATABASE: senderDatabase,
       KAFKA_CONSUMER_GROUP_PREFIX: senderDatabase,
       INSTALLATIONS_COPY_START: 'latest',
+      ALLOW_LOOPBACK_HTTP_URLS: 'true',
+    }),
+    startServiceProcess('provider-delivery', await freePort(), {
+      MONGO_DATABASE: `it_demo_prv_${Date.now().toString(36)}`,
       ALLOW_LOOPBACK_HTTP_URLS: 'true',
     }),
   ]);
@@ -186,6 +242,7 @@ afterAll(async () => {
   await catalog?.stop();
   await ordering?.stop();
   await sender?.stop();
+  await provider?.stop();
   await receiver?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
   // The databases stay (like every test's): dropping one while FerretDB may still run a stopped
@@ -352,6 +409,55 @@ describe('npm run demo:seed', () => {
     expect(byApp.get(fixture.installations.deliveryProviderB.appId).appName).toBe('Demo Delivery Provider B');
   });
 
+  it('creates the platform account "Demo Platform" on provider-delivery: every capability but proof of delivery, the webhook URL, a service area around Mitte', async () => {
+    const [a, b] = [runs[0]!.fixture, runs[1]!.fixture];
+    for (const fixture of [a, b]) {
+      expect(fixture.provider).toEqual({
+        baseUrl: `${provider.url}/v1`,
+        apiKey: expect.stringMatching(PLATFORM_API_KEY),
+        webhookSecret: expect.stringMatching(PLATFORM_WEBHOOK_SECRET),
+        accountId: expect.stringMatching(UUID),
+      });
+    }
+    const accounts = await providerCall('GET', '/admin/v1/platform-accounts', providerAdmin());
+    expect(accounts.status).toBe(200);
+    const demo = accounts.body.filter((account: any) => account.name === 'Demo Platform');
+    expect(demo.map((account: any) => account.id)).toEqual([a.provider.accountId]);
+    expect(demo[0]).toMatchObject({
+      webhookUrl: WEBHOOK_URL,
+      capabilities: {
+        supportsPolling: true,
+        supportsReturnToOrigin: true,
+        supportsProofOfDelivery: false,
+        supportsScheduledDelivery: true,
+        supportsUpdates: true,
+        supportsCancellation: true,
+      },
+      serviceArea: { type: 'Polygon' },
+    });
+
+    // A delivery inside the delivery zone is accepted; one to the zone's outside point is outside the area.
+    const key = `Bearer ${b.provider.apiKey}`;
+    const zone = b.deliveryZones[0]!;
+    const inside = await providerCall('POST', '/v1/deliveries', key, providerDelivery(b, zone.inside));
+    expect(inside).toEqual({ status: 200, body: { accepted: true, providerDeliveryId: expect.stringMatching(UUID) } });
+    const status = await providerCall('GET', `/v1/deliveries/${inside.body.providerDeliveryId}/status`, key);
+    expect(status.body.status).toBe('provider_accepted');
+    const outside = await providerCall('POST', '/v1/deliveries', key, providerDelivery(b, zone.outside));
+    expect(outside).toEqual({ status: 200, body: { accepted: false, rejectionReason: 'outside_service_area' } });
+  });
+
+  it('finds the same platform account on a second run, with a fresh API key (the first one refused) and a rotated webhook secret', async () => {
+    const [a, b] = [runs[0]!.fixture, runs[1]!.fixture];
+    expect(b.provider.accountId).toBe(a.provider.accountId);
+    expect(b.provider.apiKey).not.toBe(a.provider.apiKey);
+    expect(b.provider.webhookSecret).not.toBe(a.provider.webhookSecret);
+    const unknown = '/v1/deliveries/00000000-0000-4000-8000-000000000000/status';
+    expect((await providerCall('GET', unknown, `Bearer ${a.provider.apiKey}`)).status).toBe(401);
+    const fresh = await providerCall('GET', unknown, `Bearer ${b.provider.apiKey}`);
+    expect({ status: fresh.status, code: fresh.body.code }).toEqual({ status: 404, code: 'delivery.not_found' });
+  });
+
   it('moves to a new contract version when the webhook URL changes, and reuses it on the next run', async () => {
     const before = runs[1]!.fixture;
     const { fixture: moved, result } = await seedRun(fileOf('run3.json'), OTHER_WEBHOOK_URL);
@@ -373,6 +479,14 @@ describe('npm run demo:seed', () => {
     );
     expect((await branches(before.installations.orderSource.apiKey)).status).toBe(401);
     expect((await branches(moved.installations.orderSource.apiKey)).status).toBe(200);
+    // The platform account is the same one, its global webhook URL the new one.
+    expect(moved.provider.accountId).toBe(before.provider.accountId);
+    const account = await providerCall(
+      'GET',
+      `/admin/v1/platform-accounts/${moved.provider.accountId}`,
+      providerAdmin(),
+    );
+    expect(account.body.webhookUrl).toBe(OTHER_WEBHOOK_URL);
 
     const { fixture: again } = await seedRun(fileOf('run4.json'), OTHER_WEBHOOK_URL);
     expect(again.installations.orderSource.contractVersion).toBe(2);
@@ -383,8 +497,7 @@ describe('npm run demo:seed', () => {
 
   it('fails with one line naming the request, status and problem code on an HTTP error', async () => {
     const rejected = await seed([
-      '--gateway',
-      gw.url,
+      ...services(),
       '--webhook-url',
       'http://partner.example.com/hooks',
       '--out',
@@ -396,8 +509,7 @@ describe('npm run demo:seed', () => {
     expect(rejected.stderr).toContain('webhookUrl must use https');
 
     const refused = await seed([
-      '--gateway',
-      gw.url,
+      ...services(),
       '--webhook-url',
       WEBHOOK_URL,
       '--out',
@@ -425,11 +537,27 @@ describe('npm run demo:seed', () => {
     expect(down.stderr).toContain('cannot reach the gateway');
     expect(down.stderr).toContain('npm start');
 
-    const noUrl = await seed(['--gateway', gw.url, '--out', fileOf('x.json')]);
+    const providerDown = await seed([
+      '--gateway',
+      gw.url,
+      '--provider-url',
+      `http://127.0.0.1:${await freePort()}`,
+      '--webhook-url',
+      WEBHOOK_URL,
+      '--out',
+      fileOf('provider-down.json'),
+    ]);
+    expect(providerDown.code).toBe(1);
+    expect(providerDown.stderr.trim().split('\n')).toHaveLength(1);
+    expect(providerDown.stderr).toContain('cannot reach provider-delivery');
+    expect(providerDown.stderr).toContain('--provider-url');
+    expect(() => statSync(fileOf('provider-down.json'))).toThrow();
+
+    const noUrl = await seed([...services(), '--out', fileOf('x.json')]);
     expect(noUrl.code).toBe(2);
     expect(noUrl.stderr).toContain('--webhook-url is required');
-    const relative = await seed(['--gateway', gw.url, '--webhook-url', '/hooks', '--out', fileOf('x.json')]);
+    const relative = await seed([...services(), '--webhook-url', '/hooks', '--out', fileOf('x.json')]);
     expect(relative.code).toBe(2);
     expect(relative.stderr).toContain('--webhook-url must be an absolute URL');
-  });
+  }, 120_000);
 });

@@ -16,9 +16,12 @@ import {
 
 // Schemathesis against every OpenAPI document the cluster serves (scripts/fuzz/api.mjs, one
 // schemathesis run per target): all six services as processes with databases of their own, rate
-// limits raised so the fuzzer is never throttled, the demo seed (one tenant, a menu, an order
-// source and two delivery providers), then each target with a fixed seed, so a failure here repeats
-// with the command printed below. Every check runs; what is excluded, and why, is in the script.
+// limits raised so the fuzzer is never throttled (the demo platform account's by the script, for
+// its run), the demo seed (one tenant, a menu, an order source, two delivery providers and a
+// platform account on provider-delivery), then each target with a fixed seed, so a failure here
+// repeats with the command printed below. Every check runs; what is excluded, and why, is in the
+// script. The provider target fuzzes provider-delivery's contract document directly (platforms do
+// not go through the gateway).
 //
 // The project `fuzz` runs alone (scripts/test.mjs, --runInBand), after unit and integration. The
 // first run on a machine installs schemathesis (pip, outside the repository): the first beforeAll.
@@ -34,6 +37,7 @@ const TARGETS = [
   'tenant',
   'admin',
   'oauth',
+  'provider',
 ];
 const SEED = 20_261_124;
 /** Test cases per operation and phase: the whole project stays under ~5 minutes on 2 cores. */
@@ -121,7 +125,13 @@ beforeAll(async () => {
     ),
     // Its copies of orders, installations and branches too: the demo tenant is new.
     startServiceProcess('delivery-assignment', await freePort(), { ...own('dlv'), COPIES_START: 'latest' }, 90_000),
-    startServiceProcess('provider-delivery', await freePort(), own('prv'), 90_000),
+    // The demo platform account's webhook URL is the receiver's: plain http on loopback.
+    startServiceProcess(
+      'provider-delivery',
+      await freePort(),
+      { ...own('prv'), ALLOW_LOOPBACK_HTTP_URLS: 'true' },
+      90_000,
+    ),
     startServiceProcess(
       'webhook-sender',
       await freePort(),
@@ -129,7 +139,7 @@ beforeAll(async () => {
       90_000,
     ),
   ]);
-  const [catalog, ordering, delivery, , sender] = services;
+  const [catalog, ordering, delivery, provider, sender] = services;
   const port = await freePort();
   gateway = await startServiceProcess(
     'gateway-auth',
@@ -157,6 +167,8 @@ beforeAll(async () => {
       join(repoRoot, 'scripts', 'demo', 'seed.mjs'),
       '--gateway',
       gateway.url,
+      '--provider-url',
+      provider!.url,
       '--webhook-url',
       `${receiver.url}/hooks`,
       '--out',
@@ -171,6 +183,8 @@ beforeAll(async () => {
     ...Object.values(fixture.installations as Record<string, { apiKey: string; webhookSecret: string }>).flatMap(
       (installation) => [installation.apiKey, installation.webhookSecret],
     ),
+    fixture.provider.apiKey,
+    fixture.provider.webhookSecret,
   ];
   console.log(
     `fuzz: schemathesis seed ${SEED}, ${MAX_EXAMPLES} examples per operation and phase, gateway ${gateway.url}; ` +

@@ -1,4 +1,5 @@
 import { base64Key, bool } from '@marketplace/config';
+import { webhookSecretTransportKeySetting } from '@marketplace/identity';
 
 /**
  * Settings of this service beyond the platform ones (PORT, KAFKA_BROKERS, MONGO_URL, ...), read
@@ -13,6 +14,8 @@ export const settings = {
   keyHashSecret: base64Key('PROVIDER_KEY_HASH_SECRET', { minBytes: 32 }),
   /** AES-256-GCM key (base64, 32 bytes) sealing secrets at rest: the accounts' webhook signing secrets. */
   secretKey: base64Key('PROVIDER_SECRET_KEY', { bytes: 32 }),
+  /** AES-256-GCM key (base64, 32 bytes) the webhook sender opens what this service hands it with: signing secrets and callback URLs on `provider-events`. */
+  webhookSecretTransportKey: webhookSecretTransportKeySetting(),
   /** Local and test setups: allow plain-HTTP webhook URLs (any port) on the loopback interface. */
   allowLoopbackHttpUrls: bool('ALLOW_LOOPBACK_HTTP_URLS', { default: false }),
 };

@@ -1,12 +1,23 @@
 import { randomUUID } from 'node:crypto';
+import { promises as dns } from 'node:dns';
+import { TOPICS } from '@marketplace/contracts';
+import { SafeHttpClient } from '@marketplace/http';
 import type { ServiceDefinition } from '@marketplace/runtime';
 import { SecretBox } from '@marketplace/identity';
+import { RateLimiter } from '@marketplace/redis';
 import { providerIndexes, providerStore } from './adapters/store';
 import { settings } from './config';
 import { consumers } from './consumers';
 import { registerRoutes } from './http/routes';
 import type { ProviderContext } from './usecases/context';
 import { KeyCache } from './usecases/key-cache';
+import { TransportSecrets } from './usecases/account-secrets';
+import { DELIVERIES_OUTBOX } from './usecases/delivery-events';
+import { ACCOUNTS_OUTBOX } from './usecases/platform-accounts';
+import { AccountRateLimits } from './usecases/rate-limits';
+
+/** Prefix of every Redis key of this service (the per-account rate limits): its own, beside the gateway's. */
+const REDIS_KEY_PREFIX = 'provider-delivery:';
 
 /** Provider delivery: what it owns, the topics it uses and its indexes, in one place. */
 export const providerDeliveryService: ServiceDefinition<typeof settings> = {
@@ -14,17 +25,30 @@ export const providerDeliveryService: ServiceDefinition<typeof settings> = {
   defaultPort: 4105,
   errorFormat: 'envelope', // the provider contract's error envelope, not problem+json
   settings,
-  topics: [],
+  topics: [TOPICS.providerEvents],
   indexes: providerIndexes,
-  outboxCollections: [],
+  // Events to platforms are staged in the deliveries they are about; secret rotations in the accounts.
+  outboxCollections: [DELIVERIES_OUTBOX, ACCOUNTS_OUTBOX],
   setup(context) {
     const { config } = context;
     const ctx: ProviderContext = {
       store: providerStore(context.db),
       box: new SecretBox(config.secretKey),
       keyCache: new KeyCache(),
+      rateLimits: new AccountRateLimits(new RateLimiter(context.redis, REDIS_KEY_PREFIX), context.logger),
       keyHashSecret: config.keyHashSecret,
       allowLoopbackHttpUrls: config.allowLoopbackHttpUrls,
+      transportKey: config.webhookSecretTransportKey,
+      transportSecrets: new TransportSecrets(),
+      outbox: context.outbox,
+      // The webhook test's one attempt: the webhook sender's limits (3 s to connect, 10 s for the answer).
+      http: new SafeHttpClient({
+        connectTimeoutMs: 3_000,
+        responseTimeoutMs: 10_000,
+        maxResponseBytes: 4_096,
+        allowLoopbackHttp: config.allowLoopbackHttpUrls,
+      }),
+      resolveHost: async (hostname) => (await dns.lookup(hostname, { all: true })).map((a) => a.address),
       logger: context.logger,
       now: () => new Date(),
       newId: randomUUID,

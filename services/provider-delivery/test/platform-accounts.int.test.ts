@@ -108,6 +108,7 @@ describe('the administrator API', () => {
     expect(res.body.account).toEqual({
       id: expect.any(String),
       ...accountInput('Shown once'),
+      rateLimit: { requestsPerMinute: 1_200 },
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });

@@ -15,7 +15,8 @@ import {
 } from '@marketplace/testing';
 import type { PlatformApiKeyDoc } from '../src/adapters/api-keys-repository';
 import type { DeliveryDoc } from '../src/adapters/deliveries-repository';
-import type { PlatformAccountDoc } from '../src/adapters/platform-accounts-repository';
+import type { PlatformAccountDoc, SealedWebhookSecret } from '../src/adapters/platform-accounts-repository';
+import { NO_TRACKING } from '../src/domain/delivery';
 import { SecretBox } from '@marketplace/identity';
 import { providerIndexes, providerStore, type ProviderStore } from '../src/adapters/store';
 import type { AccountOwner, PlatformAccount } from '../src/domain/platform-account';
@@ -81,6 +82,7 @@ const account = (id: string, i: number): PlatformAccount => ({
     supportsCancellation: true,
   },
   serviceArea: { type: 'Polygon', coordinates: [square] },
+  rateLimit: { requestsPerMinute: 600 },
   createdAt: at(i),
   updatedAt: at(i),
 });
@@ -100,8 +102,39 @@ const keyDoc = (accountId: string, i: number): PlatformApiKeyDoc => ({
 const deliveryDoc = (accountId: string, i: number, id: string = randomUUID()): DeliveryDoc => ({
   _id: id,
   accountId,
+  idempotencyKey: `key-${id}`,
+  fingerprint: 'f'.repeat(64),
+  accepted: true,
+  rejectionReason: null,
+  callbackSource: 'none',
+  callbackUrlSealed: null,
+  order: {
+    platformReference: `ref-${id}`,
+    pickupAddress: 'Pickup 1',
+    pickupLat: 52.5,
+    pickupLng: 13.4,
+    customerName: 'Ada',
+    customerPhone: '+49 30 1',
+    customerEmail: null,
+    dropoffAddress: 'Dropoff 2',
+    dropoffLat: 52.51,
+    dropoffLng: 13.41,
+    paymentMethod: 'card',
+    amountMinor: 1_000,
+    deliveryFeeMinor: null,
+    currency: 'EUR',
+    notes: null,
+    preparationTimeMinutes: 10,
+    scheduledDeliveryAtUtc: null,
+  },
   status: 'driver_assigned',
   statusEventTimeUtc: at(i),
+  tracking: NO_TRACKING(at(i)),
+  lastSentLocation: null,
+  returnReasonCode: null,
+  version: 1,
+  createdAt: at(i),
+  updatedAt: at(i),
 });
 
 async function growTo(total: number): Promise<void> {
@@ -143,13 +176,13 @@ function cases({ keys, deliveries, context }: Awaited<ReturnType<typeof seed>>):
     },
     {
       name: 'PlatformAccountsRepository.replaceWebhookSecret: a new sealed secret',
-      run: () => store.accounts.replaceWebhookSecret(owner, box.seal('pwhsec_test', context), at(1)),
+      run: () => store.accounts.replaceWebhookSecret(owner, box.seal('pwhsec_test', context), at(1), []),
       check: (ok) => expect(ok).toBe(true),
     },
     {
       name: 'PlatformAccountsRepository.findSealedWebhookSecret: opens to the secret',
       run: () => store.accounts.findSealedWebhookSecret(owner),
-      check: (sealed) => expect(box.open(sealed as string, context)).toBe('pwhsec_test'),
+      check: (stored) => expect(box.open((stored as SealedWebhookSecret).sealed, context)).toBe('pwhsec_test'),
     },
     {
       name: 'ApiKeysRepository.insert: a new key',
@@ -185,9 +218,30 @@ function cases({ keys, deliveries, context }: Awaited<ReturnType<typeof seed>>):
       check: () => undefined,
     },
     {
-      name: "DeliveriesRepository.findStatus: the account's delivery",
-      run: () => store.deliveries.findStatus(owner, deliveries[0]!._id),
-      check: (s) => expect(s).toMatchObject({ providerDeliveryId: deliveries[0]!._id, status: 'driver_assigned' }),
+      name: "DeliveriesRepository.find: the account's delivery",
+      run: () => store.deliveries.find(owner, deliveries[0]!._id),
+      check: (d) => expect(d).toMatchObject({ id: deliveries[0]!._id, order: { currency: 'EUR' } }),
+    },
+    {
+      name: 'DeliveriesRepository.findByIdempotencyKey: a replay',
+      run: () => store.deliveries.findByIdempotencyKey(owner, deliveries[1]!.idempotencyKey),
+      check: (r) => expect(r).toMatchObject({ _id: deliveries[1]!._id, accepted: true }),
+    },
+    {
+      name: 'DeliveriesRepository.insert: a new request',
+      run: () => {
+        const { accountId: _, ...doc } = deliveryDoc(owner.accountId, 20 + ++n);
+        return store.deliveries.insert(owner, doc, [], at(n));
+      },
+      check: (outcome) => expect(outcome).toMatchObject({ inserted: { accepted: true } }),
+    },
+    {
+      name: 'DeliveriesRepository.update: a compare-and-set change',
+      run: async () => {
+        const current = await db.collection<DeliveryDoc>('deliveries').findOne({ _id: deliveries[0]!._id });
+        return store.deliveries.update(owner, deliveries[0]!._id, current!.version, { status: 'picked_up' }, [], at(2));
+      },
+      check: (ok) => expect(ok).toBe(true),
     },
   ];
 }
@@ -217,11 +271,27 @@ describe('provider-delivery repositories', () => {
     const listed = await store.accounts.listAll(1_000);
     expect(listed).toHaveLength(1_000);
     const stranger: AccountOwner = { accountId: randomUUID() };
-    expect(await store.deliveries.findStatus(stranger, seeded.deliveries[0]!._id)).toBeUndefined();
+    expect(await store.deliveries.find(stranger, seeded.deliveries[0]!._id)).toBeUndefined();
+    expect(await store.deliveries.findByIdempotencyKey(stranger, seeded.deliveries[0]!.idempotencyKey)).toBeUndefined();
+    expect(
+      await store.deliveries.update(stranger, seeded.deliveries[1]!._id, 1, { status: 'cancelled' }, [], at(1)),
+    ).toBe(false);
+    const { accountId: _, ...again } = seeded.deliveries[1]!;
+    expect(await store.deliveries.insert(owner, { ...again, _id: randomUUID() }, [], at(1))).toBe('duplicate');
     expect(await store.apiKeys.find(stranger, seeded.keys[0]!._id)).toBeUndefined();
     expect(await store.apiKeys.revoke(stranger, seeded.keys[0]!._id, at(1))).toBe(false);
     expect(await store.accounts.update(stranger, { name: 'x' }, at(1))).toBeUndefined();
-    expect(await store.accounts.replaceWebhookSecret(stranger, 'v1.a.b.c', at(1))).toBe(false);
+    expect(await store.accounts.replaceWebhookSecret(stranger, 'v1.a.b.c', at(1), [])).toBe(false);
+  });
+
+  it('give an account stored before rate limits existed the default limit, until one is set', async () => {
+    const { rateLimit: _, ...legacy } = accountDoc(7);
+    await db.collection<PlatformAccountDoc>('platform_accounts').insertOne(legacy);
+    const stored: AccountOwner = { accountId: legacy._id };
+    expect((await store.accounts.find(stored))?.rateLimit).toEqual({ requestsPerMinute: 1_200 });
+    const changed = await store.accounts.update(stored, { rateLimit: { requestsPerMinute: 30 } }, at(8));
+    expect(changed?.rateLimit).toEqual({ requestsPerMinute: 30 });
+    expect((await store.accounts.find(owner))?.rateLimit).toEqual({ requestsPerMinute: 600 });
   });
 
   it('rotation ends the other live keys, never later than their own expiry; revocation once', async () => {

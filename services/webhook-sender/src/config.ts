@@ -1,4 +1,4 @@
-import { bool, int, oneOf, optionalStr } from '@marketplace/config';
+import { base64Key, bool, int, oneOf, optionalStr } from '@marketplace/config';
 import { identityPublicKeySetting, webhookSecretTransportKeySetting } from '@marketplace/identity';
 
 /**
@@ -8,15 +8,24 @@ import { identityPublicKeySetting, webhookSecretTransportKeySetting } from '@mar
 export const settings = {
   /** The gateway's public key: tenant requests are trusted only with its signature. */
   identityPublicKey: identityPublicKeySetting(),
-  /** Opens the signing secrets sealed in the gateway's installation events. */
+  /**
+   * Opens the signing secrets sealed in the gateway's installation events, and the platform
+   * accounts' secrets and callback URLs sealed in provider-delivery's `provider-events`.
+   */
   webhookSecretTransportKey: webhookSecretTransportKeySetting(),
+  /**
+   * HMAC key (base64, 32 bytes or more) of the administrator tokens of the provider-callback API
+   * (HS256 JWT, role admin): the very key of provider-delivery's administrator API, whose
+   * operators these callbacks are for.
+   */
+  providerAdminTokenSecret: base64Key('PROVIDER_ADMIN_TOKEN_SECRET', { minBytes: 32 }),
   /** Local and test setups only: plain http and loopback receivers are allowed. */
   allowLoopbackHttp: bool('ALLOW_LOOPBACK_HTTP_URLS', { default: false }),
   connectTimeoutMs: int('WEBHOOK_CONNECT_TIMEOUT_MS', { default: 3_000, min: 100, max: 60_000 }),
   responseTimeoutMs: int('WEBHOOK_RESPONSE_TIMEOUT_MS', { default: 10_000, min: 100, max: 120_000 }),
   /** How much of a receiver's answer is read (the rest is dropped). */
   maxResponseBytes: int('WEBHOOK_MAX_RESPONSE_BYTES', { default: 4_096, min: 0, max: 1_048_576 }),
-  /** Attempts in flight at once, in all and per installation. */
+  /** Attempts in flight at once, in all and per endpoint owner (an installation, or a platform account). */
   concurrency: int('WEBHOOK_CONCURRENCY', { default: 64, min: 1, max: 10_000 }),
   concurrencyPerEndpoint: int('WEBHOOK_CONCURRENCY_PER_ENDPOINT', { default: 4, min: 1, max: 1_000 }),
   /**

@@ -1,7 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { TOPICS } from '@marketplace/contracts';
 import { CopyProgress, createKafka, EventDecoder, EventSchemas, SchemaValidator } from '@marketplace/events';
-import { guardGatewayRoutes, openWebhookSecret, publicKeyFrom } from '@marketplace/identity';
+import {
+  guardGatewayRoutes,
+  openFromTransport,
+  openWebhookSecret,
+  publicKeyFrom,
+  TRANSPORT_CONTEXTS,
+} from '@marketplace/identity';
 import { RedisLock } from '@marketplace/redis';
 import type { ServiceDefinition } from '@marketplace/runtime';
 import { attemptMetrics, waitingAttemptsGauge } from './adapters/attempt-metrics';
@@ -12,6 +18,8 @@ import { settings } from './config';
 import { consumers } from './consumers';
 import { FairDispatcher } from './domain/fair-dispatcher';
 import { WEBHOOK_SOURCE_TOPICS } from './domain/webhook-events';
+import { guardAdminRoutes } from './http/admin-auth';
+import { registerAdminRoutes } from './http/admin-routes';
 import { registerRoutes } from './http/routes';
 import { makeAttempt } from './usecases/attempt';
 import { sendingSince } from './usecases/installations';
@@ -23,15 +31,17 @@ export const webhookSenderService: ServiceDefinition<typeof settings> = {
   name: 'webhook-sender',
   defaultPort: 4106,
   settings,
-  // The domain topics (orders, deliveries) are created here too: the sender may start before their
-  // producers, and its consumer needs them to exist.
-  topics: [TOPICS.installations, ...WEBHOOK_SOURCE_TOPICS, ...ATTEMPT_TOPICS],
+  // The domain topics (orders, deliveries) and provider-events are created here too: the sender may
+  // start before their producers, and its consumers need them to exist.
+  topics: [TOPICS.installations, ...WEBHOOK_SOURCE_TOPICS, TOPICS.providerEvents, ...ATTEMPT_TOPICS],
   indexes: webhookIndexes,
   outboxCollections: [DELIVERIES],
   async setup(context) {
     const { config } = context;
-    // Tenant routes answer only requests whose identity the gateway signed.
+    // Tenant routes answer only requests whose identity the gateway signed; the administrator
+    // routes only provider-delivery's administrator tokens.
     context.useBeforeBody(guardGatewayRoutes(publicKeyFrom(config.identityPublicKey)));
+    context.useBeforeBody(guardAdminRoutes(config.providerAdminTokenSecret, () => new Date()));
     const http = new SafeHttpClient({
       connectTimeoutMs: config.connectTimeoutMs,
       responseTimeoutMs: config.responseTimeoutMs,
@@ -44,14 +54,29 @@ export const webhookSenderService: ServiceDefinition<typeof settings> = {
       outbox: context.outbox,
       http,
       kinds: deliveryKinds(config.retryTimeScale),
-      openSecret: (installationId, sealed) =>
-        openWebhookSecret(config.webhookSecretTransportKey, installationId, sealed),
+      unseal: {
+        installationSecret: (installationId, sealed) =>
+          openWebhookSecret(config.webhookSecretTransportKey, installationId, sealed),
+        accountSecret: (accountId, sealed) =>
+          openFromTransport(
+            config.webhookSecretTransportKey,
+            TRANSPORT_CONTEXTS.platformAccountSecret(accountId),
+            sealed,
+          ),
+        callbackUrl: (providerDeliveryId, sealed) =>
+          openFromTransport(
+            config.webhookSecretTransportKey,
+            TRANSPORT_CONTEXTS.deliveryCallbackUrl(providerDeliveryId),
+            sealed,
+          ),
+      },
       metrics: attemptMetrics(context.metrics),
       locks: new RedisLock(context.redis, `${config.consumerGroupPrefix ?? 'webhook-sender'}:`),
       logger: context.logger,
       now: () => new Date(),
     };
     registerRoutes(context.router, ctx);
+    registerAdminRoutes(context.router, ctx);
 
     const kafka = createKafka({
       brokers: config.kafkaBrokers,

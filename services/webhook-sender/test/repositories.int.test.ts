@@ -15,11 +15,12 @@ import {
   uniqueName,
   type LookupCase,
 } from '@marketplace/testing';
+import { AccountSecretsRepository, type AccountSecretCopy } from '../src/adapters/account-secrets-repository';
 import { DeliveriesRepository, type DeliveryDoc } from '../src/adapters/deliveries-repository';
 import { InstallationCopiesRepository } from '../src/adapters/installation-copies-repository';
 import { MetaRepository, type MetaDoc } from '../src/adapters/meta-repository';
 import { DELIVERIES, webhookIndexes } from '../src/adapters/store';
-import type { AttemptRecord } from '../src/usecases/entities';
+import type { AttemptRecord, PartnerWebhookDelivery, ProviderCallbackDelivery } from '../src/usecases/entities';
 import type { InstallationCopy } from '../src/domain/installation';
 
 // Every repository query of the sender, on the real engine, with its collections at 1,000 and
@@ -33,6 +34,9 @@ const TENANT = 'tenant-under-test';
 const OTHER_TENANT = 'tenant-next-door';
 const INSTALLATION = 'installation-under-test';
 const OWNER = { tenantId: TENANT, installationId: INSTALLATION };
+const ACCOUNT = 'account-under-test';
+const ACCOUNT_OWNER = { accountId: ACCOUNT };
+const PROVIDER_DELIVERY = 'provider-delivery-under-test';
 const SENDING_SINCE = new Date('2024-05-01T00:00:00Z');
 
 let client: MongoClient;
@@ -87,7 +91,7 @@ function delivery(
   installationId: string,
   n: number,
   status: DeliveryDoc['status'] = 'delivered',
-): DeliveryDoc {
+): PartnerWebhookDelivery {
   return {
     _id: id,
     tenantId,
@@ -97,6 +101,50 @@ function delivery(
     sourceEventId: randomUUID(),
     occurredAt: day(n).toISOString(),
     body: body(id, n),
+    status,
+    round: 1,
+    nextAttempt: 2,
+    nextAttemptAt: null,
+    attempts: [attemptAt(day(n)), { ...attemptAt(day(n)), attempt: 2, statusCode: 200, verdict: 'delivered' }],
+    reason: status === 'dead_lettered' ? 'no success after 8 attempts' : null,
+    createdAt: day(n),
+    updatedAt: day(n),
+  };
+}
+
+/** A provider callback as the sender stores it: one event of a provider delivery (about 0.9 KB). */
+function callback(
+  id: string,
+  accountId: string,
+  providerDeliveryId: string,
+  n: number,
+  options: { terminal?: boolean; status?: DeliveryDoc['status'] } = {},
+): ProviderCallbackDelivery {
+  const terminal = options.terminal ?? false;
+  const status = options.status ?? 'delivered';
+  return {
+    _id: id,
+    kind: 'provider-callback',
+    accountId,
+    providerDeliveryId,
+    callbackUrlSealed: `v1.${Buffer.from(randomUUID() + randomUUID()).toString('base64url')}`,
+    terminal,
+    type: terminal ? 'delivery.delivered' : 'driver.location_updated',
+    sourceEventId: randomUUID(),
+    occurredAt: day(n).toISOString(),
+    body: JSON.stringify({
+      eventType: terminal ? 'delivery.delivered' : 'driver.location_updated',
+      platformReference: `order-${n}`,
+      providerDeliveryId,
+      status: terminal ? 'delivered' : 'on_the_way',
+      eventTimeUtc: day(n).toISOString(),
+      driverName: 'Max Mustermann',
+      driverPhone: '+49 170 1234567',
+      driverLat: 52.52,
+      driverLng: 13.4,
+      trackingUrl: 'https://track.example.com/t/abc',
+      estimatedDeliveryAtUtc: day(n).toISOString(),
+    }),
     status,
     round: 1,
     nextAttempt: 2,
@@ -140,12 +188,27 @@ const attemptEvent = (deliveryId: string): OutgoingEvent => ({
   data: { deliveryId, installationId: INSTALLATION, round: 1, attempt: 2, dueAt: day(1).toISOString() },
 });
 
-/** Fills every collection to `total` with other owners' documents: 5,000 installations of 2,000 tenants. */
+/**
+ * Fills every collection to `total` with other owners' documents: partner webhooks of 5,000
+ * installations of 2,000 tenants and, as many, provider callbacks of 2,000 provider deliveries of
+ * 500 accounts (one in ten terminal).
+ */
 async function growTo(total: number): Promise<void> {
-  await fillTo(db.collection<DeliveryDoc>(DeliveriesRepository.storage.collection), total, (i) => {
+  await fillTo(db.collection<DeliveryDoc>(DeliveriesRepository.storage.collection), total, (i): DeliveryDoc => {
+    if (i % 2 === 1) {
+      const pd = i % 2_000;
+      return callback(`fill-callback-${i}`, `fill-account-${pd % 500}`, `fill-provider-delivery-${pd}`, i % 365, {
+        terminal: i % 10 === 1,
+      });
+    }
     const inst = i % 5_000;
     return delivery(`fill-delivery-${i}`, `fill-tenant-${inst % 2_000}`, `fill-installation-${inst}`, i % 365);
   });
+  await fillTo(db.collection<AccountSecretCopy>(AccountSecretsRepository.storage.collection), total, (i) => ({
+    _id: `fill-account-${i}`,
+    sealed: `v1.${Buffer.from(randomUUID() + randomUUID()).toString('base64url')}`,
+    rotatedAt: day(i % 365),
+  }));
   await fillTo(db.collection<InstallationCopy>(InstallationCopiesRepository.storage.collection), total, (i) =>
     installation(`fill-installation-${i}`, `fill-tenant-${i % 2_000}`),
   );
@@ -161,6 +224,7 @@ it('serves every repository query from an index: the time per lookup does not gr
   const deliveries = new DeliveriesRepository(db);
   const installations = new InstallationCopiesRepository(db);
   const meta = new MetaRepository(db);
+  const accountSecrets = new AccountSecretsRepository(db);
 
   // The owner's data: 3 installations, 6 deliveries of one of them (one dead letter), and a
   // delivery of another tenant's installation.
@@ -182,6 +246,20 @@ it('serves every repository query from an index: the time per lookup does not gr
   } = delivery('delivery-next-door', OTHER_TENANT, 'installation-next-door', 1);
   await deliveries.create({ tenantId: OTHER_TENANT, installationId: 'installation-next-door' }, foreign, [], day(1));
   expect(await meta.claimSendingSince(SENDING_SINCE)).toEqual(SENDING_SINCE);
+  // The account's: 6 events of one provider delivery (the last terminal, one dead letter), 2 of
+  // another, nonterminal only, and its secret.
+  for (let n = 0; n < 6; n++) {
+    const { accountId: _a, ...c } = callback(`callback-${n}`, ACCOUNT, PROVIDER_DELIVERY, n, {
+      terminal: n === 5,
+      status: n === 3 ? 'dead_lettered' : 'delivered',
+    });
+    expect(await deliveries.createForAccount(ACCOUNT_OWNER, c, [], day(n))).toBe(true);
+  }
+  for (let n = 6; n < 8; n++) {
+    const { accountId: _a, ...c } = callback(`callback-${n}`, ACCOUNT, 'provider-delivery-2', n);
+    await deliveries.createForAccount(ACCOUNT_OWNER, c, [], day(n));
+  }
+  expect(await accountSecrets.saveIfNewer(ACCOUNT_OWNER, { sealed: 'v1.first', rotatedAt: day(1) })).toBe(true);
 
   let revision = 1;
   let createdDeliveries = 0;
@@ -189,6 +267,10 @@ it('serves every repository query from an index: the time per lookup does not gr
   let recorded = 0;
   let staged = 0;
   let round = 1;
+  let callbackRound = 1;
+  let createdCallbacks = 0;
+  let rotations = 1;
+  let createdAccounts = 0;
   const cases: LookupCase[] = [
     {
       name: 'DeliveriesRepository.create: a new delivery with its first attempt staged',
@@ -295,6 +377,151 @@ it('serves every repository query from an index: the time per lookup does not gr
         )),
     },
     {
+      name: "DeliveriesRepository.findForTenant: a provider callback's id is not found (a tenant never sees one)",
+      run: async () => expect(await deliveries.findForTenant({ tenantId: TENANT }, 'callback-1')).toBeUndefined(),
+    },
+    {
+      name: 'DeliveriesRepository.createForAccount: a new provider callback with its first attempt staged',
+      run: async () => {
+        const { accountId: _a, ...c } = callback(
+          `created-callback-${++createdCallbacks}`,
+          ACCOUNT,
+          'provider-delivery-3',
+          1,
+        );
+        expect(await deliveries.createForAccount(ACCOUNT_OWNER, c, [attemptEvent(c._id)], day(1))).toBe(true);
+      },
+    },
+    {
+      name: 'DeliveriesRepository.createForAccount: the same callback again is refused',
+      run: async () => {
+        const { accountId: _a, ...c } = callback('callback-0', ACCOUNT, PROVIDER_DELIVERY, 0);
+        expect(await deliveries.createForAccount(ACCOUNT_OWNER, c, [], day(0))).toBe(false);
+      },
+    },
+    {
+      name: 'DeliveriesRepository.findProviderCallback: one callback, for the administrators',
+      run: async () => {
+        const found = await deliveries.findProviderCallback('callback-2');
+        expect(found).toMatchObject({ _id: 'callback-2', kind: 'provider-callback', accountId: ACCOUNT });
+        expect(found).not.toHaveProperty(OUTBOX);
+      },
+    },
+    {
+      name: "DeliveriesRepository.findProviderCallback: a partner webhook's id is not found",
+      run: async () => expect(await deliveries.findProviderCallback('delivery-3')).toBeUndefined(),
+    },
+    {
+      name: "DeliveriesRepository.listForAccount: the account's callbacks, newest first",
+      run: async () =>
+        expect((await deliveries.listForAccount(ACCOUNT_OWNER, { limit: 3 })).map((d) => d._id)).toEqual([
+          'callback-7',
+          'callback-6',
+          'callback-5',
+        ]),
+    },
+    {
+      name: "DeliveriesRepository.listForAccount: the account's dead letters",
+      run: async () =>
+        expect(
+          (await deliveries.listForAccount(ACCOUNT_OWNER, { status: 'dead_lettered', limit: 50 })).map((d) => d._id),
+        ).toEqual(['callback-3']),
+    },
+    {
+      name: "DeliveriesRepository.listForAccount: one provider delivery's events, newest first",
+      run: async () =>
+        expect(
+          (await deliveries.listForAccount(ACCOUNT_OWNER, { providerDeliveryId: PROVIDER_DELIVERY, limit: 50 })).map(
+            (d) => d._id,
+          ),
+        ).toEqual(['callback-5', 'callback-4', 'callback-3', 'callback-2', 'callback-1', 'callback-0']),
+    },
+    {
+      name: "DeliveriesRepository.listForAccount: one provider delivery's events with a status",
+      run: async () =>
+        expect(
+          (
+            await deliveries.listForAccount(ACCOUNT_OWNER, {
+              providerDeliveryId: PROVIDER_DELIVERY,
+              status: 'dead_lettered',
+              limit: 50,
+            })
+          ).map((d) => d._id),
+        ).toEqual(['callback-3']),
+    },
+    {
+      name: 'DeliveriesRepository.hasTerminalEvent: a terminal event of the provider delivery was received',
+      run: async () => expect(await deliveries.hasTerminalEvent(ACCOUNT_OWNER, PROVIDER_DELIVERY)).toBe(true),
+    },
+    {
+      name: 'DeliveriesRepository.hasTerminalEvent: none of a delivery with nonterminal events only',
+      run: async () => expect(await deliveries.hasTerminalEvent(ACCOUNT_OWNER, 'provider-delivery-2')).toBe(false),
+    },
+    {
+      name: "DeliveriesRepository.hasTerminalEvent: another account's terminal event does not count",
+      run: async () =>
+        expect(await deliveries.hasTerminalEvent({ accountId: 'account-next-door' }, PROVIDER_DELIVERY)).toBe(false),
+    },
+    {
+      name: "DeliveriesRepository.recordAttempt: a provider callback's retry, its next attempt staged",
+      run: async () =>
+        void (await deliveries.recordAttempt(
+          ACCOUNT_OWNER,
+          'callback-6',
+          { status: 'pending', nextAttempt: 2, nextAttemptAt: day(9), updatedAt: day(9) },
+          attemptAt(day(9)),
+          [attemptEvent('callback-6')],
+          day(9),
+        )),
+    },
+    {
+      name: 'DeliveriesRepository.startRound: a redelivery of a provider callback',
+      run: async () =>
+        void (await deliveries.startRound(
+          ACCOUNT_OWNER,
+          'callback-5',
+          { status: 'delivered', round: ++callbackRound, updatedAt: day(9) },
+          [attemptEvent('callback-5')],
+          day(9),
+        )),
+    },
+    {
+      name: 'AccountSecretsRepository.saveIfNewer: a newer secret replaces the copy',
+      run: async () =>
+        expect(
+          await accountSecrets.saveIfNewer(ACCOUNT_OWNER, {
+            sealed: `v1.rotated-${++rotations}`,
+            rotatedAt: day(rotations),
+          }),
+        ).toBe(true),
+    },
+    {
+      name: 'AccountSecretsRepository.saveIfNewer: an older secret read late changes nothing',
+      run: async () =>
+        expect(await accountSecrets.saveIfNewer(ACCOUNT_OWNER, { sealed: 'v1.old', rotatedAt: day(0) })).toBe(false),
+    },
+    {
+      name: "AccountSecretsRepository.saveIfNewer: a new account's secret is inserted",
+      run: async () =>
+        expect(
+          await accountSecrets.saveIfNewer(
+            { accountId: `account-new-${++createdAccounts}` },
+            {
+              sealed: 'v1.new',
+              rotatedAt: day(1),
+            },
+          ),
+        ).toBe(true),
+    },
+    {
+      name: "AccountSecretsRepository.findForAccount: the account's newest secret",
+      run: async () => expect(await accountSecrets.findForAccount(ACCOUNT_OWNER)).toMatchObject({ _id: ACCOUNT }),
+    },
+    {
+      name: 'AccountSecretsRepository.findForAccount: an account never seen has none',
+      run: async () => expect(await accountSecrets.findForAccount({ accountId: 'account-never-seen' })).toBeUndefined(),
+    },
+    {
       name: 'InstallationCopiesRepository.saveIfNewer: a newer revision replaces the copy',
       run: async () => expect(await installations.saveIfNewer(OWNER, snapshot(++revision))).toBe(true),
     },
@@ -348,7 +575,7 @@ it('serves every repository query from an index: the time per lookup does not gr
   if (timings.some(growsWithData))
     throw new Error(`queries that grow with the data (a scan):\n${describeTimings(timings)}`);
   // (2) Every repository method has a case.
-  const methods = [deliveries, installations, meta].flatMap((repository) => queryMethodsOf(repository));
+  const methods = [deliveries, installations, accountSecrets, meta].flatMap((repository) => queryMethodsOf(repository));
   expect([...new Set(cases.map((c) => methodOfCase(c.name)))].sort()).toEqual([...new Set(methods)].sort());
   // (3) The writes wrote: each timed update hit its document every time.
   const raw = db.collection<DeliveryDoc & { [OUTBOX]?: unknown[] }>(DELIVERIES);
@@ -361,6 +588,17 @@ it('serves every repository query from an index: the time per lookup does not gr
   expect((await raw.findOne({ _id: 'delivery-4' }))!.round).toBe(round);
   expect((await installations.findForTenant({ tenantId: TENANT }, INSTALLATION))!.revision).toBe(revision);
   expect(await raw.countDocuments({ tenantId: TENANT, installationId: 'installation-3' })).toBe(createdDeliveries);
+  expect(await raw.countDocuments({ accountId: ACCOUNT, providerDeliveryId: 'provider-delivery-3' })).toBe(
+    createdCallbacks,
+  );
+  const retriedCallback = (await raw.findOne({ _id: 'callback-6' }))!;
+  expect(retriedCallback[OUTBOX]?.length).toBeGreaterThan(0);
+  expect((await raw.findOne({ _id: 'callback-5' }))!.round).toBe(callbackRound);
+  expect(await accountSecrets.findForAccount(ACCOUNT_OWNER)).toEqual({
+    _id: ACCOUNT,
+    sealed: `v1.rotated-${rotations}`,
+    rotatedAt: day(rotations),
+  });
   expect(
     await installations.findForTenant(
       { tenantId: `tenant-new-${createdInstallations}` },

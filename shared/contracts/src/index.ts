@@ -13,6 +13,9 @@ export {
   OAuth2Input as OAuth2InputSchema,
   providerSchemas,
   providerAdminSchemas,
+  providerOperationsSchemas,
+  REPORTABLE_EVENT_TYPES,
+  PLATFORM_RATE_LIMIT,
   CALLBACK_URL_PATTERN,
   PROVIDER_CONTRACT,
   PROVIDER_ERROR_CODES,
@@ -41,3 +44,4 @@ export { branchAddressLine, type BranchAddress } from './pickup';
 export { tenantDeliveriesApiDocument } from './openapi/tenant-deliveries';
 export { providerApiDocument } from './openapi/provider-api';
 export { providerAdminApiDocument } from './openapi/provider-admin';
+export { providerCallbacksAdminApiDocument } from './openapi/provider-callbacks-admin';

@@ -173,6 +173,8 @@ describe('provider contract', () => {
       { field: 'webhook', value: { url: 'https://user:pw@platform.example/hook' }, path: 'webhook.url' },
       { field: 'webhook', value: { url: 'https://platform.example/hook#top' }, path: 'webhook.url' },
       { field: 'webhook', value: { url: 'https://platform.example:8443/hook' }, path: 'webhook.url' },
+      // Plain http only to the loopback names (local and test deployments; production refuses it too).
+      { field: 'webhook', value: { url: 'http://127.0.0.2/hook' }, path: 'webhook.url' },
       { field: 'webhook', value: { url: 'hook' }, path: 'webhook.url' },
       { field: 'webhook', value: { url: `https://platform.example/${chars(2030)}` }, path: 'webhook.url' },
       { field: 'webhook', value: { url: 'https://platform.example/h', secret: 's' }, path: 'webhook.secret' },

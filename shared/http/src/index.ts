@@ -22,9 +22,4 @@ export { bodyValidator, fieldErrorsOf, fieldPath } from './body-validation';
 export { isUuid, pathId, queryId } from './path-params';
 export { isLoopbackHost, isInternalAddress } from './outbound-address';
 export { outboundUrlProblem, type OutboundUrlRules } from './outbound-url';
-export {
-  SafeHttpClient,
-  type SafeHttpOptions,
-  type SafePostResult,
-  type NetworkErrorClass,
-} from './safe-http';
+export { SafeHttpClient, type SafeHttpOptions, type SafePostResult, type NetworkErrorClass } from './safe-http';

@@ -183,6 +183,23 @@ describe('SafeHttpClient: responses', () => {
     expect(received.headers.host).toBe(`127.0.0.1:${server.port}`);
   });
 
+  it("sends the content type it is given instead of the default, and drops a caller's own", async () => {
+    const server = await startServer((_req, res) => res.writeHead(204).end());
+    const c = client({ allowLoopbackHttp: true });
+    const url = `http://127.0.0.1:${server.port}/`;
+    const body = Buffer.from('{}');
+    await withTimeout(
+      c.post(url, { 'Content-Type': 'text/plain' }, body, 'application/json; charset=utf-8'),
+      4000,
+      url,
+    );
+    await withTimeout(c.post(url, { 'Content-Type': 'text/plain' }, body), 4000, url);
+    expect(server.requests.map((r) => r.headers['content-type'])).toEqual([
+      'application/json; charset=utf-8',
+      'application/json',
+    ]);
+  });
+
   it('connects to the resolved loopback address but keeps the hostname in the Host header', async () => {
     const server = await startServer((_req, res) => res.writeHead(204).end());
     const resolve = resolverOf(['127.0.0.1']);

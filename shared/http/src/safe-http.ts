@@ -69,13 +69,22 @@ export class SafeHttpClient {
     });
   }
 
-  /** POSTs the exact body bytes with the given headers (content-type application/json added). Never throws for network problems: returns a result. */
-  async post(url: string, headers: Record<string, string>, body: Buffer): Promise<SafePostResult> {
+  /**
+   * POSTs the exact body bytes with the given headers and `contentType` (application/json unless
+   * told: a caller's own Content-Type header is dropped, so the body's type is always set here).
+   * Never throws for network problems: returns a result.
+   */
+  async post(
+    url: string,
+    headers: Record<string, string>,
+    body: Buffer,
+    contentType = 'application/json',
+  ): Promise<SafePostResult> {
     const started = performance.now();
     const latencyMs = (): number => Math.round(performance.now() - started);
     try {
       const target = await this.checkedTarget(url);
-      const { status, bodyPreview, retryAfter } = await this.send(target, headers, body);
+      const { status, bodyPreview, retryAfter } = await this.send(target, headers, body, contentType);
       return { kind: 'response', status, latencyMs: latencyMs(), bodyPreview, retryAfter };
     } catch (err) {
       const { errorClass, message } = classify(err);
@@ -154,6 +163,7 @@ export class SafeHttpClient {
     target: CheckedTarget,
     callerHeaders: Record<string, string>,
     body: Buffer,
+    contentType: string,
   ): Promise<{ status: number; bodyPreview: string; retryAfter: string | null }> {
     const { connectTimeoutMs, responseTimeoutMs, maxResponseBytes } = this.options;
     const isHttps = target.url.protocol === 'https:';
@@ -172,7 +182,7 @@ export class SafeHttpClient {
         continue;
       headers[name] = value;
     }
-    headers['content-type'] = 'application/json';
+    headers['content-type'] = contentType;
     headers['content-length'] = body.length;
 
     return new Promise((resolve, reject) => {

@@ -31,3 +31,4 @@ export async function connectRedis({ url, logger }: RedisSettings): Promise<Redi
 export { defineScripts, type LuaScript } from './scripts';
 export { RedisLock } from './redis-lock';
 export { whileRedisAnswers } from './redis-unavailable';
+export { RateLimiter, type RateDecision, type RequestLimiter } from './rate-limiter';

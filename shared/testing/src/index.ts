@@ -12,7 +12,14 @@ export { testCatalog, testEventSchema, testEvents } from './event-fixtures';
 export { readTopic, type RawTopicReader } from './raw-topic';
 export { findSecrets, SECRET_PATTERNS } from './secret-patterns';
 export { validateOpenApi, componentValidator, tenantDocumentOperationIds } from './openapi';
-export { startReceiver, verifySignature, type Received, type Receiver } from './receiver';
+export {
+  startReceiver,
+  verifyPlatformSignature,
+  verifySignature,
+  type Received,
+  type Receiver,
+  type ReceiverAnswer,
+} from './receiver';
 export {
   describeTimings,
   fillTo,

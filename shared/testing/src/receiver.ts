@@ -10,17 +10,23 @@ export interface Received {
   body: Buffer;
 }
 
+/** An answer with headers of its own (a Retry-After, say). */
+export interface ReceiverAnswer {
+  status: number;
+  headers?: Record<string, string>;
+}
+
 /**
  * A partner's webhook endpoint in the test process (plain HTTP on loopback, which the services
- * allow only with ALLOW_LOOPBACK_HTTP_URLS=true). `respond` decides each answer: a status, or
- * 'hang' to never answer (a timeout).
+ * allow only with ALLOW_LOOPBACK_HTTP_URLS=true). `respond` decides each answer: a status, a
+ * status with headers, or 'hang' to never answer (a timeout).
  */
 export interface Receiver {
   url: string;
   received: Received[];
   /** Requests to one path (each test its own path). */
   at(path: string): Received[];
-  respond: (req: Received, nth: number) => number | 'hang';
+  respond: (req: Received, nth: number) => number | ReceiverAnswer | 'hang';
   close(): Promise<void>;
 }
 
@@ -49,8 +55,10 @@ export async function startReceiver(): Promise<Receiver> {
       counts.set(entry.path, nth);
       const answer = receiver.respond(entry, nth);
       if (answer === 'hang') return; // never answers: the sender's response timeout fires
-      res.statusCode = answer;
-      res.end(answer >= 300 && answer < 400 ? '' : 'ok');
+      const { status, headers = {} } = typeof answer === 'number' ? { status: answer } : answer;
+      res.statusCode = status;
+      for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+      res.end(status >= 300 && status < 400 ? '' : 'ok');
     });
   });
   server.keepAliveTimeout = 1000;
@@ -76,5 +84,17 @@ export function verifySignature(request: Received, secret: string): boolean {
   const expected = createHmac('sha256', secret)
     .update(Buffer.concat([Buffer.from(`${timestamp}.`, 'utf8'), request.body]))
     .digest();
+  return timingSafeEqual(expected, Buffer.from(signature, 'hex'));
+}
+
+/**
+ * The platform's check of a delivery-provider callback, written independently of the sender's
+ * code ("Authentication" of the provider contract): HMAC-SHA256 over the raw body bytes alone,
+ * lowercase hex without a prefix in X-Platform-Signature, compared in constant time.
+ */
+export function verifyPlatformSignature(request: Received, secret: string): boolean {
+  const signature = String(request.headers['x-platform-signature'] ?? '');
+  if (!/^[0-9a-f]{64}$/.test(signature)) return false;
+  const expected = createHmac('sha256', secret).update(request.body).digest();
   return timingSafeEqual(expected, Buffer.from(signature, 'hex'));
 }

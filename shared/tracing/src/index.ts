@@ -9,12 +9,19 @@ import { KoaInstrumentation } from '@opentelemetry/instrumentation-koa';
 import { MongoDBInstrumentation } from '@opentelemetry/instrumentation-mongodb';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { NodeSDK } from '@opentelemetry/sdk-node';
-import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
+import { ATTR_SERVICE_NAME, ATTR_URL_FULL } from '@opentelemetry/semantic-conventions';
+import type { RequestOptions } from 'node:http';
 
 export interface TracingSettings {
   serviceName: string;
   /** OTLP/HTTP base endpoint (OTEL_EXPORTER_OTLP_ENDPOINT). Without it nothing is exported. */
   endpoint?: string;
+  /**
+   * What outgoing HTTP spans record as `url.full`: the whole URL (the default), or its scheme, host
+   * and port only, for a service whose calls go to URLs holding secrets in their path (the webhook
+   * sender: a provider callback's path carries a confidential token).
+   */
+  outgoingUrls?: 'full' | 'origin';
 }
 
 export interface Tracing {
@@ -43,7 +50,18 @@ export function startTracing(settings: TracingSettings): Tracing {
   return active;
 }
 
-function start({ serviceName, endpoint }: TracingSettings): Tracing {
+/** The scheme, host and port of an outgoing request, as `url.full` of its span (no path, no query). */
+export function outgoingOrigin(request: RequestOptions): string {
+  const protocol = request.protocol ?? 'http:';
+  // `hostname` wins over `host` (as in node:http); `host` may carry the port.
+  const hostPort = request.hostname ? undefined : /^(.*?)(?::(\d+))?$/.exec(request.host ?? 'localhost');
+  const host = request.hostname ?? hostPort?.[1] ?? 'localhost';
+  const port = request.port ?? hostPort?.[2];
+  const bracketed = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  return `${protocol}//${bracketed}${port ? `:${port}` : ''}`;
+}
+
+function start({ serviceName, endpoint, outgoingUrls = 'full' }: TracingSettings): Tracing {
   if (!endpoint) {
     context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
     propagation.setGlobalPropagator(new W3CTraceContextPropagator());
@@ -56,6 +74,10 @@ function start({ serviceName, endpoint }: TracingSettings): Tracing {
     instrumentations: [
       new HttpInstrumentation({
         ignoreIncomingRequestHook: (req) => /^\/(healthz|readyz|metrics)/.test(req.url ?? ''),
+        // The hook's attributes replace the instrumentation's own, `url.full` included.
+        ...(outgoingUrls === 'origin'
+          ? { startOutgoingSpanHook: (request: RequestOptions) => ({ [ATTR_URL_FULL]: outgoingOrigin(request) }) }
+          : {}),
       }),
       new KoaInstrumentation(),
       new KafkaJsInstrumentation(),

@@ -1,18 +1,10 @@
-/** What a rate-limit bucket answers for one request. */
-export interface RateDecision {
-  allowed: boolean;
-  remaining: number;
-  /** Whole seconds until a request would be admitted (0 when allowed). */
-  retryAfterSeconds: number;
-}
+import type { RateDecision, RequestLimiter } from '@marketplace/redis';
 
 /**
- * Counts requests per bucket, at most `limit` in any `windowSeconds` (adapters/rate-limiter.ts: a
- * sliding window in Redis, shared by every gateway instance).
+ * The limiter is a sliding window in Redis, shared by every gateway instance (RateLimiter of
+ * @marketplace/redis); its port and answer are re-exported for the HTTP edge.
  */
-export interface RequestLimiter {
-  take(bucket: string, limit: number, windowSeconds: number): Promise<RateDecision>;
-}
+export type { RateDecision, RequestLimiter };
 
 /** The Partner API's limits: per client IP, and per installation (all endpoints share it). */
 export interface PartnerLimits {

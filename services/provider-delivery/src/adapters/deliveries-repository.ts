@@ -1,43 +1,148 @@
 import type { Collection, Db } from 'mongodb';
 import type { ProviderStatusName } from '@marketplace/contracts';
-import type { RepositoryStorage } from '@marketplace/store';
+import type { OutgoingEvent } from '@marketplace/events';
+import { updateWithOutbox, withOutbox, type OutboxFields } from '@marketplace/outbox';
+import { isDuplicateKeyError, type RepositoryStorage } from '@marketplace/store';
+import type { CallbackSource, DeliveryOrder, SentLocation, StoredDelivery, Tracking } from '../domain/delivery';
 import type { AccountOwner } from '../domain/platform-account';
 
 /**
- * A delivery received through the provider contract, as far as this issue goes: its account, its
- * status and when we observed it. Creating deliveries arrives with its own issue; until then the
- * collection is empty and every read is a 404.
+ * One document per create request that passed validation, keyed within the account by its
+ * idempotency key: an accepted one is the delivery itself; a business rejection keeps the answer
+ * (and the payload's fingerprint), so its replays get the same refusal. Its events for the
+ * platform are staged in the same write as the change that makes them (the outbox).
  */
 export interface DeliveryDoc {
-  /** Our providerDeliveryId. */
+  /** Our providerDeliveryId (a rejection's id is never shown). */
   _id: string;
   accountId: string;
-  status: ProviderStatusName;
+  idempotencyKey: string;
+  /** SHA-256 of the canonical payload (domain/delivery.ts payloadFingerprint). */
+  fingerprint: string;
+  accepted: boolean;
+  rejectionReason: string | null;
+  callbackSource: CallbackSource;
+  /** The callback URL, sealed for the webhook sender (its path token is a secret); null for none. */
+  callbackUrlSealed: string | null;
+  order: DeliveryOrder;
+  /** Null for a rejection. */
+  status: ProviderStatusName | null;
   statusEventTimeUtc: Date;
+  tracking: Tracking;
+  lastSentLocation: SentLocation | null;
+  returnReasonCode: string | null;
+  version: number;
+  createdAt: Date;
+  updatedAt: Date;
 }
 
-export interface DeliveryStatus {
-  providerDeliveryId: string;
-  status: ProviderStatusName;
-  eventTimeUtc: Date;
+/** What a replay is compared with and answered from. */
+export type IdempotencyRecord = Pick<
+  DeliveryDoc,
+  '_id' | 'fingerprint' | 'accepted' | 'rejectionReason' | 'callbackSource' | 'callbackUrlSealed'
+>;
+
+/** The fields a change sets (status, tracking, the order's current values). */
+export type DeliveryChanges = Partial<
+  Pick<
+    DeliveryDoc,
+    'order' | 'status' | 'statusEventTimeUtc' | 'tracking' | 'lastSentLocation' | 'returnReasonCode' | 'updatedAt'
+  >
+>;
+
+const WITHOUT_OUTBOX = { projection: { _outbox: 0, _outboxSince: 0, _outboxVersion: 0 } } as const;
+
+function deliveryOf(doc: DeliveryDoc): StoredDelivery {
+  return {
+    id: doc._id,
+    accountId: doc.accountId,
+    order: doc.order,
+    status: doc.status!,
+    statusEventTimeUtc: doc.statusEventTimeUtc,
+    tracking: doc.tracking,
+    lastSentLocation: doc.lastSentLocation,
+    returnReasonCode: doc.returnReasonCode,
+    version: doc.version,
+    createdAt: doc.createdAt,
+    updatedAt: doc.updatedAt,
+    callbackSource: doc.callbackSource,
+    callbackUrlSealed: doc.callbackUrlSealed,
+  };
 }
 
-/** Collection `deliveries`: every read names the account, so another account's delivery is not found. */
+/** Collection `deliveries`: every method names the account, so another account's delivery is not found. */
 export class DeliveriesRepository {
   static readonly storage: RepositoryStorage = {
     collection: 'deliveries',
-    // Every query goes by `_id` (with the account): no other index.
-    indexes: [],
+    indexes: [
+      // The unique `_id` (with the account in the filter) serves find and update.
+      // insert and findByIdempotencyKey: one request per key within the account, enforced here,
+      // so concurrent duplicates converge on the one document that won the insert.
+      { key: { accountId: 1, idempotencyKey: 1 }, name: 'idempotency', unique: true },
+    ],
   };
 
-  private readonly deliveries: Collection<DeliveryDoc>;
+  private readonly deliveries: Collection<DeliveryDoc & OutboxFields>;
 
   constructor(db: Db) {
     this.deliveries = db.collection(DeliveriesRepository.storage.collection);
   }
 
-  async findStatus(owner: AccountOwner, providerDeliveryId: string): Promise<DeliveryStatus | undefined> {
-    const doc = await this.deliveries.findOne({ _id: providerDeliveryId, accountId: owner.accountId });
-    return doc ? { providerDeliveryId: doc._id, status: doc.status, eventTimeUtc: doc.statusEventTimeUtc } : undefined;
+  /**
+   * Inserts the account's request with `events` staged in it, and gives the document as written
+   * (for the outbox's flush); `duplicate` when the account already has a request with this
+   * idempotency key (the caller reads it and answers as a replay).
+   */
+  async insert(
+    owner: AccountOwner,
+    doc: Omit<DeliveryDoc, 'accountId'>,
+    events: OutgoingEvent[],
+    now: Date,
+  ): Promise<{ inserted: DeliveryDoc & OutboxFields } | 'duplicate'> {
+    const written = withOutbox({ ...doc, accountId: owner.accountId }, events, now);
+    try {
+      await this.deliveries.insertOne(written);
+      return { inserted: written };
+    } catch (error) {
+      if (isDuplicateKeyError(error)) return 'duplicate';
+      throw error;
+    }
+  }
+
+  async findByIdempotencyKey(owner: AccountOwner, idempotencyKey: string): Promise<IdempotencyRecord | undefined> {
+    const doc = await this.deliveries.findOne(
+      { accountId: owner.accountId, idempotencyKey },
+      { projection: { fingerprint: 1, accepted: 1, rejectionReason: 1, callbackSource: 1, callbackUrlSealed: 1 } },
+    );
+    return doc ?? undefined;
+  }
+
+  /** An accepted delivery of the account (a rejection is no delivery). */
+  async find(owner: AccountOwner, providerDeliveryId: string): Promise<StoredDelivery | undefined> {
+    const doc = await this.deliveries.findOne(
+      { _id: providerDeliveryId, accountId: owner.accountId, accepted: true },
+      WITHOUT_OUTBOX,
+    );
+    return doc ? deliveryOf(doc) : undefined;
+  }
+
+  /**
+   * Applies `changes` if the delivery is still at `version` (raising it), with `events` staged in
+   * the same write; false when another change came first (the caller decides again).
+   */
+  async update(
+    owner: AccountOwner,
+    providerDeliveryId: string,
+    version: number,
+    changes: DeliveryChanges,
+    events: OutgoingEvent[],
+    now: Date,
+  ): Promise<boolean> {
+    const update = { $set: { ...changes, version: version + 1 } };
+    const { matchedCount } = await this.deliveries.updateOne(
+      { _id: providerDeliveryId, accountId: owner.accountId, version },
+      events.length > 0 ? updateWithOutbox<DeliveryDoc>(update, events, now) : update,
+    );
+    return matchedCount === 1;
   }
 }

@@ -1,6 +1,9 @@
 import type { Collection, Db } from 'mongodb';
+import type { OutgoingEvent } from '@marketplace/events';
+import { updateWithOutbox, type OutboxFields } from '@marketplace/outbox';
 import type { RepositoryStorage } from '@marketplace/store';
-import type { AccountOwner, Capabilities, PlatformAccount } from '../domain/platform-account';
+import type { AccountOwner, Capabilities, PlatformAccount, RateLimit } from '../domain/platform-account';
+import { defaultRateLimit } from '../domain/platform-account';
 import type { ServiceArea } from '../domain/platform-account';
 
 /**
@@ -14,15 +17,29 @@ export interface PlatformAccountDoc {
   webhookUrl: string | null;
   capabilities: Capabilities;
   serviceAreaJson: string;
+  /** Absent on accounts stored before rate limits existed: they get the default. */
+  rateLimit?: RateLimit;
   webhookSecretSealed: string;
+  /** When the secret was minted (the account's creation, or its last rotation): the newest wins downstream. */
+  webhookSecretRotatedAt?: Date;
   createdAt: Date;
   updatedAt: Date;
 }
 
 /** Fields an administrator changes. */
-export type AccountChanges = Partial<Pick<PlatformAccount, 'name' | 'webhookUrl' | 'capabilities' | 'serviceArea'>>;
+export type AccountChanges = Partial<
+  Pick<PlatformAccount, 'name' | 'webhookUrl' | 'capabilities' | 'serviceArea' | 'rateLimit'>
+>;
 
-const WITHOUT_SECRET = { projection: { webhookSecretSealed: 0 } } as const;
+const WITHOUT_SECRET = {
+  projection: { webhookSecretSealed: 0, webhookSecretRotatedAt: 0, _outbox: 0, _outboxSince: 0, _outboxVersion: 0 },
+} as const;
+
+/** The account's signing secret as stored: sealed, and when it was minted. */
+export interface SealedWebhookSecret {
+  sealed: string;
+  rotatedAt: Date;
+}
 
 function accountOf(doc: Omit<PlatformAccountDoc, 'webhookSecretSealed'>): PlatformAccount {
   return {
@@ -31,6 +48,7 @@ function accountOf(doc: Omit<PlatformAccountDoc, 'webhookSecretSealed'>): Platfo
     webhookUrl: doc.webhookUrl,
     capabilities: doc.capabilities,
     serviceArea: JSON.parse(doc.serviceAreaJson) as ServiceArea,
+    rateLimit: doc.rateLimit ?? defaultRateLimit(),
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
   };
@@ -47,7 +65,7 @@ export class PlatformAccountsRepository {
     ],
   };
 
-  private readonly accounts: Collection<PlatformAccountDoc>;
+  private readonly accounts: Collection<PlatformAccountDoc & OutboxFields>;
 
   constructor(db: Db) {
     this.accounts = db.collection(PlatformAccountsRepository.storage.collection);
@@ -60,6 +78,7 @@ export class PlatformAccountsRepository {
       ...fields,
       serviceAreaJson: JSON.stringify(serviceArea),
       webhookSecretSealed,
+      webhookSecretRotatedAt: account.createdAt,
     });
   }
 
@@ -83,18 +102,35 @@ export class PlatformAccountsRepository {
     return matchedCount === 1 ? this.find(owner) : undefined;
   }
 
-  /** Stores a new sealed webhook secret; false when there is no such account. */
-  async replaceWebhookSecret(owner: AccountOwner, sealed: string, updatedAt: Date): Promise<boolean> {
+  /**
+   * Stores a new sealed webhook secret, with `events` (the rotation, for the webhook sender) staged
+   * in the same write; false when there is no such account.
+   */
+  async replaceWebhookSecret(
+    owner: AccountOwner,
+    sealed: string,
+    rotatedAt: Date,
+    events: OutgoingEvent[],
+  ): Promise<boolean> {
     const { matchedCount } = await this.accounts.updateOne(
       { _id: owner.accountId },
-      { $set: { webhookSecretSealed: sealed, updatedAt } },
+      updateWithOutbox<PlatformAccountDoc>(
+        { $set: { webhookSecretSealed: sealed, webhookSecretRotatedAt: rotatedAt, updatedAt: rotatedAt } },
+        events,
+        rotatedAt,
+      ),
     );
     return matchedCount === 1;
   }
 
   /** The sealed webhook secret, for signing; undefined when there is no such account. */
-  async findSealedWebhookSecret(owner: AccountOwner): Promise<string | undefined> {
-    const doc = await this.accounts.findOne({ _id: owner.accountId }, { projection: { webhookSecretSealed: 1 } });
-    return doc?.webhookSecretSealed;
+  async findSealedWebhookSecret(owner: AccountOwner): Promise<SealedWebhookSecret | undefined> {
+    const doc = await this.accounts.findOne(
+      { _id: owner.accountId },
+      { projection: { webhookSecretSealed: 1, webhookSecretRotatedAt: 1, createdAt: 1 } },
+    );
+    return doc
+      ? { sealed: doc.webhookSecretSealed, rotatedAt: doc.webhookSecretRotatedAt ?? doc.createdAt }
+      : undefined;
   }
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { PLATFORM_RATE_LIMIT } from '@marketplace/contracts';
 import type { FieldErrors } from '@marketplace/errors';
 import type { AreaGeometry } from '@marketplace/geo';
 
@@ -19,6 +20,19 @@ export interface Capabilities {
   supportsCancellation: boolean;
 }
 
+/**
+ * The platform API's rate limit of an account: at most `requestsPerMinute` authenticated `/v1`
+ * requests in any minute (a sliding window), every endpoint counted together.
+ */
+export interface RateLimit {
+  requestsPerMinute: number;
+}
+
+/** The limit of an account created without one, and of an account stored before limits existed. */
+export const defaultRateLimit = (): RateLimit => ({
+  requestsPerMinute: PLATFORM_RATE_LIMIT.defaultRequestsPerMinute,
+});
+
 /** A platform that calls us: its settings. Keys and the webhook secret are kept apart. */
 export interface PlatformAccount {
   id: string;
@@ -27,6 +41,7 @@ export interface PlatformAccount {
   webhookUrl: string | null;
   capabilities: Capabilities;
   serviceArea: ServiceArea;
+  rateLimit: RateLimit;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -1,4 +1,5 @@
 import type Koa from 'koa';
+import { AppError } from '@marketplace/errors';
 import type { RequestState } from '@marketplace/http';
 import { unauthenticated, verifyBearerToken } from '@marketplace/identity';
 import { parseBearerApiKey } from '../domain/api-key';
@@ -13,13 +14,24 @@ export const PUBLIC_PLATFORM_PATHS = new Set(['/v1/openapi.json']);
 
 type PlatformState = RequestState & { platformAccount?: PlatformAccount };
 
+const rateLimited = (retryAfterSeconds: number) =>
+  new AppError(
+    'rate_limited',
+    'request.rate_limited',
+    'Too many requests; retry after the number of seconds in Retry-After.',
+    { retryAfterSeconds },
+  );
+
 /**
  * Runs before any body is read. `/admin/v1/*`: `Authorization: Bearer <JWT>`, HS256 under
  * PROVIDER_ADMIN_TOKEN_SECRET, role admin. `/v1/*` (but the contract document): `Authorization:
  * Bearer <keyId>.<secret>`, a live key of a platform account, whose account goes on the request
  * state. Anything else on those paths is 401 `auth.unauthenticated` with one generic message,
  * whatever was wrong (missing, malformed, unknown, wrong secret, revoked, expired, another
- * signing key, another role). Answers on both carry `Cache-Control: no-store`.
+ * signing key, another role). Answers on both carry `Cache-Control: no-store`. An authenticated
+ * `/v1` request then counts against its account's rate limit (usecases/rate-limits.ts): over it,
+ * 429 `request.rate_limited` with Retry-After; counted answers carry `RateLimit-Limit` and
+ * `RateLimit-Remaining`.
  */
 export function guardRoutes(ctx: ProviderContext, adminTokenSecret: Buffer): Koa.Middleware<RequestState> {
   return async (c, next) => {
@@ -34,6 +46,12 @@ export function guardRoutes(ctx: ProviderContext, adminTokenSecret: Buffer): Koa
       const account = presented && (await authenticatePlatform(ctx, presented));
       if (!account) throw unauthenticated();
       (c.state as PlatformState).platformAccount = account;
+      const admission = await ctx.rateLimits.admit(account);
+      if (admission.counted) {
+        c.set('RateLimit-Limit', String(admission.limit));
+        c.set('RateLimit-Remaining', String(admission.remaining));
+      }
+      if (!admission.allowed) throw rateLimited(admission.retryAfterSeconds);
     }
     await next();
   };

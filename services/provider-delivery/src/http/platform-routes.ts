@@ -1,25 +1,113 @@
 import type Router from '@koa/router';
-import { providerApiDocument } from '@marketplace/contracts';
-import { isUuid, type RequestState } from '@marketplace/http';
+import {
+  providerApiDocument,
+  requestSchemas,
+  type ProviderCancelRequest,
+  type ProviderCreateDeliveryRequest,
+  type ProviderReturnRequest,
+  type ProviderUpdateDeliveryRequest,
+  type ProviderWebhookTestRequest,
+} from '@marketplace/contracts';
+import { isAppError, type FieldErrors } from '@marketplace/errors';
+import { bodyValidator, isUuid, outboundUrlProblem, requestBody, type RequestState } from '@marketplace/http';
+import { deliveryNotFound, readDelivery } from '../usecases/change-delivery';
 import type { ProviderContext } from '../usecases/context';
-import { deliveryNotFound, readDeliveryStatus } from '../usecases/delivery-status';
+import { createDelivery, invalidFields } from '../usecases/create-delivery';
+import { cancelDelivery, returnDelivery, updateDelivery } from '../usecases/manage-delivery';
+import { sendTestEvent } from '../usecases/webhook-test';
 import { platformAccountOf } from './auth';
-import { statusView } from './views';
+import { statusView, trackingView } from './views';
+
+/** Callback URL fields of the request bodies, and where each is in its body. */
+const CALLBACK_FIELDS: Record<string, (body: Record<string, unknown>) => unknown> = {
+  'webhook.url': (body) => (body.webhook as Record<string, unknown> | null | undefined)?.url,
+  url: (body) => body.url,
+};
 
 /**
- * The provider contract's API under `/v1` (guardRoutes has found the caller's account). Only the
- * status read is served so far; the other endpoints arrive with their issues.
+ * A callback URL the schema's pattern refused gets the message of the rule it breaks (credentials,
+ * a port, a fragment, not https), not the pattern itself.
  */
+function explainCallbackPatterns(errors: FieldErrors, body: unknown): FieldErrors {
+  for (const [field, valueOf] of Object.entries(CALLBACK_FIELDS)) {
+    const messages = errors[field];
+    if (!messages?.some((m) => m.startsWith('must match pattern'))) continue;
+    const value = typeof body === 'object' && body !== null ? valueOf(body as Record<string, unknown>) : undefined;
+    const problem =
+      typeof value === 'string'
+        ? (outboundUrlProblem(value, { allowLoopbackHttp: false, standardPortOnly: true }) ??
+          'must be an absolute https URL')
+        : 'must be an absolute https URL';
+    errors[field] = messages.map((m) => (m.startsWith('must match pattern') ? problem : m));
+  }
+  return errors;
+}
+
+/**
+ * A request body checked against its contract schema. The contract answers invalid fields with 422
+ * `request.invalid` and `fieldErrors` (a body that is not JSON is 400 `request.malformed`, from the
+ * HTTP layer), where the shared validator says 400: the same error, at the contract's status.
+ */
+function contractBody<T>(schema: Parameters<typeof bodyValidator>[0]) {
+  const validate = bodyValidator<T>(schema);
+  return (body: unknown): T => {
+    try {
+      return validate(body);
+    } catch (error) {
+      if (isAppError(error) && error.code === 'request.invalid')
+        throw invalidFields(explainCallbackPatterns(error.fieldErrors ?? {}, body));
+      throw error;
+    }
+  };
+}
+
+const validateCreate = contractBody<ProviderCreateDeliveryRequest>(requestSchemas.ProviderCreateDeliveryRequest);
+const validateUpdate = contractBody<ProviderUpdateDeliveryRequest>(requestSchemas.ProviderUpdateDeliveryRequest);
+const validateCancel = contractBody<ProviderCancelRequest>(requestSchemas.ProviderCancelRequest);
+const validateReturn = contractBody<ProviderReturnRequest>(requestSchemas.ProviderReturnRequest);
+const validateTest = contractBody<ProviderWebhookTestRequest>(requestSchemas.ProviderWebhookTestRequest);
+
+/** Our ids are uuids: anything else names no delivery (the same 404 as an unknown one). */
+function deliveryIdOf(value: string | undefined): string {
+  if (!value || !isUuid(value)) throw deliveryNotFound();
+  return value.toLowerCase();
+}
+
+/** The provider contract's API under `/v1` (guardRoutes has found the caller's account). */
 export function registerPlatformRoutes(router: Router<RequestState>, ctx: ProviderContext): void {
   router.get('/v1/openapi.json', (c) => {
     c.set('Cache-Control', 'public, max-age=300');
     c.body = providerApiDocument;
   });
+  router.post('/v1/deliveries', async (c) => {
+    c.body = await createDelivery(ctx, platformAccountOf(c), validateCreate(requestBody(c)));
+  });
   router.get('/v1/deliveries/:providerDeliveryId/status', async (c) => {
     const account = platformAccountOf(c);
-    const id = c.params.providerDeliveryId ?? '';
-    // Our ids are uuids: anything else names no delivery (the same 404 as an unknown one).
-    if (!isUuid(id)) throw deliveryNotFound();
-    c.body = statusView(await readDeliveryStatus(ctx, { accountId: account.id }, id.toLowerCase()));
+    c.body = statusView(await readDelivery(ctx, { accountId: account.id }, deliveryIdOf(c.params.providerDeliveryId)));
+  });
+  router.get('/v1/deliveries/:providerDeliveryId/tracking', async (c) => {
+    const account = platformAccountOf(c);
+    c.body = trackingView(
+      await readDelivery(ctx, { accountId: account.id }, deliveryIdOf(c.params.providerDeliveryId)),
+    );
+  });
+  router.patch('/v1/deliveries/:providerDeliveryId', async (c) => {
+    const account = platformAccountOf(c);
+    const id = deliveryIdOf(c.params.providerDeliveryId);
+    c.body = await updateDelivery(ctx, account, id, validateUpdate(requestBody(c)));
+  });
+  router.post('/v1/deliveries/:providerDeliveryId/cancel', async (c) => {
+    const account = platformAccountOf(c);
+    const id = deliveryIdOf(c.params.providerDeliveryId);
+    c.body = await cancelDelivery(ctx, account, id, validateCancel(requestBody(c)).stage);
+  });
+  router.post('/v1/deliveries/:providerDeliveryId/return', async (c) => {
+    const account = platformAccountOf(c);
+    const id = deliveryIdOf(c.params.providerDeliveryId);
+    c.body = await returnDelivery(ctx, account, id, validateReturn(requestBody(c)).reasonCode);
+  });
+  router.post('/v1/webhooks/test', async (c) => {
+    c.body = await sendTestEvent(ctx, platformAccountOf(c), validateTest(requestBody(c) ?? {}));
   });
 }

@@ -3,11 +3,13 @@ import type { settings } from '../config';
 import type { ProviderContext } from '../usecases/context';
 import { registerAdminRoutes } from './admin-routes';
 import { guardRoutes } from './auth';
+import { registerOperationsRoutes } from './operations-routes';
 import { registerPlatformRoutes } from './platform-routes';
 
 /** Routes of this service. /healthz, /readyz and /metrics come from the shared HTTP app. */
 export function registerRoutes(service: ServiceContext<typeof settings>, ctx: ProviderContext): void {
   service.useBeforeBody(guardRoutes(ctx, service.config.adminTokenSecret));
   registerAdminRoutes(service.router, ctx);
+  registerOperationsRoutes(service.router, ctx);
   registerPlatformRoutes(service.router, ctx);
 }

@@ -3,9 +3,11 @@ import type {
   PlatformApiKey,
   PlatformApiKeyMinted,
   ProviderStatusResponse,
+  ProviderTrackingResponse,
   WebhookSecretRotated,
 } from '@marketplace/contracts';
 import { isLiveKey } from '../domain/api-key';
+import type { Delivery } from '../domain/delivery';
 import type { PlatformAccount } from '../domain/platform-account';
 import type { MintedKey } from '../usecases/api-keys';
 
@@ -17,6 +19,7 @@ export const accountView = (account: PlatformAccount): PlatformAccountBody => ({
   webhookUrl: account.webhookUrl,
   capabilities: account.capabilities,
   serviceArea: account.serviceArea,
+  rateLimit: { requestsPerMinute: account.rateLimit.requestsPerMinute },
   createdAt: account.createdAt.toISOString(),
   updatedAt: account.updatedAt.toISOString(),
 });
@@ -46,10 +49,21 @@ export const webhookSecretView = (rotated: { webhookSecret: string; rotatedAt: D
   rotatedAt: rotated.rotatedAt.toISOString(),
 });
 
-export const statusView = (status: {
-  status: ProviderStatusResponse['status'];
-  eventTimeUtc: Date;
-}): ProviderStatusResponse => ({
-  status: status.status,
-  eventTimeUtc: status.eventTimeUtc.toISOString(),
+export const statusView = (delivery: Pick<Delivery, 'status' | 'statusEventTimeUtc'>): ProviderStatusResponse => ({
+  status: delivery.status,
+  eventTimeUtc: delivery.statusEventTimeUtc.toISOString(),
 });
+
+/** Tracking: what we know, null when unknown (never invented); eventTimeUtc when we observed it. */
+export const trackingView = (delivery: Pick<Delivery, 'tracking'>): ProviderTrackingResponse => {
+  const t = delivery.tracking;
+  return {
+    driverName: t.driverName,
+    driverPhone: t.driverPhone,
+    driverLat: t.driverLat,
+    driverLng: t.driverLng,
+    trackingUrl: t.trackingUrl,
+    estimatedDeliveryAtUtc: t.estimatedDeliveryAtUtc?.toISOString() ?? null,
+    eventTimeUtc: t.eventTimeUtc.toISOString(),
+  };
+};

@@ -1,6 +1,10 @@
+import type { SafeHttpClient } from '@marketplace/http';
 import type { Logger } from '@marketplace/logging';
+import type { OutboxRelay } from '@marketplace/outbox';
 import type { ProviderStore } from '../adapters/store';
+import type { TransportSecrets } from './account-secrets';
 import type { KeyCache } from './key-cache';
+import type { AccountRateLimits } from './rate-limits';
 
 /** Seals and opens secrets at rest, bound to what they belong to (SecretBox of @marketplace/identity). */
 export interface SecretSealer {
@@ -13,10 +17,21 @@ export interface ProviderContext {
   store: ProviderStore;
   box: SecretSealer;
   keyCache: KeyCache;
+  /** The platform API's per-account rate limit (counted in Redis). */
+  rateLimits: AccountRateLimits;
   /** HMAC key of the API keys' stored hashes (PROVIDER_KEY_HASH_SECRET). */
   keyHashSecret: Buffer;
   /** Local and test setups: plain-HTTP webhook URLs on loopback (ALLOW_LOOPBACK_HTTP_URLS). */
   allowLoopbackHttpUrls: boolean;
+  /** Seals what the webhook sender needs (signing secrets, callback URLs) on `provider-events` (WEBHOOK_SECRET_TRANSPORT_KEY). */
+  transportKey: Buffer;
+  transportSecrets: TransportSecrets;
+  /** Publishes the events staged in a write at once (the relay's sweep publishes what a crash left). */
+  outbox: OutboxRelay;
+  /** Outbound calls to platform URLs (the webhook test): public addresses only, no redirects. */
+  http: SafeHttpClient;
+  /** The addresses a host name resolves to (callback URLs are checked when they are given). */
+  resolveHost(hostname: string): Promise<string[]>;
   logger: Logger;
   now(): Date;
   newId(): string;

@@ -1,11 +1,18 @@
 import type { PlatformAccountInput, PlatformAccountPatch } from '@marketplace/contracts';
 import { notFound, validationError, type FieldErrors } from '@marketplace/errors';
 import { outboundUrlProblem } from '@marketplace/http';
-import { PROVIDER_LIMITS } from '@marketplace/contracts';
+import { PROVIDER_LIMITS, TOPICS } from '@marketplace/contracts';
+import type { OutgoingEvent } from '@marketplace/events';
 import type { AccountChanges } from '../adapters/platform-accounts-repository';
-import { checkCapabilities, mintWebhookSecret, type PlatformAccount } from '../domain/platform-account';
+import {
+  checkCapabilities,
+  defaultRateLimit,
+  mintWebhookSecret,
+  type PlatformAccount,
+} from '../domain/platform-account';
 import { areaGeometryProblem } from '@marketplace/geo';
 import type { ServiceArea } from '../domain/platform-account';
+import { sealedForTransport } from './account-secrets';
 import { webhookSecretContext, type ProviderContext } from './context';
 
 /** At most this many accounts in the administrators' list. */
@@ -33,6 +40,7 @@ function checkFields(ctx: ProviderContext, input: PlatformAccountPatch): Account
     if ('errors' in checked) Object.assign(errors, checked.errors);
     else changes.capabilities = checked.capabilities;
   }
+  if (input.rateLimit !== undefined) changes.rateLimit = { requestsPerMinute: input.rateLimit.requestsPerMinute };
   if (input.serviceArea !== undefined) {
     const problem = areaGeometryProblem(input.serviceArea);
     if (problem) errors.serviceArea = [problem];
@@ -55,6 +63,7 @@ export async function createAccount(
     webhookUrl: changes.webhookUrl ?? null,
     capabilities: changes.capabilities!,
     serviceArea: changes.serviceArea!,
+    rateLimit: changes.rateLimit ?? defaultRateLimit(),
     createdAt: now,
     updatedAt: now,
   };
@@ -87,7 +96,14 @@ export async function updateAccount(
   return account;
 }
 
-/** A new webhook secret, shown once; the old one stops signing at once. */
+/** The collection whose documents stage the rotations of webhook secrets (the outbox relay publishes them). */
+export const ACCOUNTS_OUTBOX = 'platform_accounts';
+
+/**
+ * A new webhook secret, shown once; the old one stops signing at once. The webhook sender learns it
+ * from `platform-account.webhook-secret-rotated` on `provider-events`, staged in the same write, so
+ * the next attempt of every pending event is signed with the new one.
+ */
 export async function rotateWebhookSecret(
   ctx: ProviderContext,
   accountId: string,
@@ -95,13 +111,25 @@ export async function rotateWebhookSecret(
   const webhookSecret = mintWebhookSecret();
   const rotatedAt = ctx.now();
   const sealed = ctx.box.seal(webhookSecret, webhookSecretContext(accountId));
-  if (!(await ctx.store.accounts.replaceWebhookSecret({ accountId }, sealed, rotatedAt))) throw notFound();
+  const rotation: OutgoingEvent = {
+    topic: TOPICS.providerEvents,
+    key: accountId,
+    type: 'platform-account.webhook-secret-rotated',
+    data: {
+      accountId,
+      webhookSecret: sealedForTransport(ctx.transportKey, accountId, webhookSecret, rotatedAt),
+      delivery: null,
+    },
+  };
+  if (!(await ctx.store.accounts.replaceWebhookSecret({ accountId }, sealed, rotatedAt, [rotation]))) throw notFound();
+  ctx.transportSecrets.forget(accountId);
+  await ctx.outbox.flush(ACCOUNTS_OUTBOX, accountId);
   ctx.logger.info({ accountId }, 'platform webhook secret rotated');
   return { webhookSecret, rotatedAt };
 }
 
 /** The account's webhook secret in clear, for signing its events; undefined when there is no such account. */
 export async function webhookSecretOf(ctx: ProviderContext, accountId: string): Promise<string | undefined> {
-  const sealed = await ctx.store.accounts.findSealedWebhookSecret({ accountId });
-  return sealed === undefined ? undefined : ctx.box.open(sealed, webhookSecretContext(accountId));
+  const stored = await ctx.store.accounts.findSealedWebhookSecret({ accountId });
+  return stored === undefined ? undefined : ctx.box.open(stored.sealed, webhookSecretContext(accountId));
 }

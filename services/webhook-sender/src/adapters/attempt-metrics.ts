@@ -2,15 +2,18 @@ import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { AttemptMetrics } from '../usecases/context';
 
 /**
- * Attempts by event type and verdict (delivered, retry, permanent) with the network error class,
- * their latency, and how deliveries end (delivered, failed, dead_lettered, cancelled): what an SRE
- * watches to see a partner endpoint failing or the dead letters growing.
+ * Attempts by kind (partner-webhook, provider-callback), event type and verdict (delivered, retry,
+ * permanent) with the network error class, their latency, and how deliveries end (delivered,
+ * failed, dead_lettered, cancelled): what an SRE watches to see endpoints failing or the dead
+ * letters growing. No label names a receiver, an owner or a URL (their number is unbounded, and a
+ * provider callback's URL holds a token); the kind keeps a provider's `delivery.cancelled` apart
+ * from the partner webhook of that name.
  */
 export function attemptMetrics(registry: Registry): AttemptMetrics {
   const attempts = new Counter({
     name: 'webhook_attempts_total',
-    help: 'Webhook attempts by event type, verdict and network error class (none when a response came).',
-    labelNames: ['type', 'verdict', 'error_class'],
+    help: 'Webhook attempts by delivery kind, event type, verdict and network error class (none when a response came).',
+    labelNames: ['kind', 'type', 'verdict', 'error_class'],
     registers: [registry],
   });
   const latency = new Histogram({
@@ -22,16 +25,16 @@ export function attemptMetrics(registry: Registry): AttemptMetrics {
   });
   const ended = new Counter({
     name: 'webhook_deliveries_ended_total',
-    help: 'Deliveries that ended, by final status.',
-    labelNames: ['status'],
+    help: 'Deliveries that ended, by delivery kind and final status.',
+    labelNames: ['kind', 'status'],
     registers: [registry],
   });
   return {
-    attempted: (type, verdict, errorClass, seconds) => {
-      attempts.inc({ type, verdict, error_class: errorClass ?? 'none' });
+    attempted: (kind, type, verdict, errorClass, seconds) => {
+      attempts.inc({ kind, type, verdict, error_class: errorClass ?? 'none' });
       latency.observe({ verdict }, seconds);
     },
-    ended: (status) => ended.inc({ status }),
+    ended: (kind, status) => ended.inc({ kind, status }),
   };
 }
 

@@ -5,7 +5,10 @@ import type { Logger } from '@marketplace/logging';
 import type { FairDispatcher } from '../domain/fair-dispatcher';
 import { PartitionProgress } from '../domain/partition-progress';
 
-/** One scheduled attempt, as it waits on an attempt topic (schemas/webhook-attempts.schema.json). */
+/**
+ * One scheduled attempt, as it waits on an attempt topic (schemas/webhook-attempts.schema.json):
+ * its `installationId` is the endpoint's owner, an installation or a platform account.
+ */
 export type AttemptJob = WebhookAttempt;
 
 /** The topics whose messages are attempts: `webhook-attempts` and its retry tiers. */
@@ -209,6 +212,7 @@ export class AttemptQueue {
 
   private dispatch(job: AttemptJob, topic: string, partition: number, offset: bigint): void {
     const progress = this.progressOf(topic, partition);
+    // Fair per endpoint owner: `installationId` holds the installation or the platform account.
     const running: Promise<void> = this.dispatcher
       .run(job.installationId, () => this.handleUntilDone(job, topic, partition))
       .then((done) => {

@@ -1,4 +1,4 @@
-import type { Collection, Db } from 'mongodb';
+import type { Collection, Db, Filter } from 'mongodb';
 import type { OutgoingEvent } from '@marketplace/events';
 import { updateWithOutbox, withOutbox, type OutboxFields } from '@marketplace/outbox';
 import {
@@ -8,7 +8,8 @@ import {
   type TenantOwner,
 } from '@marketplace/store';
 import type { DeliveryStatus } from '../domain/delivery-status';
-import type { AttemptRecord, Delivery } from '../usecases/entities';
+import type { AccountOwner } from '../domain/provider-callback';
+import type { AttemptRecord, Delivery, PartnerWebhookDelivery, ProviderCallbackDelivery } from '../usecases/entities';
 
 /** A delivery as stored (collection `deliveries`): the use cases' Delivery, as it is. */
 export type DeliveryDoc = Delivery;
@@ -21,76 +22,163 @@ export type DeliveryStateChange = Partial<
   Pick<DeliveryDoc, 'status' | 'round' | 'nextAttempt' | 'nextAttemptAt' | 'reason' | 'updatedAt'>
 >;
 
+/** Whose delivery a write is about: a tenant's (or one of its installations'), or a platform account's. */
+export type DeliveryOwner = TenantOwner | InstallationOwner | AccountOwner;
+
+type Stored = DeliveryDoc & OutboxFields;
+
+const PARTNER = 'partner-webhook' as const;
+const PROVIDER = 'provider-callback' as const;
+
+/** The owner in a filter. The kind too, so that a tenant's query can never match a provider callback. */
+function ownerFilter(owner: DeliveryOwner): Filter<Stored> {
+  if ('accountId' in owner) return { kind: PROVIDER, accountId: owner.accountId };
+  if ('installationId' in owner)
+    return { kind: PARTNER, tenantId: owner.tenantId, installationId: owner.installationId };
+  return { kind: PARTNER, tenantId: owner.tenantId };
+}
+
+/** Inserts a delivery with its staged events; false when its id is taken (a claim by unique insert). */
+async function insert(deliveries: Collection<Stored>, doc: DeliveryDoc, events: OutgoingEvent[], now: Date) {
+  try {
+    await deliveries.insertOne(withOutbox(doc, events, now));
+    return true;
+  } catch (error) {
+    if (isDuplicateKeyError(error)) return false;
+    throw error;
+  }
+}
+
 /**
- * The deliveries (collection `deliveries`). A delivery's next attempt is staged in the delivery
- * itself (the outbox fields), in the same write as the change that schedules it; the shared
- * outbox relay publishes and clears them by the collection's name.
+ * The deliveries of both kinds (collection `deliveries`). A delivery's next attempt is staged in
+ * the delivery itself (the outbox fields), in the same write as the change that schedules it; the
+ * shared outbox relay publishes and clears them by the collection's name. Partner webhooks belong
+ * to an installation of a tenant, provider callbacks to a platform account: every owned query puts
+ * its owner and kind in the filter.
  */
 export class DeliveriesRepository {
   static readonly storage: RepositoryStorage = {
     collection: 'deliveries',
     indexes: [
-      // The unique `_id` (implicit) serves create, findForAttempt, findForTenant, recordAttempt, startRound.
+      // The unique `_id` (implicit) serves create, createForAccount, findForAttempt, findForTenant,
+      // findProviderCallback, recordAttempt, startRound.
       // listForInstallation without a status: the installation's deliveries, newest first.
       { key: { tenantId: 1, installationId: 1, createdAt: -1 }, name: 'installation_recent' },
       // listForInstallation with a status (the dead letters among many delivered): only those, newest first.
       { key: { tenantId: 1, installationId: 1, status: 1, createdAt: -1 }, name: 'installation_status_recent' },
+      // listForAccount without a filter: the account's provider callbacks, newest first.
+      { key: { accountId: 1, createdAt: -1 }, name: 'account_recent' },
+      // listForAccount with a status only.
+      { key: { accountId: 1, status: 1, createdAt: -1 }, name: 'account_status_recent' },
+      // listForAccount with a provider delivery (and a status, among that delivery's few events).
+      { key: { accountId: 1, providerDeliveryId: 1, createdAt: -1 }, name: 'provider_delivery_recent' },
+      // hasTerminalEvent, asked before every attempt of a nonterminal callback (the terminal rule).
+      { key: { accountId: 1, providerDeliveryId: 1, terminal: 1 }, name: 'provider_delivery_terminal' },
     ],
   };
 
-  private readonly deliveries: Collection<DeliveryDoc & OutboxFields>;
+  private readonly deliveries: Collection<Stored>;
 
   constructor(db: Db) {
     this.deliveries = db.collection(DeliveriesRepository.storage.collection);
   }
 
   /**
-   * Inserts a new delivery of the installation with `events` (its first attempt) staged in it.
-   * False when a delivery with this id exists already: the id comes from the event and the
+   * Inserts a new partner webhook of the installation with `events` (its first attempt) staged in
+   * it. False when a delivery with this id exists already: the id comes from the event and the
    * installation, so the same event seen twice creates nothing (a claim by unique insert).
    */
   async create(
     owner: InstallationOwner,
-    delivery: Omit<DeliveryDoc, 'tenantId' | 'installationId'>,
+    delivery: Omit<PartnerWebhookDelivery, 'tenantId' | 'installationId'>,
     events: OutgoingEvent[],
     now: Date,
   ): Promise<boolean> {
-    const doc: DeliveryDoc = { ...delivery, tenantId: owner.tenantId, installationId: owner.installationId };
-    try {
-      await this.deliveries.insertOne(withOutbox(doc, events, now));
-      return true;
-    } catch (error) {
-      if (isDuplicateKeyError(error)) return false;
-      throw error;
-    }
+    return insert(
+      this.deliveries,
+      { ...delivery, tenantId: owner.tenantId, installationId: owner.installationId },
+      events,
+      now,
+    );
+  }
+
+  /** The same for a provider callback of the platform account (its id comes from the event and the account). */
+  async createForAccount(
+    owner: AccountOwner,
+    delivery: Omit<ProviderCallbackDelivery, 'accountId'>,
+    events: OutgoingEvent[],
+    now: Date,
+  ): Promise<boolean> {
+    return insert(this.deliveries, { ...delivery, accountId: owner.accountId }, events, now);
   }
 
   /**
    * The delivery an attempt message names, without an owner: the message carries the delivery id
-   * and the installation but not the tenant, and the id is globally unique (a SHA-256 of the event
-   * id and the installation, or a random UUID for system.test), so no other owner's delivery can
-   * answer. The owner is read from the delivery and passed to `recordAttempt`.
+   * and the endpoint's owner but not the tenant, and the id is globally unique (a SHA-256 of the
+   * event id and the installation or account, or a random UUID for system.test), so no other
+   * owner's delivery can answer. The owner is read from the delivery and passed to `recordAttempt`.
    */
   async findForAttempt(deliveryId: string): Promise<DeliveryDoc | undefined> {
     return (await this.deliveries.findOne({ _id: deliveryId }, WITHOUT_OUTBOX)) ?? undefined;
   }
 
-  /** One delivery of the tenant (another tenant's is undefined: the tenant is in the filter). */
-  async findForTenant(owner: TenantOwner, deliveryId: string): Promise<DeliveryDoc | undefined> {
-    return (await this.deliveries.findOne({ _id: deliveryId, tenantId: owner.tenantId }, WITHOUT_OUTBOX)) ?? undefined;
+  /** One partner webhook of the tenant (another tenant's, or a provider callback, is undefined). */
+  async findForTenant(owner: TenantOwner, deliveryId: string): Promise<PartnerWebhookDelivery | undefined> {
+    const found = await this.deliveries.findOne({ _id: deliveryId, ...ownerFilter(owner) }, WITHOUT_OUTBOX);
+    return found?.kind === PARTNER ? found : undefined;
   }
 
-  /** The installation's deliveries, newest first, at most `limit`; `status` keeps only those. */
+  /**
+   * One provider callback, for the administrators of provider-delivery, who see every account's
+   * (a partner webhook with this id is undefined).
+   */
+  async findProviderCallback(deliveryId: string): Promise<ProviderCallbackDelivery | undefined> {
+    const found = await this.deliveries.findOne({ _id: deliveryId, kind: PROVIDER }, WITHOUT_OUTBOX);
+    return found?.kind === PROVIDER ? found : undefined;
+  }
+
+  /** The installation's partner webhooks, newest first, at most `limit`; `status` keeps only those. */
   async listForInstallation(
     owner: InstallationOwner,
     options: { status?: DeliveryStatus; limit: number },
-  ): Promise<DeliveryDoc[]> {
+  ): Promise<PartnerWebhookDelivery[]> {
+    const filter = { ...ownerFilter(owner), ...(options.status ? { status: options.status } : {}) };
+    const found = await this.deliveries
+      .find(filter, WITHOUT_OUTBOX)
+      .sort({ createdAt: -1 })
+      .limit(options.limit)
+      .toArray();
+    return found.filter((d): d is PartnerWebhookDelivery => d.kind === PARTNER);
+  }
+
+  /**
+   * The account's provider callbacks, newest first, at most `limit`; `providerDeliveryId` keeps one
+   * provider delivery's, `status` only those.
+   */
+  async listForAccount(
+    owner: AccountOwner,
+    options: { providerDeliveryId?: string; status?: DeliveryStatus; limit: number },
+  ): Promise<ProviderCallbackDelivery[]> {
     const filter = {
-      tenantId: owner.tenantId,
-      installationId: owner.installationId,
+      ...ownerFilter(owner),
+      ...(options.providerDeliveryId ? { providerDeliveryId: options.providerDeliveryId } : {}),
       ...(options.status ? { status: options.status } : {}),
     };
-    return this.deliveries.find(filter, WITHOUT_OUTBOX).sort({ createdAt: -1 }).limit(options.limit).toArray();
+    const found = await this.deliveries
+      .find(filter, WITHOUT_OUTBOX)
+      .sort({ createdAt: -1 })
+      .limit(options.limit)
+      .toArray();
+    return found.filter((d): d is ProviderCallbackDelivery => d.kind === PROVIDER);
+  }
+
+  /** Whether a terminal event of the provider delivery was received (a callback exists for one). */
+  async hasTerminalEvent(owner: AccountOwner, providerDeliveryId: string): Promise<boolean> {
+    const found = await this.deliveries.findOne(
+      { ...ownerFilter(owner), providerDeliveryId, terminal: true },
+      { projection: { _id: 1 } },
+    );
+    return found !== null;
   }
 
   /**
@@ -98,7 +186,7 @@ export class DeliveriesRepository {
    * and stages `events` (the next attempt, if any) in the same write.
    */
   async recordAttempt(
-    owner: InstallationOwner,
+    owner: InstallationOwner | AccountOwner,
     deliveryId: string,
     state: DeliveryStateChange,
     attempt: AttemptRecord | undefined,
@@ -107,21 +195,21 @@ export class DeliveriesRepository {
   ): Promise<void> {
     const update = { $set: state, ...(attempt ? { $push: { attempts: attempt } } : {}) };
     await this.deliveries.updateOne(
-      { _id: deliveryId, tenantId: owner.tenantId, installationId: owner.installationId },
+      { _id: deliveryId, ...ownerFilter(owner) },
       events.length > 0 ? updateWithOutbox(update, events, now) : update,
     );
   }
 
   /** Starts a new round of a finished delivery (a redelivery), its first attempt staged in the same write. */
   async startRound(
-    owner: TenantOwner,
+    owner: TenantOwner | AccountOwner,
     deliveryId: string,
     state: DeliveryStateChange,
     events: OutgoingEvent[],
     now: Date,
   ): Promise<void> {
     await this.deliveries.updateOne(
-      { _id: deliveryId, tenantId: owner.tenantId },
+      { _id: deliveryId, ...ownerFilter(owner) },
       updateWithOutbox<DeliveryDoc>({ $set: state }, events, now),
     );
   }

@@ -1,5 +1,6 @@
 import type { Db } from 'mongodb';
 import { indexPlanOf, type IndexPlan } from '@marketplace/store';
+import { AccountSecretsRepository } from './account-secrets-repository';
 import { DeliveriesRepository } from './deliveries-repository';
 import { InstallationCopiesRepository } from './installation-copies-repository';
 import { MetaRepository } from './meta-repository';
@@ -8,6 +9,7 @@ import { MetaRepository } from './meta-repository';
 export interface WebhookStore {
   deliveries: DeliveriesRepository;
   installations: InstallationCopiesRepository;
+  accountSecrets: AccountSecretsRepository;
   meta: MetaRepository;
 }
 
@@ -17,6 +19,7 @@ export function webhookStore(db: Db): WebhookStore {
   return {
     deliveries: new DeliveriesRepository(db),
     installations: new InstallationCopiesRepository(db),
+    accountSecrets: new AccountSecretsRepository(db),
     meta: new MetaRepository(db),
   };
 }
@@ -25,5 +28,6 @@ export function webhookStore(db: Db): WebhookStore {
 export const webhookIndexes: IndexPlan = indexPlanOf(
   DeliveriesRepository.storage,
   InstallationCopiesRepository.storage,
+  AccountSecretsRepository.storage,
   MetaRepository.storage,
 );

@@ -7,11 +7,12 @@ import { describeBehind } from '@marketplace/events';
 import { webhookOf, WEBHOOK_SOURCE_TOPICS } from '../domain/webhook-events';
 import { createDeliveries } from '../usecases/deliveries';
 import { applyInstallationChange } from '../usecases/installations';
+import { applyProviderEvent } from '../usecases/provider-callbacks';
 
 /**
  * Kafka consumers of this service (groups `webhook-sender.<name>`): the copy of the installations,
- * and the domain events that become webhooks. The attempt topics have their own consumer
- * (adapters/attempt-queue.ts).
+ * the domain events that become webhooks, and provider-delivery's events that become provider
+ * callbacks. The attempt topics have their own consumer (adapters/attempt-queue.ts).
  */
 export function consumers(
   ctx: WebhookContext,
@@ -62,6 +63,24 @@ export function consumers(
           event.occurredAt ?? new Date().toISOString(),
         );
         event.log.debug({ type: webhook.type, created }, 'webhook deliveries created');
+      },
+    }),
+    defineConsumer({
+      name: 'provider-events',
+      topics: [TOPICS.providerEvents],
+      // From the beginning, like the domain events: no partition is ever skipped, and events from
+      // before `since` are passed over (their account secret is still kept, see applyProviderEvent).
+      fromBeginning: true,
+      dedupe: false, // a callback's id comes from the event id, the secret copy keeps the newest: repeats change nothing
+      handler: async (event) => {
+        const outcome = await applyProviderEvent(
+          ctx,
+          event.data,
+          { eventId: event.eventId, occurredAt: event.occurredAt },
+          since,
+        );
+        // Ids only: the body holds a driver's personal data, the callback URL (even sealed) stays out of logs.
+        event.log.debug({ type: event.type, accountId: event.data.accountId, outcome }, 'provider event handled');
       },
     }),
   ];

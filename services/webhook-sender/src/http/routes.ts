@@ -1,16 +1,14 @@
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
-import { validationError } from '@marketplace/errors';
 import { pathId, type RequestState } from '@marketplace/http';
 import { identityOf } from '@marketplace/identity';
-import { DELIVERY_STATUSES, type DeliveryStatus } from '../domain/delivery-status';
 import type { WebhookContext } from '../usecases/context';
 import { getDelivery, listDeliveries, redeliver, sendTestEvent } from '../usecases/manage';
 import { tenantWebhooksApiDocument } from '@marketplace/contracts';
+import { listQuery } from './list-query';
 import { deliveryView } from './views';
 
 const PREFIX = '/api/tenant/v1/webhooks';
-const STATUSES: readonly DeliveryStatus[] = DELIVERY_STATUSES;
 const tenantIdOf = (c: RouterContext<RequestState>) => identityOf(c, 'tenant').tenantId;
 
 /**
@@ -23,18 +21,8 @@ export function registerRoutes(router: Router<RequestState>, ctx: WebhookContext
     c.body = tenantWebhooksApiDocument;
   });
   router.get(`${PREFIX}/installations/:installationId/deliveries`, async (c) => {
-    const status = c.query.status;
-    const limit = c.query.limit === undefined ? 50 : Number(c.query.limit);
-    const errors: Record<string, string[]> = {};
-    if (status !== undefined && !STATUSES.includes(status as DeliveryStatus))
-      errors.status = [`must be one of ${STATUSES.join(', ')}`];
-    if (!Number.isInteger(limit) || limit < 1 || limit > 200) errors.limit = ['must be an integer from 1 to 200'];
-    if (Object.keys(errors).length > 0)
-      throw validationError('request.invalid', 'The query is invalid; see errors.', errors);
-    const deliveries = await listDeliveries(ctx, tenantIdOf(c), pathId(c.params.installationId), {
-      status: status as DeliveryStatus | undefined,
-      limit,
-    });
+    const options = listQuery(c.query);
+    const deliveries = await listDeliveries(ctx, tenantIdOf(c), pathId(c.params.installationId), options);
     c.body = deliveries.map((d) => deliveryView(d, false));
   });
   router.post(`${PREFIX}/installations/:installationId/test`, async (c) => {

@@ -1,7 +1,18 @@
-import type { Delivery } from '../usecases/entities';
+import type { AttemptRecord, PartnerWebhookDelivery } from '../usecases/entities';
+import type { ProviderCallbackRecord } from '../usecases/manage-provider-callbacks';
+
+const attemptView = (a: AttemptRecord) => ({
+  round: a.round,
+  attempt: a.attempt,
+  at: a.at.toISOString(),
+  statusCode: a.statusCode,
+  latencyMs: a.latencyMs,
+  errorClass: a.errorClass,
+  verdict: a.verdict,
+});
 
 /** A delivery as the tenant API shows it, with its attempts; `withPayload` adds the webhook's JSON. */
-export function deliveryView(d: Delivery, withPayload: boolean) {
+export function deliveryView(d: PartnerWebhookDelivery, withPayload: boolean) {
   return {
     id: d._id,
     installationId: d.installationId,
@@ -14,15 +25,33 @@ export function deliveryView(d: Delivery, withPayload: boolean) {
     occurredAt: d.occurredAt,
     createdAt: d.createdAt.toISOString(),
     updatedAt: d.updatedAt.toISOString(),
-    attempts: d.attempts.map((a) => ({
-      round: a.round,
-      attempt: a.attempt,
-      at: a.at.toISOString(),
-      statusCode: a.statusCode,
-      latencyMs: a.latencyMs,
-      errorClass: a.errorClass,
-      verdict: a.verdict,
-    })),
+    attempts: d.attempts.map(attemptView),
     ...(withPayload ? { payload: JSON.parse(d.body) as unknown } : {}),
+  };
+}
+
+/**
+ * A provider callback as the administrator API shows it, with its attempts; `withBody` adds the
+ * flat event sent. Of the callback URL only its scheme and host: the path holds the delivery's
+ * confidential token, and the sealed form is nobody's business.
+ */
+export function providerCallbackView({ delivery: d, callbackOrigin }: ProviderCallbackRecord, withBody: boolean) {
+  return {
+    id: d._id,
+    accountId: d.accountId,
+    providerDeliveryId: d.providerDeliveryId,
+    type: d.type,
+    terminal: d.terminal,
+    callbackOrigin,
+    status: d.status,
+    reason: d.reason,
+    round: d.round,
+    attemptCount: d.attempts.length,
+    nextAttemptAt: d.nextAttemptAt?.toISOString() ?? null,
+    occurredAt: d.occurredAt,
+    createdAt: d.createdAt.toISOString(),
+    updatedAt: d.updatedAt.toISOString(),
+    attempts: d.attempts.map(attemptView),
+    ...(withBody ? { body: JSON.parse(d.body) as unknown } : {}),
   };
 }

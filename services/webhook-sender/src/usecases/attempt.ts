@@ -1,42 +1,37 @@
 import type { AttemptJob } from '../adapters/attempt-queue';
 import type { DeliveryStateChange } from '../adapters/deliveries-repository';
 import { DELIVERIES } from '../adapters/store';
-import { receives } from '../domain/installation';
+import { redactUrl } from '../domain/provider-callback';
 import { delayAfter, verdictOf, type AttemptResult } from '../domain/retry-policy';
 import type { WebhookContext } from './context';
-import type { AttemptRecord, Delivery } from './entities';
+import { ownerOf, type AttemptRecord, type Delivery } from './entities';
 import { attemptEvent } from './deliveries';
 import { attemptTopicAfter } from './delivery-kinds';
+import { targetOf } from './attempt-target';
 
 const LOCK = { ttlMs: 30_000, waitMs: 10_000 };
 
 /**
- * Makes one scheduled attempt: signs the stored body with the installation's current secret and
- * this attempt's timestamp, POSTs it, records the outcome, and schedules the next attempt on its
- * tier's topic, or ends the delivery (delivered, failed for good, dead-lettered after the last
- * attempt, or cancelled when the installation no longer takes it). A job that is not the
+ * Makes one scheduled attempt: signs the stored body with the kind's signer, the current secret
+ * (the installation's, or the platform account's) and this attempt's timestamp, POSTs it, records
+ * the outcome, and schedules the next attempt on its tier's topic, or ends the delivery (delivered,
+ * failed for good, dead-lettered after the last attempt, or cancelled when the installation no
+ * longer takes it or a terminal event superseded a provider callback). A job that is not the
  * delivery's next attempt (a repeat after a crash, a superseded round) does nothing.
  */
 export async function makeAttempt(ctx: WebhookContext, job: AttemptJob): Promise<void> {
   const delivery = await ctx.store.deliveries.findForAttempt(job.deliveryId);
   if (!isCurrent(delivery, job)) return;
-  const installation = await ctx.store.installations.findForTenant(
-    { tenantId: delivery.tenantId },
-    delivery.installationId,
-  );
-  if (!installation || !receives(installation, delivery.type)) {
-    await record(ctx, job, () => ({
-      status: 'cancelled',
-      reason: 'the installation no longer takes this event (disconnected, uninstalled or unsubscribed)',
-    }));
+  const target = await targetOf(ctx, delivery);
+  if (!target.send) {
+    await record(ctx, job, () => ({ status: target.status, reason: target.reason }));
     return;
   }
   const kind = ctx.kinds[delivery.kind];
-  const secret = ctx.openSecret(installation._id, installation.webhookSecretSealed!);
   const body = Buffer.from(delivery.body, 'utf8');
   const at = ctx.now();
-  const headers = kind.signer.headers(secret, delivery._id, Math.floor(at.getTime() / 1000), body);
-  const result = await ctx.http.post(installation.webhookUrl!, headers, body);
+  const headers = kind.signer.headers(target.secret, delivery._id, Math.floor(at.getTime() / 1000), body);
+  const result = await ctx.http.post(target.url, headers, body, kind.contentType);
   const outcome: AttemptResult =
     result.kind === 'response'
       ? { kind: 'response', status: result.status }
@@ -51,11 +46,13 @@ export async function makeAttempt(ctx: WebhookContext, job: AttemptJob): Promise
     errorClass: result.kind === 'network' ? result.errorClass : null,
     verdict,
   };
-  ctx.metrics.attempted(delivery.type, verdict, attempt.errorClass, result.latencyMs / 1000);
+  ctx.metrics.attempted(delivery.kind, delivery.type, verdict, attempt.errorClass, result.latencyMs / 1000);
+  // Ids and the outcome only: never the URL (a provider callback's path holds a token), a header or the body.
   ctx.logger.info(
     {
       deliveryId: delivery._id,
-      installationId: delivery.installationId,
+      kind: delivery.kind,
+      ...ownerFields(delivery),
       type: delivery.type,
       round: job.round,
       attempt: job.attempt,
@@ -76,7 +73,7 @@ export async function makeAttempt(ctx: WebhookContext, job: AttemptJob): Promise
         reason:
           attempt.statusCode !== null
             ? `the receiver answered ${attempt.statusCode}`
-            : `refused: ${result.kind === 'network' ? result.message : ''}`,
+            : `refused: ${result.kind === 'network' ? redactUrl(result.message, target.url) : ''}`,
       };
     // The kind's backoff; a policy that honours Retry-After (provider callbacks) waits at least that.
     const delay = delayAfter(
@@ -90,6 +87,13 @@ export async function makeAttempt(ctx: WebhookContext, job: AttemptJob): Promise
       return { status: 'dead_lettered', attempt, reason: `no success after ${job.attempt} attempts` };
     return { status: 'pending', attempt, next: new Date(now.getTime() + delay) };
   });
+}
+
+/** Who the delivery is for, as logged. */
+function ownerFields(delivery: Delivery): Record<string, string> {
+  return delivery.kind === 'partner-webhook'
+    ? { installationId: delivery.installationId }
+    : { accountId: delivery.accountId, providerDeliveryId: delivery.providerDeliveryId };
 }
 
 function isCurrent(delivery: Delivery | undefined, job: AttemptJob): delivery is Delivery {
@@ -110,14 +114,14 @@ async function record(ctx: WebhookContext, job: AttemptJob, decide: (now: Date) 
     if (!isCurrent(delivery, job)) return;
     const now = ctx.now();
     const outcome = decide(now);
-    if (outcome.status !== 'pending') ctx.metrics.ended(outcome.status);
+    if (outcome.status !== 'pending') ctx.metrics.ended(delivery.kind, outcome.status);
     const state: DeliveryStateChange = {
       status: outcome.status,
       updatedAt: now,
       nextAttemptAt: outcome.next ?? null,
       reason: outcome.reason ?? null,
     };
-    const owner = { tenantId: delivery.tenantId, installationId: delivery.installationId };
+    const owner = ownerOf(delivery);
     if (outcome.next) {
       state.nextAttempt = job.attempt + 1;
       const event = attemptEvent(attemptTopicAfter(job.attempt), delivery, job.round, job.attempt + 1, outcome.next);

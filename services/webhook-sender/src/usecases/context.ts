@@ -3,12 +3,25 @@ import type { OutboxRelay } from '@marketplace/outbox';
 import type { RedisLock } from '@marketplace/redis';
 import type { SafeHttpClient } from '@marketplace/http';
 import type { WebhookStore } from '../adapters/store';
-import type { DeliveryKinds } from './delivery-kinds';
+import type { DeliveryKindName, DeliveryKinds } from './delivery-kinds';
 
-/** What attempts report to Prometheus. */
+/** What attempts report to Prometheus (never an id, a URL or a secret as a label). */
 export interface AttemptMetrics {
-  attempted(type: string, verdict: string, errorClass: string | null, seconds: number): void;
-  ended(status: string): void;
+  attempted(kind: DeliveryKindName, type: string, verdict: string, errorClass: string | null, seconds: number): void;
+  ended(kind: DeliveryKindName, status: string): void;
+}
+
+/**
+ * Opens what arrives sealed under WEBHOOK_SECRET_TRANSPORT_KEY, each bound to its owner (a value
+ * sealed for another owner does not open). Each throws when the value does not open.
+ */
+export interface Unsealer {
+  /** An installation's signing secret (the gateway's installation events). */
+  installationSecret(installationId: string, sealed: string): string;
+  /** A platform account's signing secret (provider-delivery's `provider-events`). */
+  accountSecret(accountId: string, sealed: string): string;
+  /** A provider delivery's callback URL, whose path holds a confidential token (`provider-events`). */
+  callbackUrl(providerDeliveryId: string, sealed: string): string;
 }
 
 /** What the use cases work with. */
@@ -18,8 +31,7 @@ export interface WebhookContext {
   outbox: OutboxRelay;
   http: SafeHttpClient;
   kinds: DeliveryKinds;
-  /** Opens an installation's sealed signing secret (WEBHOOK_SECRET_TRANSPORT_KEY). */
-  openSecret(installationId: string, sealed: string): string;
+  unseal: Unsealer;
   /** Serializes the changes of one delivery (recording an attempt, a redelivery). */
   locks: RedisLock;
   metrics: AttemptMetrics;

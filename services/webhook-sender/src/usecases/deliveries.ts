@@ -6,33 +6,41 @@ import { DELIVERIES } from '../adapters/store';
 import { receives, type InstallationCopy } from '../domain/installation';
 import { envelopeBody, type Webhook } from '../domain/webhook-events';
 import type { WebhookContext } from './context';
-import type { Delivery } from './entities';
+import { endpointOwnerOf, type Delivery, type PartnerWebhookDelivery } from './entities';
 import type { AttemptTopic } from './delivery-kinds';
 import { subscribers } from './installations';
 
-/** The delivery id of an event for an installation: the same on every redelivery of the event by Kafka. */
-export function deliveryIdOf(eventId: string, installationId: string): string {
-  const h = createHash('sha256').update(`${eventId}\n${installationId}`).digest('hex');
+/**
+ * The delivery id of an event for an endpoint's owner (an installation, or a platform account): the
+ * same on every redelivery of the event by Kafka.
+ */
+export function deliveryIdOf(eventId: string, ownerId: string): string {
+  const h = createHash('sha256').update(`${eventId}\n${ownerId}`).digest('hex');
   // Shaped as a UUID (version 8, "custom"), so it reads like every other id.
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${((parseInt(h[16]!, 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
-/** The attempt message that puts a delivery's next attempt on a topic. */
+/**
+ * The attempt message that puts a delivery's next attempt on a topic, keyed by the endpoint's
+ * owner, which the dispatcher shares its slots by. (Its field `installationId` holds that owner:
+ * the name predates provider callbacks, and attempts already queued must still read.)
+ */
 export function attemptEvent(
   topic: AttemptTopic,
-  delivery: Pick<Delivery, '_id' | 'installationId'>,
+  delivery: Delivery,
   round: number,
   attempt: number,
   dueAt: Date,
 ): OutgoingEvent<PlatformTopics, AttemptTopic> {
+  const owner = endpointOwnerOf(delivery);
   const job: AttemptJob = {
     deliveryId: delivery._id,
-    installationId: delivery.installationId,
+    installationId: owner,
     round,
     attempt,
     dueAt: dueAt.toISOString(),
   };
-  return { topic, key: delivery.installationId, type: 'webhook.attempt', data: job };
+  return { topic, key: owner, type: 'webhook.attempt', data: job };
 }
 
 /**
@@ -79,7 +87,7 @@ export async function createDelivery(
   data: WebhookEnvelope['data'],
 ): Promise<boolean> {
   const now = ctx.now();
-  const delivery: Delivery = {
+  const delivery: PartnerWebhookDelivery = {
     _id: id,
     tenantId: installation.tenantId,
     installationId: installation._id,

@@ -7,8 +7,16 @@ describe('deliveryKinds', () => {
   it('has both kinds, each with its own signer and policy', () => {
     const kinds = deliveryKinds(1);
     expect(Object.keys(kinds).sort()).toEqual([...DELIVERY_KIND_NAMES].sort());
-    expect(kinds['partner-webhook']).toEqual({ signer: marketplaceSigner, policy: PARTNER_WEBHOOK_POLICY });
-    expect(kinds['provider-callback']).toEqual({ signer: platformSigner, policy: PROVIDER_CALLBACK_POLICY });
+    expect(kinds['partner-webhook']).toEqual({
+      signer: marketplaceSigner,
+      policy: PARTNER_WEBHOOK_POLICY,
+      contentType: 'application/json',
+    });
+    expect(kinds['provider-callback']).toEqual({
+      signer: platformSigner,
+      policy: PROVIDER_CALLBACK_POLICY,
+      contentType: 'application/json; charset=utf-8',
+    });
   });
 
   it('signs a provider callback with X-Platform-Signature over the body alone', () => {

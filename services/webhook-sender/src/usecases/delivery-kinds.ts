@@ -8,15 +8,18 @@ import {
 import { marketplaceSigner, platformSigner, type Signer } from '../domain/signing';
 
 /**
- * How each kind of delivery is signed and retried; everything else (queue, tiers, dispatcher,
- * outbound safety, records) is shared.
+ * How each kind of delivery is signed, labelled and retried; everything else (queue, tiers,
+ * dispatcher, outbound safety, records) is shared.
  * - `partner-webhook`: the Partner API's webhooks (X-Marketplace-* headers, 2 min ×3 up to 12 h).
- * - `provider-callback`: the delivery-provider contract's callbacks to platforms, used by
- *   provider-delivery (X-Platform-Signature over the body, 30 s ×2 up to 10 min, Retry-After).
+ * - `provider-callback`: the delivery-provider contract's callbacks to platforms, fed by
+ *   provider-delivery's `provider-events` (X-Platform-Signature over the body, 30 s ×2 up to
+ *   10 min, Retry-After, `application/json; charset=utf-8` as the contract asks of every request).
  */
 export interface DeliveryKind {
   signer: Signer;
   policy: RetryPolicy;
+  /** The Content-Type of every attempt (the body is UTF-8 JSON either way). */
+  contentType: string;
 }
 
 export const DELIVERY_KIND_NAMES = ['partner-webhook', 'provider-callback'] as const;
@@ -26,8 +29,16 @@ export type DeliveryKinds = Record<DeliveryKindName, DeliveryKind>;
 /** `timeScale` divides every delay (tests and demos run the whole schedule in seconds). */
 export function deliveryKinds(timeScale: number): DeliveryKinds {
   return {
-    'partner-webhook': { signer: marketplaceSigner, policy: scaledPolicy(PARTNER_WEBHOOK_POLICY, timeScale) },
-    'provider-callback': { signer: platformSigner, policy: scaledPolicy(PROVIDER_CALLBACK_POLICY, timeScale) },
+    'partner-webhook': {
+      signer: marketplaceSigner,
+      policy: scaledPolicy(PARTNER_WEBHOOK_POLICY, timeScale),
+      contentType: 'application/json',
+    },
+    'provider-callback': {
+      signer: platformSigner,
+      policy: scaledPolicy(PROVIDER_CALLBACK_POLICY, timeScale),
+      contentType: 'application/json; charset=utf-8',
+    },
   };
 }
 

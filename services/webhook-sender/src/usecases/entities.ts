@@ -1,16 +1,17 @@
 import type { DeliveryStatus } from '../domain/delivery-status';
 
 /**
- * The webhook deliveries as the use cases read and write them: one webhook to one installation,
- * with its attempts. adapters/deliveries-repository.ts stores them as they are (DeliveryDoc).
+ * The deliveries as the use cases read and write them, with their attempts: a partner webhook to
+ * one installation of a tenant, or a provider callback to the callback of one provider delivery of
+ * a platform account. adapters/deliveries-repository.ts stores them as they are (DeliveryDoc).
  */
 
-/** One attempt as recorded: never a header, a secret or a body. */
+/** One attempt as recorded: never a header, a secret, a URL or a body. */
 export interface AttemptRecord {
   round: number;
   attempt: number;
   at: Date;
-  /** The partner's HTTP status, or null when no response came. */
+  /** The receiver's HTTP status, or null when no response came. */
   statusCode: number | null;
   latencyMs: number;
   /** Why no response came: timeout, connect, dns, refused_address, tls, reset, other. */
@@ -18,20 +19,16 @@ export interface AttemptRecord {
   verdict: 'delivered' | 'retry' | 'permanent';
 }
 
-/**
- * One webhook to one installation (`_id` = the envelope id, stable across retries and
- * redeliveries). `body` is the exact JSON sent on every attempt.
- */
-export interface Delivery {
+/** What every delivery has, whatever its kind. */
+interface DeliveryCommon {
+  /** Stable across retries and redeliveries (the partner envelope's id). */
   _id: string;
-  tenantId: string;
-  installationId: string;
-  /** Which signing scheme and retry policy apply (see usecases/delivery-kinds.ts). */
-  kind: 'partner-webhook';
+  /** The event type: the webhook's type, or the provider event's `eventType`. */
   type: string;
-  /** The domain event it came from (null for system.test). */
+  /** The Kafka event it came from (null for system.test). */
   sourceEventId: string | null;
   occurredAt: string;
+  /** The exact JSON sent on every attempt, serialized once. */
   body: string;
   status: DeliveryStatus;
   /** 1, plus one per redelivery. */
@@ -44,4 +41,47 @@ export interface Delivery {
   reason: string | null;
   createdAt: Date;
   updatedAt: Date;
+}
+
+/**
+ * One webhook to one installation of a tenant (`partner-webhook`). The tenant API sees these and
+ * nothing else: its queries filter by the tenant and this kind.
+ */
+export interface PartnerWebhookDelivery extends DeliveryCommon {
+  /** Which signing scheme and retry policy apply (see usecases/delivery-kinds.ts). */
+  kind: 'partner-webhook';
+  tenantId: string;
+  installationId: string;
+}
+
+/**
+ * One event of a provider delivery to that delivery's callback (`provider-callback`), owned by the
+ * platform account, not by any tenant. The callback URL stays sealed at rest (its path carries a
+ * confidential token) and is opened for each attempt only.
+ */
+export interface ProviderCallbackDelivery extends DeliveryCommon {
+  kind: 'provider-callback';
+  accountId: string;
+  providerDeliveryId: string;
+  /** Sealed under WEBHOOK_SECRET_TRANSPORT_KEY, bound to the provider delivery. */
+  callbackUrlSealed: string;
+  /** Whether the event's status is terminal: after one, no nonterminal event of the delivery is sent. */
+  terminal: boolean;
+}
+
+export type Delivery = PartnerWebhookDelivery | ProviderCallbackDelivery;
+
+/**
+ * Who owns the endpoint a delivery goes to: the installation, or the platform account. It keys the
+ * attempt messages and is the fair dispatcher's unit, so one failing endpoint holds up only itself.
+ */
+export function endpointOwnerOf(delivery: Delivery): string {
+  return delivery.kind === 'partner-webhook' ? delivery.installationId : delivery.accountId;
+}
+
+/** The owner a delivery's writes are scoped to: its tenant and installation, or its platform account. */
+export function ownerOf(delivery: Delivery): { tenantId: string; installationId: string } | { accountId: string } {
+  return delivery.kind === 'partner-webhook'
+    ? { tenantId: delivery.tenantId, installationId: delivery.installationId }
+    : { accountId: delivery.accountId };
 }

@@ -1,11 +1,10 @@
-import { TOPICS } from '@marketplace/contracts';
-import { AppError, busy, notFound } from '@marketplace/errors';
-import { DELIVERIES } from '../adapters/store';
+import { AppError, notFound } from '@marketplace/errors';
 import type { DeliveryStatus } from '../domain/delivery-status';
 import { receives, SYSTEM_TEST } from '../domain/installation';
 import type { WebhookContext } from './context';
-import { attemptEvent, createTestDelivery } from './deliveries';
-import type { Delivery } from './entities';
+import { createTestDelivery } from './deliveries';
+import type { PartnerWebhookDelivery } from './entities';
+import { startNewRound } from './rounds';
 
 /** An installation's deliveries, newest first; `status` filters (dead_lettered lists the dead letters). */
 export async function listDeliveries(
@@ -13,12 +12,16 @@ export async function listDeliveries(
   tenantId: string,
   installationId: string,
   options: { status?: DeliveryStatus; limit: number },
-): Promise<Delivery[]> {
+): Promise<PartnerWebhookDelivery[]> {
   if (!(await ctx.store.installations.findForTenant({ tenantId }, installationId))) throw notFound();
   return ctx.store.deliveries.listForInstallation({ tenantId, installationId }, options);
 }
 
-export async function getDelivery(ctx: WebhookContext, tenantId: string, deliveryId: string): Promise<Delivery> {
+export async function getDelivery(
+  ctx: WebhookContext,
+  tenantId: string,
+  deliveryId: string,
+): Promise<PartnerWebhookDelivery> {
   const d = await ctx.store.deliveries.findForTenant({ tenantId }, deliveryId);
   if (!d) throw notFound();
   return d;
@@ -26,35 +29,23 @@ export async function getDelivery(ctx: WebhookContext, tenantId: string, deliver
 
 /**
  * Sends a finished delivery again, as a new round of attempts with the full retry schedule: the
- * same id and body, a fresh timestamp and signature. A delivery still in progress is 409.
+ * same id and body, a fresh timestamp and signature. A delivery still in progress is 409, and so is
+ * one whose installation no longer takes its type.
  */
-export async function redeliver(ctx: WebhookContext, tenantId: string, deliveryId: string): Promise<Delivery> {
-  const result = await ctx.locks.withLock(`delivery:${deliveryId}`, { ttlMs: 30_000, waitMs: 5_000 }, async () => {
-    const d = await ctx.store.deliveries.findForTenant({ tenantId }, deliveryId);
-    if (!d) throw notFound();
-    if (d.status === 'pending')
-      throw new AppError(
-        'conflict',
-        'webhook.delivery_in_progress',
-        'The delivery is still being attempted; redeliver it once it has ended.',
-      );
-    const installation = await ctx.store.installations.findForTenant({ tenantId }, d.installationId);
-    if (!installation || !receives(installation, d.type)) throw notReceiving();
-    const now = ctx.now();
-    const round = d.round + 1;
-    const set = { status: 'pending' as const, round, nextAttempt: 1, nextAttemptAt: now, reason: null, updatedAt: now };
-    await ctx.store.deliveries.startRound(
-      { tenantId },
-      d._id,
-      set,
-      [attemptEvent(TOPICS.webhookAttempts, d, round, 1, now)],
-      now,
-    );
-    await ctx.outbox.flush(DELIVERIES, d._id);
-    return { ...d, ...set };
-  });
-  if (!result) throw busy('The delivery is being updated; retry shortly.');
-  return result.value;
+export async function redeliver(
+  ctx: WebhookContext,
+  tenantId: string,
+  deliveryId: string,
+): Promise<PartnerWebhookDelivery> {
+  return startNewRound(
+    ctx,
+    deliveryId,
+    () => ctx.store.deliveries.findForTenant({ tenantId }, deliveryId),
+    async (d) => {
+      const installation = await ctx.store.installations.findForTenant({ tenantId }, d.installationId);
+      if (!installation || !receives(installation, d.type)) throw notReceiving();
+    },
+  );
 }
 
 const notReceiving = () =>
@@ -65,7 +56,11 @@ const notReceiving = () =>
   );
 
 /** system.test to one of the tenant's installations (connected, with a webhook URL). */
-export async function sendTestEvent(ctx: WebhookContext, tenantId: string, installationId: string): Promise<Delivery> {
+export async function sendTestEvent(
+  ctx: WebhookContext,
+  tenantId: string,
+  installationId: string,
+): Promise<PartnerWebhookDelivery> {
   const installation = await ctx.store.installations.findForTenant({ tenantId }, installationId);
   if (!installation) throw notFound();
   if (!receives(installation, SYSTEM_TEST)) throw notReceiving();

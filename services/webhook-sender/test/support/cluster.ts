@@ -31,7 +31,11 @@ export interface WebhookCluster {
   stop(): Promise<void>;
 }
 
-export async function startWebhookCluster(senderEnv: Record<string, string> = {}): Promise<WebhookCluster> {
+/** `gatewayEnv` adds to the gateway's settings (a transport key shared with the sender, say). */
+export async function startWebhookCluster(
+  senderEnv: Record<string, string> = {},
+  gatewayEnv: Record<string, string> = {},
+): Promise<WebhookCluster> {
   const suffix = randomBytes(4).toString('hex');
   const senderPort = await freePort();
   const senderSettings = {
@@ -66,6 +70,7 @@ export async function startWebhookCluster(senderEnv: Record<string, string> = {}
     ALLOW_LOOPBACK_HTTP_URLS: 'true',
     RATE_LIMIT_PER_INSTALLATION: '100000',
     RATE_LIMIT_PER_IP: '100000',
+    ...gatewayEnv,
   }).catch(async (error) => {
     await Promise.all([catalog!.stop(), ordering!.stop(), sender!.stop()]);
     throw error;

@@ -606,7 +606,7 @@ export interface ProviderCreateDeliveryRequest {
 }
 export interface ProviderCallback {
   /**
-   * This delivery's callback: every event of the delivery goes there. Null or absent: the account's global webhook URL, else no push (poll the status). An absolute `https://` URL of at most 2048 characters, without credentials, fragment or a port other than 443, whose host resolves to a public address (else 422 `request.invalid`). Redirects are not followed. The token in its path is a secret: never logged.
+   * This delivery's callback: every event of the delivery goes there. Null or absent: the account's global webhook URL, else no push (poll the status). An absolute `https://` URL of at most 2048 characters, without credentials, fragment or a port other than 443, whose host resolves to a public address (else 422 `request.invalid`). Redirects are not followed. The token in its path is a secret: never logged. (Local and test deployments also accept plain `http://` to loopback, on any port; production does not.)
    */
   url?: string | null;
 }
@@ -687,7 +687,7 @@ export interface ProviderReturnRequest {
  */
 export interface ProviderWebhookTestRequest {
   /**
-   * The callback to test. Null or absent: the account's global webhook URL. Nothing is stored: a test changes no delivery and no setting. An absolute `https://` URL of at most 2048 characters, without credentials, fragment or a port other than 443, whose host resolves to a public address (else 422 `request.invalid`). Redirects are not followed. The token in its path is a secret: never logged.
+   * The callback to test. Null or absent: the account's global webhook URL. Nothing is stored: a test changes no delivery and no setting. An absolute `https://` URL of at most 2048 characters, without credentials, fragment or a port other than 443, whose host resolves to a public address (else 422 `request.invalid`). Redirects are not followed. The token in its path is a secret: never logged. (Local and test deployments also accept plain `http://` to loopback, on any port; production does not.)
    */
   url?: string | null;
   /**
@@ -747,6 +747,15 @@ export interface PlatformAccountInput {
     coordinates: unknown[];
     bbox?: number[];
   };
+  /**
+   * The platform API’s rate limit; 1200 requests per minute when absent.
+   */
+  rateLimit?: {
+    /**
+     * Authenticated `/v1` requests of the account admitted in any 60 seconds (a sliding window), every endpoint counted together; 1 to 1000000. More is 429 `request.rate_limited` with Retry-After.
+     */
+    requestsPerMinute: number;
+  };
 }
 /**
  * The fields to change.
@@ -797,6 +806,15 @@ export interface PlatformAccountPatch {
     coordinates: unknown[];
     bbox?: number[];
   };
+  /**
+   * The platform API’s rate limit; takes effect within 5 seconds.
+   */
+  rateLimit?: {
+    /**
+     * Authenticated `/v1` requests of the account admitted in any 60 seconds (a sliding window), every endpoint counted together; 1 to 1000000. More is 429 `request.rate_limited` with Retry-After.
+     */
+    requestsPerMinute: number;
+  };
 }
 /**
  * Mint a new key; the others expire after the overlap.
@@ -806,6 +824,53 @@ export interface ApiKeyRotateRequest {
    * How long the other live keys keep working (0 to 604800 seconds; 86400 when absent).
    */
   overlapSeconds?: number;
+}
+/**
+ * A field left out keeps its value.
+ */
+export interface DeliveryProgressReport {
+  /**
+   * What happened. A status event moves the delivery (409 `delivery.transition_not_allowed` when the table of moves refuses it); `driver.location_updated`, `eta.updated` and `tracking.updated` report news in a nonterminal status. Location updates closer than 5 seconds, or 10 metres from the last one sent, change the tracking read but send no event (coalesced).
+   */
+  eventType:
+    | 'driver.assigned'
+    | 'driver.location_updated'
+    | 'eta.updated'
+    | 'tracking.updated'
+    | 'delivery.picked_up'
+    | 'delivery.delivered'
+    | 'delivery.cancelled'
+    | 'delivery.failed'
+    | 'driver.arrived_at_pickup'
+    | 'delivery.on_the_way'
+    | 'delivery.return_requested'
+    | 'delivery.returning_to_origin'
+    | 'delivery.returned_to_origin'
+    | 'delivery.return_failed';
+  /**
+   * The driver’s name (required with `driver.assigned`). Null clears it.
+   */
+  driverName?: string | null;
+  /**
+   * The driver’s phone. Null clears it.
+   */
+  driverPhone?: string | null;
+  /**
+   * With driverLng (required with `driver.location_updated`).
+   */
+  driverLat?: number | null;
+  /**
+   * With driverLat.
+   */
+  driverLng?: number | null;
+  /**
+   * A page the customer can follow. Null clears it.
+   */
+  trackingUrl?: string | null;
+  /**
+   * The estimate (required with `eta.updated`). Null clears it.
+   */
+  estimatedDeliveryAtUtc?: string | null;
 }
 export interface Branch {
   id: string;
@@ -1370,6 +1435,7 @@ export interface PlatformAccount {
    * The GeoJSON Polygon or MultiPolygon as entered.
    */
   serviceArea: {};
+  rateLimit: PlatformRateLimitView;
   createdAt: string;
   updatedAt: string;
 }
@@ -1401,6 +1467,15 @@ export interface PlatformCapabilitiesView {
    * POST …/cancel is enabled.
    */
   supportsCancellation: boolean;
+}
+/**
+ * The account’s rate limit on the platform API.
+ */
+export interface PlatformRateLimitView {
+  /**
+   * Authenticated `/v1` requests of the account admitted in any 60 seconds (a sliding window), every endpoint counted together; 1 to 1000000. More is 429 `request.rate_limited` with Retry-After.
+   */
+  requestsPerMinute: number;
 }
 /**
  * The new account and its webhook secret.
@@ -1452,4 +1527,71 @@ export interface WebhookSecretRotated {
    */
   webhookSecret: string;
   rotatedAt: string;
+}
+/**
+ * A delivery as its operator sees it: status, driver and tracking; no customer data.
+ */
+export interface OperatorDelivery {
+  providerDeliveryId: string;
+  platformReference: string;
+  status:
+    | 'sent_to_provider'
+    | 'provider_accepted'
+    | 'driver_assigned'
+    | 'arrived_at_pickup'
+    | 'picked_up'
+    | 'on_the_way'
+    | 'delivered'
+    | 'cancelled'
+    | 'failed'
+    | 'return_requested'
+    | 'returning_to_origin'
+    | 'returned_to_origin'
+    | 'return_failed';
+  /**
+   * When the status was observed.
+   */
+  statusEventTimeUtc: string;
+  /**
+   * Where its events go: the create’s `webhook.url`, the account’s global URL, or nowhere (the URL is a secret: never shown).
+   */
+  callback: 'request' | 'account' | 'none';
+  driverName: string | null;
+  driverPhone: string | null;
+  driverLat: number | null;
+  driverLng: number | null;
+  trackingUrl: string | null;
+  estimatedDeliveryAtUtc: string | null;
+  /**
+   * When the tracking data was observed.
+   */
+  trackingEventTimeUtc: string;
+  /**
+   * The platform’s reason code of a return, once asked.
+   */
+  returnReasonCode: string | null;
+  /**
+   * After a report: the event sent to the platform, or null when a location update was coalesced.
+   */
+  eventSent?:
+    | (
+        | 'delivery.accepted'
+        | 'driver.assigned'
+        | 'driver.location_updated'
+        | 'eta.updated'
+        | 'tracking.updated'
+        | 'delivery.picked_up'
+        | 'delivery.delivered'
+        | 'delivery.cancelled'
+        | 'delivery.failed'
+        | 'driver.arrived_at_pickup'
+        | 'delivery.on_the_way'
+        | 'delivery.return_requested'
+        | 'delivery.returning_to_origin'
+        | 'delivery.returned_to_origin'
+        | 'delivery.return_failed'
+      )
+    | null;
+  createdAt: string;
+  updatedAt: string;
 }

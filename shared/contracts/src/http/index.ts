@@ -20,6 +20,7 @@ import {
   providerSchemas,
 } from './provider';
 import { webhookSchemas } from './webhooks';
+import { DeliveryProgressReport, providerOperationsSchemas } from './provider-operations';
 import {
   ApiKeyRotateRequest,
   PlatformAccountInput,
@@ -41,6 +42,7 @@ import { CreateOrderRequest } from './orders';
 export { ORDER_LIMITS, PHONE_PATTERN } from './orders';
 export { ASSIGNMENT_STATUS, DELIVERY_LIMITS, type AssignmentStatusName } from './partner-deliveries';
 export { OAuth2Input } from './gateway';
+export { PLATFORM_RATE_LIMIT } from './provider-admin';
 export {
   CALLBACK_URL_PATTERN,
   PROVIDER_CONTRACT,
@@ -101,6 +103,7 @@ export const requestSchemas = {
   PlatformAccountInput,
   PlatformAccountPatch,
   ApiKeyRotateRequest,
+  DeliveryProgressReport,
 } satisfies Record<string, JsonSchema>;
 
 /**
@@ -127,6 +130,8 @@ export const httpSchemas: Record<string, JsonSchema> = {
   ...tenantDeliverySchemas,
   ...providerSchemas,
   ...providerAdminSchemas,
+  ...providerOperationsSchemas,
 };
 
-export { tenantDeliverySchemas, providerSchemas, providerAdminSchemas };
+export { tenantDeliverySchemas, providerSchemas, providerAdminSchemas, providerOperationsSchemas };
+export { REPORTABLE_EVENT_TYPES } from './provider-operations';

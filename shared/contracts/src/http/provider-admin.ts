@@ -46,14 +46,48 @@ const capabilities = (description: string): JsonSchema =>
     description,
   );
 
+/**
+ * The platform API's rate limit, per account (ours: the contract leaves the numbers to the
+ * provider). Every authenticated `/v1` request of the account counts, whatever the endpoint; more
+ * than `requestsPerMinute` in any `windowSeconds` is 429 `request.rate_limited` with Retry-After.
+ */
+export const PLATFORM_RATE_LIMIT = {
+  /** An account created without a limit, and one stored before limits existed. */
+  defaultRequestsPerMinute: 1_200,
+  minRequestsPerMinute: 1,
+  maxRequestsPerMinute: 1_000_000,
+  /** The sliding window the limit is counted over. */
+  windowSeconds: 60,
+} as const;
+
+const R = PLATFORM_RATE_LIMIT;
+const rateLimit = (description: string): JsonSchema =>
+  object(
+    {
+      requestsPerMinute: {
+        type: 'integer',
+        minimum: R.minRequestsPerMinute,
+        maximum: R.maxRequestsPerMinute,
+        description:
+          `Authenticated \`/v1\` requests of the account admitted in any ${R.windowSeconds} seconds (a sliding window), ` +
+          `every endpoint counted together; ${R.minRequestsPerMinute} to ${R.maxRequestsPerMinute}. More is 429 ` +
+          '`request.rate_limited` with Retry-After.',
+      },
+    },
+    description,
+  );
+
 export const PlatformAccountInput: JsonSchema = object(
   {
     name: text(200, 'For administrators.'),
     webhookUrl,
     capabilities: capabilities('Every capability, each true or false.'),
     serviceArea,
+    rateLimit: rateLimit(
+      `The platform API’s rate limit; ${R.defaultRequestsPerMinute} requests per minute when absent.`,
+    ),
   },
-  { optional: ['webhookUrl'], description: 'A new platform account.' },
+  { optional: ['webhookUrl', 'rateLimit'], description: 'A new platform account.' },
 );
 
 export const PlatformAccountPatch: JsonSchema = {
@@ -63,8 +97,12 @@ export const PlatformAccountPatch: JsonSchema = {
       webhookUrl,
       capabilities: capabilities('Every capability, each true or false (the whole set is replaced).'),
       serviceArea,
+      rateLimit: rateLimit('The platform API’s rate limit; takes effect within 5 seconds.'),
     },
-    { optional: ['name', 'webhookUrl', 'capabilities', 'serviceArea'], description: 'The fields to change.' },
+    {
+      optional: ['name', 'webhookUrl', 'capabilities', 'serviceArea', 'rateLimit'],
+      description: 'The fields to change.',
+    },
   ),
   minProperties: 1,
 };
@@ -90,12 +128,14 @@ export const providerAdminSchemas: Record<string, JsonSchema> = {
       webhookUrl: nullable({ type: 'string' }),
       capabilities: ref('PlatformCapabilitiesView'),
       serviceArea: { type: 'object', description: 'The GeoJSON Polygon or MultiPolygon as entered.' },
+      rateLimit: ref('PlatformRateLimitView'),
       createdAt: dateTime(),
       updatedAt: dateTime(),
     },
     'A platform account. Never carries a key or the webhook secret.',
   ),
   PlatformCapabilitiesView: capabilities('The account’s capabilities.'),
+  PlatformRateLimitView: rateLimit('The account’s rate limit on the platform API.'),
   PlatformAccountCreated: object(
     {
       account: ref('PlatformAccount'),

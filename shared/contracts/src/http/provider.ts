@@ -307,11 +307,15 @@ const scheduledDeliveryAtUtc = (description: string): JsonSchema =>
   );
 
 /**
- * A callback URL: absolute https, a host without credentials (no `@`), no port but 443, no
- * fragment, at most 2,048 characters. What a pattern cannot say (the host must resolve to a
- * public address) the service checks: 422 `request.invalid` at the same field.
+ * A callback URL, as far as a pattern can say it: `https://`, a host (a name or an address; an IPv6
+ * address in brackets), no credentials, no port but 443, no fragment, no whitespace; or plain
+ * `http://` to loopback on any port, which only local and test deployments accept (where
+ * ALLOW_LOOPBACK_HTTP_URLS is set; production answers 422). That the host resolves to public
+ * addresses only the service can check: 422 `request.invalid` at the same field, as for the rest,
+ * with a message naming the rule broken.
  */
-export const CALLBACK_URL_PATTERN = '^https://[^\\s/?#@:\\[\\]]+(:443)?([/?][^\\s#]*)?$';
+export const CALLBACK_URL_PATTERN =
+  '^(https://([^\\s/?#@:\\[\\]]+|\\[[0-9A-Fa-f:.]+\\])(:443)?|http://(localhost|127\\.0\\.0\\.1|\\[::1\\])(:[0-9]{1,5})?)([/?][^\\s#]*)?$';
 const callbackUrl = (description: string): JsonSchema => ({
   type: ['string', 'null'],
   format: 'uri',
@@ -320,7 +324,8 @@ const callbackUrl = (description: string): JsonSchema => ({
   description:
     `${description} An absolute \`https://\` URL of at most ${L.callbackUrlMaxLength} characters, without credentials, ` +
     'fragment or a port other than 443, whose host resolves to a public address (else 422 `request.invalid`). ' +
-    'Redirects are not followed. The token in its path is a secret: never logged.',
+    'Redirects are not followed. The token in its path is a secret: never logged. (Local and test deployments also ' +
+    'accept plain `http://` to loopback, on any port; production does not.)',
 });
 
 const PROVIDER_CALLBACK = {

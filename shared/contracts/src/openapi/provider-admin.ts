@@ -5,7 +5,13 @@
  * service's unit test checks that it lists exactly the routes served.
  */
 import { type Json, json, uuid } from './parts';
-import { providerAdminSchemas, providerSchemas, requestSchemas } from '../http';
+import {
+  PLATFORM_RATE_LIMIT,
+  providerAdminSchemas,
+  providerOperationsSchemas,
+  providerSchemas,
+  requestSchemas,
+} from '../http';
 
 const PREFIX = '/admin/v1/platform-accounts';
 const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
@@ -35,6 +41,16 @@ const COMMON: Json = {
   ),
   '500': envelope('An unexpected failure.', ['internal']),
 };
+const deliveryId: Json = {
+  name: 'providerDeliveryId',
+  in: 'path',
+  required: true,
+  schema: uuid,
+  description: 'The delivery.',
+};
+const DELIVERY_NOT_FOUND: Json = {
+  '404': envelope('No such delivery of this account (or no such account).', ['delivery.not_found']),
+};
 const NOT_FOUND: Json = { '404': envelope('No such account (or key of the account).', ['resource.not_found']) };
 const INVALID: Json = {
   '400': envelope(
@@ -46,8 +62,15 @@ const INVALID: Json = {
   '415': envelope('The body is not `application/json`.', ['request.unsupported_media_type']),
 };
 
-const op = (operationId: string, summary: string, extra: Json, responses: Json, description?: string): Json => ({
-  tags: ['Platform accounts'],
+const op = (
+  operationId: string,
+  summary: string,
+  extra: Json,
+  responses: Json,
+  description?: string,
+  tag = 'Platform accounts',
+): Json => ({
+  tags: [tag],
   operationId,
   summary,
   ...(description ? { description } : {}),
@@ -68,6 +91,15 @@ const DESCRIPTION = [
   '**Key rotation**: `POST …/api-keys/rotate` mints a key and sets every other live key of the account to expire ' +
     '`overlapSeconds` later (never later than its own expiry): during the overlap old and new both work. `DELETE ' +
     '…/api-keys/{keyId}` revokes one key at once. An account may hold several live keys.',
+  `**Rate limit**: each account’s authenticated \`/v1\` requests, every key and endpoint together, are counted over a ` +
+    `sliding ${PLATFORM_RATE_LIMIT.windowSeconds}-second window; more than \`rateLimit.requestsPerMinute\` ` +
+    `(${PLATFORM_RATE_LIMIT.minRequestsPerMinute} to ${PLATFORM_RATE_LIMIT.maxRequestsPerMinute}, ` +
+    `${PLATFORM_RATE_LIMIT.defaultRequestsPerMinute} unless set) is 429 \`request.rate_limited\` with Retry-After. A ` +
+    'change applies within 5 seconds; requests already counted in the window stay counted.',
+  '**Operations on deliveries**: until drivers report through their own API, an operator reads an account’s delivery ' +
+    '(status, driver, tracking; no customer data) and records what happened to it. Each report goes through the one ' +
+    'table of moves of the contract document and sends its event to the platform; a move the table refuses (any event ' +
+    'after a terminal status among them) is 409 `delivery.transition_not_allowed`.',
   '**Errors** use the provider contract’s envelope `{ code, message, retryable, fieldErrors? }` (`application/json`).',
 ].join('\n\n');
 
@@ -76,7 +108,10 @@ export const providerAdminApiDocument: Json = {
   info: { title: 'Delivery provider: administrator API', version: '1.0.0', description: DESCRIPTION },
   servers: [{ url: '/' }],
   security: [{ adminToken: [] }],
-  tags: [{ name: 'Platform accounts', description: 'Accounts, API keys and webhook secrets.' }],
+  tags: [
+    { name: 'Platform accounts', description: 'Accounts, API keys and webhook secrets.' },
+    { name: 'Deliveries', description: 'An account’s deliveries as operators see them, and what happened to them.' },
+  ],
   paths: {
     [PREFIX]: {
       post: op(
@@ -101,7 +136,7 @@ export const providerAdminApiDocument: Json = {
       ),
       patch: op(
         'updatePlatformAccount',
-        'Change the name, webhook URL, capabilities or service area',
+        'Change the name, webhook URL, capabilities, service area or rate limit',
         { parameters: [accountId], requestBody: body('PlatformAccountPatch') },
         { '200': json('The account as changed.', ref('PlatformAccount')), ...INVALID, ...NOT_FOUND },
         'Only the fields sent change; `webhookUrl: null` removes the global webhook URL; `capabilities` replaces the set.',
@@ -147,6 +182,34 @@ export const providerAdminApiDocument: Json = {
         { '200': json('The new secret; the old one no longer signs.', ref('WebhookSecretRotated')), ...NOT_FOUND },
       ),
     },
+    [`${PREFIX}/{accountId}/deliveries/{providerDeliveryId}`]: {
+      get: op(
+        'getOperatorDelivery',
+        'One delivery of the account, as the operator sees it',
+        { parameters: [accountId, deliveryId] },
+        { '200': json('The delivery.', ref('OperatorDelivery')), ...DELIVERY_NOT_FOUND },
+        undefined,
+        'Deliveries',
+      ),
+    },
+    [`${PREFIX}/{accountId}/deliveries/{providerDeliveryId}/events`]: {
+      post: op(
+        'reportDeliveryEvent',
+        'Record what happened to a delivery, and send its event',
+        { parameters: [accountId, deliveryId], requestBody: body('DeliveryProgressReport') },
+        {
+          '200': json('The delivery after the report; `eventSent` names the event sent.', ref('OperatorDelivery')),
+          '409': envelope('The table of moves refuses this event in the current status.', [
+            'delivery.transition_not_allowed',
+          ]),
+          '503': envelope('Another change of the same delivery holds it; try again in a second.', ['resource.busy']),
+          ...INVALID,
+          ...DELIVERY_NOT_FOUND,
+        },
+        undefined,
+        'Deliveries',
+      ),
+    },
     '/admin/v1/openapi.json': {
       get: op('getProviderAdminOpenApi', 'This document', {}, { '200': json('OpenAPI 3.1.', { type: 'object' }) }),
     },
@@ -164,7 +227,9 @@ export const providerAdminApiDocument: Json = {
       PlatformAccountInput: requestSchemas.PlatformAccountInput,
       PlatformAccountPatch: requestSchemas.PlatformAccountPatch,
       ApiKeyRotateRequest: requestSchemas.ApiKeyRotateRequest,
+      DeliveryProgressReport: requestSchemas.DeliveryProgressReport,
       ...providerAdminSchemas,
+      ...providerOperationsSchemas,
       ProviderError: providerSchemas.ProviderError,
     },
   },

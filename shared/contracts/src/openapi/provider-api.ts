@@ -21,6 +21,7 @@ import {
   isTerminalStatus,
   providerSchemas,
 } from '../http/provider';
+import { PLATFORM_RATE_LIMIT } from '../http/provider-admin';
 
 const code = (text: string) => `\`${text}\``;
 const table = (head: string[], rows: string[][]) =>
@@ -208,6 +209,10 @@ const DESCRIPTION = [
     'Messages never contain stack traces, SQL, secrets, internal exception types or credentials. 404 is only for an ' +
     'unknown delivery (or path); a transient 429 or 5xx is never disguised as 404 or as success. 429 and 503 carry ' +
     '`Retry-After` in seconds.',
+  `**Rate limit**: each account (all its keys together) may make ${PLATFORM_RATE_LIMIT.defaultRequestsPerMinute.toLocaleString('en')} ` +
+    `authenticated requests in any ${PLATFORM_RATE_LIMIT.windowSeconds} seconds (a sliding window, every endpoint counted), unless ` +
+    'agreed otherwise for the account; counted answers carry `RateLimit-Limit` and `RateLimit-Remaining`, and a request ' +
+    'beyond the limit is 429 `request.rate_limited` with `Retry-After`.',
   ERROR_TABLE,
 ].join('\n\n');
 

@@ -1,23 +1,46 @@
 import Router from '@koa/router';
 import type { RequestState } from '@marketplace/http';
 import type { WebhookContext } from '../../usecases/context';
+import { registerAdminRoutes } from '../admin-routes';
 import { registerRoutes } from '../routes';
-import { tenantWebhooksApiDocument } from '@marketplace/contracts';
+import { providerCallbacksAdminApiDocument, tenantWebhooksApiDocument } from '@marketplace/contracts';
 
-// Every route the webhook sender serves is in its OpenAPI document, and the document describes no
-// route that does not exist.
-it('documents exactly the routes the webhook sender serves', () => {
+// Every route the webhook sender serves is in its OpenAPI document (the tenant API's, the
+// administrator API's), and each document describes no route that does not exist.
+function served(register: (router: Router<RequestState>, ctx: WebhookContext) => void): string[] {
   const router = new Router<RequestState>();
-  registerRoutes(router, {} as WebhookContext); // routes only capture the context
-  const served = router.stack.flatMap((layer) =>
+  register(router, {} as WebhookContext); // routes only capture the context
+  return router.stack.flatMap((layer) =>
     layer.methods
       .filter((m) => m !== 'HEAD')
       .map((method) => `${method} ${layer.path.toString().replace(/:([A-Za-z]+)/g, '{$1}')}`),
   );
-  const paths = tenantWebhooksApiDocument.paths as Record<string, Record<string, unknown>>;
-  const documented = Object.entries(paths).flatMap(([path, item]) =>
-    Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`),
+}
+
+function documented(document: Record<string, unknown>): string[] {
+  const paths = document.paths as Record<string, Record<string, unknown>>;
+  return Object.entries(paths).flatMap(([path, item]) =>
+    Object.keys(item)
+      .filter((k) => ['get', 'put', 'post', 'delete', 'patch'].includes(k))
+      .map((m) => `${m.toUpperCase()} ${path}`),
   );
-  expect(served).toHaveLength(5);
-  expect(documented.sort()).toEqual(served.sort());
+}
+
+it('documents exactly the tenant routes the webhook sender serves', () => {
+  const routes = served(registerRoutes);
+  expect(routes).toHaveLength(5);
+  expect(documented(tenantWebhooksApiDocument).sort()).toEqual(routes.sort());
+});
+
+it('documents exactly the administrator routes of provider callbacks', () => {
+  const routes = served(registerAdminRoutes);
+  expect(routes).toHaveLength(4);
+  expect(documented(providerCallbacksAdminApiDocument).sort()).toEqual(routes.sort());
+});
+
+it('serves the administrator document at its path, not as a callback id', () => {
+  const router = new Router<RequestState>();
+  registerAdminRoutes(router, {} as WebhookContext);
+  const matched = router.match('/admin/v1/provider-callbacks/openapi.json', 'GET').pathAndMethod;
+  expect(matched[0]!.path).toBe('/admin/v1/provider-callbacks/openapi.json');
 });

@@ -1,7 +1,23 @@
 import { randomBytes } from 'node:crypto';
-import { defineScripts, type Redis } from '@marketplace/redis';
-import { whileRedisAnswers } from '@marketplace/redis';
-import type { RateDecision, RequestLimiter } from '../usecases/rate-limits';
+import type { Redis } from 'ioredis';
+import { defineScripts } from './scripts';
+import { whileRedisAnswers } from './redis-unavailable';
+
+/** What a rate-limit bucket answers for one request. */
+export interface RateDecision {
+  allowed: boolean;
+  remaining: number;
+  /** Whole seconds until a request would be admitted (0 when allowed). */
+  retryAfterSeconds: number;
+}
+
+/**
+ * Counts requests per bucket, at most `limit` in any `windowSeconds` (RateLimiter: a sliding
+ * window in Redis, shared by every instance of the service).
+ */
+export interface RequestLimiter {
+  take(bucket: string, limit: number, windowSeconds: number): Promise<RateDecision>;
+}
 
 /**
  * Sliding-window rate limit, exact and atomic: at most `limit` requests in any `window` seconds.
@@ -10,8 +26,8 @@ import type { RateDecision, RequestLimiter } from '../usecases/rate-limits';
  * fewer than `limit` remain and records it; otherwise it answers how long until the oldest entry
  * leaves the window. Refused requests are not recorded, so a client that keeps hammering is
  * admitted again as soon as its earlier requests age out. Time is Redis's own clock (TIME), so
- * several gateway instances agree. Memory: at most `limit` entries per active bucket, expiring
- * with the window.
+ * several instances of a service agree. Memory: at most `limit` entries per active bucket,
+ * expiring with the window.
  */
 const SLIDING_WINDOW = {
   keys: 1,
@@ -35,6 +51,12 @@ return {0, 0, math.max(1, math.ceil(wait_us / 1000000))}
 `,
 };
 
+/**
+ * The sliding window above, with keys `<prefix>rl:<bucket>` (the prefix is the service's own, so
+ * services sharing a Redis never count into each other's buckets). While Redis does not answer,
+ * `take` throws the 503 of `whileRedisAnswers` (fail closed); a caller that prefers to admit
+ * unchecked catches it.
+ */
 export class RateLimiter implements RequestLimiter {
   private readonly scripts;
   private readonly instance = `${randomBytes(6).toString('base64url')}:`;
@@ -44,7 +66,7 @@ export class RateLimiter implements RequestLimiter {
     redis: Redis,
     private readonly prefix: string,
   ) {
-    this.scripts = defineScripts(redis, { gatewaySlidingWindow: SLIDING_WINDOW });
+    this.scripts = defineScripts(redis, { slidingWindowRateLimit: SLIDING_WINDOW });
   }
 
   async take(bucket: string, limit: number, windowSeconds: number): Promise<RateDecision> {
@@ -52,7 +74,7 @@ export class RateLimiter implements RequestLimiter {
     // instance's random id and a counter, cheaper than fresh random bytes on every request.
     const member = `${this.instance}${(this.sequence++).toString(36)}`;
     const [allowed, remaining, retryAfter] = (await whileRedisAnswers(
-      this.scripts.gatewaySlidingWindow([`${this.prefix}rl:${bucket}`], [limit, windowSeconds, member]),
+      this.scripts.slidingWindowRateLimit([`${this.prefix}rl:${bucket}`], [limit, windowSeconds, member]),
     )) as [number, number, number];
     return { allowed: allowed === 1, remaining, retryAfterSeconds: retryAfter };
   }

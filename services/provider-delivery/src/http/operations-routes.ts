@@ -1,0 +1,60 @@
+import type Router from '@koa/router';
+import { requestSchemas, type DeliveryProgressReport, type OperatorDelivery } from '@marketplace/contracts';
+import { bodyValidator, isUuid, pathId, requestBody, type RequestState } from '@marketplace/http';
+import type { StoredDelivery } from '../domain/delivery';
+import { deliveryNotFound, readDelivery } from '../usecases/change-delivery';
+import type { ProviderContext } from '../usecases/context';
+import { recordProgress } from '../usecases/record-progress';
+
+const validateReport = bodyValidator<DeliveryProgressReport>(requestSchemas.DeliveryProgressReport);
+const P = '/admin/v1/platform-accounts/:accountId/deliveries/:providerDeliveryId';
+
+function deliveryIdOf(value: string | undefined): string {
+  if (!value || !isUuid(value)) throw deliveryNotFound();
+  return value.toLowerCase();
+}
+
+export const operatorDeliveryView = (d: StoredDelivery, eventSent?: string | null): OperatorDelivery => ({
+  providerDeliveryId: d.id,
+  platformReference: d.order.platformReference,
+  status: d.status,
+  statusEventTimeUtc: d.statusEventTimeUtc.toISOString(),
+  callback: d.callbackSource,
+  driverName: d.tracking.driverName,
+  driverPhone: d.tracking.driverPhone,
+  driverLat: d.tracking.driverLat,
+  driverLng: d.tracking.driverLng,
+  trackingUrl: d.tracking.trackingUrl,
+  estimatedDeliveryAtUtc: d.tracking.estimatedDeliveryAtUtc?.toISOString() ?? null,
+  trackingEventTimeUtc: d.tracking.eventTimeUtc.toISOString(),
+  returnReasonCode: d.returnReasonCode,
+  ...(eventSent !== undefined ? { eventSent: eventSent as OperatorDelivery['eventSent'] } : {}),
+  createdAt: d.createdAt.toISOString(),
+  updatedAt: d.updatedAt.toISOString(),
+});
+
+/**
+ * Operations on an account's deliveries (administrator token): read one as the operator sees it,
+ * and record what happened to it, which moves it through the table of moves and sends its event.
+ * Until drivers and the courier API exist, this is how a delivery moves.
+ */
+export function registerOperationsRoutes(router: Router<RequestState>, ctx: ProviderContext): void {
+  router.get(P, async (c) => {
+    const owner = { accountId: pathId(c.params.accountId) };
+    c.body = operatorDeliveryView(await readDelivery(ctx, owner, deliveryIdOf(c.params.providerDeliveryId)));
+  });
+  router.post(`${P}/events`, async (c) => {
+    const accountId = pathId(c.params.accountId);
+    const id = deliveryIdOf(c.params.providerDeliveryId);
+    const body = validateReport(requestBody(c));
+    const { estimatedDeliveryAtUtc, ...rest } = body;
+    const recorded = await recordProgress(ctx, accountId, id, {
+      ...rest,
+      eventType: body.eventType,
+      ...(estimatedDeliveryAtUtc !== undefined
+        ? { estimatedDeliveryAtUtc: estimatedDeliveryAtUtc === null ? null : new Date(estimatedDeliveryAtUtc) }
+        : {}),
+    });
+    c.body = operatorDeliveryView(recorded.delivery, recorded.eventSent);
+  });
+}

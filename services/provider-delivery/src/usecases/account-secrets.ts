@@ -1,0 +1,47 @@
+import { sealForTransport, TRANSPORT_CONTEXTS } from '@marketplace/identity';
+
+/** How long an account's secret, sealed for the webhook sender, is reused from memory. */
+export const TRANSPORT_SECRET_TTL_MS = 5_000;
+
+/** The account's signing secret as the events on `provider-events` carry it. */
+export interface TransportSecret {
+  sealed: string;
+  rotatedAt: string;
+}
+
+/**
+ * Every delivery event tells the webhook sender the account's current signing secret, sealed under
+ * WEBHOOK_SECRET_TRANSPORT_KEY for that account. Opening the secret at rest and sealing it again
+ * costs a read and two ciphers, so the sealed form is kept for a few seconds per account; a
+ * rotation through this process drops it at once, and the sender keeps the newest by `rotatedAt`
+ * whatever order copies of this service publish in.
+ */
+export class TransportSecrets {
+  private readonly entries = new Map<string, { secret: TransportSecret; until: number }>();
+
+  constructor(private readonly ttlMs = TRANSPORT_SECRET_TTL_MS) {}
+
+  /** The cached secret of the account, or the one `load` gives (then cached). */
+  async of(accountId: string, nowMs: number, load: () => Promise<TransportSecret>): Promise<TransportSecret> {
+    const entry = this.entries.get(accountId);
+    if (entry && entry.until > nowMs) return entry.secret;
+    const secret = await load();
+    if (this.entries.size >= 10_000) this.entries.clear();
+    this.entries.set(accountId, { secret, until: nowMs + this.ttlMs });
+    return secret;
+  }
+
+  forget(accountId: string): void {
+    this.entries.delete(accountId);
+  }
+}
+
+export const sealedForTransport = (
+  transportKey: Buffer,
+  accountId: string,
+  plain: string,
+  rotatedAt: Date,
+): TransportSecret => ({
+  sealed: sealForTransport(transportKey, TRANSPORT_CONTEXTS.platformAccountSecret(accountId), plain),
+  rotatedAt: rotatedAt.toISOString(),
+});

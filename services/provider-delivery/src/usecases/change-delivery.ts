@@ -1,0 +1,60 @@
+import type { ProviderEventTypeName } from '@marketplace/contracts';
+import { busy, notFound } from '@marketplace/errors';
+import type { DeliveryChanges } from '../adapters/deliveries-repository';
+import type { StoredDelivery } from '../domain/delivery';
+import type { AccountOwner } from '../domain/platform-account';
+import type { ProviderContext } from './context';
+import { DELIVERIES_OUTBOX, platformEvents } from './delivery-events';
+
+/** Unknown or another account's delivery: the same 404 (the contract's `delivery.not_found`). */
+export const deliveryNotFound = () => notFound('delivery.not_found', 'No such delivery.');
+
+/** What a rule decided for the delivery as read: the changes (none: answer only) and the events they send. */
+export interface Decision<T> {
+  changes?: DeliveryChanges;
+  events?: readonly ProviderEventTypeName[];
+  answer: T;
+}
+
+/** Lost compare-and-set races before the request is answered 503 `resource.busy` (retryable). */
+const MAX_TRIES = 5;
+
+/**
+ * Reads the account's delivery, asks `decide` (a pure rule of domain/) what to do with it as it
+ * is, and writes the changes with a compare-and-set on its version, the events staged in the same
+ * write; a change that came first makes it read and decide again, so every answer was true of the
+ * state it changed. The events describe the delivery after the change.
+ */
+export async function changeDelivery<T>(
+  ctx: ProviderContext,
+  owner: AccountOwner,
+  providerDeliveryId: string,
+  decide: (delivery: StoredDelivery, now: Date) => Decision<T>,
+): Promise<T> {
+  for (let attempt = 1; attempt <= MAX_TRIES; attempt++) {
+    const delivery = await ctx.store.deliveries.find(owner, providerDeliveryId);
+    if (!delivery) throw deliveryNotFound();
+    const now = ctx.now();
+    const decision = decide(delivery, now);
+    if (!decision.changes) return decision.answer;
+    const changes: DeliveryChanges = { ...decision.changes, updatedAt: now };
+    const after: StoredDelivery = { ...delivery, ...changes, version: delivery.version + 1 } as StoredDelivery;
+    const events = await platformEvents(ctx, after, decision.events ?? [], now);
+    if (await ctx.store.deliveries.update(owner, providerDeliveryId, delivery.version, changes, events, now)) {
+      if (events.length > 0) await ctx.outbox.flush(DELIVERIES_OUTBOX, providerDeliveryId);
+      return decision.answer;
+    }
+  }
+  throw busy('The delivery is being changed by another request; try again in a second.');
+}
+
+/** The account's delivery as it is (status and tracking reads). */
+export async function readDelivery(
+  ctx: ProviderContext,
+  owner: AccountOwner,
+  providerDeliveryId: string,
+): Promise<StoredDelivery> {
+  const delivery = await ctx.store.deliveries.find(owner, providerDeliveryId);
+  if (!delivery) throw deliveryNotFound();
+  return delivery;
+}

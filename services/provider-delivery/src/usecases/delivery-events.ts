@@ -1,0 +1,54 @@
+import { TOPICS, type ProviderEventTypeName } from '@marketplace/contracts';
+import type { OutgoingEvent } from '@marketplace/events';
+import type { StoredDelivery } from '../domain/delivery';
+import { eventBody, isTerminalEvent } from '../domain/delivery-event';
+import { sealedForTransport, type TransportSecret } from './account-secrets';
+import { webhookSecretContext, type ProviderContext } from './context';
+
+/** The collection whose documents stage this service's delivery events (the outbox relay publishes them). */
+export const DELIVERIES_OUTBOX = 'deliveries';
+
+/**
+ * The `provider-events` messages of events about the delivery as it is after the change: each the
+ * flat body the platform receives, the delivery's sealed callback (null: the platform polls, the
+ * sender sends nothing) and the account's sealed signing secret. Keyed by delivery, so one
+ * delivery's events stay in order.
+ */
+export async function platformEvents(
+  ctx: ProviderContext,
+  delivery: StoredDelivery,
+  types: readonly ProviderEventTypeName[],
+  at: Date,
+): Promise<OutgoingEvent[]> {
+  if (types.length === 0) return [];
+  const webhookSecret = await ctx.transportSecrets.of(delivery.accountId, ctx.now().getTime(), () =>
+    loadTransportSecret(ctx, delivery.accountId),
+  );
+  return types.map((type) => {
+    const body = eventBody(delivery, type, at);
+    return {
+      topic: TOPICS.providerEvents,
+      key: delivery.id,
+      type,
+      occurredAt: body.eventTimeUtc,
+      data: {
+        accountId: delivery.accountId,
+        webhookSecret,
+        delivery: {
+          providerDeliveryId: delivery.id,
+          callbackUrlSealed: delivery.callbackUrlSealed,
+          terminal: isTerminalEvent(body),
+          body,
+        },
+      },
+    };
+  });
+}
+
+/** The account's secret at rest, opened and sealed again for the webhook sender. */
+async function loadTransportSecret(ctx: ProviderContext, accountId: string): Promise<TransportSecret> {
+  const stored = await ctx.store.accounts.findSealedWebhookSecret({ accountId });
+  if (!stored) throw new Error('the account of a delivery has no webhook secret');
+  const plain = ctx.box.open(stored.sealed, webhookSecretContext(accountId));
+  return sealedForTransport(ctx.transportKey, accountId, plain, stored.rotatedAt);
+}

@@ -1,0 +1,169 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import {
+  freePort,
+  localEnv,
+  signTestBearerToken,
+  startServiceProcess,
+  type ServiceProcess,
+} from '@marketplace/testing';
+
+/** provider-delivery as a process, with helpers for its administrator and platform APIs. */
+
+export interface Answer {
+  status: number;
+  body: any;
+  headers: Headers;
+  text: string;
+}
+
+export const adminToken = () =>
+  signTestBearerToken(
+    Buffer.from(localEnv().PROVIDER_ADMIN_TOKEN_SECRET!, 'base64'),
+    { role: 'admin', sub: 'test-admin' },
+    new Date(Date.now() + 3_600_000),
+  );
+
+export async function call(
+  url: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  authorization?: string,
+): Promise<Answer> {
+  const res = await fetch(url + path, {
+    method,
+    headers: {
+      ...(authorization ? { authorization } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json; charset=utf-8' }),
+      accept: 'application/json',
+    },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    signal: AbortSignal.timeout(15_000),
+  });
+  const text = await res.text();
+  let parsed: unknown;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  return { status: res.status, body: parsed, headers: res.headers, text };
+}
+
+export const berlin = {
+  type: 'Polygon',
+  coordinates: [
+    [
+      [13.3, 52.45],
+      [13.5, 52.45],
+      [13.5, 52.58],
+      [13.3, 52.58],
+      [13.3, 52.45],
+    ],
+  ],
+};
+
+export const allCapabilities = {
+  supportsPolling: true,
+  supportsReturnToOrigin: true,
+  supportsProofOfDelivery: false,
+  supportsScheduledDelivery: true,
+  supportsUpdates: true,
+  supportsCancellation: true,
+};
+
+export interface TestAccount {
+  id: string;
+  apiKey: string;
+  webhookSecret: string;
+  /** Calls the platform API with the account's key. */
+  call(method: string, path: string, body?: unknown): Promise<Answer>;
+}
+
+export class ProviderUnderTest {
+  readonly token = adminToken();
+  private constructor(
+    public process: ServiceProcess,
+    readonly database: string,
+    private readonly env: Record<string, string>,
+  ) {}
+
+  static async start(env: Record<string, string> = {}): Promise<ProviderUnderTest> {
+    const database = `it_prv_${randomBytes(4).toString('hex')}`;
+    const all = { MONGO_DATABASE: database, ...env };
+    return new ProviderUnderTest(await startServiceProcess('provider-delivery', await freePort(), all), database, all);
+  }
+
+  get url(): string {
+    return this.process.url;
+  }
+
+  /** Stops the process and starts a new one on the same database (a restart). */
+  async restart(): Promise<void> {
+    await this.process.stop();
+    this.process = await startServiceProcess('provider-delivery', await freePort(), this.env);
+  }
+
+  async stop(): Promise<void> {
+    await this.process.stop();
+  }
+
+  admin(method: string, path: string, body?: unknown): Promise<Answer> {
+    return call(this.url, method, `/admin/v1${path}`, body, `Bearer ${this.token}`);
+  }
+
+  async account(
+    options: {
+      webhookUrl?: string | null;
+      capabilities?: Partial<typeof allCapabilities>;
+      requestsPerMinute?: number;
+    } = {},
+  ): Promise<TestAccount> {
+    const created = await this.admin('POST', '/platform-accounts', {
+      name: `Platform ${randomUUID().slice(0, 8)}`,
+      webhookUrl: options.webhookUrl ?? null,
+      capabilities: { ...allCapabilities, ...options.capabilities },
+      serviceArea: berlin,
+      rateLimit: { requestsPerMinute: options.requestsPerMinute ?? 100_000 },
+    });
+    if (created.status !== 201) throw new Error(`account: ${created.status} ${created.text}`);
+    const id = created.body.account.id as string;
+    const key = await this.admin('POST', `/platform-accounts/${id}/api-keys`);
+    const apiKey = key.body.apiKey as string;
+    return {
+      id,
+      apiKey,
+      webhookSecret: created.body.webhookSecret,
+      call: (method, path, body) => call(this.url, method, `/v1${path}`, body, `Bearer ${apiKey}`),
+    };
+  }
+
+  /** Records what happened to a delivery through the operations API. */
+  report(accountId: string, deliveryId: string, body: Record<string, unknown>): Promise<Answer> {
+    return this.admin('POST', `/platform-accounts/${accountId}/deliveries/${deliveryId}/events`, body);
+  }
+}
+
+/** A valid create request inside `berlin`; `overrides` replace fields. */
+export function createRequest(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  const reference = `plat-${randomUUID()}`;
+  return {
+    platformReference: reference,
+    idempotencyKey: reference,
+    pickupAddress: 'Torstraße 1, 10119 Berlin',
+    pickupLat: 52.529,
+    pickupLng: 13.401,
+    customerName: 'Ada Customer',
+    customerPhone: '+49 30 1234567',
+    dropoffAddress: 'Kastanienallee 10, 10435 Berlin',
+    dropoffLat: 52.538,
+    dropoffLng: 13.409,
+    paymentMethod: 'card',
+    amount: 23.5,
+    deliveryFeeAmount: 2.99,
+    currency: 'EUR',
+    notes: 'Ring twice',
+    preparationTimeMinutes: 15,
+    ...overrides,
+  };
+}

@@ -1,0 +1,95 @@
+import type { WebhookContext } from './context';
+import type { ProviderCallbackDelivery } from './entities';
+import { targetOf } from './attempt-target';
+
+const URL = 'https://platform.example/callbacks/cbt_0123456789abcdef';
+const SECRET = 'whsec_account_secret_0123456789';
+
+const callback = (terminal: boolean): ProviderCallbackDelivery => ({
+  _id: 'd-1',
+  kind: 'provider-callback',
+  accountId: 'a-1',
+  providerDeliveryId: 'p-1',
+  callbackUrlSealed: 'sealed-url',
+  terminal,
+  type: terminal ? 'delivery.delivered' : 'driver.location_updated',
+  sourceEventId: 'e-1',
+  occurredAt: '2026-11-23T10:00:00.000Z',
+  body: '{}',
+  status: 'pending',
+  round: 1,
+  nextAttempt: 1,
+  nextAttemptAt: null,
+  attempts: [],
+  reason: null,
+  createdAt: new Date(0),
+  updatedAt: new Date(0),
+});
+
+/** A context whose store and keys answer as told; only what targetOf reads. */
+function context(options: {
+  terminalSeen?: boolean;
+  secret?: string | null;
+  opens?: { secret: boolean; url: boolean };
+}) {
+  const opens = options.opens ?? { secret: true, url: true };
+  const asked: string[] = [];
+  const ctx = {
+    store: {
+      deliveries: {
+        hasTerminalEvent: async (owner: { accountId: string }, providerDeliveryId: string) => {
+          asked.push(`terminal ${owner.accountId} ${providerDeliveryId}`);
+          return options.terminalSeen ?? false;
+        },
+      },
+      accountSecrets: {
+        findForAccount: async ({ accountId }: { accountId: string }) =>
+          options.secret === null ? undefined : { _id: accountId, sealed: 'sealed-secret', rotatedAt: new Date(0) },
+      },
+    },
+    unseal: {
+      accountSecret: (accountId: string, sealed: string) => {
+        if (!opens.secret || accountId !== 'a-1' || sealed !== 'sealed-secret') throw new Error('no');
+        return SECRET;
+      },
+      callbackUrl: (providerDeliveryId: string, sealed: string) => {
+        if (!opens.url || providerDeliveryId !== 'p-1' || sealed !== 'sealed-url') throw new Error(`no: ${URL}`);
+        return URL;
+      },
+    },
+  } as unknown as WebhookContext;
+  return { ctx, asked };
+}
+
+describe('targetOf a provider callback', () => {
+  it("goes to the delivery's callback URL with the account's newest secret", async () => {
+    expect(await targetOf(context({}).ctx, callback(false))).toEqual({ send: true, url: URL, secret: SECRET });
+  });
+
+  it('cancels a nonterminal event once a terminal event of its delivery was received', async () => {
+    const { ctx, asked } = context({ terminalSeen: true });
+    expect(await targetOf(ctx, callback(false))).toEqual({
+      send: false,
+      status: 'cancelled',
+      reason: 'superseded: a terminal event of the delivery was sent',
+    });
+    expect(asked).toEqual(['terminal a-1 p-1']);
+  });
+
+  it('sends a terminal event without asking (it is the terminal event)', async () => {
+    const { ctx, asked } = context({ terminalSeen: true });
+    expect(await targetOf(ctx, callback(true))).toMatchObject({ send: true });
+    expect(asked).toEqual([]);
+  });
+
+  it.each([
+    ['no secret is known', { secret: null }],
+    ['the secret does not open', { opens: { secret: false, url: true } }],
+    ['the URL does not open', { opens: { secret: true, url: false } }],
+  ])('fails when %s, with a reason that names neither the URL nor the secret', async (_what, options) => {
+    const target = await targetOf(context(options).ctx, callback(false));
+    expect(target).toMatchObject({ send: false, status: 'failed' });
+    const text = JSON.stringify(target);
+    for (const secret of [URL, 'cbt_0123456789abcdef', SECRET, 'platform.example']) expect(text).not.toContain(secret);
+  });
+});

@@ -1,0 +1,76 @@
+import type { DeliveryStatus } from '../domain/delivery-status';
+import { receives } from '../domain/installation';
+import { SUPERSEDED_BY_TERMINAL } from '../domain/provider-callback';
+import type { WebhookContext } from './context';
+import type { Delivery, PartnerWebhookDelivery, ProviderCallbackDelivery } from './entities';
+
+/**
+ * Where and with what secret an attempt goes, read afresh before each attempt (a rotated secret,
+ * a disconnected installation, a terminal event received meanwhile all apply to the next one), or
+ * why the delivery ends instead. Neither the URL nor the secret is ever put in `reason`.
+ */
+export type AttemptTarget =
+  | { send: true; url: string; secret: string }
+  | { send: false; status: Extract<DeliveryStatus, 'cancelled' | 'failed'>; reason: string };
+
+export function targetOf(ctx: WebhookContext, delivery: Delivery): Promise<AttemptTarget> {
+  return delivery.kind === 'partner-webhook' ? installationTarget(ctx, delivery) : callbackTarget(ctx, delivery);
+}
+
+/** A partner webhook: the installation's URL and secret, while it still takes the type. */
+async function installationTarget(ctx: WebhookContext, delivery: PartnerWebhookDelivery): Promise<AttemptTarget> {
+  const installation = await ctx.store.installations.findForTenant(
+    { tenantId: delivery.tenantId },
+    delivery.installationId,
+  );
+  if (!installation || !receives(installation, delivery.type))
+    return {
+      send: false,
+      status: 'cancelled',
+      reason: 'the installation no longer takes this event (disconnected, uninstalled or unsubscribed)',
+    };
+  return {
+    send: true,
+    url: installation.webhookUrl!,
+    secret: ctx.unseal.installationSecret(installation._id, installation.webhookSecretSealed!),
+  };
+}
+
+/**
+ * A provider callback: the delivery's own callback URL and the account's newest known secret.
+ * A nonterminal event ends as cancelled once a terminal event of its delivery was received (the
+ * contract's "Events" rule 4: after a terminal event, no nonterminal one), however many of its
+ * retries are left. A secret or URL that cannot be had ends it as failed: an operator fixes the
+ * cause (WEBHOOK_SECRET_TRANSPORT_KEY, provider-delivery's event) and redelivers.
+ */
+async function callbackTarget(ctx: WebhookContext, delivery: ProviderCallbackDelivery): Promise<AttemptTarget> {
+  const owner = { accountId: delivery.accountId };
+  if (!delivery.terminal && (await ctx.store.deliveries.hasTerminalEvent(owner, delivery.providerDeliveryId)))
+    return { send: false, status: 'cancelled', reason: SUPERSEDED_BY_TERMINAL };
+  const copy = await ctx.store.accountSecrets.findForAccount(owner);
+  if (!copy) return { send: false, status: 'failed', reason: 'no signing secret of the platform account is known' };
+  const secret = opened(() => ctx.unseal.accountSecret(delivery.accountId, copy.sealed));
+  if (secret === undefined)
+    return {
+      send: false,
+      status: 'failed',
+      reason: "the platform account's signing secret does not open (sealed under another transport key?)",
+    };
+  const url = opened(() => ctx.unseal.callbackUrl(delivery.providerDeliveryId, delivery.callbackUrlSealed));
+  if (url === undefined)
+    return {
+      send: false,
+      status: 'failed',
+      reason: 'the callback URL does not open (sealed under another transport key?)',
+    };
+  return { send: true, url, secret };
+}
+
+/** The opened value, or undefined when it does not open (the cause says nothing worth keeping). */
+function opened(open: () => string): string | undefined {
+  try {
+    return open();
+  } catch {
+    return undefined;
+  }
+}
