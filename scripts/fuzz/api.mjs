@@ -242,6 +242,9 @@ const BEYOND_SCHEMA_ERRORS = [
   // resolved when the request comes, and every address must be public (DNS, not a shape; an IP
   // literal is judged by the same rule).
   'must name a host that resolves',
+  // DNS's own limits on a host name (labels of at most 63 characters, 253 in all), which the
+  // resolver enforces; `format: uri` does not.
+  'must name a valid host \\(labels of 1 to 63 letters, digits or hyphens, 253 in all\\)',
   'must not resolve to a private or internal address',
   'must not point at a private or internal address',
   // Rules between fields or items, which JSON Schema cannot compare.

@@ -22,14 +22,15 @@ export interface RelayOptions {
   /** Longest time `flush` keeps its caller waiting. */
   flushTimeoutMs?: number;
   /**
-   * How long the documents `flush` published wait to be cleared together, in one bulk write: on
-   * the local engine, which writes one at a time, a bulk of 50 clears costs about what 3 single
-   * writes do, so a write with events costs one write, not two (0: clear each at once).
+   * How long the inserted documents `flushWritten` published wait to be cleared together, in one
+   * bulk write: on the local engine, which writes one at a time, a bulk of 50 clears costs about
+   * what 3 single writes do, so an insert with events costs one write, not two (0: clear each at
+   * once).
    */
   clearBatchMs?: number;
 }
 
-/** A document whose events `flush` published, waiting for its batched clear. */
+/** An inserted document whose events `flushWritten` published, waiting for its batched clear. */
 interface PendingClear {
   id: unknown;
   version: string;
@@ -77,14 +78,19 @@ export class OutboxRelay {
       const doc = await this.options.db
         .collection<OutboxDoc>(collection)
         .findOne({ _id: id } as never, { projection: { [OUTBOX]: 1, [OUTBOX_VERSION]: 1 } });
-      if (doc) await this.publishDocument(collection, doc, true);
+      if (doc) await this.publishDocument(collection, doc);
     });
   }
 
   /**
    * `flush` for a document this process has just inserted, as it was written (`withOutbox`'s
-   * result): its events are published without reading it back. The same guarantees: a document
-   * changed meanwhile keeps what was staged since (the clear checks the version).
+   * result): its events are published without reading it back, and cleared with other inserted
+   * documents' in one bulk write up to `clearBatchMs` later. Only for a new document: a change of
+   * an existing one must be cleared before its caller hears back (`flush`), or the next change's
+   * flush would publish its events again ahead of the new ones. A document changed before its
+   * batched clear keeps what was staged since (the clear checks the version and then removes
+   * exactly what was published); that change's own flush may publish the insert's events once
+   * more, in their order, before its own: at least once, never out of order.
    */
   async flushWritten(collection: string, doc: OutboxFields & { _id: unknown }): Promise<void> {
     await this.bounded(collection, () => this.publishDocument(collection, doc, true));

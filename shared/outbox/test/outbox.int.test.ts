@@ -165,7 +165,6 @@ describe('outbox: a state change and its event are never split by a crash', () =
       },
     });
     await racing.flush('orders', orderId);
-    await racing.stop(); // writes the clears that wait for their batch
     const between = await orders().findOne({ _id: orderId });
     expect(between![OUTBOX]).toEqual([expect.objectContaining({ eventId: second.eventId })]);
     expect(between![OUTBOX_SINCE]).toBeInstanceOf(Date);
@@ -178,11 +177,12 @@ describe('outbox: a state change and its event are never split by a crash', () =
     expect((await orders().findOne({ _id: orderId }))![OUTBOX_SINCE]).toBeUndefined();
   });
 
-  it('clears the documents flush published together, within the batch time', async () => {
+  it('clears the inserted documents flushWritten published together, within the batch time', async () => {
     const ids = Array.from({ length: 20 }, () => randomUUID());
     const events = ids.map((id) => orderEvent(id));
-    await orders().insertMany(ids.map((id, i) => staged({ _id: id, status: 1 }, [events[i]!])));
-    await Promise.all(ids.map((id) => relay.flush('orders', id)));
+    const written = ids.map((id, i) => staged({ _id: id, status: 1 }, [events[i]!]));
+    await orders().insertMany(written);
+    await Promise.all(written.map((doc) => relay.flushWritten('orders', doc)));
     await waitFor('every document cleared', async () => {
       const docs = await orders()
         .find({ _id: { $in: ids } })
@@ -190,6 +190,27 @@ describe('outbox: a state change and its event are never split by a crash', () =
       return docs.every((d) => d[OUTBOX_SINCE] === undefined && (d[OUTBOX] ?? []).length === 0);
     });
     await waitFor('every event handled once', () => events.every((e) => handledCount(e.eventId!) === 1));
+  });
+
+  it('keeps the order of a document changed before the batched clear of its insert', async () => {
+    const orderId = randomUUID();
+    const [first, second] = [orderEvent(orderId), orderEvent(orderId)];
+    const written = staged({ _id: orderId, status: 1 }, [first]);
+    await orders().insertOne(written);
+    await relay.flushWritten('orders', written);
+    await orders().updateOne(
+      { _id: orderId },
+      updateWithOutbox<{ _id: string; status: number }, AnyTopics>({ $set: { status: 2 } }, [second]),
+    );
+    await relay.flush('orders', orderId);
+    await waitFor('both handled', () => handledCount(first.eventId!) >= 1 && handledCount(second.eventId!) === 1);
+    await waitFor(
+      'the document cleared',
+      async () => (await orders().findOne({ _id: orderId }))![OUTBOX_SINCE] === undefined,
+    );
+    expect((await orders().findOne({ _id: orderId }))![OUTBOX]).toEqual([]);
+    const ids = handled.map((e) => e.eventId);
+    expect(ids.lastIndexOf(first.eventId!)).toBeLessThan(ids.indexOf(second.eventId!));
   });
 
   it('publishes a document it was handed as written, without reading it back', async () => {

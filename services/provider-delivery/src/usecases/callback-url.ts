@@ -4,6 +4,19 @@ import { AppError } from '@marketplace/errors';
 import { isInternalAddress, isLoopbackHost, outboundUrlProblem, withTimeout } from '@marketplace/http';
 import type { ProviderContext } from './context';
 
+/** Resolver answers that say the name has no address (the others, a timeout included, may pass). */
+const DOES_NOT_RESOLVE = new Set(['ENOTFOUND', 'ENODATA', 'EINVAL', 'EAI_FAIL', 'EAI_NONAME', 'EBADNAME']);
+
+/** A DNS host name (as `URL` leaves it: lower case, IDN in punycode): 1-63 per label, 253 in all. */
+export function isHostName(host: string): boolean {
+  const name = host.endsWith('.') ? host.slice(0, -1) : host;
+  return (
+    name.length > 0 &&
+    name.length <= 253 &&
+    name.split('.').every((label) => /^[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?$/i.test(label))
+  );
+}
+
 /** How long a callback host's resolution may take before the request is answered 503. */
 export const RESOLVE_TIMEOUT_MS = 2_000;
 
@@ -25,12 +38,13 @@ export async function callbackUrlProblem(ctx: ProviderContext, raw: string): Pro
   if (problem) return problem;
   const host = new URL(raw).hostname.replace(/^\[|\]$/g, '');
   if (isIP(host) || isLoopbackHost(host)) return undefined; // literals were judged above
+  if (!isHostName(host)) return 'must name a valid host (labels of 1 to 63 letters, digits or hyphens, 253 in all)';
   let addresses: string[];
   try {
     addresses = await withTimeout(ctx.resolveHost(host), RESOLVE_TIMEOUT_MS, `the resolution of the callback host`);
   } catch (error) {
     const code = (error as { code?: string }).code;
-    if (code === 'ENOTFOUND' || code === 'ENODATA') return 'must name a host that resolves';
+    if (code !== undefined && DOES_NOT_RESOLVE.has(code)) return 'must name a host that resolves';
     throw new AppError('unavailable', 'service.unavailable', 'The callback host could not be resolved in time.', {
       retryAfterSeconds: 1,
     });
