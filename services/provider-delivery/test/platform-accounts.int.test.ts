@@ -7,6 +7,7 @@ import {
   startServiceProcess,
   type ServiceProcess,
 } from '@marketplace/testing';
+import { call, type Answer } from './support/provider';
 
 // provider-delivery as a process: platform accounts through the administrator API, and the
 // platform API's key authentication on GET /v1/deliveries/{id}/status.
@@ -19,28 +20,9 @@ const adminToken = signTestBearerToken(adminKey(), { role: 'admin', sub: 'test-a
 
 let service: ProviderService;
 
-interface Answer {
-  status: number;
-  body: any;
-  headers: Headers;
-}
 interface ProviderService {
   process: ServiceProcess;
   call(method: string, path: string, body?: unknown, authorization?: string): Promise<Answer>;
-}
-
-async function call(url: string, method: string, path: string, body?: unknown, authorization?: string) {
-  const res = await fetch(url + path, {
-    method,
-    headers: {
-      ...(authorization ? { authorization } : {}),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(15_000),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
 }
 
 const admin = (method: string, path: string, body?: unknown) =>

@@ -4,14 +4,13 @@ import type { Redis } from 'ioredis';
 import { connectRedis } from '@marketplace/redis';
 import {
   freePort,
-  localEnv,
   quietLogger,
-  signTestBearerToken,
   stackEnv,
   startServiceProcess,
   waitFor,
   type ServiceProcess,
 } from '@marketplace/testing';
+import { adminToken, berlin, call, type Answer } from './support/provider';
 
 // The platform API's per-account rate limit, with provider-delivery as a process on the real
 // stack: 429 request.rate_limited in the envelope with Retry-After once an account's budget is
@@ -20,37 +19,7 @@ import {
 
 jest.setTimeout(60_000);
 
-const adminToken = signTestBearerToken(
-  Buffer.from(localEnv().PROVIDER_ADMIN_TOKEN_SECRET!, 'base64'),
-  { role: 'admin', sub: 'test-admin' },
-  new Date(Date.now() + 3_600_000),
-);
-
-interface Answer {
-  status: number;
-  body: any;
-  headers: Headers;
-}
-
-async function call(
-  url: string,
-  method: string,
-  path: string,
-  body?: unknown,
-  authorization?: string,
-): Promise<Answer> {
-  const res = await fetch(url + path, {
-    method,
-    headers: {
-      ...(authorization ? { authorization } : {}),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(15_000),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
-}
+const token = adminToken();
 
 const accountInput = (name: string, rateLimit?: { requestsPerMinute: unknown }) => ({
   name,
@@ -62,25 +31,14 @@ const accountInput = (name: string, rateLimit?: { requestsPerMinute: unknown }) 
     supportsUpdates: true,
     supportsCancellation: true,
   },
-  serviceArea: {
-    type: 'Polygon',
-    coordinates: [
-      [
-        [13.3, 52.45],
-        [13.5, 52.45],
-        [13.5, 52.58],
-        [13.3, 52.58],
-        [13.3, 52.45],
-      ],
-    ],
-  },
+  serviceArea: berlin,
   ...(rateLimit ? { rateLimit } : {}),
 });
 
 /** One provider-delivery process, driven through its two APIs. */
 function client(service: ServiceProcess) {
   const admin = (method: string, path: string, body?: unknown) =>
-    call(service.url, method, `/admin/v1/platform-accounts${path}`, body, `Bearer ${adminToken}`);
+    call(service.url, method, `/admin/v1/platform-accounts${path}`, body, `Bearer ${token}`);
   return {
     admin,
     status: (key: string, id: string = randomUUID()) =>
