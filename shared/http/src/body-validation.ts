@@ -1,6 +1,6 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import { validationError, type FieldErrors } from '@marketplace/errors';
+import { AppError, type FieldErrors } from '@marketplace/errors';
 import type { JsonSchema } from '@marketplace/contracts';
 
 const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
@@ -15,13 +15,16 @@ ajv.addVocabulary(['x-enum-varnames', 'x-enum-descriptions', 'tsType']);
  * errors name each offending field the way clients write it
  * (`lines[2].modifierSelections[0].modifierOptionId`), which the HTTP layer renders as problem+json
  * `errors` (or the provider envelope's `fieldErrors`). `T` must be the type generated from `schema`
- * (`@marketplace/contracts`): that is what makes the conversion below sound.
+ * (`@marketplace/contracts`): that is what makes the conversion below sound. The failure is 400,
+ * or 422 with `status: 422` (the provider contract answers invalid fields so, malformed JSON 400).
  */
-export function bodyValidator<T>(schema: JsonSchema, code = 'request.invalid') {
+export function bodyValidator<T>(schema: JsonSchema, options: { code?: string; status?: 400 | 422 } = {}) {
   const validate = ajv.compile(schema) as ValidateFunction<T>;
+  const kind = options.status === 422 ? 'unprocessable' : 'validation';
+  const code = options.code ?? 'request.invalid';
   return (body: unknown): T => {
     if (validate(body)) return body;
-    throw validationError(code, 'The request is invalid.', fieldErrorsOf(validate.errors ?? []));
+    throw new AppError(kind, code, 'The request is invalid.', { fieldErrors: fieldErrorsOf(validate.errors ?? []) });
   };
 }
 

@@ -1,35 +1,8 @@
 import type { ProviderCreateDeliveryRequest } from '@marketplace/contracts';
 import { orderOf, rejectionOf } from './create-rules';
-import type { PlatformAccount } from './platform-account';
+import { testAccount } from './platform-account.fixture';
 
-const account = (supportsScheduledDelivery: boolean): PlatformAccount => ({
-  id: 'acc',
-  name: 'P',
-  webhookUrl: null,
-  capabilities: {
-    supportsPolling: true,
-    supportsReturnToOrigin: false,
-    supportsProofOfDelivery: false,
-    supportsScheduledDelivery,
-    supportsUpdates: true,
-    supportsCancellation: true,
-  },
-  serviceArea: {
-    type: 'Polygon',
-    coordinates: [
-      [
-        [13, 52],
-        [14, 52],
-        [14, 53],
-        [13, 53],
-        [13, 52],
-      ],
-    ],
-  },
-  rateLimit: { requestsPerMinute: 1_000 },
-  createdAt: new Date(0),
-  updatedAt: new Date(0),
-});
+const account = (supportsScheduledDelivery = true) => testAccount({ supportsScheduledDelivery });
 
 const request = (overrides: Partial<ProviderCreateDeliveryRequest> = {}): ProviderCreateDeliveryRequest => ({
   platformReference: 'r',

@@ -1,34 +1,7 @@
-import type { PlatformAccount } from './platform-account';
+import { testAccount } from './platform-account.fixture';
 import { planUpdate, updateFieldErrors } from './update-rules';
 
-const account = (supportsScheduledDelivery = true): PlatformAccount => ({
-  id: 'acc',
-  name: 'P',
-  webhookUrl: null,
-  capabilities: {
-    supportsPolling: true,
-    supportsReturnToOrigin: true,
-    supportsProofOfDelivery: false,
-    supportsScheduledDelivery,
-    supportsUpdates: true,
-    supportsCancellation: true,
-  },
-  serviceArea: {
-    type: 'Polygon',
-    coordinates: [
-      [
-        [13, 52],
-        [14, 52],
-        [14, 53],
-        [13, 53],
-        [13, 52],
-      ],
-    ],
-  },
-  rateLimit: { requestsPerMinute: 1_000 },
-  createdAt: new Date(0),
-  updatedAt: new Date(0),
-});
+const account = (supportsScheduledDelivery = true) => testAccount({ supportsScheduledDelivery });
 const dropoff = { dropoffAddress: 'New 1', dropoffLat: 52.5, dropoffLng: 13.5 };
 
 it('changes the drop-off before pickup, refuses it after, answering on its three fields', () => {

@@ -1,18 +1,14 @@
 import type Router from '@koa/router';
 import { requestSchemas, type DeliveryProgressReport, type OperatorDelivery } from '@marketplace/contracts';
-import { bodyValidator, isUuid, pathId, requestBody, type RequestState } from '@marketplace/http';
+import { bodyValidator, pathId, requestBody, type RequestState } from '@marketplace/http';
 import type { StoredDelivery } from '../domain/delivery';
-import { deliveryNotFound, readDelivery } from '../usecases/change-delivery';
+import { readDelivery } from '../usecases/change-delivery';
 import type { ProviderContext } from '../usecases/context';
 import { recordProgress } from '../usecases/record-progress';
+import { deliveryIdOf } from './platform-routes';
 
 const validateReport = bodyValidator<DeliveryProgressReport>(requestSchemas.DeliveryProgressReport);
 const P = '/admin/v1/platform-accounts/:accountId/deliveries/:providerDeliveryId';
-
-function deliveryIdOf(value: string | undefined): string {
-  if (!value || !isUuid(value)) throw deliveryNotFound();
-  return value.toLowerCase();
-}
 
 export const operatorDeliveryView = (d: StoredDelivery, eventSent?: string | null): OperatorDelivery => ({
   providerDeliveryId: d.id,

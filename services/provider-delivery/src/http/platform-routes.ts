@@ -12,7 +12,7 @@ import { isAppError, type FieldErrors } from '@marketplace/errors';
 import { bodyValidator, isUuid, outboundUrlProblem, requestBody, type RequestState } from '@marketplace/http';
 import { deliveryNotFound, readDelivery } from '../usecases/change-delivery';
 import type { ProviderContext } from '../usecases/context';
-import { createDelivery, invalidFields } from '../usecases/create-delivery';
+import { createDelivery } from '../usecases/create-delivery';
 import { cancelDelivery, returnDelivery, updateDelivery } from '../usecases/manage-delivery';
 import { sendTestEvent } from '../usecases/webhook-test';
 import { platformAccountOf } from './auth';
@@ -28,7 +28,7 @@ const CALLBACK_FIELDS: Record<string, (body: Record<string, unknown>) => unknown
  * A callback URL the schema's pattern refused gets the message of the rule it breaks (credentials,
  * a port, a fragment, not https), not the pattern itself.
  */
-function explainCallbackPatterns(errors: FieldErrors, body: unknown): FieldErrors {
+function explainCallbackPatterns(errors: FieldErrors, body: unknown): void {
   for (const [field, valueOf] of Object.entries(CALLBACK_FIELDS)) {
     const messages = errors[field];
     if (!messages?.some((m) => m.startsWith('must match pattern'))) continue;
@@ -40,22 +40,20 @@ function explainCallbackPatterns(errors: FieldErrors, body: unknown): FieldError
         : 'must be an absolute https URL';
     errors[field] = messages.map((m) => (m.startsWith('must match pattern') ? problem : m));
   }
-  return errors;
 }
 
 /**
- * A request body checked against its contract schema. The contract answers invalid fields with 422
- * `request.invalid` and `fieldErrors` (a body that is not JSON is 400 `request.malformed`, from the
- * HTTP layer), where the shared validator says 400: the same error, at the contract's status.
+ * A request body checked against its contract schema: invalid fields are 422 `request.invalid` with
+ * `fieldErrors`, as the contract says (a body that is not JSON is 400 `request.malformed`, from the
+ * HTTP layer); a refused callback URL says which rule it breaks.
  */
 function contractBody<T>(schema: Parameters<typeof bodyValidator>[0]) {
-  const validate = bodyValidator<T>(schema);
+  const validate = bodyValidator<T>(schema, { status: 422 });
   return (body: unknown): T => {
     try {
       return validate(body);
     } catch (error) {
-      if (isAppError(error) && error.code === 'request.invalid')
-        throw invalidFields(explainCallbackPatterns(error.fieldErrors ?? {}, body));
+      if (isAppError(error) && error.fieldErrors) explainCallbackPatterns(error.fieldErrors, body);
       throw error;
     }
   };
@@ -68,7 +66,7 @@ const validateReturn = contractBody<ProviderReturnRequest>(requestSchemas.Provid
 const validateTest = contractBody<ProviderWebhookTestRequest>(requestSchemas.ProviderWebhookTestRequest);
 
 /** Our ids are uuids: anything else names no delivery (the same 404 as an unknown one). */
-function deliveryIdOf(value: string | undefined): string {
+export function deliveryIdOf(value: string | undefined): string {
   if (!value || !isUuid(value)) throw deliveryNotFound();
   return value.toLowerCase();
 }

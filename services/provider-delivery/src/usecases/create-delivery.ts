@@ -53,19 +53,12 @@ export async function createDelivery(
   const now = ctx.now();
   const id = ctx.newId();
   const callback = selectCallback(requestedUrl, account.webhookUrl);
-  const doc: Omit<DeliveryDoc, 'accountId'> = {
-    _id: id,
-    idempotencyKey: request.idempotencyKey,
-    fingerprint,
-    accepted: rejectionReason === null,
-    rejectionReason,
-    callbackSource: callback.source,
-    callbackUrlSealed:
-      callback.url === null
-        ? null
-        : sealForTransport(ctx.transportKey, TRANSPORT_CONTEXTS.deliveryCallbackUrl(id), callback.url),
+  // The delivery as the events describe it; a rejection is stored the same way, without a status.
+  const delivery: StoredDelivery = {
+    id,
+    accountId: account.id,
     order,
-    status: rejectionReason === null ? 'provider_accepted' : null,
+    status: 'provider_accepted',
     statusEventTimeUtc: now,
     tracking: NO_TRACKING(now),
     lastSentLocation: null,
@@ -73,21 +66,21 @@ export async function createDelivery(
     version: 1,
     createdAt: now,
     updatedAt: now,
+    callbackSource: callback.source,
+    callbackUrlSealed:
+      callback.url === null
+        ? null
+        : sealForTransport(ctx.transportKey, TRANSPORT_CONTEXTS.deliveryCallbackUrl(id), callback.url),
   };
-  const delivery: StoredDelivery = {
-    id,
-    accountId: account.id,
-    order,
-    status: 'provider_accepted',
-    statusEventTimeUtc: now,
-    tracking: doc.tracking,
-    lastSentLocation: null,
-    returnReasonCode: null,
-    version: 1,
-    createdAt: now,
-    updatedAt: now,
-    callbackSource: doc.callbackSource,
-    callbackUrlSealed: doc.callbackUrlSealed,
+  const { id: _, accountId: __, ...fields } = delivery;
+  const doc: Omit<DeliveryDoc, 'accountId'> = {
+    _id: id,
+    idempotencyKey: request.idempotencyKey,
+    fingerprint,
+    accepted: rejectionReason === null,
+    rejectionReason,
+    ...fields,
+    status: rejectionReason === null ? delivery.status : null,
   };
   const events = doc.accepted ? await platformEvents(ctx, delivery, ['delivery.accepted'], now) : [];
   const insert = await ctx.store.deliveries.insert(owner, doc, events, now);
