@@ -259,6 +259,14 @@ it('serves every repository query from an index: the time per lookup does not gr
     const { accountId: _a, ...c } = callback(`callback-${n}`, ACCOUNT, 'provider-delivery-2', n);
     await deliveries.createForAccount(ACCOUNT_OWNER, c, [], day(n));
   }
+  // And a burst of a third: a nonterminal event and the terminal one, neither attempted yet.
+  for (const terminal of [false, true]) {
+    const { accountId: _a, ...c } = callback(`burst-${terminal}`, ACCOUNT, 'provider-delivery-4', 0, {
+      terminal,
+      status: 'pending',
+    });
+    await deliveries.createForAccount(ACCOUNT_OWNER, { ...c, attempts: [], nextAttempt: 1 }, [], day(0));
+  }
   expect(await accountSecrets.saveIfNewer(ACCOUNT_OWNER, { sealed: 'v1.first', rotatedAt: day(1) })).toBe(true);
 
   let revision = 1;
@@ -456,6 +464,23 @@ it('serves every repository query from an index: the time per lookup does not gr
     {
       name: 'DeliveriesRepository.hasTerminalEvent: none of a delivery with nonterminal events only',
       run: async () => expect(await deliveries.hasTerminalEvent(ACCOUNT_OWNER, 'provider-delivery-2')).toBe(false),
+    },
+    {
+      name: 'DeliveriesRepository.terminalEventSent: the terminal event of the provider delivery was attempted',
+      run: async () => expect(await deliveries.terminalEventSent(ACCOUNT_OWNER, PROVIDER_DELIVERY)).toBe(true),
+    },
+    {
+      name: 'DeliveriesRepository.terminalEventSent: not while it waits for its first attempt',
+      run: async () => expect(await deliveries.terminalEventSent(ACCOUNT_OWNER, 'provider-delivery-4')).toBe(false),
+    },
+    {
+      name: 'DeliveriesRepository.hasUnattemptedNonterminal: an earlier event waits for its first attempt',
+      run: async () =>
+        expect(await deliveries.hasUnattemptedNonterminal(ACCOUNT_OWNER, 'provider-delivery-4')).toBe(true),
+    },
+    {
+      name: 'DeliveriesRepository.hasUnattemptedNonterminal: none once every event was attempted',
+      run: async () => expect(await deliveries.hasUnattemptedNonterminal(ACCOUNT_OWNER, PROVIDER_DELIVERY)).toBe(false),
     },
     {
       name: "DeliveriesRepository.hasTerminalEvent: another account's terminal event does not count",

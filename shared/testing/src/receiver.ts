@@ -10,10 +10,11 @@ export interface Received {
   body: Buffer;
 }
 
-/** An answer with headers of its own (a Retry-After, say). */
+/** An answer with headers of its own (a Retry-After, say), or given after a while (a slow endpoint). */
 export interface ReceiverAnswer {
   status: number;
   headers?: Record<string, string>;
+  delayMs?: number;
 }
 
 /**
@@ -55,10 +56,14 @@ export async function startReceiver(): Promise<Receiver> {
       counts.set(entry.path, nth);
       const answer = receiver.respond(entry, nth);
       if (answer === 'hang') return; // never answers: the sender's response timeout fires
-      const { status, headers = {} } = typeof answer === 'number' ? { status: answer } : answer;
-      res.statusCode = status;
-      for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-      res.end(status >= 300 && status < 400 ? '' : 'ok');
+      const { status, headers = {}, delayMs = 0 } = typeof answer === 'number' ? { status: answer } : answer;
+      const reply = () => {
+        res.statusCode = status;
+        for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+        res.end(status >= 300 && status < 400 ? '' : 'ok');
+      };
+      if (delayMs > 0) setTimeout(reply, delayMs);
+      else reply();
     });
   });
   server.keepAliveTimeout = 1000;

@@ -72,7 +72,9 @@ export class DeliveriesRepository {
       { key: { accountId: 1, status: 1, createdAt: -1 }, name: 'account_status_recent' },
       // listForAccount with a provider delivery (and a status, among that delivery's few events).
       { key: { accountId: 1, providerDeliveryId: 1, createdAt: -1 }, name: 'provider_delivery_recent' },
-      // hasTerminalEvent, asked before every attempt of a nonterminal callback (the terminal rule).
+      // hasTerminalEvent (redelivery), terminalEventSent (before every attempt of a nonterminal
+      // callback) and hasUnattemptedNonterminal (before a terminal callback's first attempt): the
+      // terminal rule, among one delivery's few events.
       { key: { accountId: 1, providerDeliveryId: 1, terminal: 1 }, name: 'provider_delivery_terminal' },
     ],
   };
@@ -170,6 +172,30 @@ export class DeliveriesRepository {
       .limit(options.limit)
       .toArray();
     return found.filter((d): d is ProviderCallbackDelivery => d.kind === PROVIDER);
+  }
+
+  /** Whether a terminal event of the provider delivery was attempted at least once. */
+  async terminalEventSent(owner: AccountOwner, providerDeliveryId: string): Promise<boolean> {
+    const found = await this.deliveries.findOne(
+      { ...ownerFilter(owner), providerDeliveryId, terminal: true, 'attempts.0': { $exists: true } },
+      { projection: { _id: 1 } },
+    );
+    return found !== null;
+  }
+
+  /** Whether a nonterminal event of the provider delivery still waits for its first attempt. */
+  async hasUnattemptedNonterminal(owner: AccountOwner, providerDeliveryId: string): Promise<boolean> {
+    const found = await this.deliveries.findOne(
+      {
+        ...ownerFilter(owner),
+        providerDeliveryId,
+        terminal: false,
+        status: 'pending',
+        'attempts.0': { $exists: false },
+      },
+      { projection: { _id: 1 } },
+    );
+    return found !== null;
   }
 
   /** Whether a terminal event of the provider delivery was received (a callback exists for one). */

@@ -1,7 +1,8 @@
 import type { WebhookContext } from './context';
 import type { ProviderCallbackDelivery } from './entities';
-import { targetOf } from './attempt-target';
+import { TERMINAL_HOLD, targetOf } from './attempt-target';
 
+const NOW = new Date('2026-11-24T10:00:00.000Z');
 const URL = 'https://platform.example/callbacks/cbt_0123456789abcdef';
 const SECRET = 'whsec_account_secret_0123456789';
 
@@ -26,9 +27,20 @@ const callback = (terminal: boolean): ProviderCallbackDelivery => ({
   updatedAt: new Date(0),
 });
 
+const callbackAttempt = {
+  round: 1,
+  attempt: 1,
+  at: NOW,
+  statusCode: 503,
+  latencyMs: 12,
+  errorClass: null,
+  verdict: 'retry' as const,
+};
+
 /** A context whose store and keys answer as told; only what targetOf reads. */
 function context(options: {
-  terminalSeen?: boolean;
+  terminalSent?: boolean;
+  earlierUnsent?: boolean;
   secret?: string | null;
   opens?: { secret: boolean; url: boolean };
 }) {
@@ -37,9 +49,13 @@ function context(options: {
   const ctx = {
     store: {
       deliveries: {
-        hasTerminalEvent: async (owner: { accountId: string }, providerDeliveryId: string) => {
-          asked.push(`terminal ${owner.accountId} ${providerDeliveryId}`);
-          return options.terminalSeen ?? false;
+        terminalEventSent: async (owner: { accountId: string }, providerDeliveryId: string) => {
+          asked.push(`terminal sent ${owner.accountId} ${providerDeliveryId}`);
+          return options.terminalSent ?? false;
+        },
+        hasUnattemptedNonterminal: async (owner: { accountId: string }, providerDeliveryId: string) => {
+          asked.push(`earlier unsent ${owner.accountId} ${providerDeliveryId}`);
+          return options.earlierUnsent ?? false;
         },
       },
       accountSecrets: {
@@ -47,6 +63,7 @@ function context(options: {
           options.secret === null ? undefined : { _id: accountId, sealed: 'sealed-secret', rotatedAt: new Date(0) },
       },
     },
+    now: () => NOW,
     unseal: {
       accountSecret: (accountId: string, sealed: string) => {
         if (!opens.secret || accountId !== 'a-1' || sealed !== 'sealed-secret') throw new Error('no');
@@ -66,20 +83,41 @@ describe('targetOf a provider callback', () => {
     expect(await targetOf(context({}).ctx, callback(false))).toEqual({ send: true, url: URL, secret: SECRET });
   });
 
-  it('cancels a nonterminal event once a terminal event of its delivery was received', async () => {
-    const { ctx, asked } = context({ terminalSeen: true });
+  it('cancels a nonterminal event once a terminal event of its delivery was attempted', async () => {
+    const { ctx, asked } = context({ terminalSent: true });
     expect(await targetOf(ctx, callback(false))).toEqual({
       send: false,
       status: 'cancelled',
       reason: 'superseded: a terminal event of the delivery was sent',
     });
-    expect(asked).toEqual(['terminal a-1 p-1']);
+    expect(asked).toEqual(['terminal sent a-1 p-1']);
   });
 
-  it('sends a terminal event without asking (it is the terminal event)', async () => {
-    const { ctx, asked } = context({ terminalSeen: true });
-    expect(await targetOf(ctx, callback(true))).toMatchObject({ send: true });
-    expect(asked).toEqual([]);
+  it("holds a terminal event's first attempt while an earlier event of its delivery waits for its first", async () => {
+    const { ctx, asked } = context({ earlierUnsent: true });
+    const fresh = { ...callback(true), createdAt: new Date(NOW.getTime() - 1_000) };
+    expect(await targetOf(ctx, fresh)).toEqual({
+      send: false,
+      status: 'pending',
+      until: new Date(NOW.getTime() + TERMINAL_HOLD.stepMs),
+      reason: 'waiting for the earlier events of the delivery to be sent first',
+    });
+    expect(asked).toEqual(['earlier unsent a-1 p-1']);
+  });
+
+  it('sends a terminal event once its earlier events were attempted, or past the hold, or on a later attempt', async () => {
+    const fresh = { ...callback(true), createdAt: new Date(NOW.getTime() - 1_000) };
+    expect(await targetOf(context({ earlierUnsent: false }).ctx, fresh)).toMatchObject({ send: true });
+    const old = { ...fresh, createdAt: new Date(NOW.getTime() - TERMINAL_HOLD.maxMs) };
+    expect(await targetOf(context({ earlierUnsent: true }).ctx, old)).toMatchObject({ send: true });
+    const retried = { ...fresh, attempts: [callbackAttempt] };
+    expect(await targetOf(context({ earlierUnsent: true }).ctx, retried)).toMatchObject({ send: true });
+  });
+
+  it('never asks whether a terminal event was sent before sending one (it is the terminal event)', async () => {
+    const { ctx, asked } = context({ terminalSent: true });
+    expect(await targetOf(ctx, { ...callback(true), createdAt: NOW })).toMatchObject({ send: true });
+    expect(asked).toEqual(['earlier unsent a-1 p-1']);
   });
 
   it.each([

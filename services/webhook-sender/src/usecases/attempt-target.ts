@@ -6,12 +6,21 @@ import type { Delivery, PartnerWebhookDelivery, ProviderCallbackDelivery } from 
 
 /**
  * Where and with what secret an attempt goes, read afresh before each attempt (a rotated secret,
- * a disconnected installation, a terminal event received meanwhile all apply to the next one), or
- * why the delivery ends instead. Neither the URL nor the secret is ever put in `reason`.
+ * a disconnected installation, a terminal event sent meanwhile all apply to the next one), why the
+ * delivery ends instead, or until when the attempt waits (a terminal callback behind its delivery's
+ * earlier events). Neither the URL nor the secret is ever put in `reason`.
  */
 export type AttemptTarget =
   | { send: true; url: string; secret: string }
-  | { send: false; status: Extract<DeliveryStatus, 'cancelled' | 'failed'>; reason: string };
+  | { send: false; status: Extract<DeliveryStatus, 'cancelled' | 'failed'>; reason: string }
+  | { send: false; status: 'pending'; until: Date; reason: string };
+
+/**
+ * How long a terminal callback waits, at most, for the earlier events of its delivery to have their
+ * first attempt, and how often it looks again. Past the bound it goes anyway (an earlier event the
+ * sender has not reached by then is cancelled by the terminal rule: the platform has the outcome).
+ */
+export const TERMINAL_HOLD = { maxMs: 30_000, stepMs: 250 } as const;
 
 export function targetOf(ctx: WebhookContext, delivery: Delivery): Promise<AttemptTarget> {
   return delivery.kind === 'partner-webhook' ? installationTarget(ctx, delivery) : callbackTarget(ctx, delivery);
@@ -38,14 +47,33 @@ async function installationTarget(ctx: WebhookContext, delivery: PartnerWebhookD
 
 /**
  * A provider callback: the delivery's own callback URL and the account's newest known secret.
- * A nonterminal event ends as cancelled once a terminal event of its delivery was received (the
- * contract's "Events" rule 4: after a terminal event, no nonterminal one), however many of its
- * retries are left. A secret or URL that cannot be had ends it as failed: an operator fixes the
- * cause (WEBHOOK_SECRET_TRANSPORT_KEY, provider-delivery's event) and redelivers.
+ *
+ * The contract's terminal rule ("after sending a terminal event the provider MUST stop sending
+ * nonterminal events") is kept in two halves, so that a delivery's events all reach the platform
+ * when they come in a burst (a simulated courier, a sender catching up), yet none follows its end:
+ * - a nonterminal event ends as cancelled once a terminal event of its delivery was attempted,
+ *   however many of its retries are left;
+ * - a terminal event's first attempt waits while an earlier event of its delivery has not had its
+ *   first attempt (at most TERMINAL_HOLD.maxMs after the terminal event came).
+ * A secret or URL that cannot be had ends the callback as failed: an operator fixes the cause
+ * (WEBHOOK_SECRET_TRANSPORT_KEY, provider-delivery's event) and redelivers.
  */
 async function callbackTarget(ctx: WebhookContext, delivery: ProviderCallbackDelivery): Promise<AttemptTarget> {
   const owner = { accountId: delivery.accountId };
-  if (!delivery.terminal && (await ctx.store.deliveries.hasTerminalEvent(owner, delivery.providerDeliveryId)))
+  if (delivery.terminal) {
+    const now = ctx.now();
+    if (
+      delivery.attempts.length === 0 &&
+      now.getTime() - delivery.createdAt.getTime() < TERMINAL_HOLD.maxMs &&
+      (await ctx.store.deliveries.hasUnattemptedNonterminal(owner, delivery.providerDeliveryId))
+    )
+      return {
+        send: false,
+        status: 'pending',
+        until: new Date(now.getTime() + TERMINAL_HOLD.stepMs),
+        reason: 'waiting for the earlier events of the delivery to be sent first',
+      };
+  } else if (await ctx.store.deliveries.terminalEventSent(owner, delivery.providerDeliveryId))
     return { send: false, status: 'cancelled', reason: SUPERSEDED_BY_TERMINAL };
   const copy = await ctx.store.accountSecrets.findForAccount(owner);
   if (!copy) return { send: false, status: 'failed', reason: 'no signing secret of the platform account is known' };

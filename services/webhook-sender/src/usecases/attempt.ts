@@ -1,3 +1,4 @@
+import { TOPICS } from '@marketplace/contracts';
 import type { AttemptJob } from '../adapters/attempt-queue';
 import type { DeliveryStateChange } from '../adapters/deliveries-repository';
 import { DELIVERIES } from '../adapters/store';
@@ -24,7 +25,11 @@ export async function makeAttempt(ctx: WebhookContext, job: AttemptJob): Promise
   if (!isCurrent(delivery, job)) return;
   const target = await targetOf(ctx, delivery);
   if (!target.send) {
-    await record(ctx, job, () => ({ status: target.status, reason: target.reason }));
+    await record(ctx, job, () =>
+      target.status === 'pending'
+        ? { status: 'pending', held: target.until, reason: target.reason }
+        : { status: target.status, reason: target.reason },
+    );
     return;
   }
   const kind = ctx.kinds[delivery.kind];
@@ -105,7 +110,11 @@ function isCurrent(delivery: Delivery | undefined, job: AttemptJob): delivery is
   );
 }
 
-type Outcome = { status: Delivery['status']; attempt?: AttemptRecord; reason?: string; next?: Date };
+/**
+ * What becomes of the delivery: `next` schedules the following attempt on its tier; `held` puts
+ * this same attempt off until then (nothing was sent, so the attempt number stays).
+ */
+type Outcome = { status: Delivery['status']; attempt?: AttemptRecord; reason?: string; next?: Date; held?: Date };
 
 /** Writes the outcome under the delivery's lock, if the job is still the delivery's next attempt. */
 async function record(ctx: WebhookContext, job: AttemptJob, decide: (now: Date) => Outcome): Promise<void> {
@@ -122,7 +131,12 @@ async function record(ctx: WebhookContext, job: AttemptJob, decide: (now: Date) 
       reason: outcome.reason ?? null,
     };
     const owner = ownerOf(delivery);
-    if (outcome.next) {
+    if (outcome.held) {
+      state.nextAttemptAt = outcome.held;
+      const event = attemptEvent(TOPICS.webhookAttempts, delivery, job.round, job.attempt, outcome.held);
+      await ctx.store.deliveries.recordAttempt(owner, delivery._id, state, undefined, [event], now);
+      await ctx.outbox.flush(DELIVERIES, delivery._id);
+    } else if (outcome.next) {
       state.nextAttempt = job.attempt + 1;
       const event = attemptEvent(attemptTopicAfter(job.attempt), delivery, job.round, job.attempt + 1, outcome.next);
       await ctx.store.deliveries.recordAttempt(owner, delivery._id, state, outcome.attempt, [event], now);
