@@ -1,4 +1,4 @@
-import { base64Key, bool } from '@marketplace/config';
+import { base64Key, bool, str } from '@marketplace/config';
 import { webhookSecretTransportKeySetting } from '@marketplace/identity';
 
 /**
@@ -18,6 +18,13 @@ export const settings = {
   webhookSecretTransportKey: webhookSecretTransportKeySetting(),
   /** Local and test setups: allow plain-HTTP webhook URLs (any port) on the loopback interface. */
   allowLoopbackHttpUrls: bool('ALLOW_LOOPBACK_HTTP_URLS', { default: false }),
+  /**
+   * Where the public tracking pages are reached from outside (no trailing slash): trackingUrl is
+   * `<PUBLIC_BASE_URL>/track/<token>`. Empty: this process's own address (local setups).
+   */
+  publicBaseUrl: str('PUBLIC_BASE_URL', { default: '', pattern: /^(https?:\/\/[^/\s]+(\/[^\s]*[^/\s])?)?$/ }),
+  /** Local setups, tests and the demo: run the courier simulator for the accounts that turn it on (off in production). */
+  simulatorEnabled: bool('SIMULATOR_ENABLED', { default: false }),
 };
 
 export type ProviderSettings = typeof settings;

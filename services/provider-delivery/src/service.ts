@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Counter } from 'prom-client';
 import { promises as dns } from 'node:dns';
 import { TOPICS } from '@marketplace/contracts';
 import { SafeHttpClient } from '@marketplace/http';
@@ -14,10 +15,14 @@ import { KeyCache } from './usecases/key-cache';
 import { TransportSecrets } from './usecases/account-secrets';
 import { DELIVERIES_OUTBOX } from './usecases/delivery-events';
 import { ACCOUNTS_OUTBOX } from './usecases/platform-accounts';
+import { Dispatcher } from './usecases/dispatcher';
 import { AccountRateLimits } from './usecases/rate-limits';
 
 /** Prefix of every Redis key of this service (the per-account rate limits): its own, beside the gateway's. */
 const REDIS_KEY_PREFIX = 'provider-delivery:';
+
+/** The address this process is reached at from the same machine (a wildcard bind answers on loopback). */
+const loopbackIfAny = (host: string): string => (host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host);
 
 /** Provider delivery: what it owns, the topics it uses and its indexes, in one place. */
 export const providerDeliveryService: ServiceDefinition<typeof settings> = {
@@ -48,12 +53,21 @@ export const providerDeliveryService: ServiceDefinition<typeof settings> = {
         maxResponseBytes: 4_096,
         allowLoopbackHttp: config.allowLoopbackHttpUrls,
       }),
+      publicBaseUrl: config.publicBaseUrl || `http://${loopbackIfAny(config.host)}:${config.port}`,
       resolveHost: async (hostname) => (await dns.lookup(hostname, { all: true })).map((a) => a.address),
       logger: context.logger,
       now: () => new Date(),
       newId: randomUUID,
     };
     registerRoutes(context, ctx);
-    return { consumers: consumers(context) };
+    const dispatchSteps = new Counter({
+      name: 'provider_dispatch_steps_total',
+      help: 'Dispatch decisions by what they did: offered, waiting, failed (no driver took it), done, raced.',
+      labelNames: ['step'],
+      registers: [context.metrics],
+    });
+    const dispatcher = new Dispatcher(ctx, context.logger, undefined, (step) => dispatchSteps.inc({ step }));
+    dispatcher.start();
+    return { consumers: consumers(context), onStop: () => dispatcher.stop() };
   },
 };

@@ -260,7 +260,7 @@ describe('GET status and tracking', () => {
       driverPhone: '+49 170 0000000',
       driverLat: 52.53,
       driverLng: 13.4,
-      trackingUrl: null,
+      trackingUrl: expect.stringMatching(/\/track\/trk_[A-Za-z0-9_-]{22}$/),
       estimatedDeliveryAtUtc: eta,
       eventTimeUtc: expect.any(String),
     });

@@ -91,6 +91,7 @@ describe('the administrator API', () => {
       id: expect.any(String),
       ...accountInput('Shown once'),
       rateLimit: { requestsPerMinute: 1_200 },
+      simulator: { enabled: false, drivers: 0, timeScale: 1 },
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });

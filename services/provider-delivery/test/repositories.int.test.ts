@@ -15,6 +15,8 @@ import {
 } from '@marketplace/testing';
 import type { PlatformApiKeyDoc } from '../src/adapters/api-keys-repository';
 import type { DeliveryDoc } from '../src/adapters/deliveries-repository';
+import type { DriverDoc } from '../src/adapters/drivers-repository';
+import type { Driver } from '../src/domain/driver';
 import type { PlatformAccountDoc, SealedWebhookSecret } from '../src/adapters/platform-accounts-repository';
 import { NO_TRACKING } from '../src/domain/delivery';
 import { SecretBox } from '@marketplace/identity';
@@ -83,6 +85,7 @@ const account = (id: string, i: number): PlatformAccount => ({
   },
   serviceArea: { type: 'Polygon', coordinates: [square] },
   rateLimit: { requestsPerMinute: 600 },
+  simulator: { enabled: false, drivers: 0, timeScale: 1 },
   createdAt: at(i),
   updatedAt: at(i),
 });
@@ -99,6 +102,25 @@ const keyDoc = (accountId: string, i: number): PlatformApiKeyDoc => ({
   expiresAt: null,
   revokedAt: null,
 });
+const driverDoc = (accountId: string, i: number, id: string = randomUUID()): DriverDoc => ({
+  _id: id,
+  accountId,
+  name: `Driver ${i}`,
+  phone: '+49 170 5550101',
+  vehicle: 'bicycle',
+  shift: null,
+  online: i % 2 === 0,
+  position: { lat: 52.5, lng: 13.4, at: at(i) },
+  activeDeliveryId: i % 3 === 0 ? randomUUID() : null,
+  offer: null,
+  simulated: false,
+  tokenId: `pdd_${randomBytes(16).toString('base64url')}`,
+  tokenHash: randomBytes(32).toString('base64url'),
+  createdAt: at(i),
+  updatedAt: at(i),
+});
+const driverOf = ({ _id, tokenId: _t, tokenHash: _h, ...rest }: DriverDoc): Driver => ({ id: _id, ...rest });
+
 const deliveryDoc = (accountId: string, i: number, id: string = randomUUID()): DeliveryDoc => ({
   _id: id,
   accountId,
@@ -132,6 +154,12 @@ const deliveryDoc = (accountId: string, i: number, id: string = randomUUID()): D
   tracking: NO_TRACKING(at(i)),
   lastSentLocation: null,
   returnReasonCode: null,
+  timeScale: 1,
+  trackingToken: `trk_${randomBytes(16).toString('base64url')}`,
+  driverId: null,
+  offers: [],
+  dispatchAt: null,
+  failureReason: null,
   version: 1,
   createdAt: at(i),
   updatedAt: at(i),
@@ -143,6 +171,7 @@ async function growTo(total: number): Promise<void> {
     fillTo(c<PlatformAccountDoc>('platform_accounts'), total, (i) => accountDoc(i)),
     fillTo(c<PlatformApiKeyDoc>('platform_api_keys'), total, (i) => keyDoc(otherAccount(i), i)),
     fillTo(c<DeliveryDoc>('deliveries'), total, (i) => deliveryDoc(otherAccount(i), i)),
+    fillTo(c<DriverDoc>('drivers'), total, (i) => driverDoc(otherAccount(i), i)),
   ]);
 }
 
@@ -152,11 +181,18 @@ async function seed() {
   const keys = [keyDoc(owner.accountId, 1), keyDoc(owner.accountId, 2)];
   for (const { _id, accountId: _, ...rest } of keys) await store.apiKeys.insert(owner, { keyId: _id, ...rest });
   const deliveries = [deliveryDoc(owner.accountId, 1), deliveryDoc(owner.accountId, 2)];
+  Object.assign(deliveries[1]!, { dispatchAt: at(2), dispatching: true }); // due for dispatch
   await db.collection<DeliveryDoc>('deliveries').insertMany(deliveries);
-  return { keys, deliveries, context };
+  const simulated = { ...account(randomUUID(), 2), simulator: { enabled: true, drivers: 3, timeScale: 20 } };
+  await store.accounts.insert(simulated, 'v1.a.b.c');
+  // Two drivers: one free and online (offers, positions), one whose token is replaced.
+  const drivers = [driverDoc(owner.accountId, 2), driverDoc(owner.accountId, 4)];
+  drivers[0]!.activeDeliveryId = null;
+  for (const d of drivers) await store.drivers.insert(driverOf(d), d.tokenId, d.tokenHash);
+  return { keys, deliveries, context, drivers, simulated };
 }
 
-function cases({ keys, deliveries, context }: Awaited<ReturnType<typeof seed>>): Case[] {
+function cases({ keys, deliveries, context, drivers, simulated }: Awaited<ReturnType<typeof seed>>): Case[] {
   let n = 0;
   return [
     {
@@ -183,6 +219,11 @@ function cases({ keys, deliveries, context }: Awaited<ReturnType<typeof seed>>):
       name: 'PlatformAccountsRepository.findSealedWebhookSecret: opens to the secret',
       run: () => store.accounts.findSealedWebhookSecret(owner),
       check: (stored) => expect(box.open((stored as SealedWebhookSecret).sealed, context)).toBe('pwhsec_test'),
+    },
+    {
+      name: 'PlatformAccountsRepository.listSimulated: the accounts with the simulator on',
+      run: () => store.accounts.listSimulated(),
+      check: (list) => expect((list as PlatformAccount[]).map((a) => a.id)).toContain(simulated.id),
     },
     {
       name: 'ApiKeysRepository.insert: a new key',
@@ -242,6 +283,82 @@ function cases({ keys, deliveries, context }: Awaited<ReturnType<typeof seed>>):
         return store.deliveries.update(owner, deliveries[0]!._id, current!.version, { status: 'picked_up' }, [], at(2));
       },
       check: (ok) => expect(ok).toBe(true),
+    },
+    {
+      name: 'DeliveriesRepository.findByTrackingToken: the tracking page',
+      run: () => store.deliveries.findByTrackingToken(deliveries[1]!.trackingToken),
+      check: (d) => expect(d).toMatchObject({ id: deliveries[1]!._id }),
+    },
+    {
+      name: 'DeliveriesRepository.dueForDispatch: the dispatcher’s work list',
+      run: () => store.deliveries.dueForDispatch(at(5), 50),
+      check: (list) => expect((list as { id: string }[]).map((d) => d.id)).toContain(deliveries[1]!._id),
+    },
+    {
+      name: 'DriversRepository.insert: a new driver',
+      run: () => {
+        const d = driverDoc(owner.accountId, 30 + ++n);
+        return store.drivers.insert(driverOf(d), d.tokenId, d.tokenHash);
+      },
+      check: () => undefined,
+    },
+    {
+      name: "DriversRepository.find: the account's driver",
+      run: () => store.drivers.find(owner, drivers[0]!._id),
+      check: (d) => expect(d).toMatchObject({ id: drivers[0]!._id, vehicle: 'bicycle' }),
+    },
+    {
+      name: "DriversRepository.list: the account's drivers, newest first",
+      run: () => store.drivers.list(owner, 100),
+      check: (list) => expect((list as Driver[]).length).toBeGreaterThanOrEqual(2),
+    },
+    {
+      name: 'DriversRepository.findByTokenId: a courier request',
+      run: () => store.drivers.findByTokenId(drivers[0]!.tokenId),
+      check: (found) =>
+        expect(found).toMatchObject({ driver: { id: drivers[0]!._id }, tokenHash: drivers[0]!.tokenHash }),
+    },
+    {
+      name: "DriversRepository.listFree: the dispatcher's candidates",
+      run: () => store.drivers.listFree(owner, 2_000),
+      check: (list) => expect((list as Driver[]).map((d) => d.id)).toContain(drivers[0]!._id),
+    },
+    {
+      name: 'DriversRepository.update: going online',
+      run: () => store.drivers.update(owner, drivers[0]!._id, { online: true }, at(3)),
+      check: (d) => expect(d).toMatchObject({ online: true }),
+    },
+    {
+      name: 'DriversRepository.replaceToken: a lost phone',
+      run: () =>
+        store.drivers.replaceToken(owner, drivers[1]!._id, `pdd_${randomBytes(16).toString('base64url')}`, 'h', at(3)),
+      check: (ok) => expect(ok).toBe(true),
+    },
+    {
+      name: 'DriversRepository.setPosition: a courier location',
+      run: () => store.drivers.setPosition(owner, drivers[0]!._id, { lat: 52.51, lng: 13.41, at: at(4) }),
+      check: () => undefined,
+    },
+    {
+      name: 'DriversRepository.holdOffer: an offer to a free driver (one that has run out by the next)',
+      run: () =>
+        store.drivers.holdOffer(owner, drivers[0]!._id, { providerDeliveryId: 'held', expiresAt: at(6) }, at(7 + ++n)),
+      check: (ok) => expect(ok).toBe(true),
+    },
+    {
+      name: 'DriversRepository.takeOffered: an offer that ran out is not taken',
+      run: () => store.drivers.takeOffered(owner, drivers[0]!._id, 'held', at(100_000)),
+      check: (ok) => expect(ok).toBe(false),
+    },
+    {
+      name: 'DriversRepository.dropOffer: an offer given back',
+      run: () => store.drivers.dropOffer(owner, drivers[1]!._id, 'never-held', at(5)),
+      check: () => undefined,
+    },
+    {
+      name: 'DriversRepository.release: a delivery that ended',
+      run: () => store.drivers.release(owner, drivers[1]!._id, drivers[1]!.activeDeliveryId ?? 'none', at(5)),
+      check: () => undefined,
     },
   ];
 }

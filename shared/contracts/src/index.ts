@@ -14,8 +14,12 @@ export {
   providerSchemas,
   providerAdminSchemas,
   providerOperationsSchemas,
+  providerCourierSchemas,
   REPORTABLE_EVENT_TYPES,
   PLATFORM_RATE_LIMIT,
+  SIMULATOR_LIMITS,
+  COURIER_EVENT_TYPES,
+  DRIVER_VEHICLES,
   CALLBACK_URL_PATTERN,
   PROVIDER_CONTRACT,
   PROVIDER_ERROR_CODES,
@@ -44,4 +48,5 @@ export { branchAddressLine, type BranchAddress } from './pickup';
 export { tenantDeliveriesApiDocument } from './openapi/tenant-deliveries';
 export { providerApiDocument } from './openapi/provider-api';
 export { providerAdminApiDocument } from './openapi/provider-admin';
+export { providerCourierApiDocument } from './openapi/provider-courier';
 export { providerCallbacksAdminApiDocument } from './openapi/provider-callbacks-admin';

@@ -22,6 +22,10 @@ const SECRET_KEYS = [
   'idtoken',
   'callbacktoken',
   'callbackurl',
+  'couriertoken',
+  // A delivery's public tracking page: whoever has the link sees the driver on the map.
+  'trackingtoken',
+  'trackingurl',
   'codeverifier',
   'encryptionkey',
   'xmarketplacesignature',
@@ -36,6 +40,7 @@ const PERSONAL_KEYS = [
   'driverlat',
   'driverlng',
   'driver',
+  'phone',
   'customerphone',
   'customername',
   'customeremail',

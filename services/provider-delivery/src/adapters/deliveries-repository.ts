@@ -3,7 +3,14 @@ import type { ProviderStatusName } from '@marketplace/contracts';
 import type { OutgoingEvent } from '@marketplace/events';
 import { updateWithOutbox, withOutbox, type OutboxFields } from '@marketplace/outbox';
 import { isDuplicateKeyError, type RepositoryStorage } from '@marketplace/store';
-import type { CallbackSource, DeliveryOrder, SentLocation, StoredDelivery, Tracking } from '../domain/delivery';
+import type {
+  CallbackSource,
+  DeliveryOrder,
+  SentLocation,
+  StoredDelivery,
+  StoredOffer,
+  Tracking,
+} from '../domain/delivery';
 import type { AccountOwner } from '../domain/platform-account';
 
 /**
@@ -31,6 +38,14 @@ export interface DeliveryDoc {
   tracking: Tracking;
   lastSentLocation: SentLocation | null;
   returnReasonCode: string | null;
+  timeScale: number;
+  trackingToken: string;
+  driverId: string | null;
+  offers: StoredOffer[];
+  dispatchAt: Date | null;
+  /** Whether `dispatchAt` is set: what dueForDispatch's index finds (absent on deliveries from before dispatch). */
+  dispatching?: boolean;
+  failureReason: string | null;
   version: number;
   createdAt: Date;
   updatedAt: Date;
@@ -46,7 +61,17 @@ export type IdempotencyRecord = Pick<
 export type DeliveryChanges = Partial<
   Pick<
     DeliveryDoc,
-    'order' | 'status' | 'statusEventTimeUtc' | 'tracking' | 'lastSentLocation' | 'returnReasonCode' | 'updatedAt'
+    | 'order'
+    | 'status'
+    | 'statusEventTimeUtc'
+    | 'tracking'
+    | 'lastSentLocation'
+    | 'returnReasonCode'
+    | 'driverId'
+    | 'offers'
+    | 'dispatchAt'
+    | 'failureReason'
+    | 'updatedAt'
   >
 >;
 
@@ -62,6 +87,13 @@ function deliveryOf(doc: DeliveryDoc): StoredDelivery {
     tracking: doc.tracking,
     lastSentLocation: doc.lastSentLocation,
     returnReasonCode: doc.returnReasonCode,
+    // Deliveries stored before drivers existed: real time, no page, never dispatched.
+    timeScale: doc.timeScale ?? 1,
+    trackingToken: doc.trackingToken ?? '',
+    driverId: doc.driverId ?? null,
+    offers: doc.offers ?? [],
+    dispatchAt: doc.dispatchAt ?? null,
+    failureReason: doc.failureReason ?? null,
     version: doc.version,
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
@@ -79,6 +111,11 @@ export class DeliveriesRepository {
       // insert and findByIdempotencyKey: one request per key within the account, enforced here,
       // so concurrent duplicates converge on the one document that won the insert.
       { key: { accountId: 1, idempotencyKey: 1 }, name: 'idempotency', unique: true },
+      // findByTrackingToken: the public tracking page (sparse: deliveries from before it have none).
+      { key: { trackingToken: 1 }, name: 'tracking_token', unique: true, sparse: true },
+      // dueForDispatch: the deliveries still looking for a driver (an equality: the local engine
+      // serves ranges by scanning), of which the due ones are picked in memory.
+      { key: { dispatching: 1 }, name: 'dispatching' },
     ],
   };
 
@@ -99,7 +136,11 @@ export class DeliveriesRepository {
     events: OutgoingEvent[],
     now: Date,
   ): Promise<{ inserted: DeliveryDoc & OutboxFields } | 'duplicate'> {
-    const written = withOutbox({ ...doc, accountId: owner.accountId }, events, now);
+    const written = withOutbox(
+      { ...doc, accountId: owner.accountId, dispatching: doc.dispatchAt !== null },
+      events,
+      now,
+    );
     try {
       await this.deliveries.insertOne(written);
       return { inserted: written };
@@ -127,6 +168,30 @@ export class DeliveriesRepository {
   }
 
   /**
+   * The accepted delivery behind a tracking page's address, whoever's it is: the token is the
+   * capability (unguessable, 128 bits), and the page shows nothing of the account.
+   */
+  async findByTrackingToken(trackingToken: string): Promise<StoredDelivery | undefined> {
+    const doc = await this.deliveries.findOne({ trackingToken, accepted: true }, WITHOUT_OUTBOX);
+    return doc ? deliveryOf(doc) : undefined;
+  }
+
+  /**
+   * Deliveries whose dispatch is due (`dispatchAt` passed), soonest first, of every account: the
+   * dispatcher's work list. Each is then decided and written under its own version. Only the
+   * deliveries still looking for a driver are read (a few: each has one until a driver takes it),
+   * and the due ones picked among them.
+   */
+  async dueForDispatch(now: Date, limit: number): Promise<StoredDelivery[]> {
+    const docs = await this.deliveries.find({ dispatching: true }, WITHOUT_OUTBOX).toArray();
+    return docs
+      .filter((d) => d.dispatchAt !== null && d.dispatchAt <= now)
+      .sort((a, b) => a.dispatchAt!.getTime() - b.dispatchAt!.getTime())
+      .slice(0, limit)
+      .map(deliveryOf);
+  }
+
+  /**
    * Applies `changes` if the delivery is still at `version` (raising it), with `events` staged in
    * the same write; false when another change came first (the caller decides again).
    */
@@ -138,7 +203,8 @@ export class DeliveriesRepository {
     events: OutgoingEvent[],
     now: Date,
   ): Promise<boolean> {
-    const update = { $set: { ...changes, version: version + 1 } };
+    const dispatching = changes.dispatchAt === undefined ? {} : { dispatching: changes.dispatchAt !== null };
+    const update = { $set: { ...changes, ...dispatching, version: version + 1 } };
     const { matchedCount } = await this.deliveries.updateOne(
       { _id: providerDeliveryId, accountId: owner.accountId, version },
       events.length > 0 ? updateWithOutbox<DeliveryDoc>(update, events, now) : update,

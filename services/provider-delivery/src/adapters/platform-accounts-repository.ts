@@ -2,8 +2,14 @@ import type { Collection, Db } from 'mongodb';
 import type { OutgoingEvent } from '@marketplace/events';
 import { updateWithOutbox, type OutboxFields } from '@marketplace/outbox';
 import type { RepositoryStorage } from '@marketplace/store';
-import type { AccountOwner, Capabilities, PlatformAccount, RateLimit } from '../domain/platform-account';
-import { defaultRateLimit } from '../domain/platform-account';
+import type {
+  AccountOwner,
+  Capabilities,
+  PlatformAccount,
+  RateLimit,
+  SimulatorSettings,
+} from '../domain/platform-account';
+import { defaultRateLimit, SIMULATOR_OFF } from '../domain/platform-account';
 import type { ServiceArea } from '../domain/platform-account';
 
 /**
@@ -19,6 +25,8 @@ export interface PlatformAccountDoc {
   serviceAreaJson: string;
   /** Absent on accounts stored before rate limits existed: they get the default. */
   rateLimit?: RateLimit;
+  /** Absent on accounts stored before the simulator existed: off. */
+  simulator?: SimulatorSettings;
   webhookSecretSealed: string;
   /** When the secret was minted (the account's creation, or its last rotation): the newest wins downstream. */
   webhookSecretRotatedAt?: Date;
@@ -28,7 +36,7 @@ export interface PlatformAccountDoc {
 
 /** Fields an administrator changes. */
 export type AccountChanges = Partial<
-  Pick<PlatformAccount, 'name' | 'webhookUrl' | 'capabilities' | 'serviceArea' | 'rateLimit'>
+  Pick<PlatformAccount, 'name' | 'webhookUrl' | 'capabilities' | 'serviceArea' | 'rateLimit' | 'simulator'>
 >;
 
 const WITHOUT_SECRET = {
@@ -49,6 +57,7 @@ function accountOf(doc: Omit<PlatformAccountDoc, 'webhookSecretSealed'>): Platfo
     capabilities: doc.capabilities,
     serviceArea: JSON.parse(doc.serviceAreaJson) as ServiceArea,
     rateLimit: doc.rateLimit ?? defaultRateLimit(),
+    simulator: doc.simulator ?? SIMULATOR_OFF,
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
   };
@@ -62,6 +71,8 @@ export class PlatformAccountsRepository {
       // The unique `_id` serves find, update, replaceWebhookSecret and findSealedWebhookSecret.
       // listAll: on MongoDB 7 the sort and the limit walk this index (see the repository test).
       { key: { createdAt: 1, _id: 1 }, name: 'created' },
+      // listSimulated: the few accounts with the simulator on.
+      { key: { 'simulator.enabled': 1 }, name: 'simulated' },
     ],
   };
 
@@ -85,6 +96,12 @@ export class PlatformAccountsRepository {
   async find(owner: AccountOwner): Promise<PlatformAccount | undefined> {
     const doc = await this.accounts.findOne({ _id: owner.accountId }, WITHOUT_SECRET);
     return doc ? accountOf(doc) : undefined;
+  }
+
+  /** The accounts whose courier simulator is on (the simulator's work list; a handful). */
+  async listSimulated(): Promise<PlatformAccount[]> {
+    const docs = await this.accounts.find({ 'simulator.enabled': true }, WITHOUT_SECRET).limit(1_000).toArray();
+    return docs.map(accountOf);
   }
 
   /** Administrators' list: every account, oldest first, at most `limit`. */

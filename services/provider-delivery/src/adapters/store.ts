@@ -2,16 +2,19 @@ import type { Db } from 'mongodb';
 import { indexPlanOf, type IndexPlan } from '@marketplace/store';
 import { ApiKeysRepository } from './api-keys-repository';
 import { DeliveriesRepository } from './deliveries-repository';
+import { DriversRepository } from './drivers-repository';
 import { PlatformAccountsRepository } from './platform-accounts-repository';
 
 /**
- * provider-delivery's database: the platform accounts, their API keys, and the deliveries they
- * create. Every method on an account's data takes the account (`AccountOwner`) and filters by it.
+ * provider-delivery's database: the platform accounts, their API keys, the deliveries they
+ * create, and the drivers who carry them. Every method on an account's data takes the account
+ * (`AccountOwner`) and filters by it.
  */
 export interface ProviderStore {
   accounts: PlatformAccountsRepository;
   apiKeys: ApiKeysRepository;
   deliveries: DeliveriesRepository;
+  drivers: DriversRepository;
 }
 
 export function providerStore(db: Db): ProviderStore {
@@ -19,6 +22,7 @@ export function providerStore(db: Db): ProviderStore {
     accounts: new PlatformAccountsRepository(db),
     apiKeys: new ApiKeysRepository(db),
     deliveries: new DeliveriesRepository(db),
+    drivers: new DriversRepository(db),
   };
 }
 
@@ -27,4 +31,5 @@ export const providerIndexes: IndexPlan = indexPlanOf(
   PlatformAccountsRepository.storage,
   ApiKeysRepository.storage,
   DeliveriesRepository.storage,
+  DriversRepository.storage,
 );

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { ProviderStatusName } from '@marketplace/contracts';
 
 /**
@@ -66,10 +66,43 @@ export interface Delivery {
   lastSentLocation: SentLocation | null;
   /** The platform's reason code of a return, once one was asked for. */
   returnReasonCode: string | null;
+  /** How many times faster than real time the delivery's clock runs: 1, or a simulated account's scale. */
+  timeScale: number;
+  /** The secret part of the public tracking page's address (`trk_…`). */
+  trackingToken: string;
+  /** The driver who accepted it; null before (and after the offers ran out). */
+  driverId: string | null;
+  /** Every offer made, oldest first (domain/dispatch.ts decides the next). */
+  offers: StoredOffer[];
+  /** When the dispatcher looks at it next; null once it needs no driver (taken, or ended). */
+  dispatchAt: Date | null;
+  /** Why it failed, for operators (delivery.failed of contract 1.1.0 carries no reason); null otherwise. */
+  failureReason: string | null;
   /** Compare-and-set counter: every change checks and raises it. */
   version: number;
   createdAt: Date;
   updatedAt: Date;
+}
+
+/**
+ * What a delivery keeps of its driver once it ended: nothing personal. The terminal event and
+ * every later read carry no driver name, phone or position, and no estimate.
+ */
+export const withoutDriverData = (tracking: Tracking): Tracking => ({
+  ...tracking,
+  driverName: null,
+  driverPhone: null,
+  driverLat: null,
+  driverLng: null,
+  estimatedDeliveryAtUtc: null,
+});
+
+/** An offer of the delivery to a driver, and how it ended. */
+export interface StoredOffer {
+  driverId: string;
+  offeredAt: Date;
+  expiresAt: Date;
+  outcome: 'pending' | 'accepted' | 'declined' | 'timed_out';
 }
 
 /** A delivery as stored: with where its events go (the URL sealed: its path token is a secret). */
@@ -78,6 +111,14 @@ export interface StoredDelivery extends Delivery {
   /** Sealed for the webhook sender (WEBHOOK_SECRET_TRANSPORT_KEY); null when nothing is pushed. */
   callbackUrlSealed: string | null;
 }
+
+/**
+ * The secret of a delivery's public tracking page (`/track/<token>`): `trk_` and 22 base64url
+ * characters (128 bits). Whoever has the link sees the page, as with any shared tracking link;
+ * the page shows no customer data and no phone number.
+ */
+export const mintTrackingToken = (): string => `trk_${randomBytes(16).toString('base64url')}`;
+export const TRACKING_TOKEN_PATTERN = /^trk_[A-Za-z0-9_-]{22}$/;
 
 /** Amount as sent (a JSON number in the major unit) to minor units, or undefined with more than two decimals. */
 export function toMinorUnits(amount: number): number | undefined {

@@ -23,6 +23,7 @@ const request = (overrides: Partial<DispatchRequest> = {}): DispatchRequest => (
   pickup,
   dropoff,
   readyAt: now,
+  timeScale: 1,
   scheduledDeliveryAtUtc: null,
   offers: [],
   ...overrides,

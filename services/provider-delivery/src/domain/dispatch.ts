@@ -23,6 +23,8 @@ import { deliveryLegSeconds, travelSeconds, type Point } from './eta';
  *   the first offer: dispatch starts before the food is ready, and counting from the start would
  *   fail a delivery at the moment its food is ready; for a delivery wanted now the two coincide.
  *   An offer made before the end runs its 45 seconds.
+ * - A simulated account's delivery runs on a faster clock (`timeScale`): every duration above and
+ *   every travel time is divided by it, so the same rule plays out in seconds.
  */
 export const OFFER_TIMEOUT_MS = 45_000;
 export const DISPATCH_WINDOW_MS = 10 * 60_000;
@@ -42,14 +44,19 @@ export interface DispatchDriver {
 export interface PastOffer {
   driverId: string;
   expiresAt: Date;
-  outcome: 'pending' | 'declined' | 'timed_out';
+  outcome: 'pending' | 'accepted' | 'declined' | 'timed_out';
 }
 
 export interface DispatchRequest {
   pickup: Point;
   dropoff: Point;
-  /** Creation plus the preparation time (eta.ts `readyAt`). */
+  /** Creation plus the preparation time (eta.ts `readyAt`, on the delivery's clock). */
   readyAt: Date;
+  /**
+   * How many times faster than real time the delivery's clock runs (1, or a simulated account's
+   * scale): every duration here (travel, offers, the window, the recheck) is divided by it.
+   */
+  timeScale: number;
   scheduledDeliveryAtUtc: Date | null;
   offers: readonly PastOffer[];
 }
@@ -64,7 +71,8 @@ export type DispatchDecision =
 export function pickupTargetAt(request: DispatchRequest): Date {
   const ready = request.readyAt.getTime();
   if (request.scheduledDeliveryAtUtc === null) return new Date(ready);
-  const leaveBy = request.scheduledDeliveryAtUtc.getTime() - deliveryLegSeconds(request.pickup, request.dropoff) * 1000;
+  const leg = (deliveryLegSeconds(request.pickup, request.dropoff) * 1000) / request.timeScale;
+  const leaveBy = request.scheduledDeliveryAtUtc.getTime() - leg;
   return new Date(Math.max(ready, Math.round(leaveBy)));
 }
 
@@ -79,11 +87,12 @@ export function decideDispatch(
   const pending = request.offers.find((o) => o.outcome === 'pending' && o.expiresAt > now);
   if (pending) return { kind: 'wait', until: pending.expiresAt, why: 'offer_pending' };
 
+  const scale = request.timeScale;
   const target = pickupTargetAt(request).getTime();
-  const deadline = target + DISPATCH_WINDOW_MS;
+  const deadline = target + DISPATCH_WINDOW_MS / scale;
   if (now.getTime() >= deadline) {
     const offers = request.offers.length;
-    const within = `within ${DISPATCH_WINDOW_MS / 60_000} minutes of its pickup time`;
+    const within = `within ${DISPATCH_WINDOW_MS / 60_000} minutes of its pickup time${scale === 1 ? '' : ` (on a clock ${scale} times faster)`}`;
     return {
       kind: 'fail',
       reason: 'no_driver_accepted',
@@ -97,12 +106,17 @@ export function decideDispatch(
   const offered = new Set(request.offers.map((o) => o.driverId));
   const nearest = drivers
     .filter((d) => isAvailable(d) && !offered.has(d.id))
-    .map((d) => ({ id: d.id, seconds: travelSeconds(d.position, request.pickup) }))
+    .map((d) => ({ id: d.id, seconds: travelSeconds(d.position, request.pickup) / scale }))
     .sort((a, b) => a.seconds - b.seconds || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))[0];
   if (!nearest)
-    return { kind: 'wait', until: new Date(Math.min(now.getTime() + DISPATCH_RECHECK_MS, deadline)), why: 'no_driver' };
+    return {
+      kind: 'wait',
+      until: new Date(Math.min(now.getTime() + Math.round(DISPATCH_RECHECK_MS / scale), deadline)),
+      why: 'no_driver',
+    };
 
-  const offerFrom = Math.round(target - nearest.seconds * 1000 - OFFER_TIMEOUT_MS);
+  const offerMs = Math.round(OFFER_TIMEOUT_MS / scale);
+  const offerFrom = Math.round(target - nearest.seconds * 1000 - offerMs);
   if (now.getTime() < offerFrom) return { kind: 'wait', until: new Date(offerFrom), why: 'too_early' };
-  return { kind: 'offer', driverId: nearest.id, expiresAt: new Date(now.getTime() + OFFER_TIMEOUT_MS) };
+  return { kind: 'offer', driverId: nearest.id, expiresAt: new Date(now.getTime() + offerMs) };
 }

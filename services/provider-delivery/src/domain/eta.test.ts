@@ -21,6 +21,7 @@ const input = (overrides: Partial<EtaInput> = {}): EtaInput => ({
   pickup,
   dropoff,
   readyAt: now,
+  timeScale: 1,
   ...overrides,
 });
 

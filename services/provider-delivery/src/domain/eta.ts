@@ -35,9 +35,9 @@ export function travelSeconds(from: Point, to: Point): number {
   return roadMeters / ((COURIER_SPEED_KMH * 1000) / 3600);
 }
 
-/** When the food is ready: the delivery's creation plus its (current) preparation time. */
-export const readyAt = (createdAt: Date, preparationTimeMinutes: number): Date =>
-  new Date(createdAt.getTime() + preparationTimeMinutes * 60_000);
+/** When the food is ready: the delivery's creation plus its (current) preparation time, on its clock. */
+export const readyAt = (createdAt: Date, preparationTimeMinutes: number, timeScale = 1): Date =>
+  new Date(createdAt.getTime() + Math.round((preparationTimeMinutes * 60_000) / timeScale));
 
 /** From leaving the pickup with the food to the handover at the door: the delivery leg. */
 export const deliveryLegSeconds = (pickup: Point, dropoff: Point): number =>
@@ -57,6 +57,8 @@ export interface EtaInput {
   pickup: Point;
   dropoff: Point;
   readyAt: Date;
+  /** The delivery's clock scale (1, or a simulated account's): travel and handovers take 1/timeScale as long. */
+  timeScale: number;
 }
 
 /**
@@ -67,17 +69,20 @@ export interface EtaInput {
  * - With the food: the driver rides to the drop-off and hands over.
  */
 export function estimateDelivery(input: EtaInput, now: Date): Date | null {
-  const after = (ms: number, seconds: number) => new Date(Math.round(ms + seconds * 1000));
+  const after = (ms: number, seconds: number) => new Date(Math.round(ms + (seconds * 1000) / input.timeScale));
   if (CARRYING.includes(input.status))
     return after(now.getTime(), travelSeconds(input.driver, input.dropoff) + DROPOFF_HANDOVER_SECONDS);
   if (!BEFORE_PICKUP.includes(input.status)) return null;
-  const atPickup = now.getTime() + travelSeconds(input.driver, input.pickup) * 1000;
+  const atPickup = now.getTime() + (travelSeconds(input.driver, input.pickup) * 1000) / input.timeScale;
   return after(Math.max(atPickup, input.readyAt.getTime()), deliveryLegSeconds(input.pickup, input.dropoff));
 }
 
-/** Whether a new estimate is worth an eta.updated: the first one, or one that moved by more than the threshold. */
-export function etaChangedEnough(previous: Date | null, next: Date | null): boolean {
+/**
+ * Whether a new estimate is worth an eta.updated: the first one, or one that moved by more than
+ * the threshold (on the delivery's clock: 2 minutes / timeScale).
+ */
+export function etaChangedEnough(previous: Date | null, next: Date | null, timeScale = 1): boolean {
   if (next === null) return false;
   if (previous === null) return true;
-  return Math.abs(next.getTime() - previous.getTime()) > ETA_CHANGE_THRESHOLD_MS;
+  return Math.abs(next.getTime() - previous.getTime()) > ETA_CHANGE_THRESHOLD_MS / timeScale;
 }

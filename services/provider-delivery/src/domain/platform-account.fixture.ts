@@ -30,6 +30,7 @@ export const testAccount = (capabilities: Partial<PlatformAccount['capabilities'
     ],
   },
   rateLimit: { requestsPerMinute: 1_000 },
+  simulator: { enabled: false, drivers: 0, timeScale: 1 },
   createdAt: new Date(0),
   updatedAt: new Date(0),
 });

@@ -33,6 +33,24 @@ export const defaultRateLimit = (): RateLimit => ({
   requestsPerMinute: PLATFORM_RATE_LIMIT.defaultRequestsPerMinute,
 });
 
+/**
+ * The courier simulator of an account (local setups, tests, the demo; it runs only where the
+ * service's SIMULATOR_ENABLED is set): `drivers` simulated drivers take its deliveries, and a
+ * delivery created while it is on runs on a clock `timeScale` times faster than real time for its
+ * whole life (preparation, offers, dispatch window, travel, estimates).
+ */
+export interface SimulatorSettings {
+  enabled: boolean;
+  drivers: number;
+  timeScale: number;
+}
+
+export const SIMULATOR_OFF: SimulatorSettings = { enabled: false, drivers: 0, timeScale: 1 };
+
+/** The clock scale of a delivery created now for the account. */
+export const timeScaleOf = (account: PlatformAccount): number =>
+  account.simulator.enabled ? account.simulator.timeScale : 1;
+
 /** A platform that calls us: its settings. Keys and the webhook secret are kept apart. */
 export interface PlatformAccount {
   id: string;
@@ -42,6 +60,7 @@ export interface PlatformAccount {
   capabilities: Capabilities;
   serviceArea: ServiceArea;
   rateLimit: RateLimit;
+  simulator: SimulatorSettings;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -20,6 +20,7 @@ export const accountView = (account: PlatformAccount): PlatformAccountBody => ({
   capabilities: account.capabilities,
   serviceArea: account.serviceArea,
   rateLimit: { requestsPerMinute: account.rateLimit.requestsPerMinute },
+  simulator: { ...account.simulator },
   createdAt: account.createdAt.toISOString(),
   updatedAt: account.updatedAt.toISOString(),
 });

@@ -1,7 +1,8 @@
 import type { ProviderEventTypeName } from '@marketplace/contracts';
 import { busy, notFound } from '@marketplace/errors';
 import type { DeliveryChanges } from '../adapters/deliveries-repository';
-import type { StoredDelivery } from '../domain/delivery';
+import { withoutDriverData, type StoredDelivery } from '../domain/delivery';
+import { isTerminal } from '../domain/lifecycle';
 import type { AccountOwner } from '../domain/platform-account';
 import type { ProviderContext } from './context';
 import { DELIVERIES_OUTBOX, platformEvents } from './delivery-events';
@@ -38,10 +39,18 @@ export async function changeDelivery<T>(
     const decision = decide(delivery, now);
     if (!decision.changes) return decision.answer;
     const changes: DeliveryChanges = { ...decision.changes, updatedAt: now };
+    const ends = changes.status != null && isTerminal(changes.status) && !isTerminal(delivery.status);
+    // The end of a delivery, however it came (courier, platform, dispatcher, operator): it needs
+    // no driver any more, and keeps nothing personal of the one it had.
+    if (ends)
+      Object.assign(changes, { dispatchAt: null, tracking: withoutDriverData(changes.tracking ?? delivery.tracking) });
     const after: StoredDelivery = { ...delivery, ...changes, version: delivery.version + 1 } as StoredDelivery;
     const events = await platformEvents(ctx, after, decision.events ?? [], now);
     if (await ctx.store.deliveries.update(owner, providerDeliveryId, delivery.version, changes, events, now)) {
       if (events.length > 0) await ctx.outbox.flush(DELIVERIES_OUTBOX, providerDeliveryId);
+      // The driver is free again (a crash before this is mended when they next ask: courier.ts).
+      if (ends && delivery.driverId !== null)
+        await ctx.store.drivers.release(owner, delivery.driverId, providerDeliveryId, now);
       return decision.answer;
     }
   }

@@ -32,6 +32,8 @@ export interface ProviderContext {
   http: SafeHttpClient;
   /** The addresses a host name resolves to (callback URLs are checked when they are given). */
   resolveHost(hostname: string): Promise<string[]>;
+  /** Where the public tracking pages are reached (PUBLIC_BASE_URL, or this process's address). */
+  publicBaseUrl: string;
   logger: Logger;
   now(): Date;
   newId(): string;

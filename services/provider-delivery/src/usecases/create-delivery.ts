@@ -5,12 +5,13 @@ import type { DeliveryDoc, IdempotencyRecord } from '../adapters/deliveries-repo
 import { orderOf, rejectionOf } from '../domain/create-rules';
 import {
   compareCallback,
+  mintTrackingToken,
   NO_TRACKING,
   payloadFingerprint,
   selectCallback,
   type StoredDelivery,
 } from '../domain/delivery';
-import type { PlatformAccount } from '../domain/platform-account';
+import { timeScaleOf, type PlatformAccount } from '../domain/platform-account';
 import { callbackUrlProblem } from './callback-url';
 import type { ProviderContext } from './context';
 import { DELIVERIES_OUTBOX, platformEvents } from './delivery-events';
@@ -63,6 +64,13 @@ export async function createDelivery(
     tracking: NO_TRACKING(now),
     lastSentLocation: null,
     returnReasonCode: null,
+    timeScale: timeScaleOf(account),
+    trackingToken: mintTrackingToken(),
+    driverId: null,
+    offers: [],
+    // The dispatcher looks at it at once (domain/dispatch.ts decides when to offer it).
+    dispatchAt: rejectionReason === null ? now : null,
+    failureReason: null,
     version: 1,
     createdAt: now,
     updatedAt: now,

@@ -7,6 +7,7 @@ import type { AccountChanges } from '../adapters/platform-accounts-repository';
 import {
   checkCapabilities,
   defaultRateLimit,
+  SIMULATOR_OFF,
   mintWebhookSecret,
   type PlatformAccount,
 } from '../domain/platform-account';
@@ -41,6 +42,10 @@ function checkFields(ctx: ProviderContext, input: PlatformAccountPatch): Account
     else changes.capabilities = checked.capabilities;
   }
   if (input.rateLimit !== undefined) changes.rateLimit = { requestsPerMinute: input.rateLimit.requestsPerMinute };
+  if (input.simulator !== undefined) {
+    const { enabled, drivers, timeScale } = input.simulator;
+    changes.simulator = { enabled, drivers, timeScale };
+  }
   if (input.serviceArea !== undefined) {
     const problem = areaGeometryProblem(input.serviceArea);
     if (problem) errors.serviceArea = [problem];
@@ -64,6 +69,7 @@ export async function createAccount(
     capabilities: changes.capabilities!,
     serviceArea: changes.serviceArea!,
     rateLimit: changes.rateLimit ?? defaultRateLimit(),
+    simulator: changes.simulator ?? SIMULATOR_OFF,
     createdAt: now,
     updatedAt: now,
   };

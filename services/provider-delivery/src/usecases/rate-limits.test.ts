@@ -18,6 +18,7 @@ const account = (id: string, requestsPerMinute: number): PlatformAccount => ({
   },
   serviceArea: { type: 'Polygon', coordinates: [] },
   rateLimit: { requestsPerMinute },
+  simulator: { enabled: false, drivers: 0, timeScale: 1 },
   createdAt: new Date(0),
   updatedAt: new Date(0),
 });

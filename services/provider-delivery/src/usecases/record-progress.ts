@@ -4,6 +4,7 @@ import type { StoredDelivery } from '../domain/delivery';
 import { decideProgress, type ProgressReport } from '../domain/progress';
 import { changeDelivery } from './change-delivery';
 import type { ProviderContext } from './context';
+import { trackingUrlOf } from './tracking-url';
 
 export interface ProgressRecorded {
   delivery: StoredDelivery;
@@ -23,6 +24,9 @@ export async function recordProgress(
   report: ProgressReport,
 ): Promise<ProgressRecorded> {
   return changeDelivery(ctx, { accountId }, providerDeliveryId, (delivery, now) => {
+    // A driver assigned gets the delivery its tracking page, whoever reports it (courier or operator).
+    if (report.eventType === 'driver.assigned' && report.trackingUrl === undefined && delivery.trackingToken)
+      report = { ...report, trackingUrl: delivery.tracking.trackingUrl ?? trackingUrlOf(ctx, delivery.trackingToken) };
     const outcome = decideProgress(delivery, report, now);
     if (outcome.kind === 'invalid') throw validationError('request.invalid', 'The report is invalid.', outcome.errors);
     if (outcome.kind === 'refused')

@@ -80,6 +80,13 @@ export interface TestAccount {
   call(method: string, path: string, body?: unknown): Promise<Answer>;
 }
 
+export interface TestDriver {
+  id: string;
+  token: string;
+  /** Calls the courier API with the driver's token. */
+  call(method: string, path: string, body?: unknown): Promise<Answer>;
+}
+
 export class ProviderUnderTest {
   readonly token = adminToken();
   private constructor(
@@ -117,6 +124,8 @@ export class ProviderUnderTest {
       webhookUrl?: string | null;
       capabilities?: Partial<typeof allCapabilities>;
       requestsPerMinute?: number;
+      /** The courier simulator's settings; a delivery's clock runs `timeScale` times faster while it is on. */
+      simulator?: { enabled: boolean; drivers: number; timeScale: number };
     } = {},
   ): Promise<TestAccount> {
     const created = await this.admin('POST', '/platform-accounts', {
@@ -125,6 +134,7 @@ export class ProviderUnderTest {
       capabilities: { ...allCapabilities, ...options.capabilities },
       serviceArea: berlin,
       rateLimit: { requestsPerMinute: options.requestsPerMinute ?? 100_000 },
+      ...(options.simulator ? { simulator: options.simulator } : {}),
     });
     if (created.status !== 201) throw new Error(`account: ${created.status} ${created.text}`);
     const id = created.body.account.id as string;
@@ -135,6 +145,25 @@ export class ProviderUnderTest {
       apiKey,
       webhookSecret: created.body.webhookSecret,
       call: (method, path, body) => call(this.url, method, `/v1${path}`, body, `Bearer ${apiKey}`),
+    };
+  }
+
+  /** Registers a driver of the account (online near the default pickup unless told) and gives their courier API. */
+  async driver(accountId: string, overrides: Record<string, unknown> = {}): Promise<TestDriver> {
+    const registered = await this.admin('POST', `/platform-accounts/${accountId}/drivers`, {
+      name: 'Dana Driver',
+      phone: '+49 170 5550101',
+      vehicle: 'bicycle',
+      online: true,
+      position: { lat: 52.525, lng: 13.4 },
+      ...overrides,
+    });
+    if (registered.status !== 201) throw new Error(`driver: ${registered.status} ${registered.text}`);
+    const token = registered.body.courierToken as string;
+    return {
+      id: registered.body.driver.id,
+      token,
+      call: (method, path, body) => call(this.url, method, `/courier/v1${path}`, body, `Bearer ${token}`),
     };
   }
 

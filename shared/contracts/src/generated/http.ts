@@ -756,6 +756,23 @@ export interface PlatformAccountInput {
      */
     requestsPerMinute: number;
   };
+  /**
+   * The courier simulator; off when absent.
+   */
+  simulator?: {
+    /**
+     * Simulated drivers take the account’s deliveries (only where the service runs with SIMULATOR_ENABLED).
+     */
+    enabled: boolean;
+    /**
+     * How many simulated drivers the account has (0 to 1000).
+     */
+    drivers: number;
+    /**
+     * How many times faster than real time a delivery created while the simulator is on runs, for its whole life: preparation, offers, the dispatch window, travel and estimates (1 to 1000).
+     */
+    timeScale: number;
+  };
 }
 /**
  * The fields to change.
@@ -815,6 +832,23 @@ export interface PlatformAccountPatch {
      */
     requestsPerMinute: number;
   };
+  /**
+   * The courier simulator; deliveries already created keep their clock.
+   */
+  simulator?: {
+    /**
+     * Simulated drivers take the account’s deliveries (only where the service runs with SIMULATOR_ENABLED).
+     */
+    enabled: boolean;
+    /**
+     * How many simulated drivers the account has (0 to 1000).
+     */
+    drivers: number;
+    /**
+     * How many times faster than real time a delivery created while the simulator is on runs, for its whole life: preparation, offers, the dispatch window, travel and estimates (1 to 1000).
+     */
+    timeScale: number;
+  };
 }
 /**
  * Mint a new key; the others expire after the overlap.
@@ -871,6 +905,101 @@ export interface DeliveryProgressReport {
    * The estimate (required with `eta.updated`). Null clears it.
    */
   estimatedDeliveryAtUtc?: string | null;
+}
+/**
+ * A new driver of the account.
+ */
+export interface DriverInput {
+  /**
+   * The name the platform and its customer see (the tracking page shows the first word).
+   */
+  name: string;
+  /**
+   * The phone the platform may show its customer (never on the tracking page, never logged).
+   */
+  phone: string;
+  vehicle: 'bicycle' | 'scooter' | 'car';
+  /**
+   * Null: always on shift.
+   */
+  shift?: {
+    startsAtUtc: string;
+    endsAtUtc: string;
+  } | null;
+  /**
+   * Whether the driver takes offers now (false when absent; the driver app switches it).
+   */
+  online?: boolean;
+  /**
+   * Null or absent: unknown until the app reports it.
+   */
+  position?: {
+    lat: number;
+    lng: number;
+  } | null;
+  /**
+   * Created by the courier simulator (false when absent).
+   */
+  simulated?: boolean;
+}
+/**
+ * The fields to change.
+ */
+export interface DriverPatch {
+  /**
+   * The name the platform and its customer see (the tracking page shows the first word).
+   */
+  name?: string;
+  /**
+   * The phone the platform may show its customer (never on the tracking page, never logged).
+   */
+  phone?: string;
+  vehicle?: 'bicycle' | 'scooter' | 'car';
+  /**
+   * Null: always on shift.
+   */
+  shift?: {
+    startsAtUtc: string;
+    endsAtUtc: string;
+  } | null;
+  online?: boolean;
+}
+/**
+ * Going online or offline.
+ */
+export interface CourierAvailability {
+  /**
+   * True: offers come; false: none (a delivery carried goes on).
+   */
+  online: boolean;
+}
+/**
+ * Where the driver is now.
+ */
+export interface CourierLocation {
+  lat: number;
+  lng: number;
+}
+/**
+ * A move of the delivery the driver carries.
+ */
+export interface CourierEventReport {
+  /**
+   * What happened.
+   */
+  eventType:
+    | 'driver.arrived_at_pickup'
+    | 'delivery.picked_up'
+    | 'delivery.on_the_way'
+    | 'delivery.delivered'
+    | 'delivery.failed'
+    | 'delivery.returning_to_origin'
+    | 'delivery.returned_to_origin'
+    | 'delivery.return_failed';
+  /**
+   * Why it failed (required with `delivery.failed` and `delivery.return_failed`).
+   */
+  reason?: string;
 }
 export interface Branch {
   id: string;
@@ -1436,6 +1565,7 @@ export interface PlatformAccount {
    */
   serviceArea: {};
   rateLimit: PlatformRateLimitView;
+  simulator: PlatformSimulatorView;
   createdAt: string;
   updatedAt: string;
 }
@@ -1476,6 +1606,23 @@ export interface PlatformRateLimitView {
    * Authenticated `/v1` requests of the account admitted in any 60 seconds (a sliding window), every endpoint counted together; 1 to 1000000. More is 429 `request.rate_limited` with Retry-After.
    */
   requestsPerMinute: number;
+}
+/**
+ * The account’s courier simulator.
+ */
+export interface PlatformSimulatorView {
+  /**
+   * Simulated drivers take the account’s deliveries (only where the service runs with SIMULATOR_ENABLED).
+   */
+  enabled: boolean;
+  /**
+   * How many simulated drivers the account has (0 to 1000).
+   */
+  drivers: number;
+  /**
+   * How many times faster than real time a delivery created while the simulator is on runs, for its whole life: preparation, offers, the dispatch window, travel and estimates (1 to 1000).
+   */
+  timeScale: number;
 }
 /**
  * The new account and its webhook secret.
@@ -1571,6 +1718,18 @@ export interface OperatorDelivery {
    */
   returnReasonCode: string | null;
   /**
+   * The driver who took it (the registry’s id); null before.
+   */
+  driverId: string | null;
+  /**
+   * Why it failed (no driver took it, the courier’s reason): the contract’s delivery.failed carries none.
+   */
+  failureReason: string | null;
+  /**
+   * How many times faster than real time its clock runs (1 but for a simulated account’s delivery).
+   */
+  timeScale: number;
+  /**
    * After a report: the event sent to the platform, or null when a location update was coalesced.
    */
   eventSent?:
@@ -1594,4 +1753,196 @@ export interface OperatorDelivery {
     | null;
   createdAt: string;
   updatedAt: string;
+}
+/**
+ * A driver. Never carries the courier token.
+ */
+export interface Driver {
+  id: string;
+  accountId: string;
+  name: string;
+  phone: string;
+  vehicle: 'bicycle' | 'scooter' | 'car';
+  /**
+   * Null: always on shift.
+   */
+  shift: {
+    startsAtUtc: string;
+    endsAtUtc: string;
+  } | null;
+  online: boolean;
+  /**
+   * The last position reported; null before the first.
+   */
+  position: {
+    lat: number;
+    lng: number;
+    /**
+     * When it was reported.
+     */
+    at: string;
+  } | null;
+  /**
+   * The delivery the driver carries.
+   */
+  activeDeliveryId: string | null;
+  /**
+   * The offer the driver holds (until `expiresAt`).
+   */
+  offer: {
+    providerDeliveryId: string;
+    expiresAt: string;
+  } | null;
+  simulated: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+/**
+ * The new driver and their courier token.
+ */
+export interface DriverRegistered {
+  driver: Driver;
+  /**
+   * The driver app’s credential (`pdd_…`), shown this once: the app sends `Authorization: Bearer <courierToken>`.
+   */
+  courierToken: string;
+}
+/**
+ * A driver’s new courier token.
+ */
+export interface CourierToken {
+  /**
+   * The new credential, shown this once; the previous one no longer works.
+   */
+  courierToken: string;
+}
+/**
+ * A delivery offered to the driver.
+ */
+export interface CourierOffer {
+  providerDeliveryId: string;
+  /**
+   * Accept before this, or the delivery goes to the next driver.
+   */
+  expiresAt: string;
+  /**
+   * Where the food is collected (the restaurant).
+   */
+  pickup: {
+    address: string;
+    lat: number;
+    lng: number;
+  };
+  /**
+   * Where it goes (the address comes with the delivery).
+   */
+  dropoff: {
+    lat: number;
+    lng: number;
+  };
+  /**
+   * When the food is ready.
+   */
+  readyAt: string;
+}
+/**
+ * A delivery the driver carries or carried.
+ */
+export interface CourierDelivery {
+  providerDeliveryId: string;
+  status:
+    | 'sent_to_provider'
+    | 'provider_accepted'
+    | 'driver_assigned'
+    | 'arrived_at_pickup'
+    | 'picked_up'
+    | 'on_the_way'
+    | 'delivered'
+    | 'cancelled'
+    | 'failed'
+    | 'return_requested'
+    | 'returning_to_origin'
+    | 'returned_to_origin'
+    | 'return_failed';
+  /**
+   * Where the food is collected (the restaurant).
+   */
+  pickup: {
+    address: string;
+    lat: number;
+    lng: number;
+  };
+  /**
+   * The customer’s address.
+   */
+  dropoff: {
+    address: string;
+    lat: number;
+    lng: number;
+  };
+  /**
+   * The platform’s delivery notes.
+   */
+  notes: string | null;
+  /**
+   * When the food is ready (creation plus preparation time, on the delivery’s clock).
+   */
+  readyAt: string;
+  /**
+   * How many times faster than real time the delivery’s clock runs (1 but for simulated accounts).
+   */
+  timeScale: number;
+  estimatedDeliveryAtUtc: string | null;
+}
+/**
+ * What the driver app shows.
+ */
+export interface CourierState {
+  driver: Driver;
+  /**
+   * The running offer, if any.
+   */
+  offer: CourierOffer | null;
+  /**
+   * The delivery the driver carries, if any.
+   */
+  activeDelivery: CourierDelivery | null;
+}
+/**
+ * The delivery’s status after the report, and what the platform was sent.
+ */
+export interface CourierEventsSent {
+  status:
+    | 'sent_to_provider'
+    | 'provider_accepted'
+    | 'driver_assigned'
+    | 'arrived_at_pickup'
+    | 'picked_up'
+    | 'on_the_way'
+    | 'delivered'
+    | 'cancelled'
+    | 'failed'
+    | 'return_requested'
+    | 'returning_to_origin'
+    | 'returned_to_origin'
+    | 'return_failed';
+  /**
+   * The events sent to the platform (a coalesced location sends none).
+   */
+  eventsSent: string[];
+}
+/**
+ * The position was recorded.
+ */
+export interface CourierLocationRecorded {
+  /**
+   * The events sent to the platform for the delivery carried (none when coalesced).
+   */
+  eventsSent: string[];
+}
+/**
+ * The offer went back to the dispatcher.
+ */
+export interface CourierOfferDeclined {
+  declined: true;
 }

@@ -22,6 +22,14 @@ import {
 import { webhookSchemas } from './webhooks';
 import { DeliveryProgressReport, providerOperationsSchemas } from './provider-operations';
 import {
+  CourierAvailability,
+  CourierEventReport,
+  CourierLocation,
+  DriverInput,
+  DriverPatch,
+  providerCourierSchemas,
+} from './provider-couriers';
+import {
   ApiKeyRotateRequest,
   PlatformAccountInput,
   PlatformAccountPatch,
@@ -42,7 +50,8 @@ import { CreateOrderRequest } from './orders';
 export { ORDER_LIMITS, PHONE_PATTERN } from './orders';
 export { ASSIGNMENT_STATUS, DELIVERY_LIMITS, type AssignmentStatusName } from './partner-deliveries';
 export { OAuth2Input } from './gateway';
-export { PLATFORM_RATE_LIMIT } from './provider-admin';
+export { PLATFORM_RATE_LIMIT, SIMULATOR_LIMITS } from './provider-admin';
+export { COURIER_EVENT_TYPES, DRIVER_VEHICLES } from './provider-couriers';
 export {
   CALLBACK_URL_PATTERN,
   PROVIDER_CONTRACT,
@@ -104,6 +113,12 @@ export const requestSchemas = {
   PlatformAccountPatch,
   ApiKeyRotateRequest,
   DeliveryProgressReport,
+  // provider-delivery: its drivers (administrator API) and the courier API
+  DriverInput,
+  DriverPatch,
+  CourierAvailability,
+  CourierLocation,
+  CourierEventReport,
 } satisfies Record<string, JsonSchema>;
 
 /**
@@ -131,7 +146,14 @@ export const httpSchemas: Record<string, JsonSchema> = {
   ...providerSchemas,
   ...providerAdminSchemas,
   ...providerOperationsSchemas,
+  ...providerCourierSchemas,
 };
 
-export { tenantDeliverySchemas, providerSchemas, providerAdminSchemas, providerOperationsSchemas };
+export {
+  tenantDeliverySchemas,
+  providerSchemas,
+  providerAdminSchemas,
+  providerOperationsSchemas,
+  providerCourierSchemas,
+};
 export { REPORTABLE_EVENT_TYPES } from './provider-operations';

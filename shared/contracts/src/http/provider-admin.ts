@@ -77,6 +77,33 @@ const rateLimit = (description: string): JsonSchema =>
     description,
   );
 
+/** The courier simulator's bounds (local setups, tests, the demo). */
+export const SIMULATOR_LIMITS = { maxDrivers: 1_000, maxTimeScale: 1_000 } as const;
+
+const simulator = (description: string): JsonSchema =>
+  object(
+    {
+      enabled: bool(
+        'Simulated drivers take the account’s deliveries (only where the service runs with SIMULATOR_ENABLED).',
+      ),
+      drivers: {
+        type: 'integer',
+        minimum: 0,
+        maximum: SIMULATOR_LIMITS.maxDrivers,
+        description: `How many simulated drivers the account has (0 to ${SIMULATOR_LIMITS.maxDrivers}).`,
+      },
+      timeScale: {
+        type: 'integer',
+        minimum: 1,
+        maximum: SIMULATOR_LIMITS.maxTimeScale,
+        description:
+          'How many times faster than real time a delivery created while the simulator is on runs, for its whole ' +
+          `life: preparation, offers, the dispatch window, travel and estimates (1 to ${SIMULATOR_LIMITS.maxTimeScale}).`,
+      },
+    },
+    description,
+  );
+
 export const PlatformAccountInput: JsonSchema = object(
   {
     name: text(200, 'For administrators.'),
@@ -86,8 +113,9 @@ export const PlatformAccountInput: JsonSchema = object(
     rateLimit: rateLimit(
       `The platform API’s rate limit; ${R.defaultRequestsPerMinute} requests per minute when absent.`,
     ),
+    simulator: simulator('The courier simulator; off when absent.'),
   },
-  { optional: ['webhookUrl', 'rateLimit'], description: 'A new platform account.' },
+  { optional: ['webhookUrl', 'rateLimit', 'simulator'], description: 'A new platform account.' },
 );
 
 export const PlatformAccountPatch: JsonSchema = {
@@ -98,9 +126,10 @@ export const PlatformAccountPatch: JsonSchema = {
       capabilities: capabilities('Every capability, each true or false (the whole set is replaced).'),
       serviceArea,
       rateLimit: rateLimit('The platform API’s rate limit; takes effect within 5 seconds.'),
+      simulator: simulator('The courier simulator; deliveries already created keep their clock.'),
     },
     {
-      optional: ['name', 'webhookUrl', 'capabilities', 'serviceArea', 'rateLimit'],
+      optional: ['name', 'webhookUrl', 'capabilities', 'serviceArea', 'rateLimit', 'simulator'],
       description: 'The fields to change.',
     },
   ),
@@ -129,6 +158,7 @@ export const providerAdminSchemas: Record<string, JsonSchema> = {
       capabilities: ref('PlatformCapabilitiesView'),
       serviceArea: { type: 'object', description: 'The GeoJSON Polygon or MultiPolygon as entered.' },
       rateLimit: ref('PlatformRateLimitView'),
+      simulator: ref('PlatformSimulatorView'),
       createdAt: dateTime(),
       updatedAt: dateTime(),
     },
@@ -136,6 +166,7 @@ export const providerAdminSchemas: Record<string, JsonSchema> = {
   ),
   PlatformCapabilitiesView: capabilities('The account’s capabilities.'),
   PlatformRateLimitView: rateLimit('The account’s rate limit on the platform API.'),
+  PlatformSimulatorView: simulator('The account’s courier simulator.'),
   PlatformAccountCreated: object(
     {
       account: ref('PlatformAccount'),

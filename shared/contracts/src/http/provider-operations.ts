@@ -70,6 +70,15 @@ export const OperatorDelivery: JsonSchema = object(
     estimatedDeliveryAtUtc: nullableDateTime(),
     trackingEventTimeUtc: dateTime('When the tracking data was observed.'),
     returnReasonCode: nullableStr('The platform’s reason code of a return, once asked.'),
+    driverId: nullable(uuid(), 'The driver who took it (the registry’s id); null before.'),
+    failureReason: nullableStr(
+      'Why it failed (no driver took it, the courier’s reason): the contract’s delivery.failed carries none.',
+    ),
+    timeScale: {
+      type: 'integer',
+      minimum: 1,
+      description: 'How many times faster than real time its clock runs (1 but for a simulated account’s delivery).',
+    },
     eventSent: nullable(
       { type: 'string', enum: [...PROVIDER_EVENT_TYPES] },
       'After a report: the event sent to the platform, or null when a location update was coalesced.',

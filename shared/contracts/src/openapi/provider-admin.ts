@@ -8,6 +8,7 @@ import { type Json, json, uuid } from './parts';
 import {
   PLATFORM_RATE_LIMIT,
   providerAdminSchemas,
+  providerCourierSchemas,
   providerOperationsSchemas,
   providerSchemas,
   requestSchemas,
@@ -50,6 +51,10 @@ const deliveryId: Json = {
 };
 const DELIVERY_NOT_FOUND: Json = {
   '404': envelope('No such delivery of this account (or no such account).', ['delivery.not_found']),
+};
+const driverId: Json = { name: 'driverId', in: 'path', required: true, schema: uuid, description: 'The driver.' };
+const DRIVER_NOT_FOUND: Json = {
+  '404': envelope('No such driver of this account (or no such account).', ['driver.not_found', 'resource.not_found']),
 };
 const NOT_FOUND: Json = { '404': envelope('No such account (or key of the account).', ['resource.not_found']) };
 const INVALID: Json = {
@@ -100,6 +105,10 @@ const DESCRIPTION = [
     '(status, driver, tracking; no customer data) and records what happened to it. Each report goes through the one ' +
     'table of moves of the contract document and sends its event to the platform; a move the table refuses (any event ' +
     'after a terminal status among them) is 409 `delivery.transition_not_allowed`.',
+  '**Drivers**: each account has a registry of the drivers of its operating area (name, phone, vehicle, shift, ' +
+    'online or not). Registering a driver mints their courier token (`pdd_…`, shown once, stored as a keyed hash): ' +
+    'the driver app calls the courier API (`/courier/v1`, its own document at `/courier/v1/openapi.json`) with it. ' +
+    'Dispatch offers each accepted delivery to the nearest free driver.',
   '**Errors** use the provider contract’s envelope `{ code, message, retryable, fieldErrors? }` (`application/json`).',
 ].join('\n\n');
 
@@ -111,6 +120,7 @@ export const providerAdminApiDocument: Json = {
   tags: [
     { name: 'Platform accounts', description: 'Accounts, API keys and webhook secrets.' },
     { name: 'Deliveries', description: 'An account’s deliveries as operators see them, and what happened to them.' },
+    { name: 'Drivers', description: 'The drivers of an account’s operating area and their courier credentials.' },
   ],
   paths: {
     [PREFIX]: {
@@ -210,6 +220,52 @@ export const providerAdminApiDocument: Json = {
         'Deliveries',
       ),
     },
+    [`${PREFIX}/{accountId}/drivers`]: {
+      post: op(
+        'registerDriver',
+        'Register a driver (their courier token is shown once)',
+        { parameters: [accountId], requestBody: body('DriverInput') },
+        { '201': json('The driver and their courier token.', ref('DriverRegistered')), ...INVALID, ...NOT_FOUND },
+        undefined,
+        'Drivers',
+      ),
+      get: op(
+        'listDrivers',
+        'The account’s drivers, newest first (at most 1,000)',
+        { parameters: [accountId] },
+        { '200': json('The drivers.', { type: 'array', items: ref('Driver') }), ...NOT_FOUND },
+        undefined,
+        'Drivers',
+      ),
+    },
+    [`${PREFIX}/{accountId}/drivers/{driverId}`]: {
+      get: op(
+        'getDriver',
+        'One driver',
+        { parameters: [accountId, driverId] },
+        { '200': json('The driver.', ref('Driver')), ...DRIVER_NOT_FOUND },
+        undefined,
+        'Drivers',
+      ),
+      patch: op(
+        'updateDriver',
+        'Change a driver’s name, phone, vehicle, shift or availability',
+        { parameters: [accountId, driverId], requestBody: body('DriverPatch') },
+        { '200': json('The driver as changed.', ref('Driver')), ...INVALID, ...DRIVER_NOT_FOUND },
+        undefined,
+        'Drivers',
+      ),
+    },
+    [`${PREFIX}/{accountId}/drivers/{driverId}/token`]: {
+      post: op(
+        'replaceCourierToken',
+        'Replace a driver’s courier token (a lost phone): the previous one stops at once',
+        { parameters: [accountId, driverId] },
+        { '200': json('The new token, shown once.', ref('CourierToken')), ...DRIVER_NOT_FOUND },
+        undefined,
+        'Drivers',
+      ),
+    },
     '/admin/v1/openapi.json': {
       get: op('getProviderAdminOpenApi', 'This document', {}, { '200': json('OpenAPI 3.1.', { type: 'object' }) }),
     },
@@ -228,7 +284,10 @@ export const providerAdminApiDocument: Json = {
       PlatformAccountPatch: requestSchemas.PlatformAccountPatch,
       ApiKeyRotateRequest: requestSchemas.ApiKeyRotateRequest,
       DeliveryProgressReport: requestSchemas.DeliveryProgressReport,
+      DriverInput: requestSchemas.DriverInput,
+      DriverPatch: requestSchemas.DriverPatch,
       ...providerAdminSchemas,
+      ...providerCourierSchemas,
       ...providerOperationsSchemas,
       ProviderError: providerSchemas.ProviderError,
     },

@@ -1,14 +1,17 @@
 import Router from '@koa/router';
-import { providerAdminApiDocument, providerApiDocument } from '@marketplace/contracts';
+import { providerAdminApiDocument, providerApiDocument, providerCourierApiDocument } from '@marketplace/contracts';
 import type { RequestState } from '@marketplace/http';
 import { validateOpenApi } from '@marketplace/testing';
 import type { ProviderContext } from '../../usecases/context';
 import { registerAdminRoutes } from '../admin-routes';
+import { registerCourierRoutes } from '../courier-routes';
+import { registerDriverRoutes } from '../driver-routes';
 import { registerOperationsRoutes } from '../operations-routes';
 import { registerPlatformRoutes } from '../platform-routes';
 
-// The administrator document lists exactly the administrator routes served (accounts and delivery
-// operations), and the contract document exactly the /v1 routes served.
+// The administrator document lists exactly the administrator routes served (accounts, delivery
+// operations and drivers), the contract document exactly the /v1 routes served, and the courier
+// document exactly the /courier/v1 routes.
 function served(register: (router: Router<RequestState>, ctx: ProviderContext) => void): string[] {
   const router = new Router<RequestState>();
   register(router, {} as ProviderContext); // routes only capture the context
@@ -29,8 +32,12 @@ function documented(document: Record<string, unknown>, prefix = ''): string[] {
 }
 
 it('documents exactly the administrator routes provider-delivery serves', () => {
-  const routes = [...served(registerAdminRoutes), ...served(registerOperationsRoutes)].sort();
-  expect(routes).toHaveLength(12);
+  const routes = [
+    ...served(registerAdminRoutes),
+    ...served(registerOperationsRoutes),
+    ...served(registerDriverRoutes),
+  ].sort();
+  expect(routes).toHaveLength(17);
   expect(documented(providerAdminApiDocument).sort()).toEqual(routes);
 });
 
@@ -40,8 +47,15 @@ it('serves exactly the /v1 routes the contract document describes (and the docum
   expect(documented(providerApiDocument, '/v1').sort()).toEqual(routes.sort());
 });
 
-it('the administrator document is valid OpenAPI 3.1', () => {
+it('serves exactly the courier routes its document describes', () => {
+  const routes = served(registerCourierRoutes);
+  expect(routes).toHaveLength(8);
+  expect(documented(providerCourierApiDocument, '/courier/v1').sort()).toEqual(routes.sort());
+});
+
+it('the administrator and courier documents are valid OpenAPI 3.1', () => {
   expect(validateOpenApi(providerAdminApiDocument)).toMatchObject({ valid: true });
+  expect(validateOpenApi(providerCourierApiDocument)).toMatchObject({ valid: true });
 });
 
 it('matches the rotate route before the key id route', () => {

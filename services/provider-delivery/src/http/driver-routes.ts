@@ -1,0 +1,39 @@
+import type Router from '@koa/router';
+import { requestSchemas, type DriverInput, type DriverPatch } from '@marketplace/contracts';
+import { bodyValidator, pathId, requestBody, type RequestState } from '@marketplace/http';
+import type { DriverChanges } from '../domain/driver';
+import type { ProviderContext } from '../usecases/context';
+import { changeDriver, getDriver, listDrivers, registerDriver, replaceCourierToken } from '../usecases/drivers';
+import { driverView } from './courier-views';
+
+const validateDriver = bodyValidator<DriverInput>(requestSchemas.DriverInput);
+const validateDriverPatch = bodyValidator<DriverPatch>(requestSchemas.DriverPatch);
+const P = '/admin/v1/platform-accounts/:accountId/drivers';
+const LIST_LIMIT = 1_000;
+
+const shiftOf = (shift: DriverInput['shift']) =>
+  shift ? { startsAtUtc: new Date(shift.startsAtUtc), endsAtUtc: new Date(shift.endsAtUtc) } : null;
+
+/** The drivers of an account (administrator token): register, read, change, replace a courier token. */
+export function registerDriverRoutes(router: Router<RequestState>, ctx: ProviderContext): void {
+  router.post(P, async (c) => {
+    const { shift, ...input } = validateDriver(requestBody(c));
+    const registered = await registerDriver(ctx, pathId(c.params.accountId), { ...input, shift: shiftOf(shift) });
+    c.status = 201;
+    c.body = { driver: driverView(registered.driver), courierToken: registered.courierToken };
+  });
+  router.get(P, async (c) => {
+    c.body = (await listDrivers(ctx, pathId(c.params.accountId), LIST_LIMIT)).map(driverView);
+  });
+  router.get(`${P}/:driverId`, async (c) => {
+    c.body = driverView(await getDriver(ctx, pathId(c.params.accountId), pathId(c.params.driverId)));
+  });
+  router.patch(`${P}/:driverId`, async (c) => {
+    const { shift, ...rest } = validateDriverPatch(requestBody(c));
+    const changes: DriverChanges = { ...rest, ...(shift !== undefined ? { shift: shiftOf(shift) } : {}) };
+    c.body = driverView(await changeDriver(ctx, pathId(c.params.accountId), pathId(c.params.driverId), changes));
+  });
+  router.post(`${P}/:driverId/token`, async (c) => {
+    c.body = await replaceCourierToken(ctx, pathId(c.params.accountId), pathId(c.params.driverId));
+  });
+}

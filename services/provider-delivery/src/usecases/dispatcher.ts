@@ -1,0 +1,180 @@
+import type { Logger } from '@marketplace/logging';
+import type { StoredDelivery, StoredOffer } from '../domain/delivery';
+import { decideDispatch, type DispatchDecision, type DispatchDriver } from '../domain/dispatch';
+import { dispatchDriverOf } from '../domain/driver';
+import { readyAt } from '../domain/eta';
+import { isTerminal } from '../domain/lifecycle';
+import { changeDelivery } from './change-delivery';
+import type { ProviderContext } from './context';
+
+/** Candidates read per decision: the nearest among this many free drivers of the account. */
+const CANDIDATES = 2_000;
+
+/** What one look at a delivery did (counted by the dispatcher's metrics and the bench). */
+export type DispatchStep = 'offered' | 'waiting' | 'failed' | 'done' | 'raced';
+
+/**
+ * One look at a due delivery (domain/dispatch.ts decides): offers that ran out are closed and their
+ * drivers given back; then the delivery is offered to the nearest free driver (held on the driver
+ * first, so no driver holds two offers, then recorded on the delivery), or it waits until the rule
+ * says, or it fails with its reason (delivery.failed). A delivery that no longer needs a driver
+ * (taken, ended) leaves the work list. Written under the delivery's version: of two dispatchers
+ * looking at once, one decides, the other reads again.
+ */
+export async function dispatchDelivery(ctx: ProviderContext, due: StoredDelivery): Promise<DispatchStep> {
+  const owner = { accountId: due.accountId };
+  const now = ctx.now();
+  if (due.driverId !== null || isTerminal(due.status) || due.status !== 'provider_accepted') {
+    await changeDelivery(ctx, owner, due.id, () => ({ changes: { dispatchAt: null }, answer: undefined }));
+    return 'done';
+  }
+  const offers = closeExpired(due.offers, now);
+  for (const [i, offer] of due.offers.entries())
+    if (offer.outcome === 'pending' && offers[i]!.outcome === 'timed_out')
+      await ctx.store.drivers.dropOffer(owner, offer.driverId, due.id, now);
+
+  const free = await ctx.store.drivers.listFree(owner, CANDIDATES);
+  const drivers = free.map((d) => dispatchDriverOf(d, now)).filter((d): d is DispatchDriver => d !== undefined);
+  const { order } = due;
+  const decision = decideDispatch(
+    {
+      pickup: { lat: order.pickupLat, lng: order.pickupLng },
+      dropoff: { lat: order.dropoffLat, lng: order.dropoffLng },
+      readyAt: readyAt(due.createdAt, order.preparationTimeMinutes, due.timeScale),
+      timeScale: due.timeScale,
+      scheduledDeliveryAtUtc: order.scheduledDeliveryAtUtc,
+      offers,
+    },
+    drivers,
+    now,
+  );
+  if (decision.kind === 'offer') {
+    const held = { providerDeliveryId: due.id, expiresAt: decision.expiresAt };
+    // Another dispatcher (or the driver going offline) came first: look again at once.
+    if (!(await ctx.store.drivers.holdOffer(owner, decision.driverId, held, now)))
+      return record(ctx, due, offers, now, 'raced');
+  }
+  return record(ctx, due, offers, now, decision);
+}
+
+const closeExpired = (offers: readonly StoredOffer[], now: Date): StoredOffer[] =>
+  offers.map((o) => (o.outcome === 'pending' && o.expiresAt <= now ? { ...o, outcome: 'timed_out' as const } : o));
+
+async function record(
+  ctx: ProviderContext,
+  due: StoredDelivery,
+  offers: StoredOffer[],
+  at: Date,
+  decision: DispatchDecision | 'raced',
+): Promise<DispatchStep> {
+  const owner = { accountId: due.accountId };
+  const step = await changeDelivery(ctx, owner, due.id, (delivery) => {
+    // Changed since it was read (accepted, declined, cancelled): the next look decides afresh.
+    if (delivery.version !== due.version) return { answer: 'raced' as const };
+    if (decision === 'raced') return { changes: { offers, dispatchAt: at }, answer: 'raced' as const };
+    if (decision.kind === 'offer')
+      return {
+        changes: {
+          offers: [
+            ...offers,
+            { driverId: decision.driverId, offeredAt: at, expiresAt: decision.expiresAt, outcome: 'pending' },
+          ],
+          dispatchAt: decision.expiresAt,
+        },
+        answer: 'offered' as const,
+      };
+    if (decision.kind === 'wait')
+      return { changes: { offers, dispatchAt: decision.until }, answer: 'waiting' as const };
+    return {
+      changes: { offers, status: 'failed', statusEventTimeUtc: at, failureReason: decision.message },
+      events: ['delivery.failed'],
+      answer: 'failed' as const,
+    };
+  });
+  if (step === 'raced' && decision !== 'raced' && decision.kind === 'offer')
+    await ctx.store.drivers.dropOffer(owner, decision.driverId, due.id, ctx.now());
+  if (step === 'failed')
+    ctx.logger.info(
+      {
+        accountId: due.accountId,
+        providerDeliveryId: due.id,
+        reason: decision !== 'raced' && decision.kind === 'fail' ? decision.reason : undefined,
+      },
+      'dispatch failed: no driver took the delivery',
+    );
+  return step;
+}
+
+export interface DispatcherOptions {
+  /** How often the work list is read when the last read found nothing due. */
+  idleMs: number;
+  /** Due deliveries read and decided per round. */
+  batch: number;
+  /** Decisions made at once. */
+  concurrency: number;
+}
+
+export const DISPATCHER_DEFAULTS: DispatcherOptions = { idleMs: 100, batch: 200, concurrency: 16 };
+
+/**
+ * The dispatch loop: reads the due deliveries (soonest first), decides each, and reads again at
+ * once while there is work, else after `idleMs`. Rounds never overlap; a failed round is logged and
+ * the next one runs (each decision is its own compare-and-set write, so a crash loses nothing: the
+ * delivery stays due). Every instance of the service runs one; they share the work through the
+ * versioned writes.
+ */
+export class Dispatcher {
+  private timer: NodeJS.Timeout | undefined;
+  private round: Promise<void> | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly ctx: ProviderContext,
+    private readonly log: Logger,
+    private readonly options: DispatcherOptions = DISPATCHER_DEFAULTS,
+    private readonly onStep: (step: DispatchStep) => void = () => undefined,
+  ) {}
+
+  start(): void {
+    this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.round;
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.round = this.runRound().then((busy) => this.schedule(busy ? 0 : this.options.idleMs));
+    }, ms);
+  }
+
+  /** One round; true when it found a full batch (more may be due). */
+  private async runRound(): Promise<boolean> {
+    try {
+      const due = await this.ctx.store.deliveries.dueForDispatch(this.ctx.now(), this.options.batch);
+      let next = 0;
+      const worker = async () => {
+        while (next < due.length && !this.stopped) {
+          const delivery = due[next++]!;
+          try {
+            this.onStep(await dispatchDelivery(this.ctx, delivery));
+          } catch (error) {
+            this.log.warn(
+              { err: error, providerDeliveryId: delivery.id },
+              'dispatch decision failed; retried next round',
+            );
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: this.options.concurrency }, worker));
+      return due.length === this.options.batch;
+    } catch (error) {
+      this.log.warn({ err: error }, 'reading the deliveries due for dispatch failed; retried');
+      return false;
+    }
+  }
+}
