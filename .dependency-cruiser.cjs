@@ -13,7 +13,8 @@
 //                                 computation-only node built-ins below; nothing else
 //   services/<s>/src/http/,       use cases, domain, shared packages; not adapters/ (the
 //   services/<s>/src/consumers/   composition root, service.ts, hands them what they need)
-//   services/<s>/src/ (the rest)  anything of its own service and of shared/
+//   services/<s>/src/ (the rest)  anything of its own service and of shared/ (but provider-delivery's
+//                                 simulator/: domain and shared only, the courier API over HTTP)
 //   services/<s>/test/            its own service, shared/ (@marketplace/testing for fixtures)
 //   shared/<p>/                   other shared packages; never services/ or the root test/
 //   test/ (root)                  shared/ only: services run as processes, never imported
@@ -90,6 +91,16 @@ module.exports = {
         'the interface it needs (a port, in usecases/), which the adapter implements; service.ts wires the adapter in.',
       from: { path: '^services/([^/]+)/src/(http|consumers)/' },
       to: { path: '^services/$1/src/adapters/' },
+    },
+    {
+      name: 'simulator-is-a-client',
+      severity: 'error',
+      comment:
+        "provider-delivery's courier simulator drives its drivers through the courier API over HTTP, as a driver " +
+        'app would: it reads the domain rules (speed model) but never the use cases, repositories or routes, so ' +
+        'a simulated delivery takes no path a real one does not.',
+      from: { path: '^services/provider-delivery/src/simulator/' },
+      to: { path: '^services/provider-delivery/src/(usecases|adapters|http|consumers)/' },
     },
     {
       name: 'no-circular',

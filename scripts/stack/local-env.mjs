@@ -33,11 +33,18 @@ function generate() {
     `PROVIDER_SECRET_KEY=${secret()}`,
     // Local partners (test receivers, a local OAuth server) listen on plain HTTP on loopback.
     'ALLOW_LOOPBACK_HTTP_URLS=true',
+    ...Object.entries(LOCAL_SETTINGS).map(([name, value]) => `${name}=${value}`),
     '',
   ].join('\n');
 }
 
-/** Secrets added after a machine's file was generated: appended once, the others kept. */
+/**
+ * Local settings that are not secrets: provider-delivery's courier simulator runs here (the demo
+ * account turns it on; off in production).
+ */
+const LOCAL_SETTINGS = { SIMULATOR_ENABLED: 'true' };
+
+/** Secrets (and LOCAL_SETTINGS) added after a machine's file was generated: appended once, the others kept. */
 const LATER_SECRETS = [
   'WEBHOOK_SECRET_TRANSPORT_KEY',
   'PROVIDER_ADMIN_TOKEN_SECRET',
@@ -47,9 +54,15 @@ const LATER_SECRETS = [
 
 function addMissingSecrets() {
   const text = readFileSync(localEnvFile, 'utf8');
-  const missing = LATER_SECRETS.filter((name) => !new RegExp(`^${name}=`, 'm').test(text));
+  const absent = (name) => !new RegExp(`^${name}=`, 'm').test(text);
+  const missing = [
+    ...LATER_SECRETS.filter(absent).map((name) => `${name}=${randomBytes(32).toString('base64')}`),
+    ...Object.entries(LOCAL_SETTINGS)
+      .filter(([name]) => absent(name))
+      .map(([name, value]) => `${name}=${value}`),
+  ];
   if (missing.length === 0) return;
-  const lines = missing.map((name) => `${name}=${randomBytes(32).toString('base64')}`).join('\n');
+  const lines = missing.join('\n');
   writeFileSync(localEnvFile, `${text.endsWith('\n') ? text : `${text}\n`}${lines}\n`, { mode: 0o600 });
 }
 

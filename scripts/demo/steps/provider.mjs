@@ -3,8 +3,9 @@
 // deliveries. The account "Demo Platform" has every capability but proof of delivery (false in
 // contract 1.1.0), a service area around "Demo Bistro Mitte" (a square of ±0.03°, about 6.7 km
 // north to south, holding the demo delivery zone; the zone's `outside` point lies outside it too),
-// the default rate limit, and the seed's --webhook-url as its global webhook URL (its deliveries'
-// callbacks go there). Idempotent: an account of that name is found again (the oldest, if several)
+// the default rate limit, the seed's --webhook-url as its global webhook URL (its deliveries'
+// callbacks go there), and the courier simulator on (its deliveries deliver themselves).
+// Idempotent: an account of that name is found again (the oldest, if several)
 // and set to the same values, its webhook secret rotated (a secret is shown only when minted) and a
 // fresh API key minted with the others expiring at once (the previous key stops working, as the
 // installations' do). Adds `provider` to the fixture: the platform API's base URL, the API key,
@@ -22,6 +23,13 @@ const CAPABILITIES = {
 };
 /** Half the side of the service area's square, in degrees. */
 const AREA_HALF_SIDE = 0.03;
+/**
+ * The courier simulator (provider-delivery runs it where SIMULATOR_ENABLED is set, as `npm start`
+ * does): five simulated drivers in the area take the demo platform's deliveries, on a clock 30
+ * times faster than real time, so a person can watch one arrive on its tracking page in about a
+ * minute (15 minutes of preparation are 30 seconds).
+ */
+const SIMULATOR = { enabled: true, drivers: 5, timeScale: 30 };
 
 /** A GeoJSON Polygon ([lng, lat] positions, closed ring): a square of ±d degrees around a point. */
 function squareAround({ latitude, longitude }, d) {
@@ -46,6 +54,7 @@ export const providerStep = {
       capabilities: CAPABILITIES,
       // The zone's `inside` point is the branch itself.
       serviceArea: squareAround(zone.inside, AREA_HALF_SIDE),
+      simulator: SIMULATOR,
     };
     const accounts = await admin.call('GET', ACCOUNTS, undefined, [200]);
     const found = accounts.find((a) => a.name === DEMO_PLATFORM_ACCOUNT);
@@ -67,7 +76,8 @@ export const providerStep = {
     }
     ctx.report(
       `provider: platform account "${DEMO_PLATFORM_ACCOUNT}" ${account.id} (${found ? 'updated, webhook secret rotated' : 'created'}), ` +
-        `key id ${apiKey.split('.')[0]}, service area ±${AREA_HALF_SIDE}° around Demo Bistro Mitte`,
+        `key id ${apiKey.split('.')[0]}, service area ±${AREA_HALF_SIDE}° around Demo Bistro Mitte, ` +
+        `${SIMULATOR.drivers} simulated drivers on a clock ${SIMULATOR.timeScale} times faster`,
     );
     return {
       provider: { baseUrl: `${ctx.providerUrl}/v1`, apiKey, webhookSecret, accountId: account.id },

@@ -16,6 +16,7 @@ import { TransportSecrets } from './usecases/account-secrets';
 import { DELIVERIES_OUTBOX } from './usecases/delivery-events';
 import { ACCOUNTS_OUTBOX } from './usecases/platform-accounts';
 import { Dispatcher } from './usecases/dispatcher';
+import { adminTokenSource, CourierSimulator } from './simulator';
 import { AccountRateLimits } from './usecases/rate-limits';
 
 /** Prefix of every Redis key of this service (the per-account rate limits): its own, beside the gateway's. */
@@ -68,6 +69,23 @@ export const providerDeliveryService: ServiceDefinition<typeof settings> = {
     });
     const dispatcher = new Dispatcher(ctx, context.logger, undefined, (step) => dispatchSteps.inc({ step }));
     dispatcher.start();
-    return { consumers: consumers(context), onStop: () => dispatcher.stop() };
+    // Local setups, tests and the demo: simulated drivers, clients of this very courier API over
+    // HTTP (they start calling once /healthz answers). One process per deployment runs it.
+    const simulator = config.simulatorEnabled
+      ? new CourierSimulator({
+          baseUrl: `http://${loopbackIfAny(config.host)}:${config.port}`,
+          adminToken: adminTokenSource(config.adminTokenSecret),
+          listAccounts: () => ctx.store.accounts.listSimulated(),
+          logger: context.logger,
+        })
+      : undefined;
+    simulator?.start();
+    return {
+      consumers: consumers(context),
+      onStop: async () => {
+        await simulator?.stop();
+        await dispatcher.stop();
+      },
+    };
   },
 };

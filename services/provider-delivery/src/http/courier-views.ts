@@ -36,6 +36,7 @@ export const offerView = (d: StoredDelivery, expiresAt: Date): CourierOffer => (
   pickup: { address: d.order.pickupAddress, lat: d.order.pickupLat, lng: d.order.pickupLng },
   dropoff: { lat: d.order.dropoffLat, lng: d.order.dropoffLng },
   readyAt: readyAtOf(d),
+  notes: d.order.notes,
 });
 
 /** What the driver needs to deliver: where, when, the platform's notes; not the customer's name or phone. */

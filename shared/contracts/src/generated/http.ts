@@ -1844,6 +1844,10 @@ export interface CourierOffer {
    * When the food is ready.
    */
   readyAt: string;
+  /**
+   * The platform’s delivery notes (what the driver would take on).
+   */
+  notes: string | null;
 }
 /**
  * A delivery the driver carries or carried.

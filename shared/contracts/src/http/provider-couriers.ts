@@ -152,6 +152,7 @@ export const providerCourierSchemas: Record<string, JsonSchema> = {
       pickup,
       dropoff: object({ lat: lat(), lng: lng() }, 'Where it goes (the address comes with the delivery).'),
       readyAt: dateTime('When the food is ready.'),
+      notes: nullableStr('The platform’s delivery notes (what the driver would take on).'),
     },
     'A delivery offered to the driver.',
   ),
