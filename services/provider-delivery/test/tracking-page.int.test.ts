@@ -62,7 +62,7 @@ beforeAll(async () => {
       `${CHROMIUM} is missing: install Debian's chromium with 'bash scripts/browser/chromium.sh' (npm test does it)`,
     );
   [provider, browser] = await Promise.all([
-    ProviderUnderTest.start(),
+    ProviderUnderTest.start({ SIMULATOR_ENABLED: 'true' }),
     chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true, timeout: 30_000 }),
   ]);
   account = await provider.account();
@@ -259,6 +259,52 @@ describe('the public tracking page', () => {
     }
     // The token is the capability: the access log shows the route with it redacted.
     expect(service().process.output()).not.toContain(new URL(trackingUrl).pathname.split('/').pop());
+  });
+
+  it('shows a simulated delivery as its driver rides: the marker moves, the statuses follow, then delivered', async () => {
+    // A simulated account: its drivers are the courier simulator's, on a clock 60 times faster.
+    const simulated = await service().account({ simulator: { enabled: true, drivers: 3, timeScale: 60 } });
+    const created = await simulated.call('POST', '/deliveries', createRequest({ preparationTimeMinutes: 5 }));
+    const id = created.body.providerDeliveryId as string;
+    const trackingUrl = await waitFor(
+      'a simulated driver to take the delivery (its trackingUrl)',
+      async () => (await simulated.call('GET', `/deliveries/${id}/tracking`)).body.trackingUrl ?? false,
+      60_000,
+      200,
+    );
+    const { page, seen, close } = await visit(trackingUrl);
+    try {
+      const statuses = new Set<string>();
+      const positions = new Set<string>();
+      await waitFor(
+        'the page to show the simulated delivery delivered',
+        async () => {
+          const status = await page.locator('#status').getAttribute('data-status');
+          if (status) statuses.add(status);
+          const [at] = await driverMarker(page);
+          if (at) positions.add(`${at.x},${at.y}`);
+          if (status && status !== 'delivered') {
+            const driver = await page.locator('#driver').innerText();
+            expect(driver).toMatch(/^Your driver: [A-Z][a-z]+$/);
+          }
+          return status === 'delivered';
+        },
+        120_000,
+        250,
+      );
+      // The page saw the driver at several places and the delivery go through its statuses.
+      expect(positions.size).toBeGreaterThanOrEqual(3);
+      expect([...statuses]).toEqual(expect.arrayContaining(['on_the_way', 'delivered']));
+      await shown(page, '#driver-marker', 'no driver marker', 'detached');
+      expect(await page.locator('#eta').isHidden()).toBe(true);
+      expect(seen.navigations).toBe(1);
+      const html = await page.content();
+      expect(html).not.toMatch(/\+49 170 0000/); // the simulated drivers' phones
+      expect(html).not.toContain(String(created.body.customerName ?? 'Ada Customer'));
+      expect(seen.problems).toEqual([]);
+    } finally {
+      await close();
+    }
   });
 
   it('serves the state as JSON with nothing private in it', async () => {

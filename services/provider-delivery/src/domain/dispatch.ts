@@ -92,7 +92,8 @@ export function decideDispatch(
   const deadline = target + DISPATCH_WINDOW_MS / scale;
   if (now.getTime() >= deadline) {
     const offers = request.offers.length;
-    const within = `within ${DISPATCH_WINDOW_MS / 60_000} minutes of its pickup time${scale === 1 ? '' : ` (on a clock ${scale} times faster)`}`;
+    const clock = scale === 1 ? '' : ` (on a clock ${scale} times faster)`;
+    const within = `within ${DISPATCH_WINDOW_MS / 60_000} minutes of its pickup time${clock}`;
     return {
       kind: 'fail',
       reason: 'no_driver_accepted',

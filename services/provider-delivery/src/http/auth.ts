@@ -30,12 +30,12 @@ const rateLimited = (retryAfterSeconds: number) =>
  * PROVIDER_ADMIN_TOKEN_SECRET, role admin. `/v1/*` (but the contract document): `Authorization:
  * Bearer <keyId>.<secret>`, a live key of a platform account, whose account goes on the request
  * state. `/courier/v1/*` (but its document): `Authorization: Bearer <courier token>` of a
- * registered driver, who goes on the request state. Anything else on those paths is 401 `auth.unauthenticated` with one generic message,
- * whatever was wrong (missing, malformed, unknown, wrong secret, revoked, expired, another
- * signing key, another role). Answers on all three carry `Cache-Control: no-store`. An authenticated
- * `/v1` request then counts against its account's rate limit (usecases/rate-limits.ts): over it,
- * 429 `request.rate_limited` with Retry-After; counted answers carry `RateLimit-Limit` and
- * `RateLimit-Remaining`.
+ * registered driver, who goes on the request state. Anything else on those paths is 401
+ * `auth.unauthenticated` with one generic message, whatever was wrong (missing, malformed,
+ * unknown, wrong secret, revoked, expired, another signing key, another role). Answers on all
+ * three carry `Cache-Control: no-store`. An authenticated `/v1` request then counts against its
+ * account's rate limit (usecases/rate-limits.ts): over it, 429 `request.rate_limited` with
+ * Retry-After; counted answers carry `RateLimit-Limit` and `RateLimit-Remaining`.
  */
 export function guardRoutes(ctx: ProviderContext, adminTokenSecret: Buffer): Koa.Middleware<RequestState> {
   return async (c, next) => {

@@ -28,8 +28,8 @@ import {
  * - Every tick (`tickMs`, self-rescheduling, never overlapping) lists the accounts with the
  *   simulator on, brings each one's fleet to `simulator.drivers` (creating at most `concurrency`
  *   a tick, so a tick stays short; extra drivers go offline once idle, as do all of an account
- *   whose simulator was turned off), then steps every driver, `concurrency` at a time. Calls are spaced so 500 drivers stay cheap:
- *   one list of the account's drivers a tick (the administrator API; it shows each one's offer,
+ *   whose simulator was turned off), then steps every driver, `concurrency` at a time. Calls
+ *   are spaced so 500 drivers stay cheap: one list of the account's drivers a tick (the administrator API; it shows each one's offer,
  *   as a push would reach a phone) tells which idle drivers have something to read, and only
  *   those call `GET /courier/v1/me` (an idle driver the list does not show polls it every
  *   `idlePollMs`); a busy driver polls every `busyPollMs`, and a riding one reports its position
