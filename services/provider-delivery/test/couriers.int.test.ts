@@ -9,6 +9,8 @@ import { createRequest, ProviderUnderTest, type TestAccount, type TestDriver } f
 jest.setTimeout(120_000);
 
 let provider: ProviderUnderTest;
+/** Every courier token issued here: none may reach the log. */
+const tokens: string[] = [];
 
 beforeAll(async () => {
   provider = await ProviderUnderTest.start();
@@ -43,18 +45,24 @@ async function offerOf(driver: TestDriver, id: string) {
   );
 }
 
+const registered = async (accountId: string, overrides: Record<string, unknown> = {}) => {
+  const driver = await provider.driver(accountId, overrides);
+  tokens.push(driver.token);
+  return driver;
+};
+
 const move = (driver: TestDriver, id: string, eventType: string, reason?: string) =>
   driver.call('POST', `/deliveries/${id}/events`, { eventType, ...(reason ? { reason } : {}) });
 
 it('registers a driver whose token is shown once; the courier API needs it', async () => {
   const account = await fastAccount(60);
-  const driver = await provider.driver(account.id);
+  const driver = await registered(account.id);
   const me = await driver.call('GET', '/me');
   expect(me.status).toBe(200);
   expect(me.body).toMatchObject({ driver: { id: driver.id, online: true, offer: null }, activeDelivery: null });
   const listed = await provider.admin('GET', `/platform-accounts/${account.id}/drivers`);
   expect(JSON.stringify(listed.body)).not.toContain(driver.token.split('.')[1]);
-  expect((await provider.driver(account.id)).token).not.toBe(driver.token);
+  expect((await registered(account.id)).token).not.toBe(driver.token);
 
   for (const authorization of [undefined, 'Bearer pdd_nope.nope', `Bearer ${driver.token}x`]) {
     const res = await fetch(`${provider.url}/courier/v1/me`, {
@@ -74,8 +82,8 @@ it('registers a driver whose token is shown once; the courier API needs it', asy
 
 it('offers a delivery to the nearest free driver; accepting assigns them, and their moves deliver it', async () => {
   const account = await fastAccount(60);
-  const far = await provider.driver(account.id, { name: 'Fay Far', position: { lat: 52.46, lng: 13.32 } });
-  const near = await provider.driver(account.id, { name: 'Nia Near', position: { lat: 52.528, lng: 13.4 } });
+  const far = await registered(account.id, { name: 'Fay Far', position: { lat: 52.46, lng: 13.32 } });
+  const near = await registered(account.id, { name: 'Nia Near', position: { lat: 52.528, lng: 13.4 } });
   const id = await create(account);
   const offer = await offerOf(near, id);
   expect(offer).toMatchObject({ pickup: { lat: 52.529, lng: 13.401 }, dropoff: { lat: 52.538, lng: 13.409 } });
@@ -118,9 +126,9 @@ it('offers a delivery to the nearest free driver; accepting assigns them, and th
 
 it('moves a declined offer, and one that runs out, to the next driver', async () => {
   const account = await fastAccount(60); // offers run 45 s / 60 = 0.75 s
-  const first = await provider.driver(account.id, { name: 'First', position: { lat: 52.528, lng: 13.4 } });
-  const second = await provider.driver(account.id, { name: 'Second', position: { lat: 52.52, lng: 13.4 } });
-  const third = await provider.driver(account.id, { name: 'Third', position: { lat: 52.5, lng: 13.4 } });
+  const first = await registered(account.id, { name: 'First', position: { lat: 52.528, lng: 13.4 } });
+  const second = await registered(account.id, { name: 'Second', position: { lat: 52.52, lng: 13.4 } });
+  const third = await registered(account.id, { name: 'Third', position: { lat: 52.5, lng: 13.4 } });
   const id = await create(account);
   await offerOf(first, id);
   expect((await first.call('POST', `/offers/${id}/decline`)).body).toEqual({ declined: true });
@@ -135,7 +143,7 @@ it('moves a declined offer, and one that runs out, to the next driver', async ()
 
 it('fails a delivery no driver takes within the dispatch window, with its reason', async () => {
   const account = await fastAccount(600); // 1 min of preparation and the 10-minute window: 1.1 s
-  const offline = await provider.driver(account.id, { online: false });
+  const offline = await registered(account.id, { online: false });
   const id = await create(account);
   await waitFor(
     'the delivery to fail',
@@ -149,8 +157,8 @@ it('fails a delivery no driver takes within the dispatch window, with its reason
 
 it('reaches only the driver’s own deliveries, refuses illegal moves, and frees the driver when the platform cancels', async () => {
   const account = await fastAccount(60);
-  const driver = await provider.driver(account.id);
-  const other = await provider.driver((await fastAccount(60)).id);
+  const driver = await registered(account.id);
+  const other = await registered((await fastAccount(60)).id);
   const id = await create(account);
   await offerOf(driver, id);
   await driver.call('POST', `/offers/${id}/accept`);
@@ -172,7 +180,7 @@ it('reaches only the driver’s own deliveries, refuses illegal moves, and frees
 
 it('sends at most one driver.location_updated per 5 seconds to a driver reporting 10 positions a second', async () => {
   const account = await fastAccount(60);
-  const driver = await provider.driver(account.id);
+  const driver = await registered(account.id);
   const id = await create(account);
   await offerOf(driver, id);
   await driver.call('POST', `/offers/${id}/accept`);
@@ -186,4 +194,11 @@ it('sends at most one driver.location_updated per 5 seconds to a driver reportin
   // 6 seconds of reports: the first one sent, then at most one more after 5 seconds.
   expect(sent.length).toBeGreaterThanOrEqual(1);
   expect(sent.length).toBeLessThanOrEqual(2);
+});
+
+it('never logs a driver’s phone, a courier token or a tracking link', async () => {
+  const log = provider.process.output();
+  expect(log).toContain('driver registered'); // the log was read
+  for (const secret of ['+49 170 5550101', '5550101', '/track/trk_', ...tokens.map((t) => t.split('.')[1]!)])
+    expect([secret, log.includes(secret)]).toEqual([secret, false]);
 });
