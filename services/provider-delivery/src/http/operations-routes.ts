@@ -35,7 +35,8 @@ export const operatorDeliveryView = (d: StoredDelivery, eventSent?: string | nul
 /**
  * Operations on an account's deliveries (administrator token): read one as the operator sees it,
  * and record what happened to it, which moves it through the table of moves and sends its event.
- * Until drivers and the courier API exist, this is how a delivery moves.
+ * Beside the courier API (a driver's own reports), this is how an operator moves a delivery: a
+ * driver without the app, a correction.
  */
 export function registerOperationsRoutes(router: Router<RequestState>, ctx: ProviderContext): void {
   router.get(P, async (c) => {

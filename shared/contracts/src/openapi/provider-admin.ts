@@ -101,8 +101,8 @@ const DESCRIPTION = [
     `(${PLATFORM_RATE_LIMIT.minRequestsPerMinute} to ${PLATFORM_RATE_LIMIT.maxRequestsPerMinute}, ` +
     `${PLATFORM_RATE_LIMIT.defaultRequestsPerMinute} unless set) is 429 \`request.rate_limited\` with Retry-After. A ` +
     'change applies within 5 seconds; requests already counted in the window stay counted.',
-  '**Operations on deliveries**: until drivers report through their own API, an operator reads an account’s delivery ' +
-    '(status, driver, tracking; no customer data) and records what happened to it. Each report goes through the one ' +
+  '**Operations on deliveries**: beside the drivers, who report through the courier API, an operator reads an ' +
+    'account’s delivery (status, driver, tracking; no customer data) and records what happened to it. Each report goes through the one ' +
     'table of moves of the contract document and sends its event to the platform; a move the table refuses (any event ' +
     'after a terminal status among them) is 409 `delivery.transition_not_allowed`.',
   '**Drivers**: each account has a registry of the drivers of its operating area (name, phone, vehicle, shift, ' +
