@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm test`: installs the npm dependencies when they are missing or stale, starts the local stack
-// when it is not running, builds (services run from dist in the process-level tests), runs unit
+// `npm test`: installs the npm dependencies when they are missing or stale, builds (services run
+// from dist in the process-level tests), starts the local stack when it is not running, runs unit
 // and integration tests, then the API fuzzing (Schemathesis, test/fuzz), then the disruptive tests alone
 // (they stop and restart stack components), then the audit of what the run left behind (no secret
 // in any service log), and ends with one line: `N passed, N failed`.
@@ -8,8 +8,15 @@
 //   npm test                      everything
 //   npm test -- --unit            unit tests only, no stack
 //   npm test -- shared/events     only tests whose path matches (passed on to jest)
+//
+// TEST_INFRA picks the stack (shared/testing/src/infra.ts): `native` (the default, and what CI
+// runs) is the local stack of scripts/stack/; `testcontainers`, where a Docker engine exists,
+// starts Kafka, Apicurio Registry, MongoDB 7 and Redis as containers (shared/testing/src/containers.ts),
+// hands their addresses to jest in the environment, leaves out what needs the native stack
+// (NATIVE_ONLY: the disruptive tests, `npm start`'s test) and removes the containers at the end.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureDependencies } from './dependencies.mjs';
@@ -89,10 +96,48 @@ const add = (r) => {
   if (r.status !== 0) exitCode = 1;
 };
 
+/** The test infrastructure TEST_INFRA names (refused with a clear line when unknown); after the build. */
+function selectInfra() {
+  const { testInfra, NATIVE_ONLY } = createRequire(import.meta.url)(join(root, 'shared/testing/dist/infra.js'));
+  try {
+    return { infra: testInfra(), nativeOnly: NATIVE_ONLY };
+  } catch (error) {
+    console.error(`test: ${error.message}`);
+    process.exit(1);
+  }
+}
+
+/** TEST_INFRA=testcontainers: the containers, their addresses in this process's environment (jest inherits it). */
+async function startContainers() {
+  const { startContainers } = createRequire(import.meta.url)(join(root, 'shared/testing/dist/containers.js'));
+  try {
+    const started = await startContainers((line) => console.log(`test: ${line}`));
+    Object.assign(process.env, started.env);
+    console.log(`test: containers ready: ${Object.values(started.env).join(' ')}`);
+    return started;
+  } catch (error) {
+    console.error(
+      `test: TEST_INFRA=testcontainers, but the containers did not start: ${error?.message ?? error} ` +
+        '(testcontainers needs a Docker engine it can reach, e.g. through DOCKER_HOST; without TEST_INFRA the tests run on the native stack)',
+    );
+    process.exit(1);
+  }
+}
+
 if (unitOnly) {
   add(jest(['unit'], 'unit'));
 } else {
-  if (run('bash', [join(root, 'scripts/stack/stack.sh'), 'up']) !== 0) {
+  // Built first: the services run from dist in the process-level tests, and the stack's choice is
+  // read from shared/testing's build.
+  const tsc = join(root, 'node_modules/typescript/bin/tsc');
+  if (run(process.execPath, [tsc, '-b']) !== 0 || run(process.execPath, [tsc, '-p', 'tsconfig.tests.json']) !== 0) {
+    console.error('test: the build or the type check of the tests failed');
+    process.exit(1);
+  }
+  const { infra, nativeOnly } = selectInfra();
+  let containers;
+  if (infra === 'testcontainers') containers = await startContainers();
+  else if (run('bash', [join(root, 'scripts/stack/stack.sh'), 'up']) !== 0) {
     console.error('test: the local stack did not come up; see the line above');
     process.exit(1);
   }
@@ -101,11 +146,7 @@ if (unitOnly) {
     console.error(
       'test: Chromium (/usr/bin/chromium) could not be installed by scripts/browser/chromium.sh; see the lines above',
     );
-    process.exit(1);
-  }
-  const tsc = join(root, 'node_modules/typescript/bin/tsc');
-  if (run(process.execPath, [tsc, '-b']) !== 0 || run(process.execPath, [tsc, '-p', 'tsconfig.tests.json']) !== 0) {
-    console.error('test: the build or the type check of the tests failed');
+    await containers?.stop();
     process.exit(1);
   }
   // Service processes started by the tests log here; the audit reads it at the end.
@@ -117,13 +158,25 @@ if (unitOnly) {
     [['fuzz'], 'fuzz', ['--runInBand']],
     [['disruptive'], 'disruptive', ['--runInBand']],
   ];
-  for (const [projects, name, extra] of runs) {
-    const since = Date.now();
-    const result = jest(projects, name, extra);
-    add(result);
-    if (result.failed > 0 || result.status !== 0) printServiceLogs(since);
+  try {
+    for (const [projects, name, extra] of runs) {
+      // With containers, what needs the native stack is left out, and said so.
+      const left = infra === 'native' ? [] : projects.filter((p) => p in nativeOnly.projects);
+      for (const p of left) console.log(`test: left out with TEST_INFRA=${infra}: ${p} (${nativeOnly.projects[p]})`);
+      const selected = projects.filter((p) => !left.includes(p));
+      if (selected.length === 0) continue;
+      const since = Date.now();
+      const result = jest(selected, name, extra);
+      add(result);
+      if (result.failed > 0 || result.status !== 0) printServiceLogs(since);
+    }
+    add(jest(['audit'], 'audit'));
+  } finally {
+    if (containers) {
+      console.log('test: removing the containers');
+      await containers.stop();
+    }
   }
-  add(jest(['audit'], 'audit'));
 }
 
 console.log(`${totals.passed} passed, ${totals.failed} failed`);

@@ -459,6 +459,7 @@ describe('.dockerignore', () => {
     '.git/HEAD',
     '.stack/kafka/meta.properties',
     '.test-results/unit.xml',
+    '.tools/bin/helm', // deploy:check's tools
   ])('keeps %s out of the build context', (path) => {
     expect(isIgnored(path, patterns)).toBe(true);
   });

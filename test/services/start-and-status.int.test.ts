@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { repoRoot, waitFor } from '@marketplace/testing';
+import { repoRoot, testInfra, waitFor } from '@marketplace/testing';
 import { SERVICES } from './services';
 
 // `npm start` and `npm run status -- --json` as an operator runs them, on ports of their own.
@@ -28,7 +28,11 @@ function status() {
   };
 }
 
-it('starts six ready services, reports them, and stops them cleanly on Ctrl-C', async () => {
+// `npm start` brings the native stack up itself: with TEST_INFRA=testcontainers this test is
+// skipped (NATIVE_ONLY of @marketplace/testing).
+const test = testInfra() === 'native' ? it : it.skip;
+
+test('starts six ready services, reports them, and stops them cleanly on Ctrl-C', async () => {
   const start = spawn(process.execPath, [join(repoRoot, 'scripts/start.mjs')], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,4 +1,17 @@
 export { localEnv, stackEnv, repoRoot } from './stack';
+export {
+  CONTAINER_IMAGES,
+  containerPlan,
+  NATIVE_ONLY,
+  stackAddressesOf,
+  testInfra,
+  TEST_INFRA_VARIABLE,
+  TEST_INFRAS,
+  type ContainerAddresses,
+  type ContainerSpec,
+  type StackAddresses,
+  type TestInfra,
+} from './infra';
 export { uniqueName, waitFor, sleep } from './wait';
 export { captureLogger, quietLogger } from './loggers';
 export {

@@ -1,31 +1,35 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { testInfra, type StackAddresses } from './infra';
 
 export const repoRoot = resolve(__dirname, '../../..');
 
 /**
- * The addresses of the local stack, written by `npm run stack:up` to `.stack/stack.env`. Values
- * already in the environment win, so CI or a developer can point tests at another stack.
+ * The addresses of the stack the tests run against. Values already in the environment win, so CI
+ * or a developer can point tests at another stack. On the native stack (the default) the rest come
+ * from `.stack/stack.env`, written by `npm run stack:up`; with TEST_INFRA=testcontainers all four
+ * come from the environment, where `npm test` puts the addresses of the containers it started
+ * (infra.ts), never from the native stack's file.
  */
-export function stackEnv(): {
-  KAFKA_BROKERS: string;
-  SCHEMA_REGISTRY_URL: string;
-  MONGO_URL: string;
-  REDIS_URL: string;
-} {
+export function stackEnv(env: NodeJS.ProcessEnv = process.env): StackAddresses {
+  const infra = testInfra(env);
   const file = join(repoRoot, '.stack', 'stack.env');
   const fromFile: Record<string, string> = {};
-  if (existsSync(file)) {
+  if (infra === 'native' && existsSync(file)) {
     for (const line of readFileSync(file, 'utf8').split('\n')) {
       const match = /^([A-Z0-9_]+)=(.*)$/.exec(line.trim());
       if (match) fromFile[match[1]!] = match[2]!;
     }
   }
-  const pick = (name: string) => {
-    const value = process.env[name] ?? fromFile[name];
+  const pick = (name: keyof StackAddresses) => {
+    const value = env[name] ?? fromFile[name];
     if (!value)
-      throw new Error(`${name} is not set and .stack/stack.env does not define it: run npm run stack:up first`);
+      throw new Error(
+        infra === 'native'
+          ? `${name} is not set and .stack/stack.env does not define it: run npm run stack:up first`
+          : `${name} is not set: with TEST_INFRA=testcontainers, npm test starts the containers and sets it`,
+      );
     return value;
   };
   return {

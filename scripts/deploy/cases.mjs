@@ -1,0 +1,73 @@
+// What `npm run deploy:check` renders (VARIANTS) and what it must see refused (BAD_VALUES).
+// Each bad value is one an operator could plausibly write; `expect` is what the refusal must name.
+const production = ['-f', 'deploy/helm/values-production.yaml'];
+const set = (...pairs) => pairs.flatMap((pair) => ['--set', pair]);
+
+export const VARIANTS = [
+  { name: 'defaults', args: [] },
+  { name: 'production', args: production },
+  {
+    // every optional part on: Strimzi topics, the admin ingress on a class of its own
+    name: 'production-all-options',
+    args: [
+      ...production,
+      ...set(
+        'topics.mode=strimzi',
+        'topics.strimzi.cluster=main',
+        'ingress.admin.enabled=true',
+        'ingress.admin.className=nginx-internal',
+        'ingress.admin.host=admin.marketplace.example.com',
+        'ingress.admin.tlsSecretName=marketplace-admin-tls',
+      ),
+    ],
+  },
+  {
+    // every optional part off
+    name: 'minimal',
+    args: set('networkPolicy.enabled=false', 'serviceDefaults.autoscaling.enabled=false', 'topics.mode=none'),
+  },
+];
+
+export const BAD_VALUES = [
+  { name: 'a port that is not a number', args: set('services.catalog.port=http'), expect: /services\/catalog\/port/ },
+  {
+    name: 'a port a non-root user cannot bind',
+    args: set('services.catalog.port=80'),
+    expect: /services\/catalog\/port/,
+  },
+  {
+    name: 'a secret value among the plain settings',
+    args: set('env.API_KEY_HASH_SECRET=c2VjcmV0'),
+    expect: /env\/API_KEY_HASH_SECRET/,
+  },
+  {
+    name: 'a key pasted where a Secret name belongs',
+    args: set('secrets.gateway=Zm9v+YmFy/=='),
+    expect: /secrets\/gateway/,
+  },
+  {
+    name: 'a secret the gateway requires, removed',
+    args: set('services.gateway-auth.secretEnv.API_KEY_HASH_SECRET=null'),
+    expect: /services\/gateway-auth\/secretEnv[\s\S]*API_KEY_HASH_SECRET/,
+  },
+  {
+    name: 'an ingress without its TLS secret',
+    args: set('ingress.partner.enabled=true', 'ingress.partner.host=api.example.com'),
+    expect: /ingress\/partner[\s\S]*tlsSecretName/,
+  },
+  { name: 'the image tag latest', args: set('image.tag=latest'), expect: /image\.tag: latest is refused/ },
+  {
+    name: 'network policies with no way to the dependencies',
+    args: ['--set-json', 'networkPolicy.dependencies=[]'],
+    expect: /networkPolicy\.dependencies: empty/,
+  },
+  { name: 'a misspelt key', args: set('serviceDefaults.autoscalling.enabled=true'), expect: /autoscalling/ },
+  { name: 'an unknown topic mode', args: set('topics.mode=jobs'), expect: /topics\/mode/ },
+  { name: 'a replication factor of 0', args: set('topics.replicationFactor=0'), expect: /topics\/replicationFactor/ },
+  { name: 'an unknown log level', args: set('env.LOG_LEVEL=verbose'), expect: /env\/LOG_LEVEL/ },
+  {
+    name: 'more minimum than maximum replicas',
+    args: set('services.catalog.autoscaling.minReplicas=5'),
+    expect: /catalog: autoscaling\.minReplicas \(5\) is above maxReplicas \(3\)/,
+  },
+];
