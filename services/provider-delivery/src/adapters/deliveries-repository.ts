@@ -183,12 +183,22 @@ export class DeliveriesRepository {
    * and the due ones picked among them.
    */
   async dueForDispatch(now: Date, limit: number): Promise<StoredDelivery[]> {
-    const docs = await this.deliveries.find({ dispatching: true }, WITHOUT_OUTBOX).toArray();
-    return docs
+    // Only the times first (a burst leaves hundreds looking for a driver, few of them due), then
+    // the due ones whole.
+    const looking = await this.deliveries
+      .find({ dispatching: true }, { projection: { _id: 1, dispatchAt: 1 } })
+      .toArray();
+    const due = looking
       .filter((d) => d.dispatchAt !== null && d.dispatchAt <= now)
       .sort((a, b) => a.dispatchAt!.getTime() - b.dispatchAt!.getTime())
-      .slice(0, limit)
-      .map(deliveryOf);
+      .slice(0, limit);
+    if (due.length === 0) return [];
+    const docs = await this.deliveries.find({ _id: { $in: due.map((d) => d._id) } }, WITHOUT_OUTBOX).toArray();
+    const byId = new Map(docs.map((d) => [d._id, d]));
+    return due.flatMap((d) => {
+      const doc = byId.get(d._id);
+      return doc ? [deliveryOf(doc)] : [];
+    });
   }
 
   /**

@@ -33,7 +33,9 @@ import {
  *   as a push would reach a phone) tells which idle drivers have something to read, and only
  *   those call `GET /courier/v1/me` (an idle driver the list does not show polls it every
  *   `idlePollMs`); a busy driver polls every `busyPollMs`, and a riding one reports its position
- *   every `locationEveryMs` at most. Polling 500 idle drivers every 500 ms would be 1,000 reads a
+ *   every `locationEveryMs` at most (a second). Offers are answered by a loop of their own
+ *   (`offerPollMs`, 150 ms): one list of each account's drivers shows who holds a live offer, and
+ *   those step at once, whatever the sweep is doing. Polling 500 idle drivers every 500 ms would be 1,000 reads a
  *   second, more than the local engine serves, and the scaled offers (45 s / timeScale) would run
  *   out unseen.
  * - Failures never stop the loop. A refused move (409: the delivery moved on, the offer ran out)
@@ -57,6 +59,12 @@ export interface CourierSimulatorOptions {
   listAccounts: () => Promise<readonly SimulatedAccount[]>;
   logger: Logger;
   tickMs?: number;
+  /**
+   * How often the offers are looked for, apart from the sweep of every driver: an offer runs 45 s
+   * on the delivery's clock (750 ms at 60 times faster), and a sweep of 500 riding drivers takes
+   * seconds, so waiting for the next sweep would let most offers run out.
+   */
+  offerPollMs?: number;
   concurrency?: number;
   idlePollMs?: number;
   busyPollMs?: number;
@@ -76,6 +84,8 @@ interface SimDriver {
   polledAtMs: number;
   /** Poll at the next step: after an accept or a failed call. */
   refresh: boolean;
+  /** A step of this driver is under way (the sweep and the offer loop never step it twice at once). */
+  stepping: boolean;
 }
 
 interface Fleet {
@@ -104,6 +114,8 @@ export class CourierSimulator {
   private readonly config: Required<Omit<CourierSimulatorOptions, 'baseUrl' | 'logger'>>;
   private timer: NodeJS.Timeout | undefined;
   private inFlight: Promise<void> | undefined;
+  private offerTimer: NodeJS.Timeout | undefined;
+  private offersInFlight: Promise<void> | undefined;
   private started = false;
   private stopped = false;
   private live = false;
@@ -117,10 +129,12 @@ export class CourierSimulator {
       adminToken: options.adminToken,
       listAccounts: options.listAccounts,
       tickMs: options.tickMs ?? 250,
+      offerPollMs: options.offerPollMs ?? 150,
       concurrency: options.concurrency ?? 32,
       idlePollMs: options.idlePollMs ?? 500,
       busyPollMs: options.busyPollMs ?? 1_000,
-      locationEveryMs: options.locationEveryMs ?? 250,
+      // The platform gets at most one location event every 5 s: a report a second is plenty.
+      locationEveryMs: options.locationEveryMs ?? 1_000,
       requestTimeoutMs: options.requestTimeoutMs ?? 5_000,
       stopTimeoutMs: options.stopTimeoutMs ?? 5_000,
       random: options.random ?? Math.random,
@@ -137,16 +151,18 @@ export class CourierSimulator {
     if (this.started) return;
     this.started = true;
     this.schedule(0);
+    this.scheduleOffers();
   }
 
   /** Stops the timer, cuts the calls in flight and waits for the tick (at most stopTimeoutMs). */
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
+    clearTimeout(this.offerTimer);
     this.abort.abort();
     let timer: NodeJS.Timeout | undefined;
     const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.config.stopTimeoutMs)));
-    await Promise.race([this.inFlight, bound]);
+    await Promise.race([Promise.all([this.inFlight, this.offersInFlight]), bound]);
     clearTimeout(timer);
   }
 
@@ -162,6 +178,37 @@ export class CourierSimulator {
         });
     }, delayMs);
     this.timer.unref();
+  }
+
+  /** The offer loop: every offerPollMs, the drivers holding a live offer step at once (they accept or decline). */
+  private scheduleOffers(): void {
+    this.offerTimer = setTimeout(() => {
+      this.offersInFlight = this.answerOffers()
+        .catch((error) => this.failed('looking for offers', error))
+        .finally(() => {
+          this.offersInFlight = undefined;
+          if (!this.stopped) this.scheduleOffers();
+        });
+    }, this.config.offerPollMs);
+    this.offerTimer.unref();
+  }
+
+  private async answerOffers(): Promise<void> {
+    if (!this.live) return;
+    const now = Date.now();
+    const offered: { fleet: Fleet; d: SimDriver }[] = [];
+    for (const fleet of this.fleets.values()) {
+      if (!fleet.adopted || fleet.drivers.size === 0) continue;
+      const views = await this.client.listDrivers(this.config.adminToken(), fleet.accountId);
+      for (const view of views) {
+        const d = fleet.drivers.get(view.id);
+        const live = view.offer !== null && Date.parse(view.offer.expiresAt) > now;
+        if (!d || !live || view.activeDeliveryId !== null || d.state.phase !== 'idle' || d.stepping) continue;
+        d.refresh = true;
+        offered.push({ fleet, d });
+      }
+    }
+    await eachLimited(offered, this.config.concurrency, ({ fleet, d }) => this.step(fleet, d));
   }
 
   private async tick(): Promise<void> {
@@ -256,7 +303,7 @@ export class CourierSimulator {
       await this.client.reportLocation(token, position);
     }
     const state = idleDriver(position, new Date());
-    fleet.drivers.set(view.id, { id: view.id, token, state, polledAtMs: 0, refresh: true });
+    fleet.drivers.set(view.id, { id: view.id, token, state, polledAtMs: 0, refresh: true, stepping: false });
     this.log.debug({ accountId: fleet.accountId, driverId: view.id }, 'simulated driver taken back');
   }
 
@@ -296,6 +343,7 @@ export class CourierSimulator {
           // Spread over the poll interval, so a fleet created at once does not poll at once.
           polledAtMs: now - this.config.random() * this.config.idlePollMs,
           refresh: false,
+          stepping: false,
         });
         this.log.debug({ accountId: fleet.accountId, driverId: created.driver.id }, 'simulated driver created');
       } catch (error) {
@@ -306,7 +354,8 @@ export class CourierSimulator {
 
   /** One driver: a poll when due, a step of its state machine, its calls in order (stopping at the first failure). */
   private async step(fleet: Fleet, d: SimDriver): Promise<void> {
-    if (this.stopped) return;
+    if (this.stopped || d.stepping) return;
+    d.stepping = true;
     const fields = { accountId: fleet.accountId, driverId: d.id };
     try {
       d.token ??= await this.client.rotateDriverToken(this.config.adminToken(), fleet.accountId, d.id);
@@ -326,6 +375,8 @@ export class CourierSimulator {
       d.refresh = true;
       if (error instanceof CourierApiError && error.status === 401) d.token = null;
       this.failed('a driver step', error, fields);
+    } finally {
+      d.stepping = false;
     }
   }
 

@@ -1,7 +1,7 @@
 import type { Logger } from '@marketplace/logging';
 import type { StoredDelivery, StoredOffer } from '../domain/delivery';
 import { decideDispatch, type DispatchDecision, type DispatchDriver } from '../domain/dispatch';
-import { dispatchDriverOf } from '../domain/driver';
+import { dispatchDriverOf, type Driver } from '../domain/driver';
 import { readyAt } from '../domain/eta';
 import { isTerminal } from '../domain/lifecycle';
 import { changeDelivery } from './change-delivery';
@@ -21,7 +21,19 @@ export type DispatchStep = 'offered' | 'waiting' | 'failed' | 'done' | 'raced';
  * (taken, ended) leaves the work list. Written under the delivery's version: of two dispatchers
  * looking at once, one decides, the other reads again.
  */
-export async function dispatchDelivery(ctx: ProviderContext, due: StoredDelivery): Promise<DispatchStep> {
+/** The free drivers of an account, read once per round and shared by its decisions (see Dispatcher). */
+export type FreeDrivers = (accountId: string) => Promise<Driver[]>;
+
+export const readFreeDrivers =
+  (ctx: ProviderContext): FreeDrivers =>
+  (accountId) =>
+    ctx.store.drivers.listFree({ accountId }, CANDIDATES);
+
+export async function dispatchDelivery(
+  ctx: ProviderContext,
+  due: StoredDelivery,
+  freeDrivers: FreeDrivers = readFreeDrivers(ctx),
+): Promise<DispatchStep> {
   const owner = { accountId: due.accountId };
   const now = ctx.now();
   if (due.driverId !== null || isTerminal(due.status) || due.status !== 'provider_accepted') {
@@ -33,7 +45,7 @@ export async function dispatchDelivery(ctx: ProviderContext, due: StoredDelivery
     if (offer.outcome === 'pending' && offers[i]!.outcome === 'timed_out')
       await ctx.store.drivers.dropOffer(owner, offer.driverId, due.id, now);
 
-  const free = await ctx.store.drivers.listFree(owner, CANDIDATES);
+  const free = await freeDrivers(due.accountId);
   const drivers = free.map((d) => dispatchDriverOf(d, now)).filter((d): d is DispatchDriver => d !== undefined);
   const { order } = due;
   const decision = decideDispatch(
@@ -50,6 +62,9 @@ export async function dispatchDelivery(ctx: ProviderContext, due: StoredDelivery
   );
   if (decision.kind === 'offer') {
     const held = { providerDeliveryId: due.id, expiresAt: decision.expiresAt };
+    // The round's other decisions see the driver busy now, whether this offer holds or not.
+    const chosen = free.find((d) => d.id === decision.driverId);
+    if (chosen) chosen.offer = held;
     // Another dispatcher (or the driver going offline) came first: look again at once.
     if (!(await ctx.store.drivers.holdOffer(owner, decision.driverId, held, now)))
       return record(ctx, due, offers, now, 'raced');
@@ -156,12 +171,21 @@ export class Dispatcher {
   private async runRound(): Promise<boolean> {
     try {
       const due = await this.ctx.store.deliveries.dueForDispatch(this.ctx.now(), this.options.batch);
+      // Each account's free drivers are read once a round and shared by its decisions: a burst of
+      // deliveries would otherwise read (and decode) the whole fleet once per delivery.
+      const free = new Map<string, Promise<Driver[]>>();
+      const read = readFreeDrivers(this.ctx);
+      const freeDrivers: FreeDrivers = (accountId) => {
+        let drivers = free.get(accountId);
+        if (!drivers) free.set(accountId, (drivers = read(accountId)));
+        return drivers;
+      };
       let next = 0;
       const worker = async () => {
         while (next < due.length && !this.stopped) {
           const delivery = due[next++]!;
           try {
-            this.onStep(await dispatchDelivery(this.ctx, delivery));
+            this.onStep(await dispatchDelivery(this.ctx, delivery, freeDrivers));
           } catch (error) {
             this.log.warn(
               { err: error, providerDeliveryId: delivery.id },
