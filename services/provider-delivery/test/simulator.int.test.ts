@@ -59,10 +59,10 @@ const signedBy = (r: Received, secret: string) => {
     timingSafeEqual(createHmac('sha256', secret).update(r.body).digest(), Buffer.from(signature, 'hex'))
   );
 };
+/** The distinct events at the path (at least once: one may come twice, the same bytes), in event time. */
 const events = (path: string) =>
-  receiver
-    .at(path)
-    .map((r) => JSON.parse(r.body.toString('utf8')))
+  [...new Set(receiver.at(path).map((r) => r.body.toString('utf8')))]
+    .map((body) => JSON.parse(body))
     .sort((a, b) => a.eventTimeUtc.localeCompare(b.eventTimeUtc));
 
 async function create(path: string, overrides: Record<string, unknown> = {}): Promise<string> {
