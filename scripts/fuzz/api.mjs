@@ -766,15 +766,28 @@ async function providerData(providerUrl, fixture, fixturePath, credentials, opsT
       `provider-delivery refused the platform API key of ${fixturePath} (401): it belongs to another cluster, or a later seed replaced it; run the demo seed again`,
     );
   const account = `/admin/v1/platform-accounts/${accountId}`;
-  const before = (await expectCall(providerUrl, ops, 'GET', account, [200])).body.rateLimit?.requestsPerMinute;
+  const settings = (await expectCall(providerUrl, ops, 'GET', account, [200])).body;
+  const before = settings.rateLimit?.requestsPerMinute;
+  // The courier simulator stays off during the run (deliveries created before keep their clock):
+  // simulated drivers would move the deliveries the run draws on while it runs.
+  const simulator = settings.simulator;
   await expectCall(providerUrl, ops, 'PATCH', account, [200], {
-    body: { rateLimit: { requestsPerMinute: PROVIDER_FUZZ_RATE_LIMIT } },
+    body: {
+      rateLimit: { requestsPerMinute: PROVIDER_FUZZ_RATE_LIMIT },
+      ...(simulator ? { simulator: { ...simulator, enabled: false } } : {}),
+    },
   });
   const restore = async () => {
-    if (before === undefined || before === PROVIDER_FUZZ_RATE_LIMIT) return;
-    const res = await call(providerUrl, ops, 'PATCH', account, { body: { rateLimit: { requestsPerMinute: before } } });
+    const body = {
+      ...(before !== undefined && before !== PROVIDER_FUZZ_RATE_LIMIT
+        ? { rateLimit: { requestsPerMinute: before } }
+        : {}),
+      ...(simulator?.enabled ? { simulator } : {}),
+    };
+    if (Object.keys(body).length === 0) return;
+    const res = await call(providerUrl, ops, 'PATCH', account, { body });
     if (res.status !== 200)
-      say(`could not set the demo platform account's rate limit back to ${before} a minute (${res.status})`);
+      say(`could not set the demo platform account's rate limit and simulator back (${res.status})`);
   };
   try {
     const branch = fixture.deliveryZones[0].inside;
