@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { sleep, waitFor } from '@marketplace/testing';
 import { createRequest, ProviderUnderTest, type TestAccount, type TestDriver } from './support/provider';
 
@@ -201,4 +202,51 @@ it('never logs a driver’s phone, a courier token or a tracking link', async ()
   expect(log).toContain('driver registered'); // the log was read
   for (const secret of ['+49 170 5550101', '5550101', '/track/trk_', ...tokens.map((t) => t.split('.')[1]!)])
     expect([secret, log.includes(secret)]).toEqual([secret, false]);
+});
+
+it('answers bad input with the error envelope: a reversed shift, malformed or invalid bodies, unknown ids', async () => {
+  const account = await fastAccount(60);
+  const drivers = `/platform-accounts/${account.id}/drivers`;
+  const reversed = await provider.admin('POST', drivers, {
+    name: 'Rev',
+    phone: '+49 170 1',
+    vehicle: 'car',
+    shift: { startsAtUtc: '2030-01-01T18:00:00Z', endsAtUtc: '2030-01-01T10:00:00Z' },
+  });
+  expect([reversed.status, reversed.body.code, reversed.body.fieldErrors]).toEqual([
+    400,
+    'request.invalid',
+    { 'shift.endsAtUtc': ['must be after shift.startsAtUtc'] },
+  ]);
+  const unknownDriver = await provider.admin('GET', `${drivers}/00000000-0000-4000-8000-000000000000`);
+  expect([unknownDriver.status, unknownDriver.body.code]).toEqual([404, 'driver.not_found']);
+
+  const driver = await registered(account.id);
+  const cases: [string, string, unknown, number, string][] = [
+    ['POST', '/me/location', '{"lat": 52.5,', 400, 'request.malformed'],
+    ['POST', '/me/location', { lat: 91, lng: 13.4 }, 400, 'request.invalid'],
+    ['POST', '/me/location', { lat: 52.5, lng: 13.4, extra: 1 }, 400, 'request.invalid'],
+    ['POST', '/me/availability', { online: 'yes' }, 400, 'request.invalid'],
+    ['POST', `/deliveries/${randomUUID()}/events`, { eventType: 'delivery.cancelled' }, 400, 'request.invalid'],
+    [
+      'POST',
+      `/deliveries/${randomUUID()}/events`,
+      { eventType: 'delivery.failed', reason: 'x'.repeat(201) },
+      400,
+      'request.invalid',
+    ],
+    ['POST', `/deliveries/${randomUUID()}/events`, { eventType: 'delivery.delivered' }, 404, 'delivery.not_found'],
+    ['POST', '/offers/not-a-uuid/accept', undefined, 404, 'delivery.not_found'],
+    ['GET', `/deliveries/${randomUUID()}`, undefined, 404, 'delivery.not_found'],
+  ];
+  for (const [method, path, body, status, code] of cases) {
+    const res = await driver.call(method, path, body);
+    expect([method, path, res.status, res.body?.code, res.text.includes('at ')]).toEqual([
+      method,
+      path,
+      status,
+      code,
+      false,
+    ]);
+  }
 });

@@ -1,48 +1,24 @@
 import type { Collection, Db } from 'mongodb';
 import type { RepositoryStorage } from '@marketplace/store';
-import type { Driver, DriverChanges, DriverPosition, HeldOffer, Shift, Vehicle } from '../domain/driver';
+import type { Driver, DriverChanges, DriverPosition, HeldOffer } from '../domain/driver';
 import type { AccountOwner } from '../domain/platform-account';
 
 /**
  * A driver as stored: the registry's fields, what they hold (an offer, a delivery) and their
  * courier credential (the token id, and the keyed hash of its secret: never the secret).
  */
-export interface DriverDoc {
+export type DriverDoc = Omit<Driver, 'id'> & {
   _id: string;
-  accountId: string;
-  name: string;
-  phone: string;
-  vehicle: Vehicle;
-  shift: Shift | null;
-  online: boolean;
-  position: DriverPosition | null;
-  activeDeliveryId: string | null;
-  offer: HeldOffer | null;
-  simulated: boolean;
   tokenId: string;
   tokenHash: string;
-  createdAt: Date;
-  updatedAt: Date;
-}
+};
 
 const WITHOUT_TOKEN = { projection: { tokenHash: 0 } } as const;
 
-function driverOf(doc: Omit<DriverDoc, 'tokenHash'>): Driver {
-  return {
-    id: doc._id,
-    accountId: doc.accountId,
-    name: doc.name,
-    phone: doc.phone,
-    vehicle: doc.vehicle,
-    shift: doc.shift,
-    online: doc.online,
-    position: doc.position,
-    activeDeliveryId: doc.activeDeliveryId,
-    offer: doc.offer,
-    simulated: doc.simulated,
-    createdAt: doc.createdAt,
-    updatedAt: doc.updatedAt,
-  };
+/** The driver without its credential (read with or without the hash). */
+function driverOf(doc: Omit<DriverDoc, 'tokenHash'> & { tokenHash?: string }): Driver {
+  const { _id, tokenId: _tokenId, tokenHash: _tokenHash, ...driver } = doc;
+  return { id: _id, ...driver };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { DRIVER_VEHICLES } from '@marketplace/contracts';
 import type { DispatchDriver } from './dispatch';
 import type { Point } from './eta';
 
@@ -8,8 +9,7 @@ import type { Point } from './eta';
  * they are, and what they hold (an offer, a delivery). Driver personal data is this much and no
  * more; logs never carry the name or the phone (the service's logger redacts them).
  */
-export type Vehicle = 'bicycle' | 'scooter' | 'car';
-export const VEHICLES: readonly Vehicle[] = ['bicycle', 'scooter', 'car'];
+export type Vehicle = (typeof DRIVER_VEHICLES)[number];
 
 export interface Shift {
   startsAtUtc: Date;
@@ -48,6 +48,12 @@ export interface Driver {
 /** Fields an administrator (or the driver, for `online`) changes. */
 export type DriverChanges = Partial<Pick<Driver, 'name' | 'phone' | 'vehicle' | 'shift' | 'online'>>;
 
+/** A shift must end after it starts (else the driver would never be offered anything): the field errors, or none. */
+export function shiftErrors(shift: Shift | null | undefined): Record<string, string[]> | undefined {
+  if (!shift || shift.endsAtUtc > shift.startsAtUtc) return undefined;
+  return { 'shift.endsAtUtc': ['must be after shift.startsAtUtc'] };
+}
+
 export const onShift = (shift: Shift | null, now: Date): boolean =>
   shift === null || (shift.startsAtUtc <= now && now < shift.endsAtUtc);
 
@@ -64,9 +70,6 @@ export function dispatchDriverOf(driver: Driver, now: Date): DispatchDriver | un
     busy: driver.activeDeliveryId !== null || holdsOffer(driver, now),
   };
 }
-
-/** The contract's driverName is the name as registered; the tracking page shows the first word only. */
-export const firstNameOf = (name: string): string => name.trim().split(/\s+/)[0] ?? '';
 
 /**
  * Courier credentials: `<tokenId>.<secret>`, sent as `Authorization: Bearer <token>` by the driver

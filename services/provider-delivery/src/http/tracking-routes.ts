@@ -1,9 +1,9 @@
 import type Router from '@koa/router';
 import { notFound } from '@marketplace/errors';
 import type { RequestState } from '@marketplace/http';
-import { TRACKING_TOKEN_PATTERN, type StoredDelivery } from '../domain/delivery';
-import { publicTrackingView, type PublicTrackingView } from '../domain/tracking-view';
+import type { PublicTrackingView } from '../domain/tracking-view';
 import type { ProviderContext } from '../usecases/context';
+import { publicTracking } from '../usecases/public-tracking';
 import { TRACKING_HEADERS, TRACKING_NOT_FOUND_HTML, TRACKING_PAGE_CSP, trackingPageHtml } from './tracking-page';
 
 /** What the page's script reads: the view, dates as ISO 8601 instants. */
@@ -18,15 +18,6 @@ export const trackingStateBody = (view: PublicTrackingView) => ({
 const STATE_CSP = "default-src 'none'; frame-ancestors 'none'";
 
 /**
- * The delivery behind a link; a token of the wrong shape is not looked up (the same 404 as an
- * unknown one, so the answer tells nothing about which tokens exist).
- */
-async function deliveryOfToken(ctx: ProviderContext, token: string | undefined): Promise<StoredDelivery | undefined> {
-  if (!token || !TRACKING_TOKEN_PATTERN.test(token)) return undefined;
-  return ctx.store.deliveries.findByTrackingToken(token);
-}
-
-/**
  * The public tracking page of a delivery (its `trackingUrl`) and the state its script refreshes
  * from. No authentication: the token in the path is the capability (guardRoutes guards only
  * `/admin/v1/` and `/v1/`), and the access log shows the path with `:token` redacted. Not in an
@@ -35,20 +26,20 @@ async function deliveryOfToken(ctx: ProviderContext, token: string | undefined):
 export function registerTrackingRoutes(router: Router<RequestState>, ctx: ProviderContext): void {
   router.get('/track/:token', async (c) => {
     c.set({ ...TRACKING_HEADERS, 'Content-Security-Policy': TRACKING_PAGE_CSP });
-    const delivery = await deliveryOfToken(ctx, c.params.token);
+    const view = await publicTracking(ctx, c.params.token);
     c.type = 'text/html; charset=utf-8';
-    if (!delivery) {
+    if (!view) {
       c.status = 404;
       c.body = TRACKING_NOT_FOUND_HTML;
       return;
     }
-    c.body = trackingPageHtml(publicTrackingView(delivery, ctx.now()));
+    c.body = trackingPageHtml(view);
   });
   router.get('/track/:token/state', async (c) => {
     c.set({ ...TRACKING_HEADERS, 'Content-Security-Policy': STATE_CSP });
-    const delivery = await deliveryOfToken(ctx, c.params.token);
-    if (!delivery) throw notFound();
+    const view = await publicTracking(ctx, c.params.token);
+    if (!view) throw notFound();
     c.type = 'application/json; charset=utf-8';
-    c.body = trackingStateBody(publicTrackingView(delivery, ctx.now()));
+    c.body = trackingStateBody(view);
   });
 }

@@ -1,4 +1,11 @@
-import type { ProviderStatusName } from '@marketplace/contracts';
+import type {
+  CourierDelivery,
+  CourierEventReport,
+  CourierEventsSent,
+  CourierOffer,
+  CourierState,
+  Driver,
+} from '@marketplace/contracts';
 import { signBearerToken } from '@marketplace/identity';
 
 /**
@@ -8,60 +15,12 @@ import { signBearerToken } from '@marketplace/identity';
  * HTTP status and the envelope's code, never a token (nor a URL: ids only ever appear in paths).
  */
 
-export type Vehicle = 'bicycle' | 'scooter' | 'car';
-
-export interface DriverView {
-  id: string;
-  accountId: string;
-  name: string;
-  phone: string;
-  vehicle: Vehicle;
-  shift: { startsAtUtc: string; endsAtUtc: string } | null;
-  online: boolean;
-  position: { lat: number; lng: number; at: string } | null;
-  activeDeliveryId: string | null;
-  offer: { providerDeliveryId: string; expiresAt: string } | null;
-  simulated: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface OfferView {
-  providerDeliveryId: string;
-  expiresAt: string;
-  pickup: { address: string; lat: number; lng: number };
-  dropoff: { lat: number; lng: number };
-  readyAt: string;
-  /** Not in the design's OfferView: read if the API adds it (sim:decline needs the notes before accepting). */
-  notes?: string | null;
-}
-
-export interface CourierDelivery {
-  providerDeliveryId: string;
-  status: ProviderStatusName;
-  pickup: { address: string; lat: number; lng: number };
-  dropoff: { address: string; lat: number; lng: number };
-  notes: string | null;
-  readyAt: string;
-  timeScale: number;
-  estimatedDeliveryAtUtc: string | null;
-}
-
-export interface CourierMe {
-  driver: DriverView;
-  offer: OfferView | null;
-  activeDelivery: CourierDelivery | null;
-}
-
-export type CourierEventType =
-  | 'driver.arrived_at_pickup'
-  | 'delivery.picked_up'
-  | 'delivery.on_the_way'
-  | 'delivery.delivered'
-  | 'delivery.failed'
-  | 'delivery.returning_to_origin'
-  | 'delivery.returned_to_origin'
-  | 'delivery.return_failed';
+/** The bodies are the contracts' (the same schemas the service answers with). */
+export type DriverView = Driver;
+export type OfferView = CourierOffer;
+export type CourierMe = CourierState;
+export type CourierEventType = CourierEventReport['eventType'];
+type Vehicle = Driver['vehicle'];
 
 export interface NewSimulatedDriver {
   name: string;
@@ -173,7 +132,7 @@ export class CourierClient {
   reportEvent(courierToken: string, providerDeliveryId: string, eventType: CourierEventType, reason?: string) {
     const path = `/courier/v1/deliveries/${id(providerDeliveryId)}/events`;
     const body = reason === undefined ? { eventType } : { eventType, reason };
-    return this.call<{ status: ProviderStatusName }>(`courier ${eventType}`, 'POST', path, courierToken, body);
+    return this.call<CourierEventsSent>(`courier ${eventType}`, 'POST', path, courierToken, body);
   }
 
   private signal(): AbortSignal {

@@ -1,3 +1,4 @@
+import { DRIVER_VEHICLES } from '@marketplace/contracts';
 import { areaContains, type AreaGeometry } from '@marketplace/geo';
 import { metersBetween } from '../domain/delivery';
 import {
@@ -249,7 +250,6 @@ export function randomPointIn(area: AreaGeometry, random: () => number): Point {
 }
 
 const FIRST_NAMES = ['Anna', 'Ben', 'Clara', 'David', 'Emma', 'Felix', 'Greta', 'Hugo', 'Ida', 'Jonas', 'Lea', 'Max'];
-const VEHICLES = ['bicycle', 'scooter', 'car'] as const;
 
 /** The n-th simulated driver of an account (1-based): a first name, a fake phone, a vehicle. */
 export function simulatedIdentity(n: number) {
@@ -257,6 +257,6 @@ export function simulatedIdentity(n: number) {
   return {
     name: FIRST_NAMES[(n - 1) % FIRST_NAMES.length]!,
     phone: `+49 170 ${digits.slice(0, 4)} ${digits.slice(4)}`,
-    vehicle: VEHICLES[(n - 1) % VEHICLES.length]!,
+    vehicle: DRIVER_VEHICLES[(n - 1) % DRIVER_VEHICLES.length]!,
   };
 }

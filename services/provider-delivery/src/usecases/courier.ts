@@ -1,4 +1,4 @@
-import type { ProviderEventTypeName } from '@marketplace/contracts';
+import type { COURIER_EVENT_TYPES, ProviderEventTypeName } from '@marketplace/contracts';
 import { conflict, validationError } from '@marketplace/errors';
 import type { DeliveryChanges } from '../adapters/deliveries-repository';
 import type { StoredDelivery } from '../domain/delivery';
@@ -125,17 +125,7 @@ export async function courierDelivery(ctx: ProviderContext, driver: Driver, prov
   return delivery;
 }
 
-/** The moves a courier reports (the platform's return request and cancellation are not theirs). */
-export const COURIER_EVENT_TYPES = [
-  'driver.arrived_at_pickup',
-  'delivery.picked_up',
-  'delivery.on_the_way',
-  'delivery.delivered',
-  'delivery.failed',
-  'delivery.returning_to_origin',
-  'delivery.returned_to_origin',
-  'delivery.return_failed',
-] as const satisfies readonly ProviderEventTypeName[];
+/** The moves a courier reports (the contract's COURIER_EVENT_TYPES: a return request and a cancellation are the platform's). */
 export type CourierEventType = (typeof COURIER_EVENT_TYPES)[number];
 /** A failure needs its reason: the contract's event has none, so operators read it on the delivery. */
 const NEEDS_REASON: readonly CourierEventType[] = ['delivery.failed', 'delivery.return_failed'];

@@ -1,7 +1,8 @@
-import { notFound } from '@marketplace/errors';
+import { notFound, validationError } from '@marketplace/errors';
 import {
   hashCourierSecret,
   mintCourierToken,
+  shiftErrors,
   type Driver,
   type DriverChanges,
   type DriverPosition,
@@ -24,6 +25,11 @@ export interface DriverInput {
 
 const driverNotFound = () => notFound('driver.not_found', 'No such driver.');
 
+function checkShift(shift: Shift | null | undefined): void {
+  const errors = shiftErrors(shift);
+  if (errors) throw validationError('request.invalid', 'The request is invalid.', errors);
+}
+
 /**
  * The driver registry of an account (administrator API): register a driver with their courier
  * credential (shown once), read, change, and replace the credential. The account must exist
@@ -34,6 +40,7 @@ export async function registerDriver(
   accountId: string,
   input: DriverInput,
 ): Promise<{ driver: Driver; courierToken: string }> {
+  checkShift(input.shift);
   await getAccount(ctx, accountId);
   const now = ctx.now();
   const position: DriverPosition | null = input.position ? { ...input.position, at: now } : null;
@@ -75,6 +82,7 @@ export async function changeDriver(
   driverId: string,
   changes: DriverChanges,
 ): Promise<Driver> {
+  checkShift(changes.shift);
   const driver = await ctx.store.drivers.update({ accountId }, driverId, changes, ctx.now());
   if (!driver) throw driverNotFound();
   return driver;
