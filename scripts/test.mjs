@@ -3,7 +3,7 @@
 // from dist in the process-level tests), starts the local stack when it is not running, runs unit
 // and integration tests, then the API fuzzing (Schemathesis, test/fuzz), then the disruptive tests alone
 // (they stop and restart stack components), then the audit of what the run left behind (no secret
-// in any service log), and ends with one line: `N passed, N failed`.
+// in any service log, metrics scrape or error body), and ends with one line: `N passed, N failed`.
 //
 //   npm test                      everything
 //   npm test -- --unit            unit tests only, no stack
@@ -149,8 +149,11 @@ if (unitOnly) {
     await containers?.stop();
     process.exit(1);
   }
-  // Service processes started by the tests log here; the audit reads it at the end.
-  rmSync(join(results, 'service-logs'), { recursive: true, force: true });
+  // Service processes started by the tests log here (and leave their last metrics scrape), the
+  // test helpers record the secrets they issued and the error bodies they got: the audit reads all
+  // of it at the end, so nothing of an earlier run may remain.
+  for (const dir of ['service-logs', 'issued-secrets', 'error-bodies'])
+    rmSync(join(results, dir), { recursive: true, force: true });
   // fuzz: Schemathesis against every OpenAPI document (test/fuzz), after the main run (its own
   // cluster of six processes would slow the integration tests down) and before the disruptive tests.
   const runs = [

@@ -8,6 +8,7 @@ import {
   freePort,
   localEnv,
   partnerCall,
+  recordSecretsIn,
   repoRoot,
   signTestBearerToken,
   startGateway,
@@ -127,7 +128,11 @@ function expectNoSecretsPrinted(result: Run, fixture: Fixture): void {
   expect(findSecrets(printed)).toEqual([]);
 }
 
-const readFixture = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as Fixture;
+const readFixture = (file: string) => {
+  const fixture = JSON.parse(readFileSync(file, 'utf8')) as Fixture;
+  recordSecretsIn(fixture); // the seeded keys and tokens, for the secrets audit of the run
+  return fixture;
+};
 
 let catalog: ServiceProcess;
 let catalogDatabase: string;

@@ -5,6 +5,7 @@ import { CopyProgress, createKafka, waitForCopies } from '@marketplace/events';
 import { guardGatewayRoutes, publicKeyFrom } from '@marketplace/identity';
 import type { ServiceDefinition } from '@marketplace/runtime';
 import { DELIVERIES, deliveryIndexes, deliveryStore } from './adapters/store';
+import { assignmentMetrics } from './adapters/assignment-metrics';
 import { settings } from './config';
 import { consumers, COPY_CONSUMERS, type CopiesProgress } from './consumers';
 import { registerRoutes } from './http/routes';
@@ -58,6 +59,7 @@ export const deliveryAssignmentService: ServiceDefinition<typeof settings> = {
           { retryAfterSeconds: 1 },
         );
       },
+      metrics: assignmentMetrics(context.metrics),
       logger: context.logger,
       now: () => new Date(),
       newId: randomUUID,

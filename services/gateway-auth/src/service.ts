@@ -13,6 +13,7 @@ import { registerRoutes } from './http/routes';
 import { partnerEdge } from './http/partner/edge';
 import type { GatewayContext } from './usecases/context';
 import { pruneExpired } from './usecases/idempotent-request';
+import { gatewayMetrics } from './adapters/gateway-metrics';
 
 const PRUNE_INTERVAL_MS = 10 * 60_000;
 
@@ -39,6 +40,7 @@ export const gatewayAuthService: ServiceDefinition<typeof settings> = {
       allowLoopbackHttpUrls: config.allowLoopbackHttpUrls,
       oauthStateTtlSeconds: config.oauthStateTtlSeconds,
       oauthTimeoutMs: config.oauthTimeoutMs,
+      metrics: gatewayMetrics(context.metrics),
       logger,
       now: () => new Date(),
     };

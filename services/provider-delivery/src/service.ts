@@ -7,6 +7,7 @@ import type { ServiceDefinition } from '@marketplace/runtime';
 import { SecretBox } from '@marketplace/identity';
 import { RateLimiter } from '@marketplace/redis';
 import { providerIndexes, providerStore } from './adapters/store';
+import { providerMetrics } from './adapters/provider-metrics';
 import { settings } from './config';
 import { consumers } from './consumers';
 import { registerRoutes } from './http/routes';
@@ -37,11 +38,14 @@ export const providerDeliveryService: ServiceDefinition<typeof settings> = {
   outboxCollections: [DELIVERIES_OUTBOX, ACCOUNTS_OUTBOX],
   setup(context) {
     const { config } = context;
+    const metrics = providerMetrics(context.metrics);
     const ctx: ProviderContext = {
       store: providerStore(context.db),
       box: new SecretBox(config.secretKey),
       keyCache: new KeyCache(),
-      rateLimits: new AccountRateLimits(new RateLimiter(context.redis, REDIS_KEY_PREFIX), context.logger),
+      rateLimits: new AccountRateLimits(new RateLimiter(context.redis, REDIS_KEY_PREFIX), context.logger, () =>
+        metrics.rateLimited(),
+      ),
       keyHashSecret: config.keyHashSecret,
       allowLoopbackHttpUrls: config.allowLoopbackHttpUrls,
       transportKey: config.webhookSecretTransportKey,
@@ -56,6 +60,7 @@ export const providerDeliveryService: ServiceDefinition<typeof settings> = {
       }),
       publicBaseUrl: config.publicBaseUrl || `http://${loopbackIfAny(config.host)}:${config.port}`,
       resolveHost: async (hostname) => (await dns.lookup(hostname, { all: true })).map((a) => a.address),
+      metrics,
       logger: context.logger,
       now: () => new Date(),
       newId: randomUUID,

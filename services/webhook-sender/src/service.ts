@@ -72,6 +72,7 @@ export const webhookSenderService: ServiceDefinition<typeof settings> = {
       },
       metrics: attemptMetrics(context.metrics),
       locks: new RedisLock(context.redis, `${config.consumerGroupPrefix ?? 'webhook-sender'}:`),
+      attemptLeaseMs: config.connectTimeoutMs + config.responseTimeoutMs + 20_000,
       logger: context.logger,
       now: () => new Date(),
     };
@@ -107,6 +108,7 @@ export const webhookSenderService: ServiceDefinition<typeof settings> = {
       context.logger.child({ component: 'attempt-queue' }),
     );
     waitingAttemptsGauge(context.metrics, () => queue.waitingCount);
+    context.consumerLag.watch(`${groupPrefix}.attempts`, ATTEMPT_TOPICS);
     await queue.start();
     return {
       consumers: consumers(ctx, installations, since, config.installationsCopyStart === 'earliest'),

@@ -76,8 +76,8 @@ export interface ConsumerOptions<M extends TopicMap = PlatformTopics, T extends 
   fromBeginning?: boolean;
   /** Partitions handled at the same time (each in order); 3 by default. */
   partitionsConcurrently?: number;
-  /** Told the outcome of every message (for metrics). */
-  onOutcome?: (outcome: ConsumeOutcome, topic: string) => void;
+  /** Told the outcome of every message (for metrics); a dead letter's with its error code. */
+  onOutcome?: (outcome: ConsumeOutcome, topic: string, code?: string) => void;
   /** Where a message retried in place is reported while it waits (alarm, metric, readiness). */
   holds?: HoldWatch;
 }
@@ -282,7 +282,7 @@ export class EventConsumer<M extends TopicMap = PlatformTopics, T extends TopicO
         this.deadLetters.send({ topic: this.catalog.deadLetterTopicOf(topic), acks: -1, messages: [letter] }),
       );
       log.warn({ reason: dead.reason, errorCode: dead.code }, 'event sent to the dead-letter topic');
-      this.options.onOutcome?.('dead_lettered', topic);
+      this.options.onOutcome?.('dead_lettered', topic, dead.code);
       if (eventId && EVENT_ID.test(eventId)) await this.remember(eventId, log, place);
     }
   }

@@ -17,7 +17,16 @@ export {
 } from './consumer';
 export { ensureTopics, KafkaPing } from './admin';
 export { HoldWatch, holdCauseOf, type Hold, type HoldKey, type HoldWatchOptions } from './holds';
-export { HEADER, DLT_HEADER, headerText, injectTraceContext, extractTraceContext } from './headers';
+export {
+  HEADER,
+  DLT_HEADER,
+  headerText,
+  injectTraceContext,
+  extractTraceContext,
+  messageTraceContext,
+  storedTraceContext,
+  inConsumerSpan,
+} from './headers';
 export {
   partitionsBehind,
   describeBehind,

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Partitioners, type Kafka, type Producer } from 'kafkajs';
+import { context } from '@opentelemetry/api';
 import { AppError } from '@marketplace/errors';
 import type { TopicCatalog } from './catalog';
-import { HEADER, injectTraceContext } from './headers';
+import { HEADER, injectTraceContext, storedTraceContext } from './headers';
 import type { EventSchemas } from './registry';
 import type { PlatformTopics, TopicMap, TopicOf } from './topics';
 import type { SchemaValidator } from './validation';
@@ -86,6 +87,18 @@ export class EventPublisher<M extends TopicMap = PlatformTopics> {
    * matching the topic's schema); one that fails them is refused, not sent.
    */
   async publishStored(events: readonly StoredEvent[]): Promise<PublishedEvent[]> {
+    const published: PublishedEvent[] = [];
+    // kafkajs's instrumentation parents every producer span of a send on the active context, and
+    // writes that span's trace into the headers: each run of events staged in one trace is sent in
+    // that trace's context, one run after the other (the order of a document's events is kept).
+    // Events published as they are built (no `trace`) are one run in the active context.
+    for (const run of runsByTrace(events)) {
+      published.push(...(await context.with(storedTraceContext(run[0]!.trace), () => this.send(run))));
+    }
+    return published;
+  }
+
+  private async send(events: readonly StoredEvent[]): Promise<PublishedEvent[]> {
     const byTopic = new Map<string, { key: string; value: Buffer; headers: Record<string, string> }[]>();
     const published: PublishedEvent[] = [];
     for (const event of events) {
@@ -133,4 +146,17 @@ export class EventPublisher<M extends TopicMap = PlatformTopics> {
     }
     return { key: event.key, value: await this.schemas.encode(event.topic, event.data), headers };
   }
+}
+
+/** Consecutive events staged in the same trace (the same traceparent, or none), in their order. */
+function runsByTrace(events: readonly StoredEvent[]): StoredEvent[][] {
+  const runs: StoredEvent[][] = [];
+  let last: string | undefined;
+  for (const event of events) {
+    const parent = event.trace?.[HEADER.traceparent] ?? '';
+    if (runs.length === 0 || parent !== last) runs.push([]);
+    runs.at(-1)!.push(event);
+    last = parent;
+  }
+  return runs;
 }

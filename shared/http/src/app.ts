@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { context } from '@opentelemetry/api';
 import Koa from 'koa';
 import compose from 'koa-compose';
@@ -10,6 +10,7 @@ import { isRedactedKey, REDACTED, type Logger } from '@marketplace/logging';
 import { type ErrorFormat, formatError, statusOf, toAppError } from './error-format';
 import { createMetrics, type Metrics } from './metrics';
 import { type ReadinessCheck, type ReadinessReport, runReadinessChecks, singleFlight } from './readiness';
+import { ReadinessMetrics } from './readiness-metrics';
 import { jsonNestedDeeperThan, MAX_JSON_DEPTH } from './json-depth';
 import { requestTraceContext, traceIdOf } from './trace-context';
 
@@ -25,7 +26,18 @@ export interface HttpAppOptions {
   /** Believe X-Forwarded-For/-Proto (only behind a proxy that sets them); off by default, since a
    * client could otherwise choose its own IP address, and so its rate-limit bucket. */
   trustProxy?: boolean;
+  /** Longest time a client may take to send its request headers (default 10 s; see listen). */
+  headersTimeoutMs?: number;
+  /** Longest time a client may take to send its whole request, body included (default 30 s). */
+  requestTimeoutMs?: number;
 }
+
+/**
+ * Largest request head accepted (request line and headers together); a larger one is answered 431
+ * and the connection closed by Node's parser. Node's own default, written here so that it is a
+ * decision: our clients send a handful of short headers.
+ */
+export const MAX_HEADER_BYTES = 16 * 1024;
 
 /** What handlers find on `ctx.state`. */
 export interface RequestState {
@@ -95,6 +107,9 @@ export function createHttpApp(options: HttpAppOptions) {
     const traceContext = requestTraceContext(ctx.headers);
     ctx.state.log = logger.child({ requestId: ctx.state.requestId, traceId: traceIdOf(traceContext) });
     ctx.set('X-Request-Id', ctx.state.requestId);
+    // Stopping: answer, then close the connection, so no client sends its next request on a
+    // connection that is about to be closed under it.
+    if (!accepting) ctx.set('Connection', 'close');
     try {
       // Everything downstream (use cases, published events) runs in the request's trace.
       await context.with(traceContext, next);
@@ -148,10 +163,17 @@ export function createHttpApp(options: HttpAppOptions) {
       else logger.warn({ check: name, state, reason: report.failures[name] }, `readiness check ${name} is ${state}`);
     }
   }
-  router.get('/readyz', async (ctx) => {
+  /** Runs the checks, logs what changed and records the result in the readiness metrics. */
+  async function evaluateReadiness() {
     const report = await runReadinessChecks(checks, readinessTimeoutMs);
     logChanges(report);
     const ready = report.ready && accepting;
+    readinessMetrics.record(report, ready);
+    return { report, ready };
+  }
+  const readinessMetrics = new ReadinessMetrics(metrics.registry, async () => void (await evaluateReadiness()));
+  router.get('/readyz', async (ctx) => {
+    const { report, ready } = await evaluateReadiness();
     ctx.status = ready ? 200 : 503;
     const details = Object.fromEntries(
       Object.entries(report.failures).filter(([name]) => report.checks[name] === 'degraded'),
@@ -209,14 +231,31 @@ export function createHttpApp(options: HttpAppOptions) {
   async function listen(port: number, host: string): Promise<Server> {
     mount();
     return new Promise((resolve, reject) => {
-      const server = app.listen(port, host);
+      // Slow clients are bounded: a head not complete within headersTimeout (a connection opened
+      // and left silent included) or a request not complete within requestTimeout (a body
+      // trickled a byte a second) is answered 408 and its connection closed. Node's defaults (60 s
+      // and 5 min, checked only every 30 s) would let a few hundred such sockets sit for minutes.
+      const requestTimeout = options.requestTimeoutMs ?? 30_000;
+      const server = createServer(
+        {
+          requestTimeout,
+          headersTimeout: Math.min(options.headersTimeoutMs ?? 10_000, requestTimeout), // Node requires ≤
+          connectionsCheckingInterval: 1000,
+          maxHeaderSize: MAX_HEADER_BYTES,
+        },
+        app.callback(),
+      );
+      server.listen(port, host);
       server.keepAliveTimeout = 65_000;
       server.once('listening', () => resolve(server));
       server.once('error', reject);
     });
   }
 
-  /** Readiness turns false at once; the caller then closes the server and waits for requests. */
+  /**
+   * Readiness turns false at once and every answer from then on closes its connection; the caller
+   * then closes the server and waits for requests.
+   */
   function stopAccepting() {
     accepting = false;
   }

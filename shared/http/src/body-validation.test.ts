@@ -1,5 +1,5 @@
 import { AppError } from '@marketplace/errors';
-import { bodyValidator, fieldPath } from './body-validation';
+import { bodyValidator, fieldPath, MAX_FIELD_ERRORS } from './body-validation';
 
 const order = bodyValidator<{
   branchId: string;
@@ -116,5 +116,28 @@ describe('fieldPath', () => {
   it('joins names with dots and indexes with brackets', () => {
     expect(fieldPath(['a', '0', 'b', '12'])).toBe('a[0].b[12]');
     expect(fieldPath([])).toBe('');
+  });
+});
+
+describe('an array far over its maxItems', () => {
+  it('is answered with a bounded number of fields, its own maxItems among them', () => {
+    const validate = bodyValidator({
+      type: 'object',
+      properties: {
+        lines: {
+          type: 'array',
+          maxItems: 50,
+          items: { type: 'object', required: ['productId'], properties: { productId: { type: 'string' } } },
+        },
+      },
+    });
+    let fieldErrors: Record<string, string[]> = {};
+    try {
+      validate({ lines: Array.from({ length: 10_000 }, () => ({})) });
+    } catch (error) {
+      fieldErrors = (error as { fieldErrors: Record<string, string[]> }).fieldErrors;
+    }
+    expect(Object.keys(fieldErrors)).toHaveLength(MAX_FIELD_ERRORS);
+    expect(fieldErrors.lines).toEqual(['must NOT have more than 50 items']);
   });
 });

@@ -81,11 +81,36 @@ export function formatError(error: AppError, format: ErrorFormat, instance?: str
 }
 
 /**
+ * The MongoDB driver's errors for a database it cannot reach (the engine restarting, a network
+ * cut, an election): nothing was decided, so the answer is 503 with Retry-After, as for Redis,
+ * not a 500. Known by name: shared/http does not depend on the driver.
+ */
+const DATABASE_UNREACHABLE = new Set([
+  'MongoServerSelectionError',
+  'MongoNetworkError',
+  'MongoNetworkTimeoutError',
+  'MongoNotConnectedError',
+  'MongoTopologyClosedError',
+  'MongoPoolClearedError',
+]);
+
+/**
  * Errors that are not AppErrors: body-parser and router errors carry an HTTP status we honour with
- * a fixed, generic message; anything else is a 500 whose details stay in the log.
+ * a fixed, generic message; a database out of reach is 503; anything else is a 500 whose details
+ * stay in the log.
  */
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
+  if (DATABASE_UNREACHABLE.has((error as { name?: unknown })?.name as string))
+    return new AppError(
+      'unavailable',
+      'service.unavailable',
+      'The service is temporarily unavailable; try again shortly.',
+      {
+        cause: error,
+        retryAfterSeconds: 1,
+      },
+    );
   const status =
     (error as { status?: unknown; statusCode?: unknown })?.status ?? (error as { statusCode?: unknown })?.statusCode;
   const type = (error as { type?: unknown })?.type;

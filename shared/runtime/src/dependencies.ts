@@ -83,8 +83,10 @@ export interface Dependencies<M extends TopicMap = PlatformTopics> {
 }
 
 export interface ConnectOptions<M extends TopicMap = PlatformTopics> {
-  /** Counts consumer outcomes by topic and group (Prometheus). */
-  onOutcome?: (outcome: string, topic: string, group: string) => void;
+  /** Counts consumer outcomes by topic and group (Prometheus); a dead letter's with its error code. */
+  onOutcome?: (outcome: string, topic: string, group: string, code?: string) => void;
+  /** Told each consumer group created and its topics (the consumer lag metric reads them). */
+  onConsumerGroup?: (group: string, topics: readonly string[]) => void;
   service: string;
   config: PlatformConfig;
   /** The topics M describes (the platform's: `loadTopicCatalog()`). */
@@ -118,6 +120,7 @@ export async function connectDependencies<M extends TopicMap = PlatformTopics>({
   topics,
   indexes,
   onOutcome,
+  onConsumerGroup,
   holds,
 }: ConnectOptions<M>): Promise<Dependencies<M>> {
   const deadline = Date.now() + config.startupTimeoutMs;
@@ -164,6 +167,7 @@ export async function connectDependencies<M extends TopicMap = PlatformTopics>({
     ];
     const createConsumer = (spec: ConsumerSpec<M>) => {
       const groupId = `${config.consumerGroupPrefix ?? service}.${spec.name}`;
+      onConsumerGroup?.(groupId, spec.topics);
       return new EventConsumer<M>(
         kafka,
         catalog,
@@ -177,7 +181,7 @@ export async function connectDependencies<M extends TopicMap = PlatformTopics>({
           fromBeginning: spec.fromBeginning,
           retryBackoffMs: spec.retryBackoffMs,
           processed: spec.dedupe === false ? NO_DEDUPE : processedEvents(mongo.db, groupId),
-          onOutcome: (outcome, topic) => onOutcome?.(outcome, topic, groupId),
+          onOutcome: (outcome, topic, code) => onOutcome?.(outcome, topic, groupId, code),
           holds,
         },
         logger,

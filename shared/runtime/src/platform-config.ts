@@ -41,6 +41,7 @@ export function platformSettings(service: string, defaultPort: number) {
     otlpEndpoint: optionalStr('OTEL_EXPORTER_OTLP_ENDPOINT'),
     /** Longest time a graceful stop may take before the process exits anyway. */
     shutdownTimeoutMs: int('SHUTDOWN_TIMEOUT_MS', { default: 15_000, min: 100, max: 300_000 }),
+    shutdownDrainMs: int('SHUTDOWN_DRAIN_MS', { default: 1_000, min: 0, max: 60_000 }),
     /** How long handled event ids are remembered for deduplication (twice the default topic retention). */
     processedEventsRetentionHours: int('PROCESSED_EVENTS_RETENTION_HOURS', { default: 336, min: 1, max: 24 * 365 }),
     /**
@@ -55,6 +56,14 @@ export function platformSettings(service: string, defaultPort: number) {
      * check `consumers` as degraded.
      */
     consumerHoldAlarmMs: int('CONSUMER_HOLD_ALARM_MS', { default: 30_000, min: 100, max: 3_600_000 }),
+    /**
+     * Slow clients: a request head not complete within HTTP_HEADERS_TIMEOUT_MS (a connection
+     * opened and left silent too), or a whole request, body included, not within
+     * HTTP_REQUEST_TIMEOUT_MS (a body trickled a byte a second), is answered 408 and disconnected,
+     * so held-open sockets cannot pile up. Bodies are at most 256 kB: 30 s is generous.
+     */
+    httpHeadersTimeoutMs: int('HTTP_HEADERS_TIMEOUT_MS', { default: 10_000, min: 1000, max: 120_000 }),
+    httpRequestTimeoutMs: int('HTTP_REQUEST_TIMEOUT_MS', { default: 30_000, min: 1000, max: 600_000 }),
     /** How long start-up keeps trying to reach Kafka, MongoDB, Redis and the registry. */
     startupTimeoutMs: int('STARTUP_TIMEOUT_MS', { default: 60_000, min: 1000, max: 600_000 }),
   };

@@ -26,6 +26,7 @@ import { createLogger, type Logger } from '@marketplace/logging';
 import { OutboxRelay } from '@marketplace/outbox';
 import { pruneProcessedEvents, type IndexPlan } from '@marketplace/store';
 import { activeTracing } from '@marketplace/tracing';
+import { consumerLagMetrics, kafkaLagSource, type ConsumerLag } from './consumer-lag';
 import { connectDependencies, type ConsumerSpec } from './dependencies';
 import { platformSettings, type PlatformConfig } from './platform-config';
 
@@ -47,6 +48,8 @@ export interface ServiceContext<S, M extends TopicMap = PlatformTopics> {
   metrics: Registry;
   /** Where the service's own consumers (beyond the shared loop) report what they hold back. */
   holds: HoldWatch;
+  /** Where the service's own consumers (beyond the shared loop) add their group to the lag metric. */
+  consumerLag: Pick<ConsumerLag, 'watch'>;
 }
 
 /** What `setup` hands back: the Kafka consumers to run and anything to stop on shutdown. */
@@ -119,10 +122,22 @@ export async function startService<S extends Record<string, Setting<unknown>>, M
     labelNames: ['topic', 'group', 'outcome'],
     registers: [metrics.registry],
   });
+  const deadLettered = new Counter({
+    name: 'events_dead_lettered_total',
+    help: 'Kafka messages a consumer gave up on and copied to the dead-letter topic (<topic>.dlt), by consumer group, topic and error code.',
+    labelNames: ['group', 'topic', 'code'],
+    registers: [metrics.registry],
+  });
   const holds = consumerHolds(logger, config.consumerHoldAlarmMs, metrics.registry);
   const deps = await connectDependencies<M>({
     holds,
-    onOutcome: (outcome, topic, group) => consumed.inc({ topic, group, outcome }),
+    onOutcome: (outcome, topic, group, code) => {
+      consumed.inc({ topic, group, outcome });
+      if (outcome === 'dead_lettered') deadLettered.inc({ group, topic, code: code ?? 'unknown' });
+    },
+    // Called only once the dependencies are connected (consumers are created after): by then
+    // consumerLag exists.
+    onConsumerGroup: (group, topics) => consumerLag.watch(group, topics),
     service: definition.name,
     config,
     catalog,
@@ -131,12 +146,16 @@ export async function startService<S extends Record<string, Setting<unknown>>, M
     indexes: mergeIndexPlans(definition.indexes ?? {}, OutboxRelay.indexes(outboxCollections)),
   });
 
+  const consumerLag = consumerLagMetrics(metrics.registry, kafkaLagSource(deps.kafka, logger));
+
   const readinessChecks = [...deps.readinessChecks, consumersCheck(holds)];
   const http = createHttpApp({
     service: definition.name,
     logger,
     metrics,
     trustProxy: config.trustProxy,
+    headersTimeoutMs: config.httpHeadersTimeoutMs,
+    requestTimeoutMs: config.httpRequestTimeoutMs,
     readinessChecks,
     errorFormat: definition.errorFormat,
   });
@@ -162,6 +181,7 @@ export async function startService<S extends Record<string, Setting<unknown>>, M
       useBeforeBody: http.useBeforeBody,
       metrics: metrics.registry,
       holds,
+      consumerLag,
     });
     for (const spec of parts.consumers ?? []) {
       const consumer = deps.createConsumer(spec);
@@ -193,15 +213,25 @@ export async function startService<S extends Record<string, Setting<unknown>>, M
       clearTimeout(firstPrune);
       clearInterval(pruning);
       http.stopAccepting();
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      await withTimeout(closed, Math.max(1000, config.shutdownTimeoutMs - 2000), 'in-flight HTTP requests').catch(() =>
-        server.closeAllConnections(),
+      // Still listening for a moment, answering with `Connection: close`: requests already on
+      // their way (a connection just opened, a request not yet read) are served, not reset, and
+      // kept-alive clients move off. Then no new connection, and idle ones are closed.
+      await new Promise((resolve) =>
+        setTimeout(resolve, Math.min(config.shutdownDrainMs, config.shutdownTimeoutMs / 2)),
       );
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // A keep-alive connection whose request finishes after close() stays open and would hold the
+      // stop until the timeout: close each one as soon as it is idle.
+      server.closeIdleConnections();
+      const closingIdle = setInterval(() => server.closeIdleConnections(), 100);
+      await withTimeout(closed, Math.max(1000, config.shutdownTimeoutMs - 2000), 'in-flight HTTP requests')
+        .catch(() => server.closeAllConnections())
+        .finally(() => clearInterval(closingIdle));
       for (const consumer of consumers)
         await consumer.stop().catch((error) => logger.warn({ err: error }, 'consumer stop failed'));
       await outbox.stop();
       await parts.onStop?.();
+      await consumerLag.close();
       await deps.close();
       holds.stop();
       await activeTracing()?.shutdown();

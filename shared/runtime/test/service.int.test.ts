@@ -157,6 +157,11 @@ describe('a service on the shared runtime', () => {
     const slow = fetch(`${running.url}/slow`);
     await new Promise((resolve) => setTimeout(resolve, 200));
     const stopped = running.stop();
+    // During the drain (SHUTDOWN_DRAIN_MS) a request on its way is still served, and told that its
+    // connection closes; readiness already says stopping.
+    const during = await fetch(`${running.url}/healthz`);
+    expect(during.status).toBe(200);
+    expect(during.headers.get('connection')).toBe('close');
     const response = await slow;
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ done: true });

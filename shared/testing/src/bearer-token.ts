@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { recordIssuedSecret } from './issued-secrets';
 
 /** Claims of the administrator and tenant APIs' bearer tokens (gateway-auth's README). */
 export type TestBearerClaims = { role: 'admin'; sub: string } | { role: 'tenant'; sub: string; tid: string };
@@ -18,5 +19,7 @@ export function signTestBearerToken(key: Buffer, claims: TestBearerClaims, expir
     exp: Math.floor(expiresAt.getTime() / 1000),
   });
   const signature = createHmac('sha256', key).update(`${header}.${payload}`).digest('base64url');
-  return `${header}.${payload}.${signature}`;
+  const token = `${header}.${payload}.${signature}`;
+  recordIssuedSecret('bearer token', token); // for the secrets audit at the end of the run
+  return token;
 }

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { signTestBearerToken } from './bearer-token';
+import { recordSecretsIn } from './issued-secrets';
+import { recordErrorBody } from './secret-audit';
 import { freePort, startServiceProcess, type ServiceProcess } from './service-process';
 import { localEnv } from './stack';
 
@@ -42,7 +44,13 @@ export function apiClient(baseUrl: string, token: string): ApiClient {
         signal: AbortSignal.timeout(15_000),
       });
       const text = await res.text();
-      return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
+      const parsed: unknown = text ? JSON.parse(text) : undefined;
+      // What the call sent and got under a secret's name (an OAuth client secret, a minted key,
+      // a tenant token) goes to the run's issued secrets, which the audit looks for in every log.
+      recordSecretsIn(body);
+      recordSecretsIn(parsed);
+      recordErrorBody(res.status, method, text);
+      return { status: res.status, body: parsed as any, headers: res.headers };
     },
   };
 }
@@ -175,5 +183,12 @@ export async function partnerCall(
   } catch {
     // not JSON: keep the text
   }
+  try {
+    if (options.body !== undefined) recordSecretsIn(JSON.parse(options.body)); // a driver's phone, say
+  } catch {
+    // not JSON: nothing to record
+  }
+  recordSecretsIn(body);
+  recordErrorBody(res.status, method, text);
   return { status: res.status, body, text, headers: res.headers };
 }

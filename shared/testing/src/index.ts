@@ -24,6 +24,25 @@ export {
 export { testCatalog, testEventSchema, testEvents } from './event-fixtures';
 export { readTopic, type RawTopicReader } from './raw-topic';
 export { findSecrets, SECRET_PATTERNS } from './secret-patterns';
+export {
+  ISSUED_SECRETS_DIR,
+  MIN_SECRET_LENGTH,
+  readIssuedSecrets,
+  recordIssuedSecret,
+  recordSecretsIn,
+  type IssuedSecret,
+} from './issued-secrets';
+export {
+  auditableFiles,
+  auditSecrets,
+  describeFinding,
+  ERROR_BODIES_DIR,
+  expectNoSecrets,
+  findIssuedSecrets,
+  recordErrorBody,
+  scanForSecrets,
+  type SecretFinding,
+} from './secret-audit';
 export { validateOpenApi, componentValidator, tenantDocumentOperationIds } from './openapi';
 export {
   startReceiver,
@@ -66,3 +85,10 @@ export {
   type DemoMenu,
   type TenantCall,
 } from './menu-fixture';
+export {
+  ALL_PLATFORM_CAPABILITIES,
+  PLATFORM_SERVICE_AREA,
+  platformAccountSettings,
+  platformDeliveryRequest,
+  providerAdminToken,
+} from './provider-platform';

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { localEnv, stackEnv, repoRoot } from './stack';
 import { waitFor } from './wait';
@@ -57,6 +57,7 @@ export async function startServiceProcess(
     output: () => output,
     async stop(timeoutMs = 20_000) {
       if (child.exitCode !== null) return child.exitCode;
+      await saveMetrics(name, child.pid, url);
       child.kill('SIGTERM');
       return waitFor(
         `${name} to exit after SIGTERM`,
@@ -81,6 +82,21 @@ export async function startServiceProcess(
     throw error;
   }
   return service;
+}
+
+/**
+ * The process's last /metrics scrape, saved beside its log as `<name>-<pid>.metrics`: the secrets
+ * audit checks metric labels as it checks log lines. Bounded (2 s); a process that does not
+ * answer leaves no file, and the stop goes on.
+ */
+async function saveMetrics(name: string, pid: number | undefined, url: string): Promise<void> {
+  try {
+    const res = await fetch(`${url}/metrics`, { signal: AbortSignal.timeout(2000) });
+    const text = await res.text();
+    if (res.ok) writeFileSync(join(SERVICE_LOG_DIR, `${name}-${pid}.metrics`), text);
+  } catch {
+    // not answering (stopped, hung): nothing to save
+  }
 }
 
 /** A TCP port nothing listens on right now (the OS picks it), for a service started by a test. */

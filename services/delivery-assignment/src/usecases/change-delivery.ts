@@ -3,6 +3,7 @@ import type { TenantOwner } from '@marketplace/store';
 import { DELIVERIES } from '../adapters/store';
 import type { Delivery } from '../domain/delivery';
 import { deliveryEvents } from '../domain/delivery-events';
+import { assignmentTransitions } from '../domain/transitions';
 import type { DeliveryEventSpec, NoChange } from '../domain/rules';
 import type { DeliveryContext } from './context';
 
@@ -52,6 +53,7 @@ export async function changeDelivery<R, U = NoChange['unchanged']>(
     const next: Delivery = { ...decision.next, version: current.version + 1, eventRevision, updatedAt: now };
     if (await ctx.store.deliveries.replaceIfUnchanged(owner, next, events, now)) {
       ctx.recent.remember(next);
+      for (const transition of assignmentTransitions(current, next)) ctx.metrics.transitioned(transition);
       if (events.length > 0) await ctx.outbox.flush(DELIVERIES, orderId);
       return { ...decision, next };
     }

@@ -2,7 +2,13 @@ import type { TenantIdentity, PartnerIdentity } from '@marketplace/identity';
 import type { Logger } from '@marketplace/logging';
 import type { OutboxRelay } from '@marketplace/outbox';
 import type { DeliveryStore } from '../adapters/store';
+import type { AssignmentTransition } from '../domain/transitions';
 import type { RecentDeliveries } from './recent-deliveries';
+
+/** What assignments report to Prometheus: status transitions, never a tenant, an order or an installation. */
+export interface AssignmentMetrics {
+  transitioned(transition: AssignmentTransition): void;
+}
 
 /** What the use cases work with. */
 export interface DeliveryContext {
@@ -15,6 +21,7 @@ export interface DeliveryContext {
    * published before `time`; rejects with a 503 naming what is behind past the configured wait.
    */
   copiesCaughtUp(time: Date): Promise<void>;
+  metrics: AssignmentMetrics;
   logger: Logger;
   now(): Date;
   newId(): string;

@@ -1,4 +1,4 @@
-import { Agent, request } from 'node:http';
+import { Agent, request, type ClientRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { context, propagation } from '@opentelemetry/api';
 import { AppError } from '@marketplace/errors';
@@ -50,44 +50,55 @@ export class UpstreamClient implements Upstream {
     propagation.inject(context.active(), headers); // the trace continues in the internal service
     if (req.body !== undefined) headers['content-length'] = String(Buffer.byteLength(req.body));
     const secure = url.protocol === 'https:';
+    // One deadline for the whole exchange (connect, wait, body, a resend), not per socket inactivity.
+    const deadlineAt = Date.now() + this.timeoutMs;
     return new Promise((resolve, reject) => {
-      const outgoing = (secure ? httpsRequest : request)(url, {
-        method: req.method,
-        headers,
-        agent: secure ? this.httpsAgent : this.agent,
-      });
-      // One deadline for the whole exchange (connect, wait, body), not per socket inactivity.
-      const deadline = setTimeout(() => outgoing.destroy(new UpstreamTimeout()), this.timeoutMs);
-      outgoing.on('response', (res) => {
-        const passed: Record<string, string> = {};
-        for (const name of PASSED_BACK) {
-          const value = res.headers[name];
-          if (typeof value === 'string') passed[name] = value;
-        }
-        if (options.stream) {
-          // The deadline still covers the whole body: destroying the request ends the stream.
-          res.once('close', () => clearTimeout(deadline));
-          resolve({ status: res.statusCode ?? 502, headers: passed, body: res });
-          return;
-        }
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > MAX_RESPONSE_BYTES) outgoing.destroy(new Error('upstream response too large'));
-          else chunks.push(chunk);
+      const send = (attempt: number) => {
+        const outgoing = (secure ? httpsRequest : request)(url, {
+          method: req.method,
+          headers,
+          agent: secure ? this.httpsAgent : this.agent,
         });
-        res.on('end', () => {
+        const deadline = setTimeout(
+          () => outgoing.destroy(new UpstreamTimeout()),
+          Math.max(0, deadlineAt - Date.now()),
+        );
+        outgoing.on('response', (res) => {
+          const passed: Record<string, string> = {};
+          for (const name of PASSED_BACK) {
+            const value = res.headers[name];
+            if (typeof value === 'string') passed[name] = value;
+          }
+          if (options.stream) {
+            // The deadline still covers the whole body: destroying the request ends the stream.
+            res.once('close', () => clearTimeout(deadline));
+            resolve({ status: res.statusCode ?? 502, headers: passed, body: res });
+            return;
+          }
+          const chunks: Buffer[] = [];
+          let size = 0;
+          res.on('data', (chunk: Buffer) => {
+            size += chunk.length;
+            if (size > MAX_RESPONSE_BYTES) outgoing.destroy(new Error('upstream response too large'));
+            else chunks.push(chunk);
+          });
+          res.on('end', () => {
+            clearTimeout(deadline);
+            resolve({ status: res.statusCode ?? 502, headers: passed, body: Buffer.concat(chunks) });
+          });
+          res.on('error', () => undefined); // reported through the request's error
+        });
+        outgoing.on('error', (error) => {
           clearTimeout(deadline);
-          resolve({ status: res.statusCode ?? 502, headers: passed, body: Buffer.concat(chunks) });
+          if (closedWhileIdle(outgoing, error) && resendable(req) && attempt < MAX_SENDS && Date.now() < deadlineAt) {
+            send(attempt + 1);
+            return;
+          }
+          reject(toUpstreamError(error));
         });
-        res.on('error', () => undefined); // reported through the request's error
-      });
-      outgoing.on('error', (error) => {
-        clearTimeout(deadline);
-        reject(toUpstreamError(error));
-      });
-      outgoing.end(req.body);
+        outgoing.end(req.body);
+      };
+      send(1);
     });
   }
 
@@ -95,6 +106,30 @@ export class UpstreamClient implements Upstream {
     this.agent.destroy();
     this.httpsAgent.destroy();
   }
+}
+
+/** A request sent on a kept-alive socket the owner was closing, at most this many times in all. */
+const MAX_SENDS = 3;
+
+/**
+ * The race of kept-alive connections: the owner closes a connection it sees idle (it is stopping,
+ * or its keep-alive timeout ended) just as a request is written to it, and the request fails
+ * without any answer. The owner never read it, so sending it again on another connection is
+ * what Node's documentation advises; without this, every rolling restart of an owner showed
+ * partners a few 502s (the fault proof's SIGTERMs).
+ */
+function closedWhileIdle(outgoing: ClientRequest, error: Error): boolean {
+  const code = (error as { code?: string }).code;
+  return outgoing.reusedSocket && (code === 'ECONNRESET' || code === 'EPIPE');
+}
+
+/**
+ * Sent again only when a second copy cannot do harm even if the owner did read the first: reads,
+ * and changes carrying an Idempotency-Key (the owner and the gateway keep one result per key).
+ */
+function resendable(req: UpstreamRequest): boolean {
+  if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return true;
+  return Object.keys(req.headers).some((name) => name.toLowerCase() === 'idempotency-key');
 }
 
 class UpstreamTimeout extends Error {}

@@ -5,6 +5,16 @@ import type { RedisLock } from '@marketplace/redis';
 import type { SecretBox } from '@marketplace/identity';
 import type { GatewayRepositories } from '../adapters/store/repositories';
 
+/** How an idempotent request went: run (its answer stored, or not: an error), replayed, refused. */
+export type IdempotencyOutcome = 'stored' | 'not_stored' | 'replayed' | 'conflict' | 'in_progress';
+
+/** What the Partner API edge reports to Prometheus: never a key, an address or an installation. */
+export interface GatewayMetrics {
+  /** A request refused by a rate limit: per client IP or per installation. */
+  rateLimited(scope: 'ip' | 'installation'): void;
+  idempotency(outcome: IdempotencyOutcome): void;
+}
+
 /** What the use cases work with: the repositories, the secret box, caches and locks, the clock. */
 export interface GatewayContext {
   store: GatewayRepositories;
@@ -21,6 +31,7 @@ export interface GatewayContext {
   allowLoopbackHttpUrls: boolean;
   oauthStateTtlSeconds: number;
   oauthTimeoutMs: number;
+  metrics: GatewayMetrics;
   logger: Logger;
   now: () => Date;
 }

@@ -56,10 +56,11 @@ export async function runIdempotent(
     if (token) {
       try {
         const stored = await ctx.store.idempotencyRecords.findUnexpired(request.owner, keyHash, ctx.now());
-        if (stored) return replay(stored, request);
+        if (stored) return replay(ctx, stored, request);
         const response = await execute();
-        if (response.status >= 200 && response.status < 300)
-          await storeRecord(ctx, settings, keyHash, request, response);
+        const success = response.status >= 200 && response.status < 300;
+        if (success) await storeRecord(ctx, settings, keyHash, request, response);
+        ctx.metrics.idempotency(success ? 'stored' : 'not_stored');
         return { response, replayed: false };
       } finally {
         await ctx.locks.release(lockName, token).catch(() => undefined);
@@ -67,14 +68,21 @@ export async function runIdempotent(
     }
     // Someone else holds the key: it may be done already (replay), else wait for it.
     const stored = await ctx.store.idempotencyRecords.findUnexpired(request.owner, keyHash, ctx.now());
-    if (stored) return replay(stored, request);
-    if (Date.now() >= deadline) throw inProgress();
+    if (stored) return replay(ctx, stored, request);
+    if (Date.now() >= deadline) {
+      ctx.metrics.idempotency('in_progress');
+      throw inProgress();
+    }
     await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 30));
   }
 }
 
-function replay(record: IdempotencyRecordDoc, request: IdempotentRequest) {
-  if (record.fingerprint !== request.fingerprint) throw reused();
+function replay(ctx: GatewayContext, record: IdempotencyRecordDoc, request: IdempotentRequest) {
+  if (record.fingerprint !== request.fingerprint) {
+    ctx.metrics.idempotency('conflict');
+    throw reused();
+  }
+  ctx.metrics.idempotency('replayed');
   return { response: { status: record.status, headers: record.headers, body: record.body }, replayed: true };
 }
 

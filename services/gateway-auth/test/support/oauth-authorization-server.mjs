@@ -132,6 +132,16 @@ async function interact(req, res) {
   await provider.interactionFinished(req, res, result, { mergeWithLastSubmission: false });
 }
 
+// Every code and token issued is printed as a JSON line {"issued":{"kind","value"}} (opaque tokens
+// have no recognisable shape): startOAuthServer records them for the secrets audit of the run.
+for (const [event, kind] of [
+  ['authorization_code.saved', 'OAuth authorization code'],
+  ['access_token.saved', 'OAuth access token'],
+  ['refresh_token.saved', 'OAuth refresh token'],
+]) {
+  provider.on(event, (token) => process.stdout.write(`${JSON.stringify({ issued: { kind, value: token.jti } })}\n`));
+}
+
 const callback = provider.callback();
 handle = (req, res) => {
   // RFC 6749 §3.3 lets a server apply a default to a request without scope; oidc-provider would

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { repoRoot } from '@marketplace/testing';
+import { recordIssuedSecret, repoRoot } from '@marketplace/testing';
 
 /**
  * Test helpers for the OAuth2 connect flow: a real authorization server (in its own process, as
@@ -28,6 +28,7 @@ export interface OAuthServerOptions {
 const script = join(repoRoot, 'services', 'gateway-auth', 'test', 'support', 'oauth-authorization-server.mjs');
 
 export async function startOAuthServer(options: OAuthServerOptions): Promise<TestOAuthServer> {
+  recordIssuedSecret('OAuth client secret', options.clientSecret); // for the secrets audit
   const child = spawn(process.execPath, [script], {
     env: {
       PATH: process.env.PATH,
@@ -44,6 +45,21 @@ export async function startOAuthServer(options: OAuthServerOptions): Promise<Tes
   let stdout = '';
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += String(chunk)));
+  // The codes and tokens the server issues, one JSON line each, go to the run's issued secrets.
+  let pending = '';
+  child.stdout.on('data', (chunk) => {
+    const lines = (pending + String(chunk)).split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) {
+      if (!line.startsWith('{"issued"')) continue;
+      try {
+        const { issued } = JSON.parse(line) as { issued: { kind: string; value: string } };
+        recordIssuedSecret(issued.kind, issued.value);
+      } catch {
+        // not one of ours
+      }
+    }
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const timeoutMs = options.startTimeoutMs ?? 15_000;
 

@@ -47,6 +47,8 @@ export async function changeDelivery<T>(
     const after: StoredDelivery = { ...delivery, ...changes, version: delivery.version + 1 } as StoredDelivery;
     const events = await platformEvents(ctx, after, decision.events ?? [], now);
     if (await ctx.store.deliveries.update(owner, providerDeliveryId, delivery.version, changes, events, now)) {
+      if (changes.status != null && changes.status !== delivery.status)
+        ctx.metrics.deliveryStatusChanged(changes.status);
       if (events.length > 0) await ctx.outbox.flush(DELIVERIES_OUTBOX, providerDeliveryId);
       // The driver is free again (a crash before this is mended when they next ask: courier.ts).
       if (ends && delivery.driverId !== null)

@@ -1,3 +1,4 @@
+import type { ProviderStatusName } from '@marketplace/contracts';
 import type { SafeHttpClient } from '@marketplace/http';
 import type { Logger } from '@marketplace/logging';
 import type { OutboxRelay } from '@marketplace/outbox';
@@ -10,6 +11,14 @@ import type { AccountRateLimits } from './rate-limits';
 export interface SecretSealer {
   seal(plain: string, context: string): string;
   open(sealed: string, context: string): string;
+}
+
+/** What deliveries report to Prometheus: counts by outcome and status, never an account or a delivery. */
+export interface ProviderMetrics {
+  /** A new delivery request decided: accepted, or refused by a business rule (rejected). */
+  deliveryCreated(outcome: 'accepted' | 'rejected'): void;
+  /** A delivery moved to `status` (however it came: platform, courier, dispatcher, operator). */
+  deliveryStatusChanged(status: ProviderStatusName): void;
 }
 
 /** What the use cases work with. */
@@ -34,6 +43,7 @@ export interface ProviderContext {
   resolveHost(hostname: string): Promise<string[]>;
   /** Where the public tracking pages are reached (PUBLIC_BASE_URL, or this process's address). */
   publicBaseUrl: string;
+  metrics: ProviderMetrics;
   logger: Logger;
   now(): Date;
   newId(): string;

@@ -98,6 +98,7 @@ export async function createDelivery(
     if (!winner) throw new Error('a duplicate idempotency key without its request');
     return replay(ctx, winner, fingerprint, requestedUrl);
   }
+  ctx.metrics.deliveryCreated(doc.accepted ? 'accepted' : 'rejected');
   if (events.length > 0) await ctx.outbox.flushWritten(DELIVERIES_OUTBOX, insert.inserted);
   ctx.logger.info(
     {

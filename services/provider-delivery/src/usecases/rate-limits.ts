@@ -31,6 +31,8 @@ export class AccountRateLimits {
   constructor(
     private readonly limiter: RequestLimiter,
     private readonly logger: Logger,
+    /** Told of every request refused (a metric: never the account). */
+    private readonly onRejected: () => void = () => undefined,
   ) {}
 
   async admit(account: PlatformAccount): Promise<Admission> {
@@ -52,6 +54,7 @@ export class AccountRateLimits {
       this.unchecked = false;
       this.logger.info('rate limits counted again: the limiter answers');
     }
+    if (!decision.allowed) this.onRejected();
     return decision.allowed
       ? { allowed: true, counted: true, limit, remaining: decision.remaining }
       : { allowed: false, counted: true, limit, remaining: 0, retryAfterSeconds: decision.retryAfterSeconds };

@@ -2,6 +2,9 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import {
   freePort,
   localEnv,
+  recordErrorBody,
+  recordIssuedSecret,
+  recordSecretsIn,
   signTestBearerToken,
   startServiceProcess,
   type ServiceProcess,
@@ -47,7 +50,30 @@ export async function call(
   } catch {
     parsed = undefined;
   }
+  recordSent(body);
+  recordSecretsIn(parsed); // minted keys, webhook secrets, courier tokens, tracking URLs
+  recordErrorBody(res.status, method, text);
   return { status: res.status, body: parsed, headers: res.headers, text };
+}
+
+/**
+ * For the secrets audit: what a call sends under a secret's name (a driver's phone), and a
+ * delivery's callback URL with the token in its path (a confidential routing key, never logged).
+ */
+function recordSent(body: unknown): void {
+  let value = body;
+  if (typeof body === 'string') {
+    try {
+      value = JSON.parse(body);
+    } catch {
+      return;
+    }
+  }
+  recordSecretsIn(value);
+  const url = (value as { webhook?: { url?: unknown } } | null)?.webhook?.url;
+  if (typeof url !== 'string') return;
+  recordIssuedSecret('callback URL', url);
+  recordIssuedSecret('callback token', url.split('/').pop());
 }
 
 export const berlin = {

@@ -1,9 +1,10 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { AttemptMetrics } from '../usecases/context';
+import { attemptTierOf } from '../usecases/delivery-kinds';
 
 /**
- * Attempts by kind (partner-webhook, provider-callback), event type and verdict (delivered, retry,
- * permanent) with the network error class, their latency, and how deliveries end (delivered,
+ * Attempts by kind (partner-webhook, provider-callback), event type, retry tier (first, retry-1 …
+ * retry-7) and verdict (delivered, retry, permanent) with the network error class, their latency, and how deliveries end (delivered,
  * failed, dead_lettered, cancelled): what an SRE watches to see endpoints failing or the dead
  * letters growing. No label names a receiver, an owner or a URL (their number is unbounded, and a
  * provider callback's URL holds a token); the kind keeps a provider's `delivery.cancelled` apart
@@ -12,8 +13,8 @@ import type { AttemptMetrics } from '../usecases/context';
 export function attemptMetrics(registry: Registry): AttemptMetrics {
   const attempts = new Counter({
     name: 'webhook_attempts_total',
-    help: 'Webhook attempts by delivery kind, event type, verdict and network error class (none when a response came).',
-    labelNames: ['kind', 'type', 'verdict', 'error_class'],
+    help: 'Webhook attempts by delivery kind, event type, verdict, network error class (none when a response came) and retry tier (first, retry-1 to retry-7).',
+    labelNames: ['kind', 'type', 'verdict', 'error_class', 'tier'],
     registers: [registry],
   });
   const latency = new Histogram({
@@ -30,8 +31,8 @@ export function attemptMetrics(registry: Registry): AttemptMetrics {
     registers: [registry],
   });
   return {
-    attempted: (kind, type, verdict, errorClass, seconds) => {
-      attempts.inc({ kind, type, verdict, error_class: errorClass ?? 'none' });
+    attempted: (kind, type, attempt, verdict, errorClass, seconds) => {
+      attempts.inc({ kind, type, verdict, error_class: errorClass ?? 'none', tier: attemptTierOf(attempt) });
       latency.observe({ verdict }, seconds);
     },
     ended: (kind, status) => ended.inc({ kind, status }),

@@ -1,6 +1,14 @@
 import type { Consumer, EachBatchPayload, Kafka } from 'kafkajs';
+import type { Context } from '@opentelemetry/api';
 import type { TopicName, TopicPayloads, WebhookAttempt } from '@marketplace/contracts';
-import { holdCauseOf, subscribeWhenReady, type EventDecoder, type HoldWatch } from '@marketplace/events';
+import {
+  holdCauseOf,
+  inConsumerSpan,
+  messageTraceContext,
+  subscribeWhenReady,
+  type EventDecoder,
+  type HoldWatch,
+} from '@marketplace/events';
 import type { Logger } from '@marketplace/logging';
 import type { FairDispatcher } from '../domain/fair-dispatcher';
 import { PartitionProgress } from '../domain/partition-progress';
@@ -34,6 +42,17 @@ export interface AttemptQueueOptions {
    * passed over unread instead of decoded and looked up one by one.
    */
   since?: Date;
+}
+
+/**
+ * Where an attempt message came from, and the trace it was published in (by the consumer of the
+ * domain event, or by the attempt before it): the attempt is made in that trace, whenever it is due.
+ */
+interface Origin {
+  topic: string;
+  partition: number;
+  offset: bigint;
+  trace: Context;
 }
 
 /** An attempt read ahead of its due time: its timer, and where it came from. */
@@ -177,9 +196,10 @@ export class AttemptQueue {
       if (this.stopping) return;
       progress.begin(offset);
       resolveOffset(message.offset);
+      const origin: Origin = { topic, partition, offset, trace: messageTraceContext(message.headers) };
       if (!job) progress.end(offset);
-      else if (wait > 0) this.waitFor(job, topic, partition, offset, wait);
-      else this.dispatch(job, topic, partition, offset);
+      else if (wait > 0) this.waitFor(job, origin, wait);
+      else this.dispatch(job, origin);
       await heartbeat();
     }
     await this.commit(topic, partition, this.progressOf(topic, partition));
@@ -190,7 +210,8 @@ export class AttemptQueue {
   }
 
   /** Keeps a not-yet-due attempt in memory until its due time, then dispatches it. */
-  private waitFor(job: AttemptJob, topic: string, partition: number, offset: bigint, wait: number): void {
+  private waitFor(job: AttemptJob, origin: Origin, wait: number): void {
+    const { topic, partition, offset } = origin;
     const key = `${topic}:${partition}:${offset}`;
     const timer = setTimeout(
       () => {
@@ -199,10 +220,10 @@ export class AttemptQueue {
         // Timers may fire a millisecond early, and one reaches at most 24.8 days: wait for the rest.
         const rest = Date.parse(job.dueAt) - Date.now();
         if (rest > 0) {
-          this.waitFor(job, topic, partition, offset, rest);
+          this.waitFor(job, origin, rest);
           return;
         }
-        this.dispatch(job, topic, partition, offset);
+        this.dispatch(job, origin);
         this.readOnWhereFull();
       },
       Math.min(wait, MAX_TIMER_MS),
@@ -210,11 +231,12 @@ export class AttemptQueue {
     this.waiting.set(key, { timer, topic, partition });
   }
 
-  private dispatch(job: AttemptJob, topic: string, partition: number, offset: bigint): void {
+  private dispatch(job: AttemptJob, origin: Origin): void {
+    const { topic, partition, offset } = origin;
     const progress = this.progressOf(topic, partition);
     // Fair per endpoint owner: `installationId` holds the installation or the platform account.
     const running: Promise<void> = this.dispatcher
-      .run(job.installationId, () => this.handleUntilDone(job, topic, partition))
+      .run(job.installationId, () => this.handleUntilDone(job, origin))
       .then((done) => {
         // Unfinished (the service is stopping mid-outage): the offset stays pending, nothing is
         // committed past it, and the next consumer makes the attempt.
@@ -293,12 +315,27 @@ export class AttemptQueue {
    * Runs the attempt; a failure of our own (the database away, say: the partner's answers are
    * results, not failures) is retried with backoff until it succeeds or the service stops.
    */
-  private async handleUntilDone(job: AttemptJob, topic: string, partition: number): Promise<boolean> {
+  private async handleUntilDone(job: AttemptJob, origin: Origin): Promise<boolean> {
+    const { topic, partition } = origin;
     const holdKey = `attempts-retry:${job.deliveryId}:${job.round}:${job.attempt}`;
     try {
       for (let delay = 500; ; delay = Math.min(delay * 2, 30_000)) {
         try {
-          await this.options.handle(job);
+          // Each try is a span of the message's trace: the webhook's HTTP request beneath it, and
+          // the next attempt it schedules (staged in this context) continuing the same trace.
+          // Ids and numbers only: never the URL, a header or the body.
+          await inConsumerSpan(
+            topic,
+            origin.trace,
+            {
+              'messaging.destination.partition.id': String(partition),
+              'messaging.kafka.offset': Number(origin.offset),
+              'webhook.delivery.id': job.deliveryId,
+              'webhook.round': job.round,
+              'webhook.attempt': job.attempt,
+            },
+            () => this.options.handle(job),
+          );
           return true;
         } catch (error) {
           this.log.error(

@@ -11,6 +11,14 @@ import { attemptTopicAfter } from './delivery-kinds';
 import { targetOf } from './attempt-target';
 
 const LOCK = { ttlMs: 30_000, waitMs: 10_000 };
+/**
+ * One callback of a provider delivery at a time, from the terminal rule's check to the recorded
+ * outcome: without it a nonterminal retry that passed the check could be on the wire while the
+ * terminal event goes, and land after it (the fault proof saw this after a sender was killed
+ * mid-attempt). Its lease outlasts an attempt (`attemptLeaseMs`); one left by a killed process
+ * holds that delivery's callbacks back until it ends (the consumer retries meanwhile).
+ */
+const CALLBACK_ORDER_WAIT_MS = 10_000;
 
 /**
  * Makes one scheduled attempt: signs the stored body with the kind's signer, the current secret
@@ -23,6 +31,20 @@ const LOCK = { ttlMs: 30_000, waitMs: 10_000 };
 export async function makeAttempt(ctx: WebhookContext, job: AttemptJob): Promise<void> {
   const delivery = await ctx.store.deliveries.findForAttempt(job.deliveryId);
   if (!isCurrent(delivery, job)) return;
+  if (delivery.kind === 'partner-webhook') return attemptNow(ctx, job, delivery);
+  const done = await ctx.locks.withLock(
+    `callbacks:${delivery.providerDeliveryId}`,
+    { ttlMs: ctx.attemptLeaseMs, waitMs: CALLBACK_ORDER_WAIT_MS },
+    async () => {
+      // Read again under the lock: another attempt of the delivery may have ended it meanwhile.
+      const current = await ctx.store.deliveries.findForAttempt(job.deliveryId);
+      if (isCurrent(current, job)) await attemptNow(ctx, job, current);
+    },
+  );
+  if (!done) throw new Error(`the callbacks of ${delivery.providerDeliveryId} stayed locked; the attempt is retried`);
+}
+
+async function attemptNow(ctx: WebhookContext, job: AttemptJob, delivery: Delivery): Promise<void> {
   const target = await targetOf(ctx, delivery);
   if (!target.send) {
     await record(ctx, job, () =>
@@ -51,7 +73,14 @@ export async function makeAttempt(ctx: WebhookContext, job: AttemptJob): Promise
     errorClass: result.kind === 'network' ? result.errorClass : null,
     verdict,
   };
-  ctx.metrics.attempted(delivery.kind, delivery.type, verdict, attempt.errorClass, result.latencyMs / 1000);
+  ctx.metrics.attempted(
+    delivery.kind,
+    delivery.type,
+    job.attempt,
+    verdict,
+    attempt.errorClass,
+    result.latencyMs / 1000,
+  );
   // Ids and the outcome only: never the URL (a provider callback's path holds a token), a header or the body.
   ctx.logger.info(
     {

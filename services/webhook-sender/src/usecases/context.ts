@@ -7,7 +7,15 @@ import type { DeliveryKindName, DeliveryKinds } from './delivery-kinds';
 
 /** What attempts report to Prometheus (never an id, a URL or a secret as a label). */
 export interface AttemptMetrics {
-  attempted(kind: DeliveryKindName, type: string, verdict: string, errorClass: string | null, seconds: number): void;
+  /** `attempt`: the attempt's number in its round (1 the first), reported as its retry tier. */
+  attempted(
+    kind: DeliveryKindName,
+    type: string,
+    attempt: number,
+    verdict: string,
+    errorClass: string | null,
+    seconds: number,
+  ): void;
   ended(kind: DeliveryKindName, status: string): void;
 }
 
@@ -34,6 +42,8 @@ export interface WebhookContext {
   unseal: Unsealer;
   /** Serializes the changes of one delivery (recording an attempt, a redelivery). */
   locks: RedisLock;
+  /** The longest one attempt can take, connection, response and recording included (a lock's lease). */
+  attemptLeaseMs: number;
   metrics: AttemptMetrics;
   logger: Logger;
   now(): Date;

@@ -57,3 +57,10 @@ export const ATTEMPT_TOPICS = [TOPICS.webhookAttempts, ...RETRY_TIER_TOPICS] as 
 export type AttemptTopic = (typeof ATTEMPT_TOPICS)[number];
 export const attemptTopicAfter = (attempt: number): AttemptTopic =>
   RETRY_TIER_TOPICS[Math.min(attempt, RETRY_TIER_TOPICS.length) - 1]!;
+
+/**
+ * Which tier an attempt was read from, as a bounded metric label: `first` (webhook-attempts), then
+ * `retry-1` … `retry-7` (the tier topic attemptTopicAfter chose for it).
+ */
+export const attemptTierOf = (attempt: number): string =>
+  attempt <= 1 ? 'first' : `retry-${Math.min(attempt - 1, RETRY_TIER_TOPICS.length)}`;

@@ -9,7 +9,7 @@ import {
   type OutgoingEvent,
 } from '@marketplace/events';
 import { sealForTransport, TRANSPORT_CONTEXTS } from '@marketplace/identity';
-import { quietLogger, stackEnv } from '@marketplace/testing';
+import { quietLogger, recordIssuedSecret, stackEnv } from '@marketplace/testing';
 
 /**
  * provider-delivery's side of `provider-events`, as its outbox will publish: a platform account
@@ -40,6 +40,7 @@ export interface TestProviderDelivery {
 /** A platform account whose signing secret was set at `rotatedAt`, sealed under `key`. */
 export function testAccount(key: Buffer, accountId: string = randomUUID(), rotatedAt = new Date()): TestAccount {
   const secret = `whsec_${randomBytes(24).toString('base64url')}`;
+  recordIssuedSecret('provider webhook signing secret', secret); // for the secrets audit
   return {
     accountId,
     secret,
@@ -54,6 +55,7 @@ export function testAccount(key: Buffer, accountId: string = randomUUID(), rotat
 export function testProviderDelivery(key: Buffer, account: TestAccount, receiverUrl: string): TestProviderDelivery {
   const providerDeliveryId = randomUUID();
   const token = `cbt_${randomBytes(18).toString('hex')}`;
+  recordIssuedSecret('callback token', token); // for the secrets audit
   const path = `/callbacks/${token}`;
   return {
     account,
@@ -68,12 +70,16 @@ export function testProviderDelivery(key: Buffer, account: TestAccount, receiver
   };
 }
 
+/** The driver's phone of the flat events: personal data, which no log may hold (the audit looks). */
+const DRIVER_PHONE = '+49 170 1234567';
+
 /** The flat event of the contract, with a driver's name that is not ASCII (the bytes must survive). */
 export function flatEvent(
   delivery: TestProviderDelivery,
   eventType: string,
   status: PlatformWebhookEvent['status'],
 ): PlatformWebhookEvent {
+  recordIssuedSecret('driver phone number', DRIVER_PHONE);
   return {
     eventType,
     platformReference: `order-${delivery.providerDeliveryId.slice(0, 8)}`,
@@ -81,7 +87,7 @@ export function flatEvent(
     status,
     eventTimeUtc: new Date().toISOString(),
     driverName: 'Jürgen Müller',
-    driverPhone: '+49 170 1234567',
+    driverPhone: DRIVER_PHONE,
     driverLat: 52.520008,
     driverLng: 13.404954,
     trackingUrl: null,

@@ -39,7 +39,10 @@ export function partnerEdge(
     const cached = parts && ctx.keyCache.get(parts.keyId);
     cached?.catch(() => undefined); // awaited below, unless the IP check fails first
     const byIp = await admitFromIp(limiter, limits, c.ip);
-    if (!byIp.allowed) throw limited(byIp.retryAfterSeconds);
+    if (!byIp.allowed) {
+      ctx.metrics.rateLimited('ip');
+      throw limited(byIp.retryAfterSeconds);
+    }
     if (c.path === PARTNER_OPENAPI_PATH) return void (await next()); // the API description is public
 
     const caller = parts && (await authenticatePartner(ctx, parts.keyId, parts.secret, cached));
@@ -49,7 +52,10 @@ export function partnerEdge(
     const byInstallation = await admitForInstallation(limiter, limits, caller.installationId);
     c.set('RateLimit-Limit', String(limits.perInstallation));
     c.set('RateLimit-Remaining', String(byInstallation.remaining));
-    if (!byInstallation.allowed) throw limited(byInstallation.retryAfterSeconds);
+    if (!byInstallation.allowed) {
+      ctx.metrics.rateLimited('installation');
+      throw limited(byInstallation.retryAfterSeconds);
+    }
     c.state.partner = caller;
     await next();
   };

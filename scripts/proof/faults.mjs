@@ -1,0 +1,403 @@
+#!/usr/bin/env node
+// `npm run proof:faults [-- --short] [-- --keep]`: the platform's promises under faults.
+//
+// A cluster of its own (the six services as child processes, own databases and consumer groups) on
+// the local stack, seeded like the demo, with steady traffic: orders through the gateway (some
+// cancelled, some assigned to the delivery provider and carried to Delivered), deliveries created on
+// provider-delivery and carried by its simulated couriers; webhooks and callbacks go to a receiver
+// in this process. Under that traffic, one after the other:
+//   1. kill -9 of each service, then started again;
+//   2. kill -9 of the Kafka broker, the MongoDB-wire engine and Redis, then started again
+//      (Redis: the gateway answers 503 `service.unavailable` while it is away, as
+//      docs/operations.md#redis documents; clients retry with the same Idempotency-Key);
+//   3. SIGTERM of each service (a rolling restart): the requests in flight through it must finish.
+// After each restart the last acknowledged orders and deliveries are sent again with the same key
+// and body: the answer must be the original one. Then the traffic stops, the webhooks drain, and
+// the checks print their counts:
+//   - every acknowledged order exists exactly once; no externalOrderId has two orders;
+//   - every acknowledged provider delivery exists once, with the id it was given;
+//   - every expected partner webhook (orders.created, orders.cancelled, delivery.assigned) reached
+//     the receiver with a valid signature, one event id always with one body;
+//   - every event provider-delivery published for those deliveries reached the receiver as a signed
+//     callback (or was left out because its delivery's terminal callback had gone: the contract's
+//     rule), and nothing nonterminal came after a terminal callback;
+//   - every idempotent replay returned the original answer;
+//   - no request in flight at a SIGTERM was cut off; no answer was a 500;
+//   - no log line or metric of the run holds a secret issued or seen in it.
+// Exit 0 when every promise held, 1 otherwise. --short (what CI runs, in npm test's disruptive
+// project) keeps every fault and runs on for less time after each. The counts also go to
+// .test-results/proof-faults.json, the services' logs to .test-results/proof-faults/.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { providerAdminToken } from '../demo/lib/options.mjs';
+import { root } from '../services.mjs';
+import { Client } from './lib/client.mjs';
+import { Cluster, SERVICES, STACK_COMPONENTS, waitUntil } from './lib/cluster.mjs';
+import { readAccountEvents, topicEnds } from './lib/provider-events.mjs';
+import { auditSecrets } from './lib/secrets.mjs';
+import { Traffic } from './lib/traffic.mjs';
+import { checkOrders, checkProviderDeliveries, partnerWebhooks, providerCallbacks } from './lib/verify.mjs';
+
+const require = createRequire(join(root, 'package.json'));
+const args = process.argv.slice(2);
+const SHORT = args.includes('--short');
+const KEEP = args.includes('--keep');
+
+/** How long the traffic runs on after each fault, before the next (ms). */
+const PLAN = SHORT
+  ? { warmMs: 5_000, afterServiceMs: 4_000, afterComponentMs: 6_000, drainMs: 150_000 }
+  : { warmMs: 10_000, afterServiceMs: 12_000, afterComponentMs: 15_000, drainMs: 240_000 };
+const ORDERS_PER_SECOND = 3;
+const DELIVERIES_PER_SECOND = 0.5;
+const REPLAYS_PER_FAULT = 2;
+const RESULTS = join(root, '.test-results');
+const LOG_DIR = join(RESULTS, 'proof-faults');
+
+const started = Date.now();
+const say = (line) => console.log(`[${String(Math.round((Date.now() - started) / 1000)).padStart(4)} s] ${line}`);
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function run(command, commandArgs, what, timeout = 600_000) {
+  const result = spawnSync(command, commandArgs, { cwd: root, stdio: 'inherit', timeout, killSignal: 'SIGKILL' });
+  if (result.status !== 0) throw new Error(`${what} failed (exit ${result.status ?? result.signal})`);
+}
+
+async function seed(cluster, receiverUrl) {
+  const dir = mkdtempSync(join(tmpdir(), 'proof-faults-'));
+  const file = join(dir, 'fixture.json');
+  const result = spawnSync(
+    process.execPath,
+    [
+      join(root, 'scripts/demo/seed.mjs'),
+      '--gateway',
+      cluster.url('gateway-auth'),
+      '--provider-url',
+      cluster.url('provider-delivery'),
+      '--webhook-url',
+      `${receiverUrl}/hooks`,
+      '--out',
+      file,
+    ],
+    { cwd: root, encoding: 'utf8', timeout: 180_000, killSignal: 'SIGKILL' },
+  );
+  if (result.status !== 0)
+    throw new Error(`the demo seed failed (${result.status}):\n${result.stdout}${result.stderr}`);
+  const fixture = JSON.parse(readFileSync(file, 'utf8'));
+  rmSync(dir, { recursive: true, force: true });
+  return fixture;
+}
+
+/** What the traffic needs beyond the seed: the cola of Demo Bistro Mitte, pickup and drop-off points. */
+async function prepare(cluster, fixture) {
+  const mitte = fixture.branches.find((b) => b.name === 'Demo Bistro Mitte');
+  const res = await fetch(`${cluster.url('gateway-auth')}/api/partner/v1/catalog/branches/${mitte.id}/products`, {
+    headers: { authorization: `ApiKey ${fixture.installations.orderSource.apiKey}` },
+  });
+  const menu = await res.json();
+  const cola = menu.categories.flatMap((c) => c.products).find((p) => p.name === 'Cola');
+  const inside = fixture.deliveryZones[0].inside;
+  fixture.proof = {
+    branchId: mitte.id,
+    productId: cola.id,
+    variantId: cola.variants[0].id,
+    pickup: inside,
+    dropoff: { latitude: inside.latitude + 0.004, longitude: inside.longitude + 0.004 },
+  };
+  // More simulated couriers on a faster clock than the demo's, and no rate limit in the way.
+  const admin = providerAdminToken({}, process.env, { sub: 'proof-faults' });
+  const patched = await fetch(
+    `${cluster.url('provider-delivery')}/admin/v1/platform-accounts/${fixture.provider.accountId}`,
+    {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        rateLimit: { requestsPerMinute: 1_000_000 },
+        simulator: { enabled: true, drivers: 20, timeScale: 60 },
+      }),
+    },
+  );
+  if (patched.status !== 200)
+    throw new Error(`PATCH of the demo platform account: ${patched.status} ${await patched.text()}`);
+  return admin;
+}
+
+/** The drivers' phone numbers (the simulator's), for the secrets audit. */
+async function driverPhones(cluster, fixture, admin) {
+  const res = await fetch(
+    `${cluster.url('provider-delivery')}/admin/v1/platform-accounts/${fixture.provider.accountId}/drivers`,
+    { headers: { authorization: `Bearer ${admin}` } },
+  ).catch(() => undefined);
+  if (res?.status !== 200) return [];
+  const body = await res.json();
+  return (Array.isArray(body) ? body : (body.drivers ?? [])).map((d) => d.phone).filter(Boolean);
+}
+
+async function scrapeMetrics(cluster) {
+  await Promise.all(
+    SERVICES.map(async (name) => {
+      const res = await fetch(`${cluster.url(name)}/metrics`, { signal: AbortSignal.timeout(3_000) }).catch(
+        () => undefined,
+      );
+      if (res?.status === 200) writeFileSync(join(LOG_DIR, `${name}-final.metrics`), await res.text());
+    }),
+  );
+}
+
+async function main() {
+  say(`proof:faults${SHORT ? ' --short' : ''}: build and stack`);
+  run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-b'], 'the build');
+  run('bash', [join(root, 'scripts/stack/stack.sh'), 'up'], 'the local stack');
+  rmSync(LOG_DIR, { recursive: true, force: true });
+
+  const { startReceiver } = require('./shared/testing/dist/receiver.js');
+  const receiver = await startReceiver();
+  const tag = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  const cluster = new Cluster({ tag, logDir: LOG_DIR, say });
+  // Interrupted (Ctrl-C, a test's timeout): no service process of the run may outlive it.
+  for (const signal of ['SIGINT', 'SIGTERM'])
+    process.once(signal, () => {
+      cluster.killAll();
+      process.exit(130);
+    });
+  const client = new Client();
+  const report = { short: SHORT, faults: [], replays: [], sigterm: {} };
+  let traffic;
+  try {
+    await cluster.start();
+    say(`cluster up (${SERVICES.length} services, databases proof_${tag}_*); seeding`);
+    const fixture = await seed(cluster, receiver.url);
+    const admin = await prepare(cluster, fixture);
+    const from = await topicEnds(cluster.stackEnv.KAFKA_BROKERS);
+
+    traffic = new Traffic({
+      client,
+      cluster,
+      fixture,
+      tag,
+      ordersPerSecond: ORDERS_PER_SECOND,
+      deliveriesPerSecond: DELIVERIES_PER_SECOND,
+    });
+    traffic.start();
+    say(`traffic: ${ORDERS_PER_SECOND} orders/s through the gateway, ${DELIVERIES_PER_SECOND} provider deliveries/s`);
+    await sleep(PLAN.warmMs);
+
+    const replay = async () => traffic.replay(REPLAYS_PER_FAULT, report.replays);
+
+    for (const name of SERVICES) {
+      client.phase = `kill -9 ${name}`;
+      await cluster.kill(name);
+      const restartMs = await cluster.launch(name);
+      say(`kill -9 ${name}: ready again after ${restartMs} ms`);
+      report.faults.push({ fault: `kill -9 ${name}`, readyAfterMs: restartMs });
+      await replay();
+      await sleep(PLAN.afterServiceMs);
+    }
+    for (const component of STACK_COMPONENTS) {
+      client.phase = `kill -9 ${component}`;
+      const pid = await cluster.killComponent(component);
+      const upMs = cluster.startComponent(component);
+      const readyMs = await cluster.allReady();
+      say(`kill -9 ${component} (pid ${pid}): up again after ${upMs} ms, every service ready ${readyMs} ms later`);
+      report.faults.push({ fault: `kill -9 ${component}`, upAfterMs: upMs, servicesReadyAfterMs: readyMs });
+      await replay();
+      await sleep(PLAN.afterComponentMs);
+    }
+    for (const name of SERVICES) {
+      client.phase = `SIGTERM ${name}`;
+      const burst = traffic.burst(name);
+      await sleep(15); // sent, not answered yet
+      const inFlight = client.signal(name);
+      const stop = await cluster.terminate(name);
+      await burst;
+      const restartMs = await cluster.launch(name);
+      say(
+        `SIGTERM ${name}: ${inFlight} requests in flight, exit ${stop.code ?? stop.signal} after ${stop.ms} ms, ready again after ${restartMs} ms`,
+      );
+      report.faults.push({
+        fault: `SIGTERM ${name}`,
+        inFlight,
+        stoppedMs: stop.ms,
+        exit: stop.code ?? stop.signal,
+        readyAfterMs: restartMs,
+      });
+      await replay();
+      await sleep(PLAN.afterServiceMs);
+    }
+
+    client.phase = 'drain';
+    say('traffic stops; waiting for its requests to end');
+    await traffic.stop();
+    const drained = await drain(receiver, traffic, fixture);
+    say(`drained in ${drained.ms} ms${drained.complete ? '' : ' (gave up: what is missing is counted as lost)'}`);
+
+    const { MongoClient } = require('mongodb');
+    const mongo = new MongoClient(cluster.stackEnv.MONGO_URL, { serverSelectionTimeoutMS: 10_000 });
+    await mongo.connect();
+    try {
+      report.orders = await checkOrders(mongo.db(`proof_${tag}_ord`), traffic);
+      report.providerDeliveries = await checkProviderDeliveries(
+        mongo.db(`proof_${tag}_prv`),
+        traffic,
+        fixture.provider.accountId,
+      );
+    } finally {
+      await mongo.close();
+    }
+    report.webhooks = partnerWebhooks(receiver.received, traffic, fixture);
+    const events = await readAccountEvents(cluster.stackEnv.KAFKA_BROKERS, from, fixture.provider.accountId, tag);
+    report.callbacks = providerCallbacks(receiver.received, events, traffic, fixture);
+    for (const name of SERVICES) report.sigterm[name] = client.signalReport(name);
+    report.requests = {
+      byPhase: Object.fromEntries([...client.byPhase].map(([phase, answers]) => [phase, Object.fromEntries(answers)])),
+      statuses: Object.fromEntries(client.statuses),
+      networkErrors: Object.fromEntries(client.networkErrors),
+      internalErrors: client.internalErrors.slice(0, 10),
+      refused: traffic.refused.slice(0, 20),
+    };
+    await scrapeMetrics(cluster);
+    const phones = await driverPhones(cluster, fixture, admin);
+    writeFileSync(join(LOG_DIR, 'error-bodies.jsonl'), client.errorBodies.map((b) => JSON.stringify(b)).join('\n'));
+    report.secrets = auditSecrets(LOG_DIR, [
+      ['tenant token', fixture.tenantApi.token],
+      ...Object.values(fixture.installations).flatMap((i) => [
+        ['API key', i.apiKey],
+        ['API key secret', i.apiKey?.split('.')[1]],
+        ['webhook signing secret', i.webhookSecret],
+      ]),
+      ['provider platform API key', fixture.provider.apiKey],
+      ['provider platform API key secret', fixture.provider.apiKey?.split('.')[1]],
+      ['provider webhook signing secret', fixture.provider.webhookSecret],
+      ['provider administrator token', admin],
+      ...phones.map((phone) => ['driver phone', phone]),
+    ]);
+  } finally {
+    report.crashes = cluster.crashes;
+    if (traffic?.running) await traffic.stop().catch(() => undefined);
+    await cluster.stop().catch(() => undefined);
+    await receiver.close();
+    if (!KEEP) await dropDatabases(cluster);
+  }
+  return finish(report);
+}
+
+/** Waits until every promised webhook and every delivery's terminal callback arrived, or the plan's bound. */
+async function drain(receiver, traffic, fixture) {
+  const startedAt = Date.now();
+  const complete = await waitUntil(
+    'every expected webhook and every delivery’s terminal callback at the receiver',
+    async () => {
+      const webhooks = partnerWebhooks(receiver.received, traffic, fixture);
+      const callbacks = providerCallbacks(receiver.received, [], traffic, fixture);
+      return webhooks.lost === 0 && callbacks.deliveriesWithoutTerminalCallback === 0;
+    },
+    PLAN.drainMs,
+    1_000,
+  ).then(
+    () => true,
+    () => false,
+  );
+  return { complete, ms: Date.now() - startedAt };
+}
+
+async function dropDatabases(cluster) {
+  const { MongoClient } = require('mongodb');
+  const mongo = new MongoClient(cluster.stackEnv.MONGO_URL, { serverSelectionTimeoutMS: 10_000 });
+  try {
+    await mongo.connect();
+    for (const name of cluster.databases()) await mongo.db(name).dropDatabase();
+  } catch (error) {
+    say(`could not drop the run's databases: ${error.message}`);
+  } finally {
+    await mongo.close().catch(() => undefined);
+  }
+}
+
+/** The promises, each with its count; prints them and answers the exit code. */
+function finish(report) {
+  const cut = Object.entries(report.sigterm).flatMap(([name, r]) => r.cut.map((c) => ({ name, ...c })));
+  const replaysDiffering = report.replays.filter((r) => !r.same);
+  const promises = [
+    ['acknowledged orders lost', report.orders.lost],
+    ['orders created twice for one externalOrderId', report.orders.duplicated],
+    ['acknowledged provider deliveries lost', report.providerDeliveries.lost],
+    ['provider deliveries created twice for one idempotency key', report.providerDeliveries.duplicated],
+    ['partner webhooks lost', report.webhooks.lost],
+    ['partner webhooks with a bad signature', report.webhooks.badSignatures],
+    ['partner webhook event ids with two bodies', report.webhooks.idsWithTwoBodies],
+    ['provider callbacks lost', report.callbacks.lost],
+    ['provider callbacks with a bad signature', report.callbacks.badSignatures],
+    ['nonterminal callbacks after a terminal one', report.callbacks.nonterminalAfterTerminal],
+    ['idempotent replays that did not return the original answer', replaysDiffering.length],
+    ['requests in flight at a SIGTERM cut off', cut.length],
+    ['answers 500', report.requests.internalErrors.length],
+    ['secrets in logs or metrics', report.secrets.findings.length],
+    ['service processes that exited by themselves', report.crashes.length],
+  ];
+  console.log('\nproof:faults: faults');
+  for (const f of report.faults) console.log(`  ${f.fault}`);
+  console.log('\nproof:faults: counts');
+  const o = report.orders;
+  const d = report.providerDeliveries;
+  const w = report.webhooks;
+  const c = report.callbacks;
+  console.log(
+    `  orders: ${o.attempted} sent, ${o.acknowledged} acknowledged, ${o.lost} lost, ${o.duplicated} duplicated, ${o.createdUnacknowledged} created but not acknowledged`,
+  );
+  console.log(
+    `  provider deliveries: ${d.attempted} sent, ${d.acknowledged} acknowledged, ${d.lost} lost, ${d.duplicated} duplicated; statuses ${JSON.stringify(d.statuses)}`,
+  );
+  console.log(
+    `  partner webhooks: ${w.expected} expected, ${w.received} received, ${w.lost} lost, ${w.duplicateCopies} extra copies (at least once)`,
+  );
+  console.log(
+    `  provider callbacks: ${c.published} published, ${c.received} received, ${c.lost} lost, ${c.superseded} left out after a terminal one, ${c.duplicateCopies} extra copies, ${c.deliveriesWithoutTerminalCallback} deliveries not ended yet`,
+  );
+  console.log(`  replays: ${report.replays.length} sent again, ${replaysDiffering.length} differed`);
+  for (const [name, r] of Object.entries(report.sigterm))
+    console.log(`  SIGTERM ${name}: ${r.inFlight} in flight, ${r.finished} finished, ${r.cut.length} cut off`);
+  console.log('  answers to the traffic from each fault until the next (status and code, or network error):');
+  for (const [phase, answers] of Object.entries(report.requests.byPhase))
+    console.log(`    ${phase}: ${JSON.stringify(answers)}`);
+  console.log(
+    `  answers by status: ${JSON.stringify(report.requests.statuses)}; network errors: ${JSON.stringify(report.requests.networkErrors)}`,
+  );
+  console.log(
+    `  secrets audit: ${report.secrets.files} files, ${report.secrets.values} issued values, ${report.secrets.findings.length} findings`,
+  );
+  const broken = promises.filter(([, count]) => count > 0);
+  console.log('\nproof:faults: promises');
+  for (const [what, count] of promises) console.log(`  ${count === 0 ? 'ok  ' : 'FAIL'} ${what}: ${count}`);
+  if (w.missing.length) console.log(`  missing webhooks (first ${w.missing.length}): ${w.missing.join(', ')}`);
+  if (c.missing.length) console.log(`  missing callbacks (first ${c.missing.length}): ${c.missing.join(', ')}`);
+  for (const r of replaysDiffering.slice(0, 5)) console.log(`  replay of ${r.kind} ${r.key}: ${r.got}`);
+  for (const x of cut.slice(0, 10))
+    console.log(`  cut at SIGTERM ${x.name}: ${x.method} ${new URL(x.url).pathname} -> ${x.error ?? x.status}`);
+  for (const x of report.requests.internalErrors) console.log(`  500: ${x.method} ${x.path}: ${x.body}`);
+  for (const x of c.violations) console.log(`  nonterminal after terminal, delivery ${x.id}: ${x.sequence}`);
+  for (const x of report.secrets.findings.slice(0, 10)) console.log(`  secret: ${x}`);
+  for (const x of report.crashes)
+    console.log(`  exited by itself: ${x.name} (pid ${x.pid}) ${x.code ?? x.signal} at ${x.at}`);
+  if (report.requests.refused.length)
+    console.log(`  refused for good (first 20): ${JSON.stringify(report.requests.refused)}`);
+  writeFileSync(
+    join(RESULTS, 'proof-faults.json'),
+    JSON.stringify({ ...report, tookSeconds: Math.round((Date.now() - started) / 1000) }, null, 2),
+  );
+  const seconds = Math.round((Date.now() - started) / 1000);
+  console.log(
+    `\nproof:faults: ${broken.length === 0 ? 'every promise held' : `${broken.length} promises broken`} (${seconds} s; .test-results/proof-faults.json)`,
+  );
+  return broken.length === 0 ? 0 : 1;
+}
+
+try {
+  process.exitCode = await main();
+} catch (error) {
+  console.error(`proof:faults: ${error?.stack ?? error}`);
+  process.exitCode = 1;
+}
+// Lingering sockets (kafkajs, keep-alive) must not keep the run alive after the verdict.
+setTimeout(() => process.exit(process.exitCode), 1_000).unref();

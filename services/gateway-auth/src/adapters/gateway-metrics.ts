@@ -1,0 +1,30 @@
+import { Counter, type Registry } from 'prom-client';
+import type { GatewayMetrics } from '../usecases/context';
+
+/**
+ * The Partner API edge's counters: requests refused by a rate limit, by scope (ip, installation),
+ * and idempotent requests by outcome (stored, not_stored, replayed, conflict, in_progress). No label
+ * names an address, an installation or a key: their number is unbounded.
+ */
+export function gatewayMetrics(registry: Registry): GatewayMetrics {
+  const rejections = new Counter({
+    name: 'rate_limit_rejections_total',
+    help: 'Requests refused with 429 by a rate limit, by scope (gateway-auth: ip, installation; provider-delivery: account).',
+    labelNames: ['scope'],
+    registers: [registry],
+  });
+  const idempotency = new Counter({
+    name: 'idempotency_requests_total',
+    help: 'Partner API mutations with an Idempotency-Key, by outcome: stored (run, 2xx kept for replay), not_stored (run, an error: the key stays usable), replayed, conflict (key reused for another request), in_progress (the first request still running).',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
+  // Every series from the start at 0, so that rate() and increase() see the first one.
+  for (const scope of ['ip', 'installation']) rejections.inc({ scope }, 0);
+  for (const outcome of ['stored', 'not_stored', 'replayed', 'conflict', 'in_progress'])
+    idempotency.inc({ outcome }, 0);
+  return {
+    rateLimited: (scope) => rejections.inc({ scope }),
+    idempotency: (outcome) => idempotency.inc({ outcome }),
+  };
+}

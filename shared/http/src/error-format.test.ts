@@ -1,0 +1,29 @@
+import { formatError, statusOf, toAppError } from './error-format';
+
+/** An error as the MongoDB driver throws it when the engine cannot be reached. */
+function driverError(name: string): Error {
+  const error = new Error('connect ECONNREFUSED 127.0.0.1:27017');
+  error.name = name;
+  return error;
+}
+
+describe('toAppError', () => {
+  it.each(['MongoServerSelectionError', 'MongoNetworkError', 'MongoNotConnectedError', 'MongoPoolClearedError'])(
+    'answers a database out of reach (%s) with 503 service.unavailable and Retry-After, not a 500',
+    (name) => {
+      const error = toAppError(driverError(name));
+      expect(statusOf(error)).toBe(503);
+      const response = formatError(error, 'problem', '/orders');
+      expect(response.body).toMatchObject({ status: 503, code: 'service.unavailable' });
+      expect(response.headers['Retry-After']).toBe('1');
+      // The driver's message (an address) stays in the log, out of the answer.
+      expect(JSON.stringify(response.body)).not.toContain('ECONNREFUSED');
+    },
+  );
+
+  it('keeps any other unexpected error a 500 internal', () => {
+    const error = toAppError(new TypeError('x is undefined'));
+    expect(statusOf(error)).toBe(500);
+    expect(error.code).toBe('internal');
+  });
+});
