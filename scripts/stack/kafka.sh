@@ -121,7 +121,12 @@ kafka_start() {
   if [[ ! -f "$KAFKA_HOME/data/meta.properties" ]]; then
     local cluster_id
     # Kafka cluster ids are 16 random bytes, base64url without padding (what `kafka-storage random-uuid` prints).
-    cluster_id="$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n')"
+    # Like Kafka's own Uuid.randomUuid, never one that starts with '-': the storage tool's argument
+    # parser would take it for an option and refuse to format (one fresh machine in 64).
+    cluster_id="-"
+    while [[ "$cluster_id" == -* ]]; do
+      cluster_id="$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n')"
+    done
     stack_say "kafka: formatting storage (cluster id $cluster_id)"
     if ! "${KAFKA_JAVA[@]}" kafka.tools.StorageTool format -t "$cluster_id" -c "$KAFKA_CONFIG" --ignore-formatted \
           >> "$log" 2>&1 < /dev/null; then
