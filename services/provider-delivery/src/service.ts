@@ -87,7 +87,7 @@ export const providerDeliveryService: ServiceDefinition<typeof settings> = {
     simulator?.start();
     return {
       consumers: consumers(context),
-      onStop: async () => {
+      stopWork: async () => {
         await simulator?.stop();
         await dispatcher.stop();
       },

@@ -112,8 +112,8 @@ export const webhookSenderService: ServiceDefinition<typeof settings> = {
     await queue.start();
     return {
       consumers: consumers(ctx, installations, since, config.installationsCopyStart === 'earliest'),
+      stopWork: () => queue.stop(),
       onStop: async () => {
-        await queue.stop();
         await admin.disconnect();
         http.close();
       },

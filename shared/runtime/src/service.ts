@@ -55,6 +55,13 @@ export interface ServiceContext<S, M extends TopicMap = PlatformTopics> {
 /** What `setup` hands back: the Kafka consumers to run and anything to stop on shutdown. */
 export interface ServiceParts<M extends TopicMap = PlatformTopics> {
   consumers?: ConsumerSpec<M>[];
+  /**
+   * Stops the service's own background work (a queue, a loop) from starting anything new and waits
+   * for what is under way. Runs as the stop begins, alongside the consumers' stop and the HTTP
+   * drain, so that nothing new starts while the process is on its way out.
+   */
+  stopWork?: () => Promise<void>;
+  /** Releases what the service holds (clients, timers), after HTTP and the consumers stopped. */
   onStop?: () => Promise<void>;
 }
 
@@ -213,6 +220,14 @@ export async function startService<S extends Record<string, Setting<unknown>>, M
       clearTimeout(firstPrune);
       clearInterval(pruning);
       http.stopAccepting();
+      // Consumers and background work stop taking new work at once (what is in hand finishes):
+      // a message or a due retry must not start while the process is on its way out.
+      const workStopped = Promise.all([
+        ...consumers.map((consumer) =>
+          consumer.stop().catch((error) => logger.warn({ err: error }, 'consumer stop failed')),
+        ),
+        parts.stopWork?.().catch((error) => logger.warn({ err: error }, 'background work stop failed')),
+      ]);
       // Still listening for a moment, answering with `Connection: close`: requests already on
       // their way (a connection just opened, a request not yet read) are served, not reset, and
       // kept-alive clients move off. Then no new connection, and idle ones are closed.
@@ -227,8 +242,7 @@ export async function startService<S extends Record<string, Setting<unknown>>, M
       await withTimeout(closed, Math.max(1000, config.shutdownTimeoutMs - 2000), 'in-flight HTTP requests')
         .catch(() => server.closeAllConnections())
         .finally(() => clearInterval(closingIdle));
-      for (const consumer of consumers)
-        await consumer.stop().catch((error) => logger.warn({ err: error }, 'consumer stop failed'));
+      await workStopped;
       await outbox.stop();
       await parts.onStop?.();
       await consumerLag.close();
