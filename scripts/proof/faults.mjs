@@ -95,6 +95,7 @@ async function prepare(cluster, fixture) {
   const mitte = fixture.branches.find((b) => b.name === 'Demo Bistro Mitte');
   const res = await fetch(`${cluster.url('gateway-auth')}/api/partner/v1/catalog/branches/${mitte.id}/products`, {
     headers: { authorization: `ApiKey ${fixture.installations.orderSource.apiKey}` },
+    signal: AbortSignal.timeout(10_000),
   });
   const menu = await res.json();
   const cola = menu.categories.flatMap((c) => c.products).find((p) => p.name === 'Cola');
@@ -117,6 +118,7 @@ async function prepare(cluster, fixture) {
         rateLimit: { requestsPerMinute: 1_000_000 },
         simulator: { enabled: true, drivers: 20, timeScale: 60 },
       }),
+      signal: AbortSignal.timeout(10_000),
     },
   );
   if (patched.status !== 200)
@@ -124,15 +126,16 @@ async function prepare(cluster, fixture) {
   return admin;
 }
 
-/** The drivers' phone numbers (the simulator's), for the secrets audit. */
+/** The drivers' phone numbers (the simulator's), for the secrets audit: without them it would check none. */
 async function driverPhones(cluster, fixture, admin) {
   const res = await fetch(
     `${cluster.url('provider-delivery')}/admin/v1/platform-accounts/${fixture.provider.accountId}/drivers`,
-    { headers: { authorization: `Bearer ${admin}` } },
-  ).catch(() => undefined);
-  if (res?.status !== 200) return [];
-  const body = await res.json();
-  return (Array.isArray(body) ? body : (body.drivers ?? [])).map((d) => d.phone).filter(Boolean);
+    { headers: { authorization: `Bearer ${admin}` }, signal: AbortSignal.timeout(10_000) },
+  );
+  const body = res.status === 200 ? await res.json() : undefined;
+  const phones = (Array.isArray(body) ? body : (body?.drivers ?? [])).map((d) => d.phone).filter(Boolean);
+  if (phones.length === 0) throw new Error(`no driver phone numbers to audit (drivers list: ${res.status})`);
+  return phones;
 }
 
 async function scrapeMetrics(cluster) {
@@ -231,7 +234,7 @@ async function main() {
     say('traffic stops; waiting for its requests to end');
     await traffic.stop();
     const drained = await drain(receiver, traffic, fixture);
-    say(`drained in ${drained.ms} ms${drained.complete ? '' : ' (gave up: what is missing is counted as lost)'}`);
+    say(`drained in ${drained.ms} ms${drained.complete ? '' : ' (gave up: what is missing is counted below)'}`);
 
     const { MongoClient } = require('mongodb');
     const mongo = new MongoClient(cluster.stackEnv.MONGO_URL, { serverSelectionTimeoutMS: 10_000 });
@@ -330,8 +333,11 @@ function finish(report) {
     ['provider callbacks lost', report.callbacks.lost],
     ['provider callbacks with a bad signature', report.callbacks.badSignatures],
     ['nonterminal callbacks after a terminal one', report.callbacks.nonterminalAfterTerminal],
+    ['provider deliveries without a terminal callback', report.callbacks.deliveriesWithoutTerminalCallback],
     ['idempotent replays that did not return the original answer', replaysDiffering.length],
     ['requests in flight at a SIGTERM cut off', cut.length],
+    // A SIGTERM with nothing in flight would prove nothing about in-flight requests.
+    ['SIGTERMs with no request in flight', Object.values(report.sigterm).filter((r) => r.inFlight === 0).length],
     ['answers 500', report.requests.internalErrors.length],
     ['secrets in logs or metrics', report.secrets.findings.length],
     ['service processes that exited by themselves', report.crashes.length],

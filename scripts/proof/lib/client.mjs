@@ -109,9 +109,10 @@ export class Client {
   }
 
   /**
-   * How the requests in flight through `name` at its SIGTERM ended: finished (an answer that is not
-   * a cut-off: any status except 502, which the gateway gives when an owner drops a forwarded
-   * request) or cut off (a reset connection, a 502).
+   * How the requests in flight through `name` at its SIGTERM ended: finished (an answer below 500)
+   * or cut off (a reset connection, a timeout, or a 5xx: a stopping service keeps serving for
+   * SHUTDOWN_DRAIN_MS, so a request already on its way has no reason to meet a refusal, and the
+   * gateway turns an owner's dropped or refused connection into 502 or 503).
    */
   signalReport(name) {
     const ended = this.signalled.get(name) ?? [];
@@ -131,6 +132,6 @@ function summary(outcome) {
   return {
     status: outcome.status,
     code: outcome.body?.code,
-    cut: outcome.status === 502,
+    cut: outcome.status >= 500,
   };
 }

@@ -5,9 +5,13 @@
 // by scripts/stack/stack.sh.
 import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { readStackEnv, root, stackDir } from '../../services.mjs';
+import { isReady, readStackEnv, root, stackDir } from '../../services.mjs';
+
+const require = createRequire(join(root, 'package.json'));
+const { freePort } = require('./shared/testing/dist/service-process.js');
+const { waitFor } = require('./shared/testing/dist/wait.js');
 
 /** Services in the order they start (the gateway last: it forwards to the others). */
 export const SERVICES = [
@@ -24,29 +28,8 @@ const READY_TIMEOUT_MS = 90_000;
 const EXIT_TIMEOUT_MS = 30_000;
 const STACK_UP_TIMEOUT_MS = 240_000;
 
-export async function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Polls `check` until it answers truthy; throws, naming `what`, after `timeoutMs`. */
-export async function waitUntil(what, check, timeoutMs, everyMs = 250) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check().catch(() => undefined);
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`gave up after ${Math.round(timeoutMs / 1000)} s waiting for ${what}`);
-    await sleep(everyMs);
-  }
-}
+/** Polls `check` until it answers truthy; throws, naming `what`, after `timeoutMs` (shared/testing's waitFor). */
+export const waitUntil = (what, check, timeoutMs, everyMs = 250) => waitFor(what, check, timeoutMs, everyMs);
 
 function alive(pid) {
   try {
@@ -55,11 +38,6 @@ function alive(pid) {
   } catch {
     return false;
   }
-}
-
-async function isReady(url) {
-  const res = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2_000) });
-  return res.status === 200;
 }
 
 /**

@@ -101,7 +101,7 @@ export class Traffic {
     };
     if (answer.status !== 201) {
       if (!this.refused.some((r) => r.kind === 'order'))
-        console.log(`first refused order: ${answer.status ?? answer.error} ${answer.text?.slice(0, 500)}`);
+        console.log(`first refused order: ${answer.status ?? answer.error} ${answer.body?.code ?? ''}`);
       this.refused.push({
         kind: 'order',
         n,

@@ -92,12 +92,13 @@ export const webhookSenderService: ServiceDefinition<typeof settings> = {
       ATTEMPT_TOPICS.map((topic): [string, Record<string, unknown>] => [topic, context.catalog.get(topic).schema]),
     );
     const since = await sendingSince(ctx.store, ctx.now());
+    const attemptsGroup = `${groupPrefix}.attempts`;
     const queue = new AttemptQueue(
       kafka,
       new EventDecoder(new EventSchemas(config.schemaRegistryUrl, context.catalog), attemptSchemas),
       new FairDispatcher({ overall: config.concurrency, perEndpoint: config.concurrencyPerEndpoint }),
       {
-        groupId: `${groupPrefix}.attempts`,
+        groupId: attemptsGroup,
         topics: ATTEMPT_TOPICS,
         maxInFlight: config.concurrency * 4,
         maxWaiting: config.maxWaitingAttempts,
@@ -108,7 +109,7 @@ export const webhookSenderService: ServiceDefinition<typeof settings> = {
       context.logger.child({ component: 'attempt-queue' }),
     );
     waitingAttemptsGauge(context.metrics, () => queue.waitingCount);
-    context.consumerLag.watch(`${groupPrefix}.attempts`, ATTEMPT_TOPICS);
+    context.consumerLag.watch(attemptsGroup, ATTEMPT_TOPICS);
     await queue.start();
     return {
       consumers: consumers(ctx, installations, since, config.installationsCopyStart === 'earliest'),

@@ -74,6 +74,21 @@ export function isAppError(value: unknown): value is AppError {
  * Whether retrying the failed operation later can help. AppErrors say so themselves; for driver
  * errors we trust their own markers (kafkajs `retriable`, MongoDB `hasErrorLabel`, network codes).
  */
+/**
+ * The MongoDB driver's errors for a database it cannot reach (the engine restarting, a network cut,
+ * an election): nothing was decided, so the work can be tried again. Known by name, so that this
+ * package does not depend on the driver.
+ */
+export function isDatabaseUnreachable(error: unknown): boolean {
+  const name = (error as { name?: unknown } | null)?.name;
+  return (
+    typeof name === 'string' &&
+    /^Mongo(NetworkError|ServerSelectionError|NetworkTimeoutError|NotConnectedError|TopologyClosedError|PoolClearedError)$/.test(
+      name,
+    )
+  );
+}
+
 export function isRetriable(error: unknown): boolean {
   if (error instanceof AppError) return error.retriable;
   if (typeof error !== 'object' || error === null) return false;
@@ -81,11 +96,7 @@ export function isRetriable(error: unknown): boolean {
   if (e.retriable === true) return true;
   if (typeof e.hasErrorLabel === 'function' && (e.hasErrorLabel('RetryableWriteError') || e.hasErrorLabel('ResetPool')))
     return true;
-  if (
-    typeof e.name === 'string' &&
-    /^Mongo(NetworkError|ServerSelectionError|NetworkTimeoutError|NotConnectedError|TopologyClosedError)$/.test(e.name)
-  )
-    return true;
+  if (isDatabaseUnreachable(error)) return true;
   return (
     typeof e.code === 'string' &&
     ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN'].includes(e.code)

@@ -37,7 +37,7 @@ export interface HttpAppOptions {
  * and the connection closed by Node's parser. Node's own default, written here so that it is a
  * decision: our clients send a handful of short headers.
  */
-export const MAX_HEADER_BYTES = 16 * 1024;
+const MAX_HEADER_BYTES = 16 * 1024;
 
 /** What handlers find on `ctx.state`. */
 export interface RequestState {

@@ -1,4 +1,4 @@
-import { AppError, type ErrorKind } from '@marketplace/errors';
+import { AppError, isDatabaseUnreachable, type ErrorKind } from '@marketplace/errors';
 
 /** What an error becomes on the wire: a status, a content type, a body and extra headers. */
 export interface ErrorResponse {
@@ -81,27 +81,14 @@ export function formatError(error: AppError, format: ErrorFormat, instance?: str
 }
 
 /**
- * The MongoDB driver's errors for a database it cannot reach (the engine restarting, a network
- * cut, an election): nothing was decided, so the answer is 503 with Retry-After, as for Redis,
- * not a 500. Known by name: shared/http does not depend on the driver.
- */
-const DATABASE_UNREACHABLE = new Set([
-  'MongoServerSelectionError',
-  'MongoNetworkError',
-  'MongoNetworkTimeoutError',
-  'MongoNotConnectedError',
-  'MongoTopologyClosedError',
-  'MongoPoolClearedError',
-]);
-
-/**
  * Errors that are not AppErrors: body-parser and router errors carry an HTTP status we honour with
  * a fixed, generic message; a database out of reach is 503; anything else is a 500 whose details
  * stay in the log.
  */
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
-  if (DATABASE_UNREACHABLE.has((error as { name?: unknown })?.name as string))
+  // A database out of reach decided nothing: 503 with Retry-After, as for Redis, not a 500.
+  if (isDatabaseUnreachable(error))
     return new AppError(
       'unavailable',
       'service.unavailable',

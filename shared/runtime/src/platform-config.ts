@@ -41,6 +41,7 @@ export function platformSettings(service: string, defaultPort: number) {
     otlpEndpoint: optionalStr('OTEL_EXPORTER_OTLP_ENDPOINT'),
     /** Longest time a graceful stop may take before the process exits anyway. */
     shutdownTimeoutMs: int('SHUTDOWN_TIMEOUT_MS', { default: 15_000, min: 100, max: 300_000 }),
+    /** On SIGTERM, how long HTTP keeps answering (with `Connection: close`) before it stops listening. */
     shutdownDrainMs: int('SHUTDOWN_DRAIN_MS', { default: 1_000, min: 0, max: 60_000 }),
     /** How long handled event ids are remembered for deduplication (twice the default topic retention). */
     processedEventsRetentionHours: int('PROCESSED_EVENTS_RETENTION_HOURS', { default: 336, min: 1, max: 24 * 365 }),

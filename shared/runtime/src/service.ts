@@ -231,15 +231,15 @@ export async function startService<S extends Record<string, Setting<unknown>>, M
       // Still listening for a moment, answering with `Connection: close`: requests already on
       // their way (a connection just opened, a request not yet read) are served, not reset, and
       // kept-alive clients move off. Then no new connection, and idle ones are closed.
-      await new Promise((resolve) =>
-        setTimeout(resolve, Math.min(config.shutdownDrainMs, config.shutdownTimeoutMs / 2)),
-      );
+      const drainMs = Math.min(config.shutdownDrainMs, config.shutdownTimeoutMs / 2);
+      await new Promise((resolve) => setTimeout(resolve, drainMs));
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // A keep-alive connection whose request finishes after close() stays open and would hold the
       // stop until the timeout: close each one as soon as it is idle.
       server.closeIdleConnections();
       const closingIdle = setInterval(() => server.closeIdleConnections(), 100);
-      await withTimeout(closed, Math.max(1000, config.shutdownTimeoutMs - 2000), 'in-flight HTTP requests')
+      // Within SHUTDOWN_TIMEOUT_MS, less the drain, with 2 s left for the rest of the stop.
+      await withTimeout(closed, Math.max(1000, config.shutdownTimeoutMs - 2000 - drainMs), 'in-flight HTTP requests')
         .catch(() => server.closeAllConnections())
         .finally(() => clearInterval(closingIdle));
       await workStopped;

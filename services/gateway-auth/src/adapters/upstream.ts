@@ -40,7 +40,7 @@ export class UpstreamClient implements Upstream {
 
   forward(baseUrl: string, req: UpstreamRequest): Promise<UpstreamResponse>;
   forward(baseUrl: string, req: UpstreamRequest, options: { stream: true }): Promise<StreamedUpstreamResponse>;
-  forward(
+  async forward(
     baseUrl: string,
     req: UpstreamRequest,
     options: { stream?: boolean } = {},
@@ -49,56 +49,67 @@ export class UpstreamClient implements Upstream {
     const headers: Record<string, string> = { ...req.headers };
     propagation.inject(context.active(), headers); // the trace continues in the internal service
     if (req.body !== undefined) headers['content-length'] = String(Buffer.byteLength(req.body));
-    const secure = url.protocol === 'https:';
     // One deadline for the whole exchange (connect, wait, body, a resend), not per socket inactivity.
     const deadlineAt = Date.now() + this.timeoutMs;
+    for (let sends = 1; ; sends++) {
+      try {
+        return await this.send(url, req, headers, deadlineAt, options.stream === true);
+      } catch (failure) {
+        const { error, closedUnanswered } = failure as SendFailure; // send rejects with nothing else
+        if (!(closedUnanswered && resendable(req) && sends < MAX_SENDS && Date.now() < deadlineAt))
+          throw toUpstreamError(error);
+      }
+    }
+  }
+
+  /** One exchange on one connection; rejects with a SendFailure. */
+  private send(
+    url: URL,
+    req: UpstreamRequest,
+    headers: Record<string, string>,
+    deadlineAt: number,
+    stream: boolean,
+  ): Promise<UpstreamResponse | StreamedUpstreamResponse> {
+    const secure = url.protocol === 'https:';
     return new Promise((resolve, reject) => {
-      const send = (attempt: number) => {
-        const outgoing = (secure ? httpsRequest : request)(url, {
-          method: req.method,
-          headers,
-          agent: secure ? this.httpsAgent : this.agent,
+      const outgoing = (secure ? httpsRequest : request)(url, {
+        method: req.method,
+        headers,
+        agent: secure ? this.httpsAgent : this.agent,
+      });
+      const deadline = setTimeout(() => outgoing.destroy(new UpstreamTimeout()), Math.max(0, deadlineAt - Date.now()));
+      let answered = false;
+      outgoing.on('response', (res) => {
+        answered = true;
+        const passed: Record<string, string> = {};
+        for (const name of PASSED_BACK) {
+          const value = res.headers[name];
+          if (typeof value === 'string') passed[name] = value;
+        }
+        if (stream) {
+          // The deadline still covers the whole body: destroying the request ends the stream.
+          res.once('close', () => clearTimeout(deadline));
+          resolve({ status: res.statusCode ?? 502, headers: passed, body: res });
+          return;
+        }
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > MAX_RESPONSE_BYTES) outgoing.destroy(new Error('upstream response too large'));
+          else chunks.push(chunk);
         });
-        const deadline = setTimeout(
-          () => outgoing.destroy(new UpstreamTimeout()),
-          Math.max(0, deadlineAt - Date.now()),
-        );
-        outgoing.on('response', (res) => {
-          const passed: Record<string, string> = {};
-          for (const name of PASSED_BACK) {
-            const value = res.headers[name];
-            if (typeof value === 'string') passed[name] = value;
-          }
-          if (options.stream) {
-            // The deadline still covers the whole body: destroying the request ends the stream.
-            res.once('close', () => clearTimeout(deadline));
-            resolve({ status: res.statusCode ?? 502, headers: passed, body: res });
-            return;
-          }
-          const chunks: Buffer[] = [];
-          let size = 0;
-          res.on('data', (chunk: Buffer) => {
-            size += chunk.length;
-            if (size > MAX_RESPONSE_BYTES) outgoing.destroy(new Error('upstream response too large'));
-            else chunks.push(chunk);
-          });
-          res.on('end', () => {
-            clearTimeout(deadline);
-            resolve({ status: res.statusCode ?? 502, headers: passed, body: Buffer.concat(chunks) });
-          });
-          res.on('error', () => undefined); // reported through the request's error
-        });
-        outgoing.on('error', (error) => {
+        res.on('end', () => {
           clearTimeout(deadline);
-          if (closedWhileIdle(outgoing, error) && resendable(req) && attempt < MAX_SENDS && Date.now() < deadlineAt) {
-            send(attempt + 1);
-            return;
-          }
-          reject(toUpstreamError(error));
+          resolve({ status: res.statusCode ?? 502, headers: passed, body: Buffer.concat(chunks) });
         });
-        outgoing.end(req.body);
-      };
-      send(1);
+        res.on('error', () => undefined); // reported through the request's error
+      });
+      outgoing.on('error', (error) => {
+        clearTimeout(deadline);
+        reject(new SendFailure(error, !answered && closedWhileIdle(outgoing, error)));
+      });
+      outgoing.end(req.body);
     });
   }
 
@@ -118,6 +129,16 @@ const MAX_SENDS = 3;
  * what Node's documentation advises; without this, every rolling restart of an owner showed
  * partners a few 502s (the fault proof's SIGTERMs).
  */
+/** Why one exchange failed, and whether it may be sent again (closed before any answer). */
+class SendFailure extends Error {
+  constructor(
+    readonly error: Error,
+    readonly closedUnanswered: boolean,
+  ) {
+    super(error.message);
+  }
+}
+
 function closedWhileIdle(outgoing: ClientRequest, error: Error): boolean {
   const code = (error as { code?: string }).code;
   return outgoing.reusedSocket && (code === 'ECONNRESET' || code === 'EPIPE');

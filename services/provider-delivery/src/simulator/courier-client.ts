@@ -2,7 +2,6 @@ import type {
   CourierDelivery,
   CourierEventReport,
   CourierEventsSent,
-  CourierOffer,
   CourierState,
   Driver,
 } from '@marketplace/contracts';
@@ -17,7 +16,6 @@ import { signBearerToken } from '@marketplace/identity';
 
 /** The bodies are the contracts' (the same schemas the service answers with). */
 export type DriverView = Driver;
-export type OfferView = CourierOffer;
 export type CourierMe = CourierState;
 export type CourierEventType = CourierEventReport['eventType'];
 type Vehicle = Driver['vehicle'];

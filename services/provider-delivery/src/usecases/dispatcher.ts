@@ -13,6 +13,14 @@ const CANDIDATES = 2_000;
 /** What one look at a delivery did (counted by the dispatcher's metrics and the bench). */
 export type DispatchStep = 'offered' | 'waiting' | 'failed' | 'done' | 'raced';
 
+/** The free drivers of an account, read once per round and shared by its decisions (see Dispatcher). */
+type FreeDrivers = (accountId: string) => Promise<Driver[]>;
+
+const readFreeDrivers =
+  (ctx: ProviderContext): FreeDrivers =>
+  (accountId) =>
+    ctx.store.drivers.listFree({ accountId }, CANDIDATES);
+
 /**
  * One look at a due delivery (domain/dispatch.ts decides): offers that ran out are closed and their
  * drivers given back; then the delivery is offered to the nearest free driver (held on the driver
@@ -21,14 +29,6 @@ export type DispatchStep = 'offered' | 'waiting' | 'failed' | 'done' | 'raced';
  * (taken, ended) leaves the work list. Written under the delivery's version: of two dispatchers
  * looking at once, one decides, the other reads again.
  */
-/** The free drivers of an account, read once per round and shared by its decisions (see Dispatcher). */
-export type FreeDrivers = (accountId: string) => Promise<Driver[]>;
-
-export const readFreeDrivers =
-  (ctx: ProviderContext): FreeDrivers =>
-  (accountId) =>
-    ctx.store.drivers.listFree({ accountId }, CANDIDATES);
-
 export async function dispatchDelivery(
   ctx: ProviderContext,
   due: StoredDelivery,

@@ -1,11 +1,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
+  ALL_PLATFORM_CAPABILITIES,
   freePort,
-  localEnv,
+  PLATFORM_SERVICE_AREA,
+  platformAccountSettings,
+  platformDeliveryRequest,
+  providerAdminToken,
   recordErrorBody,
   recordIssuedSecret,
   recordSecretsIn,
-  signTestBearerToken,
   startServiceProcess,
   type ServiceProcess,
 } from '@marketplace/testing';
@@ -19,12 +22,7 @@ export interface Answer {
   text: string;
 }
 
-export const adminToken = () =>
-  signTestBearerToken(
-    Buffer.from(localEnv().PROVIDER_ADMIN_TOKEN_SECRET!, 'base64'),
-    { role: 'admin', sub: 'test-admin' },
-    new Date(Date.now() + 3_600_000),
-  );
+export const adminToken = providerAdminToken;
 
 export async function call(
   url: string,
@@ -79,27 +77,8 @@ function recordSent(body: unknown): void {
   if (token && /^[A-Za-z0-9_-]{16,}$/.test(token)) recordIssuedSecret('callback token', token);
 }
 
-export const berlin = {
-  type: 'Polygon',
-  coordinates: [
-    [
-      [13.3, 52.45],
-      [13.5, 52.45],
-      [13.5, 52.58],
-      [13.3, 52.58],
-      [13.3, 52.45],
-    ],
-  ],
-};
-
-export const allCapabilities = {
-  supportsPolling: true,
-  supportsReturnToOrigin: true,
-  supportsProofOfDelivery: false,
-  supportsScheduledDelivery: true,
-  supportsUpdates: true,
-  supportsCancellation: true,
-};
+export const berlin = PLATFORM_SERVICE_AREA;
+export const allCapabilities = ALL_PLATFORM_CAPABILITIES;
 
 export interface TestAccount {
   id: string;
@@ -157,14 +136,11 @@ export class ProviderUnderTest {
       simulator?: { enabled: boolean; drivers: number; timeScale: number };
     } = {},
   ): Promise<TestAccount> {
-    const created = await this.admin('POST', '/platform-accounts', {
-      name: `Platform ${randomUUID().slice(0, 8)}`,
-      webhookUrl: options.webhookUrl ?? null,
-      capabilities: { ...allCapabilities, ...options.capabilities },
-      serviceArea: berlin,
-      rateLimit: { requestsPerMinute: options.requestsPerMinute ?? 100_000 },
-      ...(options.simulator ? { simulator: options.simulator } : {}),
-    });
+    const created = await this.admin(
+      'POST',
+      '/platform-accounts',
+      platformAccountSettings(`Platform ${randomUUID().slice(0, 8)}`, options),
+    );
     if (created.status !== 201) throw new Error(`account: ${created.status} ${created.text}`);
     const id = created.body.account.id as string;
     const key = await this.admin('POST', `/platform-accounts/${id}/api-keys`);
@@ -203,25 +179,4 @@ export class ProviderUnderTest {
 }
 
 /** A valid create request inside `berlin`; `overrides` replace fields. */
-export function createRequest(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  const reference = `plat-${randomUUID()}`;
-  return {
-    platformReference: reference,
-    idempotencyKey: reference,
-    pickupAddress: 'Torstraße 1, 10119 Berlin',
-    pickupLat: 52.529,
-    pickupLng: 13.401,
-    customerName: 'Ada Customer',
-    customerPhone: '+49 30 1234567',
-    dropoffAddress: 'Kastanienallee 10, 10435 Berlin',
-    dropoffLat: 52.538,
-    dropoffLng: 13.409,
-    paymentMethod: 'card',
-    amount: 23.5,
-    deliveryFeeAmount: 2.99,
-    currency: 'EUR',
-    notes: 'Ring twice',
-    preparationTimeMinutes: 15,
-    ...overrides,
-  };
-}
+export const createRequest = platformDeliveryRequest;
