@@ -246,6 +246,10 @@ try {
     CATALOG_URL: catalogUrl,
     RATE_LIMIT_PER_IP: RATE_LIMIT,
     RATE_LIMIT_PER_INSTALLATION: RATE_LIMIT,
+    TENANT_RATE_LIMIT_PER_IP: RATE_LIMIT,
+    TENANT_RATE_LIMIT_PER_TENANT: RATE_LIMIT,
+    ADMIN_RATE_LIMIT_PER_IP: RATE_LIMIT,
+    ADMIN_RATE_LIMIT_PER_ADMIN: RATE_LIMIT,
   });
   const { tenant, apiKey } = await tenantAndPartner(gatewayUrl);
   process.stdout.write(

@@ -416,7 +416,14 @@ try {
   if (up.status !== 0)
     throw new Error(`the local stack did not come up (scripts/stack/stack.sh up):\n${up.stdout}${up.stderr}`);
 
-  const url = await startService('provider-delivery', { MONGO_DATABASE: DATABASE, SIMULATOR_ENABLED: 'true' });
+  // The bench reads deliveries and drivers through the administrator API from one address, above its limits.
+  const url = await startService('provider-delivery', {
+    MONGO_DATABASE: DATABASE,
+    SIMULATOR_ENABLED: 'true',
+    PLATFORM_RATE_LIMIT_PER_IP: '100000000',
+    ADMIN_RATE_LIMIT_PER_IP: '100000000',
+    ADMIN_RATE_LIMIT_PER_ADMIN: '100000000',
+  });
   watchLog(processes['provider-delivery']);
   consumer = await startConsumer();
   const m = await setUp(url);

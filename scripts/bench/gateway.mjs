@@ -104,6 +104,10 @@ async function startGateway(upstreamUrl) {
     CATALOG_URL: upstreamUrl,
     RATE_LIMIT_PER_IP: String(RATE_LIMIT),
     RATE_LIMIT_PER_INSTALLATION: String(RATE_LIMIT),
+    TENANT_RATE_LIMIT_PER_IP: String(RATE_LIMIT),
+    TENANT_RATE_LIMIT_PER_TENANT: String(RATE_LIMIT),
+    ADMIN_RATE_LIMIT_PER_IP: String(RATE_LIMIT),
+    ADMIN_RATE_LIMIT_PER_ADMIN: String(RATE_LIMIT),
   };
   delete env.OTEL_EXPORTER_OTLP_ENDPOINT; // measure the gateway, not span export to a collector
   const profiling = profile ? ['--cpu-prof', `--cpu-prof-dir=${join(root, '.test-results', 'profiles')}`] : [];

@@ -363,6 +363,10 @@ try {
     ORDERING_URL: orderingUrl,
     RATE_LIMIT_PER_IP: RATE_LIMIT,
     RATE_LIMIT_PER_INSTALLATION: RATE_LIMIT,
+    TENANT_RATE_LIMIT_PER_IP: RATE_LIMIT,
+    TENANT_RATE_LIMIT_PER_TENANT: RATE_LIMIT,
+    ADMIN_RATE_LIMIT_PER_IP: RATE_LIMIT,
+    ADMIN_RATE_LIMIT_PER_ADMIN: RATE_LIMIT,
   });
   const m = await setUp(gatewayUrl);
   await waitForCopy(m.products.at(-1).id);

@@ -242,7 +242,11 @@ try {
   console.log(
     `node ${process.version}, ${cpus.length} x ${cpus[0]?.model.trim() ?? 'unknown CPU'}, load average ${os.loadavg()[0].toFixed(2)}`,
   );
-  const url = await startService('provider-delivery', { MONGO_DATABASE: DATABASE });
+  // One client address at full speed: the per-IP limit of the platform API out of the way (the account's is 1,000,000).
+  const url = await startService('provider-delivery', {
+    MONGO_DATABASE: DATABASE,
+    PLATFORM_RATE_LIMIT_PER_IP: '100000000',
+  });
   const m = await setUp(url);
   const warm = await closedLoop(m, freshRequests(WARM_UP), 16);
   if (warm.ok !== WARM_UP) throw new Error(`warm-up creates failed: ${failureReport()}`);

@@ -275,6 +275,15 @@ describe('compose: application services', () => {
     expect(mappings).toContainEqual({ published: APP_SERVICES[name], target: Number(envOf(service(name)).PORT) });
   });
 
+  // Every service port carries an administrator API or an internal one (gateway-auth /api/admin/v1,
+  // provider-delivery /admin/v1, webhook-sender /admin/v1/provider-callbacks; the others take only
+  // the gateway's signed calls): published on the host's loopback only, never on every interface.
+  test.each(APP_NAMES)('%s publishes its port on the loopback address only', (name) => {
+    const ports = (service(name).ports ?? []).map(String);
+    expect(ports.length).toBeGreaterThan(0);
+    for (const port of ports) expect(port).toMatch(/^127\.0\.0\.1:\d+:\d+$/);
+  });
+
   test.each(APP_NAMES)('%s has the required environment, bound to all interfaces', (name) => {
     const env = envOf(service(name));
     for (const variable of REQUIRED_ENV)

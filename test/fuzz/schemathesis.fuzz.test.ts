@@ -129,7 +129,14 @@ beforeAll(async () => {
     startServiceProcess(
       'provider-delivery',
       await freePort(),
-      { ...own('prv'), ALLOW_LOOPBACK_HTTP_URLS: 'true' },
+      {
+        ...own('prv'),
+        ALLOW_LOOPBACK_HTTP_URLS: 'true',
+        // The provider target sends thousands of requests a minute from one address.
+        PLATFORM_RATE_LIMIT_PER_IP: '10000000',
+        ADMIN_RATE_LIMIT_PER_IP: '10000000',
+        ADMIN_RATE_LIMIT_PER_ADMIN: '10000000',
+      },
       90_000,
     ),
     startServiceProcess(
@@ -156,6 +163,10 @@ beforeAll(async () => {
       // Schemathesis sends thousands of requests a minute from one address and one installation.
       RATE_LIMIT_PER_IP: '10000000',
       RATE_LIMIT_PER_INSTALLATION: '10000000',
+      TENANT_RATE_LIMIT_PER_IP: '10000000',
+      TENANT_RATE_LIMIT_PER_TENANT: '10000000',
+      ADMIN_RATE_LIMIT_PER_IP: '10000000',
+      ADMIN_RATE_LIMIT_PER_ADMIN: '10000000',
     },
     90_000,
   );

@@ -54,15 +54,44 @@ it('refuses direct calls without, with a forged, or with a replayed identity', a
     ['garbage', { [IDENTITY_HEADER]: 'v1.abc.def' }],
     [
       'signed by another key',
-      { [IDENTITY_HEADER]: signIdentity(otherKey, identity, { method: 'GET', path: branches }) },
+      { [IDENTITY_HEADER]: signIdentity(otherKey, identity, { method: 'GET', path: branches, service: 'catalog' }) },
     ],
     [
       'issued for another path',
-      { [IDENTITY_HEADER]: signIdentity(ownKey, identity, { method: 'GET', path: `${branches}/x` }) },
+      {
+        [IDENTITY_HEADER]: signIdentity(ownKey, identity, { method: 'GET', path: `${branches}/x`, service: 'catalog' }),
+      },
+    ],
+    [
+      'issued for another service',
+      {
+        [IDENTITY_HEADER]: signIdentity(ownKey, identity, {
+          method: 'GET',
+          path: branches,
+          service: 'ordering-pricing',
+        }),
+      },
+    ],
+    [
+      'issued for another spelling of the path',
+      {
+        [IDENTITY_HEADER]: signIdentity(ownKey, identity, {
+          method: 'GET',
+          path: branches.toUpperCase(),
+          service: 'catalog',
+        }),
+      },
     ],
     [
       'expired',
-      { [IDENTITY_HEADER]: signIdentity(ownKey, identity, { method: 'GET', path: branches }, Date.now() - 120_000) },
+      {
+        [IDENTITY_HEADER]: signIdentity(
+          ownKey,
+          identity,
+          { method: 'GET', path: branches, service: 'catalog' },
+          Date.now() - 120_000,
+        ),
+      },
     ],
   ];
   for (const [what, headers] of cases) {
@@ -71,12 +100,18 @@ it('refuses direct calls without, with a forged, or with a replayed identity', a
   }
   // The same service answers a correctly signed request.
   expect(
-    (await direct({ [IDENTITY_HEADER]: signIdentity(ownKey, identity, { method: 'GET', path: branches }) })).status,
+    (
+      await direct({
+        [IDENTITY_HEADER]: signIdentity(ownKey, identity, { method: 'GET', path: branches, service: 'catalog' }),
+      })
+    ).status,
   ).toBe(200);
   // Tenant routes need a tenant identity: a partner identity does not open them.
   const tenantPath = '/api/tenant/v1/catalog/products';
   const res = await fetch(catalog.url + tenantPath, {
-    headers: { [IDENTITY_HEADER]: signIdentity(ownKey, identity, { method: 'GET', path: tenantPath }) },
+    headers: {
+      [IDENTITY_HEADER]: signIdentity(ownKey, identity, { method: 'GET', path: tenantPath, service: 'catalog' }),
+    },
   });
   expect(res.status).toBe(401);
 });

@@ -82,6 +82,9 @@ export class Cluster {
         ...own('prv'),
         ALLOW_LOOPBACK_HTTP_URLS: 'true',
         PUBLIC_BASE_URL: url('provider-delivery'),
+        PLATFORM_RATE_LIMIT_PER_IP: '10000000',
+        ADMIN_RATE_LIMIT_PER_IP: '10000000',
+        ADMIN_RATE_LIMIT_PER_ADMIN: '10000000',
       },
       'webhook-sender': { ...own('wh'), INSTALLATIONS_COPY_START: 'latest', ALLOW_LOOPBACK_HTTP_URLS: 'true' },
       'gateway-auth': {
@@ -96,6 +99,10 @@ export class Cluster {
         // Steady traffic from one address and one installation, on purpose above the defaults.
         RATE_LIMIT_PER_IP: '10000000',
         RATE_LIMIT_PER_INSTALLATION: '10000000',
+        TENANT_RATE_LIMIT_PER_IP: '10000000',
+        TENANT_RATE_LIMIT_PER_TENANT: '10000000',
+        ADMIN_RATE_LIMIT_PER_IP: '10000000',
+        ADMIN_RATE_LIMIT_PER_ADMIN: '10000000',
       },
     };
     for (const name of SERVICES) {

@@ -1,4 +1,4 @@
-import { guardGatewayRoutes, publicKeyFrom } from '@marketplace/identity';
+import { gatewayGuards, publicKeyFrom } from '@marketplace/identity';
 import { TOPICS } from '@marketplace/contracts';
 import { busy as busyError } from '@marketplace/errors';
 import type { ServiceDefinition } from '@marketplace/runtime';
@@ -19,7 +19,8 @@ export const catalogService: ServiceDefinition<typeof settings> = {
   outboxCollections: RESOURCE_COLLECTIONS,
   setup(context) {
     // Partner and tenant routes answer only requests whose identity the gateway signed.
-    context.useBeforeBody(guardGatewayRoutes(publicKeyFrom(context.config.identityPublicKey)));
+    const gateway = gatewayGuards(publicKeyFrom(context.config.identityPublicKey), 'catalog');
+    context.routes.guard('partner', gateway.partner).guard('tenant', gateway.tenant);
     const store = catalogStore(context.db, {
       waitMs: context.config.writeLockWaitMs,
       ttlMs: 30_000,

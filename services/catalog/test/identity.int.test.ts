@@ -51,7 +51,7 @@ const partnerIdentity = (): PartnerIdentity => ({
   scopes: ['Catalog.Read'],
 });
 const sign = (identity: CallerIdentity, method: string, path: string, key = ownKey(), nowMs = Date.now()) =>
-  signIdentity(key, identity, { method, path }, nowMs);
+  signIdentity(key, identity, { method, path, service: 'catalog' }, nowMs);
 
 /** A call straight to the catalog's port, past the gateway. */
 async function direct(method: string, path: string, identity?: string, body?: string) {

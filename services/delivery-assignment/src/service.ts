@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { TOPICS } from '@marketplace/contracts';
 import { AppError } from '@marketplace/errors';
 import { CopyProgress, createKafka, waitForCopies } from '@marketplace/events';
-import { guardGatewayRoutes, publicKeyFrom } from '@marketplace/identity';
+import { gatewayGuards, publicKeyFrom } from '@marketplace/identity';
 import type { ServiceDefinition } from '@marketplace/runtime';
 import { DELIVERIES, deliveryIndexes, deliveryStore } from './adapters/store';
 import { assignmentMetrics } from './adapters/assignment-metrics';
@@ -23,7 +23,8 @@ export const deliveryAssignmentService: ServiceDefinition<typeof settings> = {
   async setup(context) {
     const { config } = context;
     // Partner and tenant routes answer only requests whose identity the gateway signed.
-    context.useBeforeBody(guardGatewayRoutes(publicKeyFrom(config.identityPublicKey)));
+    const gateway = gatewayGuards(publicKeyFrom(config.identityPublicKey), 'delivery-assignment');
+    context.routes.guard('partner', gateway.partner).guard('tenant', gateway.tenant);
 
     const admin = createKafka({
       brokers: config.kafkaBrokers,

@@ -29,6 +29,21 @@ export const settings = {
   rateLimitPerIp: int('RATE_LIMIT_PER_IP', { default: 120, min: 1 }),
   rateLimitPerInstallation: int('RATE_LIMIT_PER_INSTALLATION', { default: 60, min: 1 }),
   rateLimitWindowSeconds: int('RATE_LIMIT_WINDOW_SECONDS', { default: 60, min: 1, max: 3600 }),
+  /**
+   * The tenant API (`/api/tenant/v1`, the forwarded parts included: one budget): per client IP,
+   * counted before the token is checked, and per tenant (the token's `tid`), in the same window.
+   * A restaurant's dashboard loads in bursts of a few dozen calls.
+   */
+  tenantRateLimitPerIp: int('TENANT_RATE_LIMIT_PER_IP', { default: 1_200, min: 1 }),
+  /**
+   * The public routes (the API documents, the /docs pages and their assets, the OAuth redirect) per
+   * client IP: a budget of their own, so reading the docs never spends the Partner API's.
+   */
+  publicRateLimitPerIp: int('PUBLIC_RATE_LIMIT_PER_IP', { default: 1_200, min: 1 }),
+  tenantRateLimitPerTenant: int('TENANT_RATE_LIMIT_PER_TENANT', { default: 600, min: 1 }),
+  /** The administrator API (`/api/admin/v1`): per client IP (before the token) and per administrator (`sub`). */
+  adminRateLimitPerIp: int('ADMIN_RATE_LIMIT_PER_IP', { default: 600, min: 1 }),
+  adminRateLimitPerAdmin: int('ADMIN_RATE_LIMIT_PER_ADMIN', { default: 300, min: 1 }),
   /** Prefix of every Redis key of the gateway (rate limits, locks, key cache). */
   redisKeyPrefix: str('REDIS_KEY_PREFIX', { default: 'gateway:', pattern: /^[A-Za-z0-9:_-]{1,64}$/ }),
 
@@ -41,6 +56,15 @@ export const settings = {
   allowLoopbackHttpUrls: bool('ALLOW_LOOPBACK_HTTP_URLS', { default: false }),
   oauthStateTtlSeconds: int('OAUTH_STATE_TTL_SECONDS', { default: 600, min: 60, max: 3600 }),
   oauthTimeoutMs: int('OAUTH_TIMEOUT_MS', { default: 10_000, min: 100, max: 60_000 }),
+
+  /**
+   * How often each gateway reads the revoked tenant-token ids again: a revocation takes effect on
+   * every instance within this time (at once on the one that made it); a list older than twice
+   * this is never used (the request waits for a fresh read, or answers 503).
+   */
+  tokenRevocationRefreshSeconds: int('TOKEN_REVOCATION_REFRESH_SECONDS', { default: 5, min: 1, max: 60 }),
+  /** How long audit events of administrator and tenant mutations are kept. */
+  auditRetentionDays: int('AUDIT_RETENTION_DAYS', { default: 365, min: 1, max: 3650 }),
 };
 
 export type GatewaySettings = typeof settings;

@@ -10,10 +10,15 @@ import { UpstreamClient } from './adapters/upstream';
 import { settings } from './config';
 import { consumers } from './consumers';
 import { registerRoutes } from './http/routes';
-import { partnerEdge } from './http/partner/edge';
+import { partnerGuard } from './http/partner/edge';
+import { requireBearer } from './http/bearer-auth';
+import { auditMutations } from './http/audit';
+import { RevokedTokenIds } from './usecases/token-revocations';
+import { ipLimitFor, perCallerLimit } from './http/surface-limits';
 import type { GatewayContext } from './usecases/context';
 import { pruneExpired } from './usecases/idempotent-request';
-import { gatewayMetrics } from './adapters/gateway-metrics';
+import { auditMetrics, gatewayMetrics } from './adapters/gateway-metrics';
+import { oauthHttpClient } from './adapters/oauth2-client';
 
 const PRUNE_INTERVAL_MS = 10 * 60_000;
 
@@ -27,8 +32,19 @@ export const gatewayAuthService: ServiceDefinition<typeof settings> = {
   outboxCollections: [InstallationsRepository.storage.collection],
   setup(context) {
     const { config, redis, db, logger } = context;
+    const oauthHttp = oauthHttpClient({
+      timeoutMs: config.oauthTimeoutMs,
+      allowLoopbackHttp: config.allowLoopbackHttpUrls,
+    });
+    const store = gatewayRepositories(db);
+    // Revoked tenant tokens: read every TOKEN_REVOCATION_REFRESH_SECONDS, checked by the tenant guard.
+    const revokedTokens = new RevokedTokenIds(
+      (now) => store.tenantTokens.listRevokedIdsAcrossTenants(now),
+      config.tokenRevocationRefreshSeconds * 1000,
+      { onRefreshFailed: (error) => logger.warn({ err: error }, 'reading the revoked token ids failed') },
+    );
     const gateway: GatewayContext = {
-      store: gatewayRepositories(db),
+      store,
       box: new SecretBox(config.encryptionKey),
       webhookSecretTransportKey: config.webhookSecretTransportKey,
       outbox: context.outbox,
@@ -40,19 +56,55 @@ export const gatewayAuthService: ServiceDefinition<typeof settings> = {
       allowLoopbackHttpUrls: config.allowLoopbackHttpUrls,
       oauthStateTtlSeconds: config.oauthStateTtlSeconds,
       oauthTimeoutMs: config.oauthTimeoutMs,
+      oauthHttp,
       metrics: gatewayMetrics(context.metrics),
+      auditMetrics: auditMetrics(context.metrics),
+      revokedTokens,
+      auditRetentionDays: config.auditRetentionDays,
       logger,
       now: () => new Date(),
     };
     const client = new UpstreamClient(config.upstreamTimeoutMs);
     const limiter = new RateLimiter(redis, config.redisKeyPrefix);
-    context.useBeforeBody(
-      partnerEdge(gateway, limiter, {
-        perIp: config.rateLimitPerIp,
-        perInstallation: config.rateLimitPerInstallation,
-        windowSeconds: config.rateLimitWindowSeconds,
-      }),
-    );
+    const limits = {
+      perIp: config.rateLimitPerIp,
+      perInstallation: config.rateLimitPerInstallation,
+      windowSeconds: config.rateLimitWindowSeconds,
+    };
+    const tenantLimits = {
+      perIp: config.tenantRateLimitPerIp,
+      perCaller: config.tenantRateLimitPerTenant,
+      windowSeconds: config.rateLimitWindowSeconds,
+    };
+    const adminLimits = {
+      perIp: config.adminRateLimitPerIp,
+      perCaller: config.adminRateLimitPerAdmin,
+      windowSeconds: config.rateLimitWindowSeconds,
+    };
+    // The tenant and admin APIs: per-IP limit (before the token), the token, then the per-caller limit.
+    context.routes
+      .guard(
+        'public',
+        ipLimitFor('public', gateway, limiter, {
+          perIp: config.publicRateLimitPerIp,
+          windowSeconds: config.rateLimitWindowSeconds,
+        }),
+      )
+      .guard('partner', partnerGuard(gateway, limiter, limits))
+      .guard(
+        'tenant',
+        ipLimitFor('tenant', gateway, limiter, tenantLimits),
+        requireBearer(config.tokenSecret, 'tenant', revokedTokens),
+        perCallerLimit('tenant', gateway, limiter, tenantLimits),
+        auditMutations(gateway),
+      )
+      .guard(
+        'admin',
+        ipLimitFor('admin', gateway, limiter, adminLimits),
+        requireBearer(config.tokenSecret, 'admin'),
+        perCallerLimit('admin', gateway, limiter, adminLimits),
+        auditMutations(gateway),
+      );
     registerRoutes(context, gateway, {
       upstreams: {
         catalog: config.catalogUrl,
@@ -73,11 +125,14 @@ export const gatewayAuthService: ServiceDefinition<typeof settings> = {
       PRUNE_INTERVAL_MS,
     );
     pruning.unref();
+    revokedTokens.start();
     return {
       consumers: consumers(context),
       onStop: async () => {
         clearInterval(pruning);
+        revokedTokens.stop();
         client.close();
+        oauthHttp.close();
       },
     };
   },

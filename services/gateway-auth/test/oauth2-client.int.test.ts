@@ -3,9 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { AppError } from '@marketplace/errors';
 import {
   authorizationUrl,
-  exchangeCode,
+  exchangeCode as exchangeCodeWith,
   newPkcePair,
   newState,
+  oauthHttpClient,
   type OAuth2ClientSettings,
 } from '../src/adapters/oauth2-client';
 import { followAuthorization, startOAuthServer, type TestOAuthServer } from './support/oauth-server';
@@ -16,6 +17,13 @@ const redirectUri = 'http://127.0.0.1:4101/api/marketplace/oauth/callback';
 // Characters that RFC 6749 §2.3.1 form-encoding changes, so a wrong Basic header would fail.
 const clientId = 'marketplace:test client';
 const clientSecret = 's3cret with spaces & symbols:+/=%';
+
+// The exchange goes through the SSRF-safe client; loopback http is allowed, as in local and test setups.
+const http = oauthHttpClient({ timeoutMs: 10_000, allowLoopbackHttp: true });
+const exchangeCode = (
+  settings: OAuth2ClientSettings,
+  request: Omit<Parameters<typeof exchangeCodeWith>[1], 'http'>,
+): ReturnType<typeof exchangeCodeWith> => exchangeCodeWith(settings, { ...request, http });
 
 let basicServer: TestOAuthServer;
 let postServer: TestOAuthServer;
@@ -48,6 +56,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  http.close();
   await Promise.all([basicServer?.stop(), postServer?.stop()]);
   misbehaving?.closeAllConnections();
   await new Promise((resolve) => misbehaving?.close(resolve));
@@ -213,6 +222,21 @@ describe('failures', () => {
       exchangeCode(settings, { code: 'a-code', codeVerifier: 'a-verifier', redirectUri, timeoutMs: 5_000 }),
     );
     expect(error).toMatchObject({ kind: 'bad_gateway', code: 'oauth.token_exchange_failed' });
+  });
+
+  it('a loopback token endpoint is refused when loopback http is not allowed (production)', async () => {
+    const production = oauthHttpClient({ timeoutMs: 5_000, allowLoopbackHttp: false });
+    try {
+      const { code, verifier } = await authorize(settingsFor(basicServer));
+      const error = await exchangeFailure(
+        exchangeCodeWith(settingsFor(basicServer), { http: production, code, codeVerifier: verifier, redirectUri }),
+      );
+      expect(error).toMatchObject({ kind: 'bad_gateway', code: 'oauth.token_exchange_failed' });
+      expect(error.message).toMatch(/not at an address/);
+      expectNoSecrets(error, code, verifier);
+    } finally {
+      production.close();
+    }
   });
 
   it('a token endpoint that never answers times out as a gateway timeout', async () => {

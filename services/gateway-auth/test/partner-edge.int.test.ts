@@ -89,8 +89,17 @@ describe('authentication (401)', () => {
     expect(upstream.seen.length).toBe(before);
   });
 
-  it('asks for credentials before saying whether a route exists', async () => {
-    expect((await partnerCall(gw, undefined, 'GET', '/nothing/here')).status).toBe(401);
+  it('answers a path that names no route 404 to anyone, and a route 401 before anything else', async () => {
+    // The route table decides who may call a route; a path that names none is simply not found
+    // (the table itself is public: /api/partner/v1/openapi.json), and reaches no upstream.
+    const before = upstream.seen.length;
+    expect((await partnerCall(gw, undefined, 'GET', '/nothing/here')).body).toMatchObject({
+      status: 404,
+      code: 'resource.not_found',
+    });
+    expect((await partnerCall(gw, undefined, 'GET', '/ORDERS/' + ID)).status).toBe(404);
+    expect((await partnerCall(gw, undefined, 'GET', `/orders/${ID}`)).status).toBe(401);
+    expect(upstream.seen.length).toBe(before);
     expect((await partnerCall(gw, full.apiKey, 'GET', '/nothing/here')).body).toMatchObject({
       status: 404,
       code: 'resource.not_found',

@@ -17,12 +17,15 @@ import {
 import type {
   ApiKeyDoc,
   AppDoc,
+  AuditEventDoc,
   ContractVersionDoc,
   IdempotencyRecordDoc,
   InstallationDoc,
   OAuthStateDoc,
   TenantDoc,
+  TenantTokenDoc,
 } from '../src/adapters/store/documents';
+import { auditEventId } from '../src/domain/audit';
 import { contractVersionId } from '../src/adapters/store/contract-versions-repository';
 import { gatewayIndexes, gatewayRepositories } from '../src/adapters/store/repositories';
 
@@ -42,6 +45,7 @@ jest.setTimeout(240_000);
  * administrator's occasional page, never on a request path. Their answers are still checked below.
  */
 const NOT_TIMED = ['TenantsRepository.listAllAcrossTenants', 'AppsRepository.listAll'];
+// The administrators' audit log of every tenant (no `before`) is the same kind of list: checked below.
 
 const TENANT = 'tenant-under-test';
 const OTHER_TENANT = 'tenant-next-door';
@@ -234,6 +238,34 @@ const installationEvent = (installationId: string): OutgoingEvent => ({
   },
 });
 
+/** A minted tenant token's record (about 0.2 KB). */
+const tenantToken = (id: string, createdAt: Date, expiresAt: Date): Omit<TenantTokenDoc, 'tenantId'> => ({
+  _id: id,
+  issuedBy: 'admin:ops@example.com',
+  createdAt,
+  expiresAt,
+  revokedAt: null,
+  revokedBy: null,
+});
+
+/** An audit event (about 0.5 KB) of a tenant at `atMs`. */
+const auditEvent = (tenantId: string, atMs: number): AuditEventDoc => ({
+  _id: auditEventId(atMs),
+  at: new Date(atMs),
+  tenantId,
+  actor: { role: 'tenant', sub: `tenant:${tenantId}`, tenantId, tokenId: randomUUID() },
+  action: 'POST /api/tenant/v1/installations/:installationId/api-key/rotate',
+  method: 'POST',
+  route: '/api/tenant/v1/installations/:installationId/api-key/rotate',
+  target: { installationId: randomUUID() },
+  status: 200,
+  ip: '203.0.113.7',
+  requestId: randomUUID(),
+});
+
+/** The page below an event. */
+const pageAt = (event: AuditEventDoc) => ({ id: event._id, at: event.at });
+
 /** Numbers the fillers: `fillTo` counts from the collection's size, which the cases that delete change. */
 let filled = 0;
 
@@ -272,11 +304,39 @@ async function growTo(total: number): Promise<void> {
     const owner = installationOf(i);
     return { _id: `${owner.installationId}:fill-${++filled}`, ...owner, ...recordFields(later(24)) };
   });
+  // Other tenants' tokens: live ones, and revoked ones that have expired (the revocation list is
+  // of unexpired ones: its answer stays the same).
+  await fillTo(db.collection<TenantTokenDoc>('tenant_tokens'), total, (i) => {
+    const tenantId = `fill-tenant-${i % 2_000}`;
+    if (i % 10 !== 0) return { ...tenantToken(`fill-token-${i}`, day(i % 365), later(24 * 30)), tenantId };
+    const expired = later(-1 - (i % 100));
+    return {
+      ...tenantToken(`fill-token-${i}`, day(i % 365), expired),
+      tenantId,
+      revokedAt: day(i % 365),
+      revokedBy: 'admin:ops@example.com',
+      revokedUntil: expired,
+    };
+  });
+  // Other tenants' events of the last hours (the retention cutoff and the pages under test are older).
+  await fillTo(db.collection<AuditEventDoc>('audit_events'), total, (i) =>
+    auditEvent(`fill-tenant-${i % 2_000}`, NOW.getTime() - 3_600_000 + (i % 3_000_000)),
+  );
 }
 
 it('serves every repository query from an index: the time per lookup does not grow with the data', async () => {
   const store = gatewayRepositories(db);
-  const { tenants, apps, contractVersions, installations, apiKeys, oauthStates, idempotencyRecords } = store;
+  const {
+    tenants,
+    apps,
+    contractVersions,
+    installations,
+    apiKeys,
+    oauthStates,
+    idempotencyRecords,
+    tenantTokens,
+    auditEvents,
+  } = store;
 
   // The data under test: a tenant and its neighbour; two apps, one with a published version and
   // two drafts; three live installations of the tenant and an uninstalled one; two active keys
@@ -326,6 +386,23 @@ it('serves every repository query from an index: the time per lookup does not gr
     await oauthStates.insert(owner, stateFields(`state-a-${k}`, later(1)));
     await oauthStates.insert(owner, stateFields(`state-b-${k}`, later(1)));
   }
+  // Tokens of the tenant: three live, one revoked and unexpired (in the revocation list), one to revoke per run.
+  for (let k = 1; k <= 3; k++)
+    await tenantTokens.insert({ tenantId: TENANT }, tenantToken(`token-${k}`, day(k), later(24 * 30)));
+  await tenantTokens.insert({ tenantId: TENANT }, tenantToken('token-revoked', day(4), later(24)));
+  await tenantTokens.revoke({ tenantId: TENANT }, 'token-revoked', NOW, 'admin:ops@example.com');
+  for (let k = 1; k <= POOL; k++)
+    await tenantTokens.insert({ tenantId: TENANT }, tenantToken(`token-to-revoke-${k}`, day(0), later(24)));
+  // The tenant's audit events of two days ago (older than the fillers), and one of another tenant.
+  const twoDaysAgo = NOW.getTime() - 2 * 86_400_000;
+  const tenantEvents = [0, 1, 2, 3].map((k) => auditEvent(TENANT, twoDaysAgo + k * 1_000));
+  for (const event of tenantEvents) await auditEvents.append(event);
+  const olderEvent = auditEvent(OTHER_TENANT, twoDaysAgo - 1_000);
+  await auditEvents.append(olderEvent);
+  // Keys in a rotation's overlap: the installation's two active keys are given an expiry per run.
+  const overlapOwner = { tenantId: TENANT, installationId: 'installation-overlapping' };
+  await apiKeys.insert(overlapOwner, keyFields('key-overlap-old'));
+  await apiKeys.insert(overlapOwner, keyFields('key-overlap-new'));
   const stored = recordFields(later(24));
   await idempotencyRecords.save(OWNER, KEY_HASH, stored);
   await idempotencyRecords.save(OWNER, 'key-hash-expired', recordFields(later(-1)));
@@ -578,6 +655,118 @@ it('serves every repository query from an index: the time per lookup does not gr
         ).toBe(0),
     },
     {
+      name: "ApiKeysRepository.listActive: the installation's active keys, with their expiry",
+      run: async () =>
+        expect((await apiKeys.listActive(OWNER)).map((k) => k._id).sort()).toEqual(['key-2', 'key-under-test']),
+    },
+    {
+      name: 'ApiKeysRepository.expire: the previous key of a rotation with an overlap',
+      run: async () => {
+        const n = counter('expire');
+        // An earlier end every run: the update only ever shortens a key's life.
+        expect(await apiKeys.expire(overlapOwner, ['key-overlap-old'], later(1_000 - n))).toBe(1);
+      },
+    },
+    {
+      name: "ApiKeysRepository.expire: another tenant's key is untouched",
+      run: async () =>
+        expect(
+          await apiKeys.expire({ tenantId: OTHER_TENANT, installationId: INSTALLATION }, ['key-under-test'], NOW),
+        ).toBe(0),
+    },
+    {
+      name: 'TenantTokensRepository.insert: an administrator mints a token',
+      run: async () => {
+        await tenantTokens.insert(
+          { tenantId: OTHER_TENANT },
+          tenantToken(`token-new-${counter('token')}`, NOW, later(24)),
+        );
+      },
+    },
+    {
+      name: "TenantTokensRepository.find: one of the tenant's tokens",
+      run: async () =>
+        expect(await tenantTokens.find({ tenantId: TENANT }, 'token-2')).toMatchObject({
+          _id: 'token-2',
+          tenantId: TENANT,
+        }),
+    },
+    {
+      name: "TenantTokensRepository.find: another tenant's token is not found",
+      run: async () => expect(await tenantTokens.find({ tenantId: OTHER_TENANT }, 'token-2')).toBeUndefined(),
+    },
+    {
+      name: "TenantTokensRepository.listForTenant: the tenant's tokens, newest first",
+      run: async () =>
+        expect((await tenantTokens.listForTenant({ tenantId: TENANT }, 5)).map((t) => t._id)).toEqual([
+          'token-revoked',
+          'token-3',
+          'token-2',
+          'token-1',
+          expect.stringMatching(/^token-to-revoke-/),
+        ]),
+    },
+    {
+      name: "TenantTokensRepository.revoke: one of the tenant's tokens",
+      run: async () =>
+        expect(
+          await tenantTokens.revoke({ tenantId: TENANT }, `token-to-revoke-${counter('revoke-token')}`, NOW, 'admin'),
+        ).toBe(true),
+    },
+    {
+      name: "TenantTokensRepository.revoke: another tenant's token is untouched",
+      run: async () =>
+        expect(await tenantTokens.revoke({ tenantId: OTHER_TENANT }, 'token-1', NOW, 'admin')).toBe(false),
+    },
+    {
+      // After the revoke cases: the list holds the tenant's revoked tokens (the fillers' expired).
+      name: 'TenantTokensRepository.listRevokedIdsAcrossTenants: the revocation list',
+      run: async () => {
+        const ids = await tenantTokens.listRevokedIdsAcrossTenants(NOW);
+        expect(ids).toContain('token-revoked');
+        expect(ids.every((id) => id === 'token-revoked' || id.startsWith('token-to-revoke-'))).toBe(true);
+      },
+    },
+    {
+      name: 'AuditEventsRepository.append: a mutation is recorded',
+      run: async () => {
+        await auditEvents.append(auditEvent('tenant-auditing', NOW.getTime() - 60_000 + counter('append')));
+      },
+    },
+    {
+      name: "AuditEventsRepository.listForTenant: the tenant's latest events",
+      run: async () =>
+        expect((await auditEvents.listForTenant({ tenantId: TENANT }, { limit: 3 })).map((e) => e._id)).toEqual(
+          [3, 2, 1].map((k) => tenantEvents[k]!._id),
+        ),
+    },
+    {
+      name: "AuditEventsRepository.listForTenant: the next page, before the last one's id",
+      run: async () =>
+        expect(
+          (await auditEvents.listForTenant({ tenantId: TENANT }, { before: pageAt(tenantEvents[1]!), limit: 3 })).map(
+            (e) => e._id,
+          ),
+        ).toEqual([tenantEvents[0]!._id]),
+    },
+    {
+      // A later page: the range below its start (the first pages of all events are left out of the
+      // timing like the other administrators' lists of everything: see NOT_TIMED).
+      name: 'AuditEventsRepository.listAcrossTenants: a page of every tenant, before an event',
+      run: async () =>
+        expect(
+          (await auditEvents.listAcrossTenants({ before: pageAt(tenantEvents[1]!), limit: 2 })).map((e) => e._id),
+        ).toEqual([tenantEvents[0]!._id, olderEvent._id]),
+    },
+    {
+      name: 'AuditEventsRepository.deleteOlderThan: the retention sweep removes an old event',
+      run: async () => {
+        const cutoff = NOW.getTime() - 300 * 86_400_000;
+        await auditEvents.append(auditEvent('tenant-audited-long-ago', cutoff - 1_000 * counter('old-event')));
+        expect(await auditEvents.deleteOlderThan(new Date(cutoff))).toBe(1);
+      },
+    },
+    {
       name: 'OAuthStatesRepository.insert: a connect starts',
       run: async () => {
         await oauthStates.insert(
@@ -692,9 +881,25 @@ it('serves every repository query from an index: the time per lookup does not gr
     installationId: 'installation-connecting',
   });
   expect(await idempotencyRecords.findUnexpired(OWNER, 'key-hash-new-1', NOW)).toMatchObject({ status: 201 });
+  expect((await apiKeys.listActive(overlapOwner)).find((k) => k._id === 'key-overlap-old')).toMatchObject({
+    expiresAt: later(1_000 - next.expire!),
+  });
+  expect(await apiKeys.findByIdAcrossTenants('key-overlap-new')).not.toHaveProperty('expiresAt', expect.any(Date));
+  expect(await tenantTokens.find({ tenantId: OTHER_TENANT }, 'token-new-1')).toMatchObject({ expiresAt: later(24) });
+  expect(await tenantTokens.find({ tenantId: TENANT }, 'token-to-revoke-1')).toMatchObject({
+    revokedAt: NOW,
+    revokedBy: 'admin',
+    revokedUntil: later(24),
+  });
+  expect(await tenantTokens.find({ tenantId: TENANT }, 'token-1')).toMatchObject({ revokedAt: null }); // not another tenant's to revoke
+  expect(await auditEvents.listForTenant({ tenantId: 'tenant-auditing' }, { limit: 1 })).toHaveLength(1);
 
   // The lists left out of the timing still answer: every tenant and app, oldest first, capped.
   expect((await tenants.listAllAcrossTenants(1000)).map((t) => t._id).slice(0, 2)).toEqual([TENANT, OTHER_TENANT]);
   expect(await tenants.listAllAcrossTenants(1000)).toHaveLength(1000);
   expect((await apps.listAll(1000)).map((a) => a._id).slice(0, 2)).toEqual([APP, OTHER_APP]);
+  // The first page of every tenant's events: the newest (the appended ones are among the latest).
+  const latest = await auditEvents.listAcrossTenants({ limit: 50 });
+  expect(latest).toHaveLength(50);
+  expect(latest.map((e) => e._id)).toEqual([...latest.map((e) => e._id)].sort().reverse());
 });

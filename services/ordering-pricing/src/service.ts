@@ -1,6 +1,6 @@
 import { TOPICS } from '@marketplace/contracts';
 import { CopyProgress, createKafka } from '@marketplace/events';
-import { guardGatewayRoutes, publicKeyFrom } from '@marketplace/identity';
+import { gatewayGuards, publicKeyFrom } from '@marketplace/identity';
 import type { ServiceDefinition } from '@marketplace/runtime';
 import { RedisLock } from '@marketplace/redis';
 import { KafkaDeliveriesCopyProgress } from './adapters/deliveries-copy-progress';
@@ -25,7 +25,8 @@ export const orderingPricingService: ServiceDefinition<typeof settings> = {
   async setup(context) {
     const { config } = context;
     // Partner and tenant routes answer only requests whose identity the gateway signed.
-    context.useBeforeBody(guardGatewayRoutes(publicKeyFrom(config.identityPublicKey)));
+    const gateway = gatewayGuards(publicKeyFrom(config.identityPublicKey), 'ordering-pricing');
+    context.routes.guard('partner', gateway.partner).guard('tenant', gateway.tenant);
     const store = orderingStore(context.db);
     const orderLock = new OrderLock(new RedisLock(context.redis, 'ordering-pricing:'), {
       waitMs: config.orderLockWaitMs,

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { Counter } from 'prom-client';
 import { promises as dns } from 'node:dns';
 import { TOPICS } from '@marketplace/contracts';
@@ -18,10 +18,7 @@ import { DELIVERIES_OUTBOX } from './usecases/delivery-events';
 import { ACCOUNTS_OUTBOX } from './usecases/platform-accounts';
 import { Dispatcher } from './usecases/dispatcher';
 import { adminTokenSource, CourierSimulator } from './simulator';
-import { AccountRateLimits } from './usecases/rate-limits';
-
-/** Prefix of every Redis key of this service (the per-account rate limits): its own, beside the gateway's. */
-const REDIS_KEY_PREFIX = 'provider-delivery:';
+import { RateLimits, SIMULATOR_PASS_HEADER } from './usecases/rate-limits';
 
 /** The address this process is reached at from the same machine (a wildcard bind answers on loopback). */
 const loopbackIfAny = (host: string): string => (host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host);
@@ -39,13 +36,30 @@ export const providerDeliveryService: ServiceDefinition<typeof settings> = {
   setup(context) {
     const { config } = context;
     const metrics = providerMetrics(context.metrics);
+    // The courier simulator's calls pass this process's own rate limits with a random pass of its own.
+    const simulatorPass = config.simulatorEnabled ? randomBytes(32).toString('base64url') : undefined;
+    const rateLimits = new RateLimits(
+      new RateLimiter(context.redis, config.redisKeyPrefix),
+      context.logger,
+      {
+        perIp: {
+          admin: config.adminRateLimitPerIp,
+          platform: config.platformRateLimitPerIp,
+          courier: config.courierRateLimitPerIp,
+          public: config.publicRateLimitPerIp,
+        },
+        perAdmin: config.adminRateLimitPerAdmin,
+        perDriver: config.courierRateLimitPerDriver,
+        perTrackingToken: config.trackingRateLimitPerToken,
+      },
+      (scope) => metrics.rateLimited(scope),
+      simulatorPass,
+    );
     const ctx: ProviderContext = {
       store: providerStore(context.db),
       box: new SecretBox(config.secretKey),
       keyCache: new KeyCache(),
-      rateLimits: new AccountRateLimits(new RateLimiter(context.redis, REDIS_KEY_PREFIX), context.logger, () =>
-        metrics.rateLimited(),
-      ),
+      rateLimits,
       keyHashSecret: config.keyHashSecret,
       allowLoopbackHttpUrls: config.allowLoopbackHttpUrls,
       transportKey: config.webhookSecretTransportKey,
@@ -80,6 +94,7 @@ export const providerDeliveryService: ServiceDefinition<typeof settings> = {
       ? new CourierSimulator({
           baseUrl: `http://${loopbackIfAny(config.host)}:${config.port}`,
           adminToken: adminTokenSource(config.adminTokenSecret),
+          headers: simulatorPass ? { [SIMULATOR_PASS_HEADER]: simulatorPass } : {},
           listAccounts: () => ctx.store.accounts.listSimulated(),
           logger: context.logger,
         })

@@ -332,7 +332,7 @@ describe('the public tracking page', () => {
 
   it('answers 404 for an unknown or malformed token: a page for the page, the envelope for the state', async () => {
     const get = (path: string) => fetch(service().url + path, { signal: AbortSignal.timeout(10_000) });
-    for (const token of [`trk_${randomBytes(16).toString('base64url')}`, 'nope', 'trk_short', 'trk_%2e%2e']) {
+    for (const token of [`trk_${randomBytes(16).toString('base64url')}`, 'nope', 'trk_short', 'trk_%41%42']) {
       const page = await get(`/track/${token}`);
       expect([token, page.status, page.headers.get('content-type')]).toEqual([token, 404, 'text/html; charset=utf-8']);
       expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
@@ -347,5 +347,9 @@ describe('the public tracking page', () => {
       ]);
       expect(await state.json()).toEqual({ code: 'resource.not_found', message: expect.any(String), retryable: false });
     }
+    // A path with an encoded dot is refused before routing, in the service's error envelope.
+    const dotted = await get('/track/trk_%2e%2e');
+    expect(dotted.status).toBe(400);
+    expect(await dotted.json()).toMatchObject({ code: 'request.path_invalid', retryable: false });
   });
 });

@@ -44,4 +44,7 @@ export const settings = {
   installationsCopyStart: oneOf('INSTALLATIONS_COPY_START', ['earliest', 'latest'] as const, { default: 'earliest' }),
   /** A PEM file of extra certificate authorities to trust (a private receiver's CA, tests). */
   extraCaFile: optionalStr('WEBHOOK_EXTRA_CA_FILE'),
+  /** The administrator API's rate limits, per minute: per client IP (counted before the token) and per administrator (`sub`). */
+  adminRateLimitPerIp: int('ADMIN_RATE_LIMIT_PER_IP', { default: 600, min: 1 }),
+  adminRateLimitPerAdmin: int('ADMIN_RATE_LIMIT_PER_ADMIN', { default: 300, min: 1 }),
 };

@@ -2,15 +2,16 @@ import { readFileSync } from 'node:fs';
 import { TOPICS } from '@marketplace/contracts';
 import { CopyProgress, createKafka, EventDecoder, EventSchemas, SchemaValidator } from '@marketplace/events';
 import {
-  guardGatewayRoutes,
+  gatewayGuards,
   openFromTransport,
   openWebhookSecret,
   publicKeyFrom,
   TRANSPORT_CONTEXTS,
 } from '@marketplace/identity';
-import { RedisLock } from '@marketplace/redis';
+import { RateLimiter, RedisLock } from '@marketplace/redis';
 import type { ServiceDefinition } from '@marketplace/runtime';
 import { attemptMetrics, waitingAttemptsGauge } from './adapters/attempt-metrics';
+import { rateLimitMetrics } from './adapters/rate-limit-metrics';
 import { AttemptQueue } from './adapters/attempt-queue';
 import { SafeHttpClient } from '@marketplace/http';
 import { DELIVERIES, webhookIndexes, webhookStore } from './adapters/store';
@@ -18,7 +19,7 @@ import { settings } from './config';
 import { consumers } from './consumers';
 import { FairDispatcher } from './domain/fair-dispatcher';
 import { WEBHOOK_SOURCE_TOPICS } from './domain/webhook-events';
-import { guardAdminRoutes } from './http/admin-auth';
+import { adminGuard, adminIpLimit, perAdminLimit } from './http/admin-auth';
 import { registerAdminRoutes } from './http/admin-routes';
 import { registerRoutes } from './http/routes';
 import { makeAttempt } from './usecases/attempt';
@@ -40,8 +41,19 @@ export const webhookSenderService: ServiceDefinition<typeof settings> = {
     const { config } = context;
     // Tenant routes answer only requests whose identity the gateway signed; the administrator
     // routes only provider-delivery's administrator tokens.
-    context.useBeforeBody(guardGatewayRoutes(publicKeyFrom(config.identityPublicKey)));
-    context.useBeforeBody(guardAdminRoutes(config.providerAdminTokenSecret, () => new Date()));
+    const gateway = gatewayGuards(publicKeyFrom(config.identityPublicKey), 'webhook-sender');
+    context.routes.guard('tenant', gateway.tenant);
+    // The administrator API: per-IP limit (before the token), the token, then the per-administrator limit.
+    const redisPrefix = `${config.consumerGroupPrefix ?? 'webhook-sender'}:`;
+    const limiter = new RateLimiter(context.redis, redisPrefix);
+    const adminLimits = { perIp: config.adminRateLimitPerIp, perAdmin: config.adminRateLimitPerAdmin };
+    const limitRejected = rateLimitMetrics(context.metrics);
+    context.routes.guard(
+      'admin',
+      adminIpLimit(limiter, adminLimits, limitRejected),
+      adminGuard(config.providerAdminTokenSecret, () => new Date()),
+      perAdminLimit(limiter, adminLimits, limitRejected),
+    );
     const http = new SafeHttpClient({
       connectTimeoutMs: config.connectTimeoutMs,
       responseTimeoutMs: config.responseTimeoutMs,
@@ -71,13 +83,13 @@ export const webhookSenderService: ServiceDefinition<typeof settings> = {
           ),
       },
       metrics: attemptMetrics(context.metrics),
-      locks: new RedisLock(context.redis, `${config.consumerGroupPrefix ?? 'webhook-sender'}:`),
+      locks: new RedisLock(context.redis, redisPrefix),
       attemptLeaseMs: config.connectTimeoutMs + config.responseTimeoutMs + 20_000,
       logger: context.logger,
       now: () => new Date(),
     };
-    registerRoutes(context.router, ctx);
-    registerAdminRoutes(context.router, ctx);
+    registerRoutes(context.routes, ctx);
+    registerAdminRoutes(context.routes, ctx);
 
     const kafka = createKafka({
       brokers: config.kafkaBrokers,

@@ -11,6 +11,8 @@ export {
   type AssignmentStatusName,
   tenantDeliverySchemas,
   OAuth2Input as OAuth2InputSchema,
+  API_KEY_ROTATION_OVERLAP,
+  TENANT_TOKEN_LIFETIME,
   providerSchemas,
   providerAdminSchemas,
   providerOperationsSchemas,

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
@@ -30,27 +31,38 @@ const hanging = { name: 'slow', check: () => new Promise(() => {}) };
 
 async function start(options: Partial<HttpAppOptions> = {}) {
   http = createHttpApp({ service: 'test', logger, readinessChecks: [database], jsonLimit: '1kb', ...options });
-  http.router.post('/things', (ctx) => {
+  http.routes.post('/things', 'public', (ctx) => {
     const body = requestBody(ctx) as { name?: unknown } | undefined;
     if (typeof body?.name !== 'string')
       throw validationError('thing.invalid', 'The thing is invalid.', { name: ['is required'] });
     ctx.status = 201;
     ctx.body = { name: body.name };
   });
-  http.router.get('/callbacks/:callbackToken/events', (ctx) => {
+  http.routes.get('/callbacks/:callbackToken/events', 'public', (ctx) => {
     ctx.body = { ok: true };
   });
-  http.router.get('/trace', (ctx) => {
+  http.routes.get('/trace', 'public', (ctx) => {
     ctx.body = { traceId: trace.getSpanContext(context.active())?.traceId };
   });
-  http.router.get('/ip', (ctx) => {
+  http.routes.get('/ip', 'public', (ctx) => {
     ctx.body = { ip: ctx.ip };
   });
-  http.router.get('/boom', () => {
+  http.routes.get('/boom', 'public', () => {
     throw new Error('database password is hunter2');
   });
-  http.router.get('/busy', () => {
+  http.routes.get('/busy', 'public', () => {
     throw new AppError('rate_limited', 'rate_limited', 'Too many requests.', { retryAfterSeconds: 1.2 });
+  });
+  http.routes.post('/raw', 'public', (ctx) => {
+    ctx.body = { raw: rawRequestBody(ctx), parsed: requestBody(ctx) };
+  });
+  http.routes.post('/guarded', 'partner', (ctx) => {
+    ctx.body = { passed: true };
+  });
+  http.routes.guard('partner', async (ctx, next) => {
+    if (ctx.get('x-stop') === 'yes')
+      throw new AppError('unauthenticated', 'auth.unauthenticated', 'Missing or invalid credentials.');
+    await next();
   });
   server = await http.listen(0, '127.0.0.1');
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -210,9 +222,6 @@ describe('createHttpApp', () => {
 
   it('accepts every JSON media type the Partner API lists and keeps the raw text', async () => {
     await start();
-    http!.router.post('/raw', (ctx) => {
-      ctx.body = { raw: rawRequestBody(ctx), parsed: requestBody(ctx) };
-    });
     for (const type of [
       'application/json',
       'text/json',
@@ -225,21 +234,52 @@ describe('createHttpApp', () => {
     }
   });
 
-  it('runs early middleware before the body is read', async () => {
+  it("runs the route's audience guard before the body is read", async () => {
     await start();
-    http!.useBeforeBody(async (ctx, next) => {
-      if (ctx.get('x-stop') === 'yes')
-        throw new AppError('unauthenticated', 'auth.unauthenticated', 'Missing or invalid credentials.');
-      await next();
-    });
-    // A malformed body would be a 400: the early step answers first.
-    const res = await fetch(`${base}/things`, {
+    // A malformed body would be a 400: the guard answers first.
+    const res = await fetch(`${base}/guarded`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-stop': 'yes' },
       body: '{nope',
     });
     expect(res.status).toBe(401);
+    expect((await post('/guarded', '{"name":"x"}', 'application/json')).status).toBe(200);
+    expect((await post('/guarded', '{nope', 'application/json')).status).toBe(400);
+  });
+
+  it('matches paths case-sensitively and strictly, and refuses non-canonical spellings', async () => {
+    await start();
+    // (fetch resolves dot segments itself: the hostile suite sends those on a raw socket)
+    for (const path of ['/THINGS', '/Things', '/things/', '/things//', '/x%2Fthings', '/th%5cings', '/%74hings']) {
+      const res = await post(path, '{"name":"x"}', 'application/json');
+      expect({ path, status: res.status }).toEqual({ path, status: expect.any(Number) });
+      expect({ path, ok: res.status >= 400 && res.status < 500 }).toEqual({ path, ok: true });
+      expect(res.headers.get('content-type')).toContain('application/problem+json');
+    }
     expect((await post('/things', '{"name":"x"}', 'application/json')).status).toBe(201);
+  });
+
+  it('answers what Node refuses before the app (a bad request line, headers too large) in the error shape', async () => {
+    for (const format of ['problem', 'envelope'] as const) {
+      await start({ errorFormat: format });
+      const address = server.address() as AddressInfo;
+      const bad = await rawExchange(address.port, 'GARBAGE\r\n\r\n');
+      expect(bad).toMatch(/^HTTP\/1\.1 400 /);
+      const big = await rawExchange(
+        address.port,
+        `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+      );
+      expect(big).toMatch(/^HTTP\/1\.1 431 /);
+      const body = JSON.parse(big.slice(big.indexOf('\r\n\r\n') + 4));
+      if (format === 'problem') {
+        expect(big).toContain('Content-Type: application/problem+json');
+        expect(body).toMatchObject({ status: 431, code: 'request.headers_too_large' });
+      } else {
+        expect(body).toEqual({ code: 'request.headers_too_large', message: expect.any(String), retryable: false });
+      }
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+    await start(); // afterEach closes it
   });
 
   it('keeps secrets in route parameters and query strings out of the access log', async () => {
@@ -316,3 +356,15 @@ describe('createHttpApp', () => {
     });
   });
 });
+
+/** Sends raw bytes on a fresh socket and returns everything the server wrote before it closed. */
+function rawExchange(port: number, bytes: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(bytes));
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
+    socket.setTimeout(5000, () => socket.destroy(new Error('no answer within 5 s')));
+  });
+}

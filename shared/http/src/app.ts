@@ -1,18 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { answerClientError } from './client-error';
 import { context } from '@opentelemetry/api';
 import Koa from 'koa';
-import compose from 'koa-compose';
-import Router from '@koa/router';
 import coBody from 'co-body';
 import { AppError } from '@marketplace/errors';
 import { isRedactedKey, REDACTED, type Logger } from '@marketplace/logging';
-import { type ErrorFormat, formatError, statusOf, toAppError } from './error-format';
+import { type ErrorFormat, formatError, HttpLayerError, statusOf, toAppError } from './error-format';
 import { createMetrics, type Metrics } from './metrics';
 import { type ReadinessCheck, type ReadinessReport, runReadinessChecks, singleFlight } from './readiness';
 import { ReadinessMetrics } from './readiness-metrics';
 import { jsonNestedDeeperThan, MAX_JSON_DEPTH } from './json-depth';
 import { requestTraceContext, traceIdOf } from './trace-context';
+import { RouteDeclarationError, RouteTable, type RequestState, type RouteMiddleware } from './route-table';
+import { nonCanonicalPath } from './canonical-path';
+import { PROBE_ROUTES } from './probe-routes';
 
 export interface HttpAppOptions {
   service: string;
@@ -39,11 +42,7 @@ export interface HttpAppOptions {
  */
 const MAX_HEADER_BYTES = 16 * 1024;
 
-/** What handlers find on `ctx.state`. */
-export interface RequestState {
-  requestId: string;
-  log: Logger;
-}
+export type { RequestState };
 
 export type AppContext = Koa.ParameterizedContext<RequestState>;
 
@@ -61,7 +60,7 @@ export function rawRequestBody(ctx: Koa.Context | AppContext): string | undefine
 export const JSON_MEDIA_TYPES = ['application/json', 'text/json', 'application/*+json'];
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-const PROBE_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+const PROBE_PATHS = new Set(PROBE_ROUTES.map((route) => route.path));
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 function hasBody(ctx: Koa.Context): boolean {
@@ -86,7 +85,7 @@ function loggablePath(ctx: Koa.Context): string {
 /**
  * A Koa app with what every service needs: request id, access log, metrics, JSON bodies with a
  * size limit, errors mapped to the service's documented shape (never a stack trace), and the
- * /healthz, /readyz and /metrics endpoints. Services add their routes to `router`.
+ * /healthz, /readyz and /metrics endpoints. Services declare their routes, each with its audience, on `routes`.
  */
 export function createHttpApp(options: HttpAppOptions) {
   const { service, logger, errorFormat = 'problem', readinessTimeoutMs = 2000 } = options;
@@ -96,9 +95,7 @@ export function createHttpApp(options: HttpAppOptions) {
   const app = new Koa<RequestState>();
   app.proxy = options.trustProxy ?? false;
   app.silent = true; // errors are logged by our own middleware, once
-  const router = new Router<RequestState>();
   let accepting = true;
-  const beforeBody: Koa.Middleware<RequestState>[] = [];
 
   app.use(async (ctx, next) => {
     const started = process.hrtime.bigint();
@@ -148,7 +145,41 @@ export function createHttpApp(options: HttpAppOptions) {
     ctx.type = response.contentType;
   }
 
-  router.get('/healthz', (ctx) => {
+  // Bodies are JSON or nothing: anything else is refused before it is read (415). The raw text is
+  // kept beside the parsed value (a proxy forwards it untouched; idempotency hashes it). It runs in
+  // each route, after the route's audience guard: nothing of a body is read before its caller is known.
+  const readJsonBody: RouteMiddleware = async (ctx, next) => {
+    if (BODY_METHODS.has(ctx.method) && hasBody(ctx)) {
+      if (!ctx.is(JSON_MEDIA_TYPES)) throw toAppError({ status: 415 });
+      const { parsed, raw } = (await coBody.json(ctx.req, { limit: jsonLimit, strict: true, returnRawBody: true })) as {
+        parsed: unknown;
+        raw: string;
+      };
+      if (jsonNestedDeeperThan(raw)) {
+        throw new AppError(
+          'validation',
+          'request.invalid',
+          `The request body is nested more than ${MAX_JSON_DEPTH} levels deep.`,
+        );
+      }
+      (ctx.request as { body?: unknown }).body = parsed;
+      (ctx.request as { rawBody?: string }).rawBody = raw;
+    }
+    await next();
+  };
+  const routes = new RouteTable([readJsonBody]);
+
+  // A path that is not in canonical form (dot segments, empty segments, encoded dots, slashes or
+  // backslashes) names no route of ours, and a proxy could resolve it into another: refused before
+  // routing, so that no spelling of a path reaches a handler under another name.
+  app.use(async (ctx, next) => {
+    const problem = nonCanonicalPath(ctx.path);
+    if (problem)
+      throw new HttpLayerError(400, 'request.path_invalid', `The request path is not canonical: ${problem}.`);
+    await next();
+  });
+
+  routes.get('/healthz', 'probe', (ctx) => {
     ctx.body = { status: 'ok', service };
   });
   // A check that changes state is logged once, with why it failed: a probe that keeps answering
@@ -172,7 +203,7 @@ export function createHttpApp(options: HttpAppOptions) {
     return { report, ready };
   }
   const readinessMetrics = new ReadinessMetrics(metrics.registry, async () => void (await evaluateReadiness()));
-  router.get('/readyz', async (ctx) => {
+  routes.get('/readyz', 'probe', async (ctx) => {
     const { report, ready } = await evaluateReadiness();
     ctx.status = ready ? 200 : 503;
     const details = Object.fromEntries(
@@ -185,44 +216,19 @@ export function createHttpApp(options: HttpAppOptions) {
       ...(Object.keys(details).length > 0 ? { details } : {}),
     };
   });
-  router.get('/metrics', async (ctx) => {
+  routes.get('/metrics', 'probe', async (ctx) => {
     ctx.type = metrics.registry.contentType;
     ctx.body = await metrics.registry.metrics();
   });
 
-  // Services' own early steps (rate limits, authentication) run before any body is read.
-  let early: Koa.Middleware<RequestState> | undefined;
-  app.use(async (ctx, next) => {
-    if (beforeBody.length === 0) await next();
-    else await (early ??= compose(beforeBody))(ctx, next);
-  });
-
-  // Bodies are JSON or nothing: anything else is refused before it is read (415). The raw text is
-  // kept beside the parsed value (a proxy forwards it untouched; idempotency hashes it).
-  app.use(async (ctx, next) => {
-    if (BODY_METHODS.has(ctx.method) && hasBody(ctx)) {
-      if (!ctx.is(JSON_MEDIA_TYPES)) throw toAppError({ status: 415 });
-      const { parsed, raw } = (await coBody.json(ctx.req, { limit: jsonLimit, strict: true, returnRawBody: true })) as {
-        parsed: unknown;
-        raw: string;
-      };
-      if (jsonNestedDeeperThan(raw)) {
-        throw new AppError(
-          'validation',
-          'request.invalid',
-          `The request body is nested more than ${MAX_JSON_DEPTH} levels deep.`,
-        );
-      }
-      (ctx.request as { body?: unknown }).body = parsed;
-      (ctx.request as { rawBody?: string }).rawBody = raw;
-    }
-    await next();
-  });
-
   let mounted = false;
-  /** Call after the service has added its routes (listen does it too). */
+  /**
+   * Call after the service has declared its routes and guards (listen does it too). Throws
+   * RouteDeclarationError when a route has no audience the service can check: the service does not start.
+   */
   function mount() {
     if (mounted) return;
+    const router = routes.mount();
     mounted = true;
     app.use(router.routes());
     app.use(router.allowedMethods());
@@ -245,6 +251,9 @@ export function createHttpApp(options: HttpAppOptions) {
         },
         app.callback(),
       );
+      server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) =>
+        answerClientError(error, socket, errorFormat),
+      );
       server.listen(port, host);
       server.keepAliveTimeout = 65_000;
       server.once('listening', () => resolve(server));
@@ -260,14 +269,8 @@ export function createHttpApp(options: HttpAppOptions) {
     accepting = false;
   }
 
-  /** Adds a middleware that runs after the request id and access log, before the body is read. */
-  function useBeforeBody(middleware: Koa.Middleware<RequestState>) {
-    beforeBody.push(middleware);
-    early = undefined;
-  }
-
-  return { app, router, metrics, listen, mount, stopAccepting, useBeforeBody };
+  return { app, routes, metrics, listen, mount, stopAccepting };
 }
 
 export type HttpApp = ReturnType<typeof createHttpApp>;
-export { AppError };
+export { AppError, RouteDeclarationError, answerClientError };

@@ -21,6 +21,13 @@ describe('toAppError', () => {
     },
   );
 
+  it('answers a body the client stopped sending (raw-body: stream not readable, aborted) 400, not 500', () => {
+    for (const type of ['stream.not.readable', 'request.aborted']) {
+      const error = toAppError(Object.assign(new Error('stream is not readable'), { status: 500, type }));
+      expect([type, statusOf(error), error.code]).toEqual([type, 400, 'request.aborted']);
+    }
+  });
+
   it('keeps any other unexpected error a 500 internal', () => {
     const error = toAppError(new TypeError('x is undefined'));
     expect(statusOf(error)).toBe(500);

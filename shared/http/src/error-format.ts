@@ -31,11 +31,13 @@ const TITLE_BY_STATUS: Record<number, string> = {
   403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',
+  408: 'Request Timeout',
   409: 'Conflict',
   413: 'Payload Too Large',
   415: 'Unsupported Media Type',
   422: 'Unprocessable Content',
   429: 'Too Many Requests',
+  431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
   502: 'Bad Gateway',
   503: 'Service Unavailable',
@@ -105,6 +107,10 @@ export function toAppError(error: unknown): AppError {
     return new HttpLayerError(413, 'request.too_large', 'The request body is too large.');
   if (status === 415)
     return new HttpLayerError(415, 'request.unsupported_media_type', 'The request body must be application/json.');
+  // The client went away before its body was read (it aborted while its credentials were being
+  // checked, say): nothing of ours failed, and nobody is left to read the answer.
+  if (type === 'stream.not.readable' || type === 'request.aborted')
+    return new HttpLayerError(400, 'request.aborted', 'The request was aborted before its body was received.');
   if (status === 400 || type === 'entity.parse.failed')
     return new HttpLayerError(400, 'request.malformed', 'The request body is not valid JSON.');
   if (status === 405)

@@ -7,7 +7,20 @@ export {
   type HttpAppOptions,
   type AppContext,
   type RequestState,
+  answerClientError,
+  RouteDeclarationError,
 } from './app';
+export {
+  RouteTable,
+  AUDIENCES,
+  type Audience,
+  type GuardedAudience,
+  type DeclaredRoute,
+  type RouteMiddleware,
+  routeLine,
+} from './route-table';
+export { nonCanonicalPath } from './canonical-path';
+export { PROBE_ROUTES } from './probe-routes';
 export {
   formatError,
   toAppError,

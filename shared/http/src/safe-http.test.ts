@@ -1,9 +1,15 @@
 import { once } from 'node:events';
 import http from 'node:http';
 import https from 'node:https';
-import type { AddressInfo, Socket } from 'node:net';
+import net, { type AddressInfo, type Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { SafeHttpClient, type SafeHttpOptions, type SafePostResult } from './safe-http';
+import {
+  SafeHttpClient,
+  type SafeHttpOptions,
+  type SafePostResult,
+  type SafeRequestOptions,
+  type SafeRequestResult,
+} from './safe-http';
 
 // Self-signed test certificate (valid 2000–2100) for hooks.partner.test, localhost and 127.0.0.1.
 const TEST_KEY = `-----BEGIN PRIVATE KEY-----
@@ -124,6 +130,39 @@ function post(
   headers: Record<string, string> = { 'x-signature': SIGNATURE },
 ): Promise<SafePostResult> {
   return withTimeout(c.post(url, headers, body), 4000, `POST ${url}`);
+}
+
+/** Every request in these tests is bounded, whatever the client does. */
+function request(c: SafeHttpClient, url: string, options?: SafeRequestOptions): Promise<SafeRequestResult> {
+  return withTimeout(c.request(url, options), 4000, `${options?.method ?? 'request'} ${url}`);
+}
+
+// A public address (global unicast) that no test may really connect to: see interceptConnects.
+const PUBLIC = '93.184.216.34';
+
+/**
+ * Stands in for the network: every socket connect is refused on the spot, after noting the
+ * address it would have gone to (through the socket's own `lookup`, i.e. the client's pinned one).
+ */
+function interceptConnects(): { targets: string[]; restore: () => void } {
+  const targets: string[] = [];
+  type Connect = (this: Socket, options: net.TcpNetConnectOpts) => Socket;
+  const spy = jest.spyOn(net.Socket.prototype, 'connect').mockImplementation(function (
+    this: Socket,
+    options: net.TcpNetConnectOpts,
+  ) {
+    const { lookup, host = '' } = options;
+    if (!lookup) targets.push(host);
+    else
+      lookup(host, { all: true }, (_err, addresses) => {
+        for (const entry of [addresses].flat()) targets.push(typeof entry === 'string' ? entry : entry.address);
+      });
+    setImmediate(() =>
+      this.destroy(Object.assign(new Error('connect ECONNREFUSED (intercepted)'), { code: 'ECONNREFUSED' })),
+    );
+    return this;
+  } as Connect as never);
+  return { targets, restore: () => spy.mockRestore() };
 }
 
 function resolverOf(...answers: string[][]): jest.Mock<Promise<Array<{ address: string; family: number }>>, [string]> {
@@ -392,8 +431,11 @@ describe('SafeHttpClient: refused addresses', () => {
     ['http://example.com/'],
     ['ftp://example.com/'],
     ['not a url'],
+    ['https://[64:ff9b::a9fe:a9fe]/'],
+    ['https://[2002:a00:1::1]/'],
+    ['https://198.51.100.7/'],
   ])('%s', async (url) => {
-    const resolve = resolverOf(['203.0.113.5']);
+    const resolve = resolverOf([PUBLIC]);
     const result = await post(client({ resolve }), url);
 
     expect(result).toMatchObject({ kind: 'network', errorClass: 'refused_address', message: expect.any(String) });
@@ -428,8 +470,9 @@ describe('SafeHttpClient: refused addresses', () => {
 
   it('refuses a name when any of its addresses is private', async () => {
     for (const answer of [
-      ['203.0.113.5', '10.1.2.3'],
-      ['10.1.2.3', '203.0.113.5'],
+      [PUBLIC, '10.1.2.3'],
+      ['10.1.2.3', PUBLIC],
+      [PUBLIC, '192.0.2.1'],
       ['2606:4700::1111', '::ffff:169.254.169.254'],
     ]) {
       const result = await post(client({ resolve: resolverOf(answer) }), 'https://partner.example.com/hooks');
@@ -438,7 +481,7 @@ describe('SafeHttpClient: refused addresses', () => {
   });
 
   it('still refuses private ranges and non-loopback http when loopback http is allowed', async () => {
-    const c = client({ allowLoopbackHttp: true, resolve: resolverOf(['203.0.113.5']) });
+    const c = client({ allowLoopbackHttp: true, resolve: resolverOf([PUBLIC]) });
     for (const url of [
       'https://10.0.0.1/',
       'http://10.0.0.1/',
@@ -457,15 +500,18 @@ describe('SafeHttpClient: refused addresses', () => {
 
   it('does not resolve again at connect time (DNS rebinding)', async () => {
     const server = await startServer((_req, res) => res.writeHead(200).end());
-    // Public (TEST-NET-1, unroutable) on the first lookup, this host on every later one.
-    const resolve = resolverOf(['192.0.2.1'], ['127.0.0.1']);
-    const result = await post(
-      client({ resolve, connectTimeoutMs: 300 }),
-      `https://rebind.partner.test:${server.port}/hooks`,
-    );
+    // Public on the first lookup, this host on every later one.
+    const resolve = resolverOf([PUBLIC], ['127.0.0.1']);
+    const intercepted = interceptConnects();
+    let result: SafePostResult;
+    try {
+      result = await post(client({ resolve }), `https://rebind.partner.test:${server.port}/hooks`);
+    } finally {
+      intercepted.restore();
+    }
 
-    expect(result.kind).toBe('network');
-    expect(['timeout', 'connect']).toContain(result.kind === 'network' && result.errorClass);
+    expect(result).toMatchObject({ kind: 'network', errorClass: 'connect' });
+    expect(intercepted.targets).toEqual([PUBLIC]);
     expect(resolve).toHaveBeenCalledTimes(1);
     await sleep(20);
     expect(server.connections).toBe(0);
@@ -473,15 +519,127 @@ describe('SafeHttpClient: refused addresses', () => {
 
   it('does not resolve again at connect time when loopback is allowed either', async () => {
     const server = await startServer((_req, res) => res.writeHead(200).end());
-    const resolve = resolverOf(['192.0.2.1'], ['127.0.0.1']);
-    const result = await post(
-      client({ resolve, connectTimeoutMs: 300, allowLoopbackHttp: true }),
-      `https://rebind.partner.test:${server.port}/hooks`,
-    );
+    const resolve = resolverOf([PUBLIC], ['127.0.0.1']);
+    const intercepted = interceptConnects();
+    let result: SafeRequestResult;
+    try {
+      result = await request(
+        client({ resolve, allowLoopbackHttp: true }),
+        `https://rebind.partner.test:${server.port}/token`,
+        { body: { bytes: 'grant_type=authorization_code', contentType: 'application/x-www-form-urlencoded' } },
+      );
+    } finally {
+      intercepted.restore();
+    }
 
-    expect(result.kind).toBe('network');
+    expect(result).toMatchObject({ kind: 'network', errorClass: 'connect' });
+    expect(intercepted.targets).toEqual([PUBLIC]);
     expect(resolve).toHaveBeenCalledTimes(1);
     await sleep(20);
     expect(server.connections).toBe(0);
+  });
+});
+
+describe('SafeHttpClient: request', () => {
+  const form = (fields: Record<string, string>) => ({
+    bytes: new URLSearchParams(fields).toString(),
+    contentType: 'application/x-www-form-urlencoded',
+  });
+
+  it('POSTs a form and hands back status, headers and the whole body', async () => {
+    const server = await startServer((_req, res) => {
+      res
+        .writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' })
+        .end('{"access_token":"t"}');
+    });
+    const result = await request(client({ allowLoopbackHttp: true }), `http://127.0.0.1:${server.port}/token?x=1`, {
+      headers: { authorization: 'Basic abc', accept: 'application/json', 'Content-Type': 'text/plain' },
+      body: form({ grant_type: 'authorization_code', code: 'c 1' }),
+    });
+
+    expect(result).toMatchObject({ kind: 'response', status: 200, truncated: false });
+    expect(result.kind === 'response' && result.body.toString('utf8')).toBe('{"access_token":"t"}');
+    expect(result.kind === 'response' && result.headers['cache-control']).toBe('no-store');
+    const received = server.requests[0]!;
+    expect(received.method).toBe('POST');
+    expect(received.url).toBe('/token?x=1');
+    expect(received.body.toString('utf8')).toBe('grant_type=authorization_code&code=c+1');
+    expect(received.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    expect(received.headers['content-length']).toBe(String(received.body.length));
+    expect(received.headers.authorization).toBe('Basic abc');
+  });
+
+  it('sends a GET without a body', async () => {
+    const server = await startServer((_req, res) => res.writeHead(200).end('ok'));
+    const result = await request(client({ allowLoopbackHttp: true }), `http://127.0.0.1:${server.port}/x`);
+
+    expect(result).toMatchObject({ kind: 'response', status: 200 });
+    expect(server.requests[0]).toMatchObject({ method: 'GET', url: '/x' });
+    expect(server.requests[0]!.headers['content-type']).toBeUndefined();
+  });
+
+  it.each([
+    [100, false],
+    [101, true],
+    [70_000, true],
+  ])('with a 100-byte limit, a %d-byte body is truncated: %s', async (size, truncated) => {
+    const server = await startServer((_req, res) => res.writeHead(200).end('a'.repeat(size)));
+    const result = await request(client({ allowLoopbackHttp: true }), `http://127.0.0.1:${server.port}/`, {
+      maxResponseBytes: 100,
+    });
+
+    expect(result).toMatchObject({ kind: 'response', status: 200, truncated });
+    expect(result.kind === 'response' && result.body.length).toBe(100);
+  });
+
+  it('bounds the whole call by its own deadline', async () => {
+    const server = await startServer(() => undefined);
+    const result = await request(
+      client({ allowLoopbackHttp: true, responseTimeoutMs: 3000 }),
+      `http://127.0.0.1:${server.port}/hang`,
+      { body: form({ a: 'b' }), timeoutMs: 200 },
+    );
+
+    expect(result).toMatchObject({ kind: 'network', errorClass: 'timeout' });
+    expect(result.latencyMs).toBeLessThan(1000);
+  });
+
+  it('bounds a name lookup by the deadline, as a timeout', async () => {
+    const result = await request(
+      client({ connectTimeoutMs: 3000, resolve: () => new Promise(() => undefined) }),
+      'https://partner.example.com/token',
+      { timeoutMs: 200 },
+    );
+
+    expect(result).toMatchObject({ kind: 'network', errorClass: 'timeout' });
+    expect(result.latencyMs).toBeLessThan(1000);
+  });
+
+  it('does not follow a redirect', async () => {
+    const target = await startServer((_req, res) => res.writeHead(200).end('followed'));
+    const redirecting = await startServer((_req, res) => {
+      res.writeHead(307, { location: `http://127.0.0.1:${target.port}/token` }).end();
+    });
+    const result = await request(client({ allowLoopbackHttp: true }), `http://127.0.0.1:${redirecting.port}/token`, {
+      body: form({ code: 'c' }),
+    });
+
+    expect(result).toMatchObject({ kind: 'response', status: 307 });
+    await sleep(50);
+    expect(target.connections).toBe(0);
+  });
+
+  it.each([
+    ['https://10.0.0.1/token', [PUBLIC]],
+    ['https://[::ffff:169.254.169.254]/token', [PUBLIC]],
+    ['https://partner.example.com/token', ['169.254.169.254']],
+    ['https://partner.example.com/token', [PUBLIC, 'fd00::1']],
+    ['http://partner.example.com/token', [PUBLIC]],
+  ])('refuses %s (resolving to %j) like post does', async (url, answer) => {
+    const result = await request(client({ allowLoopbackHttp: true, resolve: resolverOf(answer) }), url, {
+      body: form({ code: 'c' }),
+    });
+
+    expect(result).toMatchObject({ kind: 'network', errorClass: 'refused_address' });
   });
 });

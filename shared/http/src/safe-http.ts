@@ -21,11 +21,54 @@ export type SafePostResult =
   | { kind: 'response'; status: number; latencyMs: number; bodyPreview: string; retryAfter: string | null }
   | { kind: 'network'; errorClass: NetworkErrorClass; message: string; latencyMs: number };
 
+/** One call of `request`: any method, an optional body with its type, per-call bounds. */
+export interface SafeRequestOptions {
+  method?: string; // default GET, or POST when there is a body
+  headers?: Record<string, string>;
+  /** The exact bytes to send and their Content-Type (a caller's own Content-Type header is dropped). */
+  body?: { bytes: Buffer | string; contentType: string };
+  /** One deadline for this call: name lookup, connect and the whole response (the client's own bounds still apply). */
+  timeoutMs?: number;
+  /** Read at most this much of the body (default: the client's `maxResponseBytes`). */
+  maxResponseBytes?: number;
+}
+
+export type SafeRequestResult =
+  | {
+      kind: 'response';
+      status: number;
+      latencyMs: number;
+      headers: http.IncomingHttpHeaders;
+      /** The body, at most the limit's bytes of it. */
+      body: Buffer;
+      /** The response body was longer than the limit: `body` is cut short and the rest was not read. */
+      truncated: boolean;
+    }
+  | { kind: 'network'; errorClass: NetworkErrorClass; message: string; latencyMs: number };
+
 interface CheckedTarget {
   url: URL;
   hostname: string; // without IPv6 brackets
   address: string; // the checked address the socket must connect to
   family: 4 | 6;
+}
+
+interface SendRequest {
+  method: string;
+  headers: Record<string, string>;
+  body: { bytes: Buffer; contentType: string } | undefined;
+  maxResponseBytes: number;
+  /** Stop reading once `maxResponseBytes` arrived (webhooks), or read on to learn whether there is more. */
+  stopAtLimit: boolean;
+  /** performance.now() by which the whole call must be done (Infinity: only the client's bounds). */
+  deadlineAt: number;
+}
+
+interface SendResult {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+  truncated: boolean;
 }
 
 /** A failure we classify ourselves (policy refusals, our own timers). */
@@ -44,7 +87,8 @@ const defaultResolve = async (hostname: string): Promise<Array<{ address: string
 const MAX_SOCKETS = 50;
 
 /**
- * HTTP client for calls to partner-supplied URLs (webhook receivers). Only absolute https URLs;
+ * HTTP client for calls to partner-supplied URLs (webhook receivers, provider callbacks, a
+ * partner's OAuth token endpoint): `post` for webhooks, `request` for any other call. Only absolute https URLs;
  * the name is resolved once, every returned address is checked (one internal address refuses the
  * call), and the socket connects to exactly the checked address (a pinned `lookup`), while the
  * original hostname stays in the Host header and is used for TLS SNI and the certificate check.
@@ -83,9 +127,60 @@ export class SafeHttpClient {
     const started = performance.now();
     const latencyMs = (): number => Math.round(performance.now() - started);
     try {
-      const target = await this.checkedTarget(url);
-      const { status, bodyPreview, retryAfter } = await this.send(target, headers, body, contentType);
-      return { kind: 'response', status, latencyMs: latencyMs(), bodyPreview, retryAfter };
+      const target = await this.checkedTarget(url, Infinity);
+      const response = await this.send(target, {
+        method: 'POST',
+        headers,
+        body: { bytes: body, contentType },
+        maxResponseBytes: this.options.maxResponseBytes,
+        stopAtLimit: true,
+        deadlineAt: Infinity,
+      });
+      const retryAfter = response.headers['retry-after'];
+      return {
+        kind: 'response',
+        status: response.status,
+        latencyMs: latencyMs(),
+        bodyPreview: response.body.toString('utf8'),
+        // Only read where a kind's policy honours it (provider callbacks; see retry-policy.ts).
+        retryAfter: typeof retryAfter === 'string' ? retryAfter : null,
+      };
+    } catch (err) {
+      const { errorClass, message } = classify(err);
+      return { kind: 'network', errorClass, message, latencyMs: latencyMs() };
+    }
+  }
+
+  /**
+   * A request of any method under the same rules as `post` (checked and pinned address, no
+   * redirects followed, bounded times and body), e.g. a form POST to a partner's OAuth token
+   * endpoint. Hands back the status, the headers and at most the limit's bytes of the body, saying
+   * whether there was more. Never throws for network problems: returns a result.
+   */
+  async request(url: string, options: SafeRequestOptions = {}): Promise<SafeRequestResult> {
+    const started = performance.now();
+    const latencyMs = (): number => Math.round(performance.now() - started);
+    const deadlineAt = options.timeoutMs === undefined ? Infinity : started + options.timeoutMs;
+    const body = options.body && {
+      bytes: Buffer.isBuffer(options.body.bytes) ? options.body.bytes : Buffer.from(options.body.bytes, 'utf8'),
+      contentType: options.body.contentType,
+    };
+    try {
+      const target = await this.checkedTarget(url, deadlineAt);
+      const {
+        status,
+        headers,
+        body: responseBody,
+        truncated,
+      } = await this.send(target, {
+        method: options.method ?? (body ? 'POST' : 'GET'),
+        headers: options.headers ?? {},
+        body,
+        maxResponseBytes: options.maxResponseBytes ?? this.options.maxResponseBytes,
+        stopAtLimit: false,
+        deadlineAt,
+      });
+      return { kind: 'response', status, latencyMs: latencyMs(), headers, body: responseBody, truncated };
     } catch (err) {
       const { errorClass, message } = classify(err);
       return { kind: 'network', errorClass, message, latencyMs: latencyMs() };
@@ -98,7 +193,7 @@ export class SafeHttpClient {
     this.httpsAgent.destroy();
   }
 
-  private async checkedTarget(raw: string): Promise<CheckedTarget> {
+  private async checkedTarget(raw: string, deadlineAt: number): Promise<CheckedTarget> {
     let url: URL;
     try {
       url = new URL(raw);
@@ -116,7 +211,9 @@ export class SafeHttpClient {
     }
     const hostname = url.hostname.replace(/^\[|\]$/g, '');
 
-    const addresses = isIP(hostname) ? [{ address: hostname, family: isIP(hostname) }] : await this.lookup(hostname);
+    const addresses = isIP(hostname)
+      ? [{ address: hostname, family: isIP(hostname) }]
+      : await this.lookup(hostname, deadlineAt);
     if (addresses.length === 0) throw new SafeHttpFailure('dns', `no address found for ${hostname}`);
     for (const { address } of addresses) {
       if (!isIP(address)) throw new SafeHttpFailure('dns', `resolver returned an invalid address for ${hostname}`);
@@ -137,15 +234,19 @@ export class SafeHttpClient {
     return { url, hostname, address: chosen.address, family: isIP(chosen.address) === 6 ? 6 : 4 };
   }
 
-  private async lookup(hostname: string): Promise<Array<{ address: string; family: number }>> {
+  private async lookup(hostname: string, deadlineAt: number): Promise<Array<{ address: string; family: number }>> {
     let timer: NodeJS.Timeout | undefined;
+    const { connectTimeoutMs } = this.options;
+    const limit = within(connectTimeoutMs, deadlineAt);
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
         () =>
           reject(
-            new SafeHttpFailure('dns', `DNS lookup of ${hostname} timed out after ${this.options.connectTimeoutMs} ms`),
+            limit < connectTimeoutMs
+              ? new SafeHttpFailure('timeout', `DNS lookup of ${hostname} did not finish within the call's deadline`)
+              : new SafeHttpFailure('dns', `DNS lookup of ${hostname} timed out after ${connectTimeoutMs} ms`),
           ),
-        this.options.connectTimeoutMs,
+        limit,
       );
     });
     try {
@@ -159,13 +260,9 @@ export class SafeHttpClient {
     }
   }
 
-  private send(
-    target: CheckedTarget,
-    callerHeaders: Record<string, string>,
-    body: Buffer,
-    contentType: string,
-  ): Promise<{ status: number; bodyPreview: string; retryAfter: string | null }> {
-    const { connectTimeoutMs, responseTimeoutMs, maxResponseBytes } = this.options;
+  private send(target: CheckedTarget, request: SendRequest): Promise<SendResult> {
+    const { connectTimeoutMs, responseTimeoutMs } = this.options;
+    const { maxResponseBytes, stopAtLimit, deadlineAt, body } = request;
     const isHttps = target.url.protocol === 'https:';
 
     // Connect to exactly the address that was checked: no second resolution (DNS rebinding).
@@ -176,14 +273,16 @@ export class SafeHttpClient {
     };
 
     const headers: Record<string, string | number> = {};
-    for (const [name, value] of Object.entries(callerHeaders)) {
+    for (const [name, value] of Object.entries(request.headers)) {
       const lower = name.toLowerCase();
       if (lower === 'content-type' || lower === 'content-length' || lower === 'transfer-encoding' || lower === 'host')
         continue;
       headers[name] = value;
     }
-    headers['content-type'] = contentType;
-    headers['content-length'] = body.length;
+    if (body) {
+      headers['content-type'] = body.contentType;
+      headers['content-length'] = body.bytes.length;
+    }
 
     return new Promise((resolve, reject) => {
       let settled = false;
@@ -193,16 +292,18 @@ export class SafeHttpClient {
 
       // Outcomes are tagged: errors from node core may come from another realm (e.g. under jest),
       // where `instanceof Error` is false.
-      const finish = (
-        outcome:
-          { ok: true; status: number; bodyPreview: string; retryAfter: string | null } | { ok: false; error: unknown },
-      ): void => {
+      const finish = (outcome: ({ ok: true } & SendResult) | { ok: false; error: unknown }): void => {
         if (settled) return;
         settled = true;
         clearTimeout(connectTimer);
         clearTimeout(responseTimer);
         if (outcome.ok) {
-          resolve({ status: outcome.status, bodyPreview: outcome.bodyPreview, retryAfter: outcome.retryAfter });
+          resolve({
+            status: outcome.status,
+            headers: outcome.headers,
+            body: outcome.body,
+            truncated: outcome.truncated,
+          });
         } else {
           req.destroy();
           // An Error, possibly of another realm, where `instanceof Error` cannot tell (above).
@@ -214,14 +315,23 @@ export class SafeHttpClient {
       const startResponseTimer = (): void => {
         clearTimeout(connectTimer);
         if (settled || responseTimer) return;
+        const limit = within(responseTimeoutMs, deadlineAt);
         responseTimer = setTimeout(
-          () => fail(new SafeHttpFailure('timeout', `no complete response within ${responseTimeoutMs} ms`)),
-          responseTimeoutMs,
+          () =>
+            fail(
+              new SafeHttpFailure(
+                'timeout',
+                limit < responseTimeoutMs
+                  ? "no complete response within the call's deadline"
+                  : `no complete response within ${responseTimeoutMs} ms`,
+              ),
+            ),
+          limit,
         );
       };
 
       const requestOptions: https.RequestOptions = {
-        method: 'POST',
+        method: request.method,
         protocol: target.url.protocol,
         hostname: target.hostname,
         port: target.url.port || (isHttps ? 443 : 80),
@@ -241,15 +351,16 @@ export class SafeHttpClient {
         return;
       }
 
+      const connectLimit = within(connectTimeoutMs, deadlineAt);
       connectTimer = setTimeout(
         () =>
           fail(
             new SafeHttpFailure(
               'timeout',
-              `connect to ${target.hostname} (${target.address}) timed out after ${connectTimeoutMs} ms`,
+              `connect to ${target.hostname} (${target.address}) timed out after ${connectLimit} ms`,
             ),
           ),
-        connectTimeoutMs,
+        connectLimit,
       );
       req.on('socket', (socket: Socket) => {
         if (socket.connecting) socket.once('connect', startResponseTimer);
@@ -259,35 +370,47 @@ export class SafeHttpClient {
       req.on('response', (res) => {
         const chunks: Buffer[] = [];
         let length = 0;
+        let truncated = false;
         const done = (): void => {
-          const retryAfter = res.headers['retry-after'];
           finish({
             ok: true,
             status: res.statusCode ?? 0,
-            bodyPreview: Buffer.concat(chunks, length).toString('utf8'),
-            // Only read where a kind's policy honours it (provider callbacks; see retry-policy.ts).
-            retryAfter: typeof retryAfter === 'string' ? retryAfter : null,
+            headers: res.headers,
+            body: Buffer.concat(chunks, length),
+            truncated,
           });
+        };
+        const stop = (): void => {
+          done();
+          res.destroy(); // stop reading; the socket is not reused
         };
         res.on('data', (chunk: Buffer) => {
           if (settled) return;
           const room = maxResponseBytes - length;
-          const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
-          chunks.push(part);
-          length += part.length;
-          if (length >= maxResponseBytes) {
-            done();
-            res.destroy(); // stop reading; the socket is not reused
+          if (chunk.length > room) {
+            truncated = true;
+            chunks.push(chunk.subarray(0, room));
+            length += room;
+            stop();
+            return;
           }
+          chunks.push(chunk);
+          length += chunk.length;
+          if (stopAtLimit && length >= maxResponseBytes) stop();
         });
         res.on('end', done);
         // The status arrived; a body cut short by the peer still counts as that response.
         res.on('close', done);
         res.on('error', () => done());
       });
-      req.end(body);
+      req.end(body?.bytes);
     });
   }
+}
+
+/** The shorter of a bound and the time left before a deadline (at least 0). */
+function within(boundMs: number, deadlineAt: number): number {
+  return Math.max(0, Math.min(boundMs, Math.ceil(deadlineAt - performance.now())));
 }
 
 function errorCode(err: unknown): string | undefined {

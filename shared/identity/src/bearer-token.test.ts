@@ -28,6 +28,28 @@ describe('bearer tokens', () => {
       expect(verifyBearerToken(key, bad, now)).toBeUndefined();
   });
 
+  it('keeps the token id (jti) when there is one, and leaves it out when there is none', () => {
+    const minted = signBearerToken(key, { role: 'tenant', sub: 'tenant:t1', tid: 't1', jti: 'token-1' }, later, now);
+    expect(verifyBearerToken(key, minted, now)).toEqual({
+      role: 'tenant',
+      sub: 'tenant:t1',
+      tid: 't1',
+      jti: 'token-1',
+    });
+    const payload = JSON.parse(Buffer.from(minted.split('.')[1]!, 'base64url').toString('utf8'));
+    expect(payload).toMatchObject({ jti: 'token-1', iat: now.getTime() / 1000, exp: later.getTime() / 1000 });
+    const admin = signBearerToken(key, { role: 'admin', sub: 'ops', jti: 'a-1' }, later, now);
+    expect(verifyBearerToken(key, admin, now)).toEqual({ role: 'admin', sub: 'ops', jti: 'a-1' });
+    // A token minted before token ids (no jti): the same claims as ever, no `jti` member at all.
+    const legacy = verifyBearerToken(
+      key,
+      signBearerToken(key, { role: 'tenant', sub: 's', tid: 't1' }, later, now),
+      now,
+    );
+    expect(legacy).toEqual({ role: 'tenant', sub: 's', tid: 't1' });
+    expect(legacy && 'jti' in legacy).toBe(false);
+  });
+
   it('refuses a token without expiry or with an unknown role', () => {
     const sign = (payload: object) => {
       const { createHmac } = require('node:crypto') as typeof import('node:crypto');
@@ -40,5 +62,10 @@ describe('bearer tokens', () => {
     expect(
       verifyBearerToken(key, sign({ role: 'tenant', sub: 's', exp: later.getTime() / 1000 }), now),
     ).toBeUndefined();
+    // A token id that is not a string cannot be checked against the revocation list: refused.
+    for (const jti of [42, null, ['a'], { id: 'a' }])
+      expect(
+        verifyBearerToken(key, sign({ role: 'tenant', sub: 's', tid: 't', jti, exp: later.getTime() / 1000 }), now),
+      ).toBeUndefined();
   });
 });

@@ -17,7 +17,7 @@ const identity: CallerIdentity = {
   appId: 'a-1',
   scopes: ['Orders.Create'],
 };
-const binding = { method: 'POST', path: '/api/partner/v1/orders' };
+const binding = { method: 'POST', path: '/api/partner/v1/orders', service: 'ordering-pricing' };
 const now = Date.UTC(2026, 10, 22, 8, 0, 0);
 
 describe('signed caller identity', () => {
@@ -28,12 +28,14 @@ describe('signed caller identity', () => {
     expect(verifyIdentity(keys.publicKey, token, binding, now + 1000)).toEqual(identity);
   });
 
-  it('is refused for another method or path, after expiry, or when issued in the future', () => {
+  it('is refused for another method, path or service, after expiry, or when issued in the future', () => {
     const token = signIdentity(keys.privateKey, identity, binding, now);
-    expect(verifyIdentity(keys.publicKey, token, { method: 'GET', path: binding.path }, now)).toBeUndefined();
+    expect(verifyIdentity(keys.publicKey, token, { ...binding, method: 'GET' }, now)).toBeUndefined();
     expect(
-      verifyIdentity(keys.publicKey, token, { method: 'POST', path: '/api/partner/v1/orders/x/cancel' }, now),
+      verifyIdentity(keys.publicKey, token, { ...binding, path: '/api/partner/v1/orders/x/cancel' }, now),
     ).toBeUndefined();
+    expect(verifyIdentity(keys.publicKey, token, { ...binding, path: '/API/partner/v1/orders' }, now)).toBeUndefined();
+    expect(verifyIdentity(keys.publicKey, token, { ...binding, service: 'catalog' }, now)).toBeUndefined();
     expect(verifyIdentity(keys.publicKey, token, binding, now + 31_000)).toBeUndefined();
     expect(verifyIdentity(keys.publicKey, token, binding, now - 10_000)).toBeUndefined();
   });

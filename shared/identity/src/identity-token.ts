@@ -46,17 +46,23 @@ const PREFIX = 'v1';
 interface Claims {
   /** The identity itself. */
   id: CallerIdentity;
-  /** Method and path it was issued for: a token lifted from one request cannot serve another route. */
+  /**
+   * Method, path and service it was issued for: a token lifted from one request cannot serve
+   * another route, nor the same path at another service.
+   */
   m: string;
   p: string;
+  s: string;
   iat: number;
   exp: number;
 }
 
 export interface RequestBinding {
   method: string;
-  /** Path without the query string. */
+  /** Path without the query string, exactly as sent upstream. */
   path: string;
+  /** The service the request is for (its name, e.g. `catalog`). */
+  service: string;
 }
 
 /** Keys are configured as base64 DER (PKCS#8 private, SPKI public): one line, fits an env var. */
@@ -80,7 +86,14 @@ export function signIdentity(
   ttlSeconds = DEFAULT_TTL_SECONDS,
 ): string {
   const iat = Math.floor(nowMs / 1000);
-  const claims: Claims = { id: identity, m: binding.method.toUpperCase(), p: binding.path, iat, exp: iat + ttlSeconds };
+  const claims: Claims = {
+    id: identity,
+    m: binding.method.toUpperCase(),
+    p: binding.path,
+    s: binding.service,
+    iat,
+    exp: iat + ttlSeconds,
+  };
   const payload = Buffer.from(JSON.stringify(claims)).toString('base64url');
   const signature = sign(null, Buffer.from(`${PREFIX}.${payload}`), privateKey).toString('base64url');
   return `${PREFIX}.${payload}.${signature}`;
@@ -113,6 +126,7 @@ export function verifyIdentity(
   const now = Math.floor(nowMs / 1000);
   // A little skew tolerance for iat: the gateway's clock may run slightly ahead of ours.
   if (typeof claims.exp !== 'number' || now > claims.exp || claims.iat > now + 5) return undefined;
-  if (claims.m !== binding.method.toUpperCase() || claims.p !== binding.path) return undefined;
+  if (claims.m !== binding.method.toUpperCase() || claims.p !== binding.path || claims.s !== binding.service)
+    return undefined;
   return claims.id;
 }

@@ -10,7 +10,7 @@ export {
   type TenantProfile,
   type RequestBinding,
 } from './identity-token';
-export { guardGatewayRoutes, requireIdentity, identityOf, unauthenticated } from './middleware';
+export { gatewayGuards, requireIdentity, identityOf, unauthenticated } from './middleware';
 export { identityPublicKeySetting } from './settings';
 export {
   webhookSecretTransportKeySetting,

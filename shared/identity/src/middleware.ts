@@ -17,15 +17,17 @@ type Kind = CallerIdentity['kind'];
 type IdentityOf<K extends Kind> = K extends 'partner' ? PartnerIdentity : TenantIdentity;
 
 /**
- * Koa middleware for an internal service's externally reachable routes: only a request whose
- * identity the gateway signed, for this very method and path, gets through; the identity is put on
- * `ctx.state.identity`. Anything reaching the internal port directly gets 401.
+ * The check of the `partner` or `tenant` audience at a service behind the gateway (a route table's
+ * guard): only a request whose identity the gateway signed for this very method, path and service
+ * gets through; the identity is put on `ctx.state.identity`. Anything reaching the internal port
+ * directly, or a token issued for another request or service, gets 401.
  */
-export function requireIdentity<K extends Kind>(publicKey: KeyObject, kind: K): Koa.Middleware {
+export function requireIdentity<K extends Kind>(publicKey: KeyObject, kind: K, service: string): Koa.Middleware {
   return async (ctx, next) => {
     const identity = verifyIdentity(publicKey, ctx.get(IDENTITY_HEADER) || undefined, {
       method: ctx.method,
       path: ctx.path,
+      service,
     });
     if (!identity || identity.kind !== kind) throw unauthenticated();
     (ctx.state as { identity?: IdentityOf<K> }).identity = identity as IdentityOf<K>;
@@ -44,16 +46,12 @@ export function identityOf<K extends Kind>(
 }
 
 /**
- * For a service behind the gateway: every request under `/api/partner/` must carry a partner
- * identity and every request under `/api/tenant/` a tenant identity, signed by the gateway for this
- * method and path; otherwise 401 before anything else happens. Other paths (probes) pass.
+ * The checks of the `partner` and `tenant` audiences at a service behind the gateway, for its route
+ * table: `routes.guard('partner', guards.partner)`.
  */
-export function guardGatewayRoutes(publicKey: KeyObject): Koa.Middleware {
-  const partner = requireIdentity(publicKey, 'partner');
-  const tenant = requireIdentity(publicKey, 'tenant');
-  return async (ctx, next) => {
-    if (ctx.path.startsWith('/api/partner/')) await partner(ctx, next);
-    else if (ctx.path.startsWith('/api/tenant/')) await tenant(ctx, next);
-    else await next();
+export function gatewayGuards(publicKey: KeyObject, service: string) {
+  return {
+    partner: requireIdentity(publicKey, 'partner', service),
+    tenant: requireIdentity(publicKey, 'tenant', service),
   };
 }

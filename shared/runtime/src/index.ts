@@ -1,4 +1,5 @@
 export { runService } from './process';
+export { printRoutesAndExit, routesRequested, ROUTES_FLAG } from './route-listing';
 export {
   startService,
   readConfig,

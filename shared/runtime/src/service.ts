@@ -1,5 +1,4 @@
 import type { Server } from 'node:http';
-import type Router from '@koa/router';
 import type { Db } from 'mongodb';
 import type { Redis } from 'ioredis';
 import { ConfigError, loadConfig, type Setting } from '@marketplace/config';
@@ -14,14 +13,7 @@ import {
   type TopicOf,
 } from '@marketplace/events';
 import { Counter, Gauge, type Registry } from 'prom-client';
-import {
-  createHttpApp,
-  createMetrics,
-  withTimeout,
-  type ErrorFormat,
-  type HttpApp,
-  type RequestState,
-} from '@marketplace/http';
+import { createHttpApp, createMetrics, withTimeout, type ErrorFormat, type RouteTable } from '@marketplace/http';
 import { createLogger, type Logger } from '@marketplace/logging';
 import { OutboxRelay } from '@marketplace/outbox';
 import { pruneProcessedEvents, type IndexPlan } from '@marketplace/store';
@@ -41,9 +33,11 @@ export interface ServiceContext<S, M extends TopicMap = PlatformTopics> {
   publisher: EventPublisher<M>;
   outbox: OutboxRelay;
   catalog: TopicCatalog;
-  router: Router<RequestState>;
-  /** Adds a middleware that runs before the request body is read (rate limits, authentication). */
-  useBeforeBody: HttpApp['useBeforeBody'];
+  /**
+   * The service's routes, each declared with its audience, and the check of each audience it
+   * serves (`routes.guard`): a route whose audience has no check stops the start.
+   */
+  routes: RouteTable;
   /** The process's Prometheus registry (served at /metrics): a service adds its own metrics here. */
   metrics: Registry;
   /** Where the service's own consumers (beyond the shared loop) report what they hold back. */
@@ -184,8 +178,7 @@ export async function startService<S extends Record<string, Setting<unknown>>, M
       publisher: deps.publisher,
       outbox,
       catalog,
-      router: http.router,
-      useBeforeBody: http.useBeforeBody,
+      routes: http.routes,
       metrics: metrics.registry,
       holds,
       consumerLag,

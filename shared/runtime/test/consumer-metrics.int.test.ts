@@ -19,8 +19,8 @@ const definition: ServiceDefinition<Record<string, never>, AnyTopics> = {
   name: 'runtime-metrics-it',
   defaultPort: 4451,
   topics: [topic],
-  setup({ router, publisher }) {
-    router.post('/orders/:note', async (ctx) => {
+  setup({ routes, publisher }) {
+    routes.post('/orders/:note', 'public', async (ctx) => {
       const orderId = randomUUID();
       await publisher.publish([
         {

@@ -25,8 +25,8 @@ const definition: ServiceDefinition<Record<string, never>, AnyTopics> = {
   defaultPort: 4450,
   topics: [topic],
   outboxCollections: ['orders'],
-  setup({ router, db, outbox }) {
-    router.post('/orders', async (ctx) => {
+  setup({ routes, db, outbox }) {
+    routes.post('/orders', 'public', async (ctx) => {
       const orderId = randomUUID();
       await db.collection('orders').insertOne(
         withOutbox<{ _id: never; status: number }, AnyTopics>({ _id: orderId as never, status: 1 }, [
@@ -42,7 +42,7 @@ const definition: ServiceDefinition<Record<string, never>, AnyTopics> = {
       ctx.status = 201;
       ctx.body = { orderId };
     });
-    router.get('/slow', async (ctx) => {
+    routes.get('/slow', 'public', async (ctx) => {
       await new Promise((resolve) => setTimeout(resolve, 1500));
       ctx.body = { done: true };
     });

@@ -17,6 +17,25 @@ export interface ServiceProcess {
 }
 
 /**
+ * The limits of the tenant, administrator, courier, platform (per IP) and public surfaces, raised:
+ * every test file calls them from 127.0.0.1 with the same administrator token, and files share the
+ * services' Redis buckets; a test of a limit passes its own small value in `env`, which wins.
+ */
+const SURFACE_LIMITS_RAISED: Record<string, string> = Object.fromEntries(
+  [
+    'TENANT_RATE_LIMIT_PER_IP',
+    'TENANT_RATE_LIMIT_PER_TENANT',
+    'ADMIN_RATE_LIMIT_PER_IP',
+    'ADMIN_RATE_LIMIT_PER_ADMIN',
+    'PLATFORM_RATE_LIMIT_PER_IP',
+    'COURIER_RATE_LIMIT_PER_IP',
+    'COURIER_RATE_LIMIT_PER_DRIVER',
+    'PUBLIC_RATE_LIMIT_PER_IP',
+    'TRACKING_RATE_LIMIT_PER_TOKEN',
+  ].map((name) => [name, '1000000']),
+);
+
+/**
  * Starts a built service (`services/<name>/dist/main.js`) as its own process against the local
  * stack, on the given port, and waits until /readyz answers 200.
  */
@@ -36,6 +55,7 @@ export async function startServiceProcess(
       PORT: String(port),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'info',
+      ...SURFACE_LIMITS_RAISED,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

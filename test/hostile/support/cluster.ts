@@ -31,6 +31,8 @@ export interface HostileCluster {
   orderingDb: Db;
   /** provider-delivery's administrator token (webhook-sender's provider-callback API takes it too). */
   providerAdminToken: string;
+  /** Every service process by its name (`catalog`, ...): the route suite calls each one directly. */
+  services: Record<string, ServiceProcess>;
   stop(): Promise<void>;
 }
 
@@ -92,6 +94,7 @@ export async function startHostileCluster(): Promise<HostileCluster> {
     receiver,
     orderingDb: client.db(`it_hx_ord_${suffix}`),
     providerAdminToken: providerAdminToken(),
+    services: Object.fromEntries(processes.map((p) => [p.name, p])),
     stop: async () => {
       await client.close();
       await Promise.all(processes.map((p) => p.stop()));

@@ -40,6 +40,8 @@ export const NOT_OWNER_SCOPED: Record<string, string> = {
     [
       'GET /api/admin/v1/tenants/{tenantId}',
       'POST /api/admin/v1/tenants/{tenantId}/tokens',
+      'GET /api/admin/v1/tenants/{tenantId}/tokens',
+      'POST /api/admin/v1/tenants/{tenantId}/tokens/{tokenId}/revoke',
       'GET /api/admin/v1/apps/{appId}',
       'POST /api/admin/v1/apps/{appId}/versions',
       'GET /api/admin/v1/apps/{appId}/versions/{version}',

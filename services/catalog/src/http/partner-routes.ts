@@ -1,6 +1,5 @@
-import type Router from '@koa/router';
 import { identityOf } from '@marketplace/identity';
-import { pathId, type RequestState } from '@marketplace/http';
+import { pathId, type RouteTable } from '@marketplace/http';
 import type Koa from 'koa';
 import { acceptsGzip, etagMatches, type RenderedBody } from '../domain/rendered-body';
 import { tenantScope } from '../usecases/context';
@@ -12,7 +11,7 @@ const PREFIX = '/api/partner/v1/catalog';
  * Partner API endpoints 1 to 3 (the gateway checked the key and the scope Catalog.Read). Bodies
  * come serialized (and gzipped) from the menu cache and are sent as they are, with an ETag.
  */
-export function registerPartnerRoutes(router: Router<RequestState>, reads: MenuReads): void {
+export function registerPartnerRoutes(routes: RouteTable, reads: MenuReads): void {
   const send = (c: Koa.Context, body: RenderedBody) => {
     // Partners may revalidate (If-None-Match) but not reuse without asking: a change must show at once.
     c.set('Cache-Control', 'no-cache');
@@ -30,14 +29,14 @@ export function registerPartnerRoutes(router: Router<RequestState>, reads: MenuR
       c.body = body.json;
     }
   };
-  router.get(`${PREFIX}/branches`, async (c) => {
+  routes.get(`${PREFIX}/branches`, 'partner', async (c) => {
     send(c, await reads.branches(tenantScope(identityOf(c, 'partner'))));
   });
-  router.get(`${PREFIX}/branches/:branchId/products`, async (c) => {
+  routes.get(`${PREFIX}/branches/:branchId/products`, 'partner', async (c) => {
     const tenant = tenantScope(identityOf(c, 'partner'));
     send(c, await reads.productList(tenant, pathId(c.params.branchId), c.query.language));
   });
-  router.get(`${PREFIX}/branches/:branchId/products/:productId`, async (c) => {
+  routes.get(`${PREFIX}/branches/:branchId/products/:productId`, 'partner', async (c) => {
     const tenant = tenantScope(identityOf(c, 'partner'));
     send(c, await reads.productDetail(tenant, pathId(c.params.branchId), pathId(c.params.productId), c.query.language));
   });

@@ -1,7 +1,6 @@
-import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import { identityOf } from '@marketplace/identity';
-import { pathId, queryId, requestBody, type RequestState } from '@marketplace/http';
+import { pathId, queryId, requestBody, type RequestState, type RouteTable } from '@marketplace/http';
 import { getAvailability, patchAvailability } from '../usecases/availability';
 import { tenantScope, type CatalogContext, type TenantScope } from '../usecases/context';
 import * as manage from '../usecases/manage-catalog';
@@ -34,15 +33,15 @@ interface CrudRoutes<D extends { _id: string }, I> {
 }
 
 /** Tenant API: the catalog's management, one set of five routes per resource, plus availability. */
-export function registerTenantRoutes(router: Router<RequestState>, ctx: CatalogContext): void {
+export function registerTenantRoutes(routes: RouteTable, ctx: CatalogContext): void {
   const crud = <D extends { _id: string }, I>(r: CrudRoutes<D, I>) => {
     const base = `${TENANT_CATALOG_PREFIX}/${r.path}`;
-    router.post(base, async (c) => {
+    routes.post(base, 'tenant', async (c) => {
       const tenant = tenantOf(c);
       c.status = 201;
       c.body = r.view(await r.save(ctx, tenant, undefined, r.validate(requestBody(c))), tenant);
     });
-    router.get(base, async (c) => {
+    routes.get(base, 'tenant', async (c) => {
       const tenant = tenantOf(c);
       const categoryId = r.path === 'products' ? queryId(c.query, 'categoryId') : undefined;
       const docs =
@@ -51,16 +50,16 @@ export function registerTenantRoutes(router: Router<RequestState>, ctx: CatalogC
           : await listResources(ctx, r.type, tenant);
       c.body = docs.map((doc) => r.view(doc as unknown as D, tenant));
     });
-    router.get(`${base}/:id`, async (c) => {
+    routes.get(`${base}/:id`, 'tenant', async (c) => {
       const tenant = tenantOf(c);
       c.body = r.view(await findResource(ctx, r.type, tenant, pathId(c.params.id)), tenant);
     });
-    router.put(`${base}/:id`, async (c) => {
+    routes.put(`${base}/:id`, 'tenant', async (c) => {
       const tenant = tenantOf(c);
       const id = pathId(c.params.id);
       c.body = r.view(await r.save(ctx, tenant, id, r.validate(requestBody(c))), tenant);
     });
-    router.delete(`${base}/:id`, async (c) => {
+    routes.delete(`${base}/:id`, 'tenant', async (c) => {
       await r.remove(ctx, tenantOf(c), pathId(c.params.id));
       c.status = 204;
     });
@@ -111,12 +110,12 @@ export function registerTenantRoutes(router: Router<RequestState>, ctx: CatalogC
   });
   /* eslint-enable @typescript-eslint/no-unnecessary-type-assertion */
 
-  router.get(`${TENANT_CATALOG_PREFIX}/branches/:id/availability`, async (c) => {
+  routes.get(`${TENANT_CATALOG_PREFIX}/branches/:id/availability`, 'tenant', async (c) => {
     const tenant = tenantOf(c);
     const branchId = pathId(c.params.id);
     c.body = availabilityView(branchId, await getAvailability(ctx, tenant, branchId));
   });
-  router.patch(`${TENANT_CATALOG_PREFIX}/branches/:id/availability`, async (c) => {
+  routes.patch(`${TENANT_CATALOG_PREFIX}/branches/:id/availability`, 'tenant', async (c) => {
     const tenant = tenantOf(c);
     const branchId = pathId(c.params.id);
     c.body = availabilityView(
@@ -124,7 +123,7 @@ export function registerTenantRoutes(router: Router<RequestState>, ctx: CatalogC
       await patchAvailability(ctx, tenant, branchId, schemas.validateAvailabilityPatch(requestBody(c))),
     );
   });
-  router.get(`${TENANT_CATALOG_PREFIX}/openapi.json`, (c) => {
+  routes.get(`${TENANT_CATALOG_PREFIX}/openapi.json`, 'tenant', (c) => {
     c.body = tenantCatalogApiDocument;
   });
 }

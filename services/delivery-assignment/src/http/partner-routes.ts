@@ -1,7 +1,6 @@
-import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import { identityOf } from '@marketplace/identity';
-import { pathId, requestBody, type RequestState } from '@marketplace/http';
+import { pathId, requestBody, type RequestState, type RouteTable } from '@marketplace/http';
 import type { Assignment } from '../domain/delivery';
 import type { DeliveryContext } from '../usecases/context';
 import { actAsPartner, checkEta, moveAsPartner, updateAsPartner } from '../usecases/partner-actions';
@@ -15,21 +14,21 @@ type Ctx = RouterContext<RequestState>;
  * Partner API endpoints 7 to 13 (the gateway checked the key, the scope and the Idempotency-Key,
  * and replays a repeated key itself). Each answers the assignment acted on.
  */
-export function registerPartnerRoutes(router: Router<RequestState>, ctx: DeliveryContext): void {
+export function registerPartnerRoutes(routes: RouteTable, ctx: DeliveryContext): void {
   const answer = async (c: Ctx, run: (orderId: string) => Promise<Assignment>) => {
     const orderId = pathId(c.params.orderId);
     c.body = assignmentView(orderId, await run(orderId));
   };
   for (const action of ['accept', 'reject', 'cancel'] as const) {
-    router.post(`${PREFIX}/${action}`, (c) =>
+    routes.post(`${PREFIX}/${action}`, 'partner', (c) =>
       answer(c, (orderId) => actAsPartner(ctx, identityOf(c, 'partner'), orderId, action)),
     );
   }
-  router.patch(`${PREFIX}/status`, (c) => {
+  routes.patch(`${PREFIX}/status`, 'partner', (c) => {
     const { targetStatus } = validateStatusUpdate(requestBody(c));
     return answer(c, (orderId) => moveAsPartner(ctx, identityOf(c, 'partner'), orderId, targetStatus));
   });
-  router.patch(`${PREFIX}/driver`, (c) => {
+  routes.patch(`${PREFIX}/driver`, 'partner', (c) => {
     const { driverName, driverPhone } = validateDriverUpdate(requestBody(c));
     return answer(c, (orderId) =>
       updateAsPartner(ctx, identityOf(c, 'partner'), orderId, {
@@ -38,12 +37,12 @@ export function registerPartnerRoutes(router: Router<RequestState>, ctx: Deliver
       }),
     );
   });
-  router.patch(`${PREFIX}/eta`, (c) => {
+  routes.patch(`${PREFIX}/eta`, 'partner', (c) => {
     const { etaUtc } = validateEtaUpdate(requestBody(c));
     const eta = checkEta(etaUtc === null ? null : new Date(etaUtc), ctx.now());
     return answer(c, (orderId) => updateAsPartner(ctx, identityOf(c, 'partner'), orderId, { eta }));
   });
-  router.patch(`${PREFIX}/tracking`, (c) => {
+  routes.patch(`${PREFIX}/tracking`, 'partner', (c) => {
     const { trackingUrl } = validateTrackingUpdate(requestBody(c));
     return answer(c, (orderId) => updateAsPartner(ctx, identityOf(c, 'partner'), orderId, { trackingUrl }));
   });

@@ -1,3 +1,4 @@
+import { PROBE_ROUTES, RouteTable, type DeclaredRoute } from '@marketplace/http';
 import type { ServiceContext } from '@marketplace/runtime';
 import type { settings } from '../config';
 import type { DeliveryContext } from '../usecases/context';
@@ -5,7 +6,24 @@ import { registerPartnerRoutes } from './partner-routes';
 import { registerTenantRoutes } from './tenant-routes';
 
 /** Routes of this service. /healthz, /readyz and /metrics come from the shared HTTP app. */
-export function registerRoutes(service: ServiceContext<typeof settings>, deliveries: DeliveryContext): void {
-  registerPartnerRoutes(service.router, deliveries);
-  registerTenantRoutes(service.router, deliveries);
+export function registerRoutes(
+  service: Pick<ServiceContext<typeof settings>, 'routes'>,
+  deliveries: DeliveryContext,
+): void {
+  declare(service.routes, deliveries);
+}
+
+function declare(routes: RouteTable, deliveries: DeliveryContext): void {
+  registerPartnerRoutes(routes, deliveries);
+  registerTenantRoutes(routes, deliveries);
+}
+
+/**
+ * The route table with each route's audience, probes included, as the service serves it
+ * (`node dist/main.js --routes`): registration only captures the context, so none is needed.
+ */
+export function declaredRoutes(): DeclaredRoute[] {
+  const routes = new RouteTable();
+  declare(routes, {} as DeliveryContext);
+  return [...PROBE_ROUTES, ...routes.routes()];
 }

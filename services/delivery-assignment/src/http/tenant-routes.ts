@@ -1,7 +1,6 @@
-import type Router from '@koa/router';
 import { tenantDeliveriesApiDocument } from '@marketplace/contracts';
 import { identityOf } from '@marketplace/identity';
-import { pathId, requestBody, type RequestState } from '@marketplace/http';
+import { pathId, requestBody, type RouteTable } from '@marketplace/http';
 import { assignDelivery } from '../usecases/assign';
 import { tenantOf, type DeliveryContext } from '../usecases/context';
 import { readDelivery } from '../usecases/reads';
@@ -11,12 +10,12 @@ import { tenantAssignmentView, tenantDeliveryView } from './views/assignments';
 const PREFIX = '/api/tenant/v1/deliveries';
 
 /** Tenant API: assign or reassign an order's delivery, and read it (the gateway forwards `/deliveries`). */
-export function registerTenantRoutes(router: Router<RequestState>, ctx: DeliveryContext): void {
-  router.get(`${PREFIX}/openapi.json`, (c) => {
+export function registerTenantRoutes(routes: RouteTable, ctx: DeliveryContext): void {
+  routes.get(`${PREFIX}/openapi.json`, 'tenant', (c) => {
     c.set('Cache-Control', 'public, max-age=300');
     c.body = tenantDeliveriesApiDocument;
   });
-  router.post(`${PREFIX}/:orderId/assign`, async (c) => {
+  routes.post(`${PREFIX}/:orderId/assign`, 'tenant', async (c) => {
     const tenant = tenantOf(identityOf(c, 'tenant'));
     const orderId = pathId(c.params.orderId);
     const installationId = validateAssign(requestBody(c)).installationId.toLowerCase();
@@ -24,7 +23,7 @@ export function registerTenantRoutes(router: Router<RequestState>, ctx: Delivery
     c.status = created ? 201 : 200;
     c.body = tenantAssignmentView(orderId, assignment);
   });
-  router.get(`${PREFIX}/:orderId`, async (c) => {
+  routes.get(`${PREFIX}/:orderId`, 'tenant', async (c) => {
     const tenant = tenantOf(identityOf(c, 'tenant'));
     c.body = tenantDeliveryView(await readDelivery(ctx, tenant, pathId(c.params.orderId)));
   });

@@ -1,6 +1,7 @@
 import type { TenantProfile } from '@marketplace/identity';
 import type { Redis } from '@marketplace/redis';
 import { whileRedisAnswers } from '@marketplace/redis';
+import { cacheSecondsFor } from '../domain/api-key';
 
 /** What authentication needs about a key, without a database read on every request. */
 export interface CachedApiKey {
@@ -11,6 +12,11 @@ export interface CachedApiKey {
   scopes: string[];
   /** The tenant's currency and default language; both are fixed when the tenant is created. */
   tenant: TenantProfile;
+  /**
+   * When the key stops working (epoch ms; a previous key after a rotation with an overlap), checked
+   * on every request; absent or null: until revoked. The entry never lives in Redis past it either.
+   */
+  expiresAt?: number | null;
 }
 
 const TTL_SECONDS = 300;
@@ -23,6 +29,12 @@ const REVOKED = 'revoked';
  * (overwriting any entry) and a fill only ever writes where nothing is (SET NX): a fill racing a
  * revocation either lands first and is overwritten, or finds the tombstone. So a revoked key stops
  * working at once on every instance, and its record in MongoDB is the truth once the tombstone ages.
+ *
+ * A key given an expiry (the previous key of a rotation with an overlap) is written again with it,
+ * overwriting any entry, and lives in Redis no longer than until then: at its end it is simply not
+ * found, and MongoDB says it expired. A fill that read MongoDB before the expiry was set either
+ * lands first and is overwritten, or finds the rewritten entry (it lives at least a second, and
+ * fills slower than that are dropped: see authenticatePartner).
  */
 export class ApiKeyCache {
   constructor(
@@ -43,8 +55,29 @@ export class ApiKeyCache {
     return entry.tenant ? entry : undefined; // written by an older gateway: fill again
   }
 
+  /** Caches a key read from MongoDB, unless an entry or a tombstone is there, until its expiry at the latest. */
   async fill(keyId: string, entry: CachedApiKey): Promise<void> {
-    await whileRedisAnswers(this.redis.set(this.key(keyId), JSON.stringify(entry), 'EX', TTL_SECONDS, 'NX'));
+    const seconds = cacheSecondsFor(entry.expiresAt, Date.now(), TTL_SECONDS);
+    if (seconds === 0) return;
+    await whileRedisAnswers(this.redis.set(this.key(keyId), JSON.stringify(entry), 'EX', seconds, 'NX'));
+  }
+
+  /**
+   * Writes these keys again with their expiry, over whatever is cached (a tombstone for one already
+   * past it): every gateway sees the new end at once.
+   */
+  async expire(entries: ReadonlyArray<{ keyId: string; entry: CachedApiKey }>): Promise<void> {
+    if (entries.length === 0) return;
+    const now = Date.now();
+    const pipeline = this.redis.pipeline();
+    for (const { keyId, entry } of entries) {
+      const seconds = cacheSecondsFor(entry.expiresAt, now, TTL_SECONDS);
+      if (seconds === 0) pipeline.set(this.key(keyId), REVOKED, 'EX', TOMBSTONE_SECONDS);
+      else pipeline.set(this.key(keyId), JSON.stringify(entry), 'EX', seconds);
+    }
+    const results = await whileRedisAnswers(pipeline.exec());
+    const failed = results?.find(([error]) => error);
+    if (failed?.[0]) throw failed[0];
   }
 
   async revoke(keyIds: string[]): Promise<void> {

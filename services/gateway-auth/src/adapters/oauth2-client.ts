@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { AppError } from '@marketplace/errors';
+import { SafeHttpClient } from '@marketplace/http';
 
 /**
  * The OAuth 2.0 client side of "connect" for apps whose contract version declares OAuth2: we send
@@ -29,6 +30,23 @@ export interface OAuth2Tokens {
 const DEFAULT_TIMEOUT_MS = 10_000;
 // A token response is a few hundred bytes; the cap keeps a misbehaving partner from filling memory.
 const MAX_RESPONSE_BYTES = 64 * 1024;
+
+/** What the token exchange needs of an HTTP client (a `SafeHttpClient`; a fake in unit tests). */
+export type OAuthHttp = Pick<SafeHttpClient, 'request'>;
+
+/**
+ * The client for calls to partners' token endpoints: the SSRF-safe one (every resolved address
+ * checked, the connection pinned to the checked address, no redirects, bounded time and body).
+ * `allowLoopbackHttp` only in local and test setups (the deployment's ALLOW_LOOPBACK_HTTP_URLS).
+ */
+export function oauthHttpClient(options: { timeoutMs: number; allowLoopbackHttp: boolean }): SafeHttpClient {
+  return new SafeHttpClient({
+    connectTimeoutMs: options.timeoutMs,
+    responseTimeoutMs: options.timeoutMs,
+    maxResponseBytes: MAX_RESPONSE_BYTES,
+    allowLoopbackHttp: options.allowLoopbackHttp,
+  });
+}
 // Only registered error codes (RFC 6749 §5.2, RFC 8707) go into details: a free-form `error` from
 // the partner could echo anything it was sent, and details are shown to the tenant.
 const KNOWN_ERRORS = new Set([
@@ -82,7 +100,14 @@ export function basicAuthorization(clientId: string, clientSecret: string): stri
 
 export async function exchangeCode(
   settings: OAuth2ClientSettings,
-  request: { code: string; codeVerifier: string; redirectUri: string; timeoutMs?: number; now?: () => Date },
+  request: {
+    http: OAuthHttp;
+    code: string;
+    codeVerifier: string;
+    redirectUri: string;
+    timeoutMs?: number;
+    now?: () => Date;
+  },
 ): Promise<OAuth2Tokens> {
   const url = endpoint(settings.tokenEndpoint, 'token endpoint');
   const body = new URLSearchParams({
@@ -92,32 +117,36 @@ export async function exchangeCode(
     code_verifier: request.codeVerifier,
     client_id: settings.clientId,
   });
-  const headers: Record<string, string> = {
-    'content-type': 'application/x-www-form-urlencoded',
-    accept: 'application/json',
-  };
+  const headers: Record<string, string> = { accept: 'application/json' };
   if (settings.tokenEndpointAuthMethod === 'client_secret_post') body.set('client_secret', settings.clientSecret);
   else headers.authorization = basicAuthorization(settings.clientId, settings.clientSecret);
 
-  const signal = AbortSignal.timeout(request.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-  let status: number;
-  let text: string | undefined;
-  try {
-    // A redirect from a token endpoint is never followed: it would resend the code elsewhere.
-    const response = await fetch(url, { method: 'POST', headers, body, redirect: 'manual', signal });
-    status = response.status;
-    text = await readLimited(response);
-  } catch (error) {
-    if (signal.aborted) {
+  // The safe client checks the endpoint's addresses, connects to the checked one only, never
+  // follows a redirect (it would resend the code elsewhere) and reads at most the cap (+ whether
+  // there was more). Its results carry no header or body, so a transport message holds no secret.
+  const result = await request.http.request(url.toString(), {
+    method: 'POST',
+    headers,
+    body: { bytes: body.toString(), contentType: 'application/x-www-form-urlencoded' },
+    timeoutMs: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    maxResponseBytes: MAX_RESPONSE_BYTES,
+  });
+  if (result.kind === 'network') {
+    const cause = Object.assign(new Error(result.message), { errorClass: result.errorClass });
+    if (result.errorClass === 'timeout') {
       throw new AppError(
         'gateway_timeout',
         'oauth.token_exchange_timeout',
         "The partner's token endpoint did not answer in time.",
+        { cause },
       );
     }
-    // Transport errors (refused, reset, DNS) carry no request body or headers, so keep them as cause.
-    throw failed('could not be reached or broke off', undefined, error);
+    if (result.errorClass === 'refused_address')
+      throw failed('is not at an address the marketplace may call', undefined, cause);
+    throw failed('could not be reached or broke off', undefined, cause);
   }
+  const status = result.status;
+  const text = result.truncated ? undefined : result.body.toString('utf8');
 
   const json = text === undefined ? undefined : parseJson(text);
   if (status !== 200) {
@@ -170,23 +199,4 @@ function parseJson(text: string): Record<string, unknown> | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** The body as text, or undefined when it is over the cap (the rest is not downloaded). */
-async function readLimited(response: Response): Promise<string | undefined> {
-  if (!response.body) return '';
-  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_RESPONSE_BYTES) {
-      await reader.cancel().catch(() => undefined);
-      return undefined;
-    }
-    chunks.push(Buffer.from(value));
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }

@@ -1,5 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { apiSecretMatches, hashApiSecret, mintApiKey, mintSigningSecret, parseApiKeyHeader } from './api-key';
+import {
+  apiKeyLive,
+  apiSecretMatches,
+  cacheSecondsFor,
+  hashApiSecret,
+  mintApiKey,
+  mintSigningSecret,
+  parseApiKeyHeader,
+  previousKeysEnd,
+} from './api-key';
 
 const hashKey = randomBytes(32);
 
@@ -37,5 +46,37 @@ describe('API keys', () => {
 
   it('mints webhook signing secrets with a recognisable prefix', () => {
     expect(mintSigningSecret()).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+  });
+});
+
+describe('API key life cycle', () => {
+  const now = new Date('2026-11-22T08:00:00Z');
+  const at = (seconds: number) => new Date(now.getTime() + seconds * 1000);
+
+  it('a key is live while active and before its expiry; without one, until revoked', () => {
+    expect(apiKeyLive({ status: 'active' }, now)).toBe(true); // stored before keys could expire
+    expect(apiKeyLive({ status: 'active', expiresAt: null }, now)).toBe(true);
+    expect(apiKeyLive({ status: 'active', expiresAt: at(1) }, now)).toBe(true);
+    expect(apiKeyLive({ status: 'active', expiresAt: now }, now)).toBe(false);
+    expect(apiKeyLive({ status: 'active', expiresAt: at(-1) }, now)).toBe(false);
+    expect(apiKeyLive({ status: 'revoked', expiresAt: at(60) }, now)).toBe(false);
+  });
+
+  it('a rotation without overlap revokes the previous keys; with one, they end after it', () => {
+    expect(previousKeysEnd(now, 0)).toBeUndefined();
+    expect(previousKeysEnd(now, 2)).toEqual(at(2));
+    expect(previousKeysEnd(now, 604_800)).toEqual(at(604_800));
+  });
+
+  it('a cached key never outlives its expiry', () => {
+    const ms = now.getTime();
+    expect(cacheSecondsFor(null, ms, 300)).toBe(300);
+    expect(cacheSecondsFor(undefined, ms, 300)).toBe(300);
+    expect(cacheSecondsFor(ms + 3_600_000, ms, 300)).toBe(300);
+    expect(cacheSecondsFor(ms + 2_000, ms, 300)).toBe(2);
+    expect(cacheSecondsFor(ms + 1_500, ms, 300)).toBe(2); // rounded up; the expiry is checked on every request
+    expect(cacheSecondsFor(ms + 1, ms, 300)).toBe(1);
+    expect(cacheSecondsFor(ms, ms, 300)).toBe(0);
+    expect(cacheSecondsFor(ms - 5_000, ms, 300)).toBe(0);
   });
 });

@@ -44,3 +44,34 @@ export function apiSecretMatches(secret: string, storedHash: string, hashKey: Bu
 export function mintSigningSecret(): string {
   return `whsec_${randomBytes(32).toString('base64url')}`;
 }
+
+/** The validity of a stored key at a moment: `expiresAt` absent or null is "until revoked". */
+export interface ApiKeyValidity {
+  status: 'active' | 'revoked';
+  expiresAt?: Date | null;
+}
+
+/** Whether a key authenticates at `now`: active, and before its expiry if it has one. */
+export function apiKeyLive(key: ApiKeyValidity, now: Date): boolean {
+  return key.status === 'active' && (key.expiresAt == null || key.expiresAt.getTime() > now.getTime());
+}
+
+/**
+ * When the previous keys of an installation stop at a rotation with `overlapSeconds`: undefined for
+ * no overlap (they are revoked at once, as before overlaps existed), else now + overlap. A key that
+ * already expires earlier keeps its own expiry (a rotation never lengthens a key's life; the
+ * repository's update only ever shortens).
+ */
+export function previousKeysEnd(now: Date, overlapSeconds: number): Date | undefined {
+  return overlapSeconds > 0 ? new Date(now.getTime() + overlapSeconds * 1000) : undefined;
+}
+
+/**
+ * How long a cache may keep a key that authenticated: `maxSeconds`, but never past the key's
+ * expiry (whole seconds, rounded up; the expiry itself is checked on every request). 0: do not cache.
+ */
+export function cacheSecondsFor(expiresAtMs: number | null | undefined, nowMs: number, maxSeconds: number): number {
+  if (expiresAtMs == null) return maxSeconds;
+  const left = Math.ceil((expiresAtMs - nowMs) / 1000);
+  return Math.max(0, Math.min(maxSeconds, left));
+}

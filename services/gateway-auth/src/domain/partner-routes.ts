@@ -4,6 +4,14 @@ import type { Scope } from './scopes';
 /** The internal service that owns a group of Partner API routes. */
 export type Owner = 'catalog' | 'ordering' | 'delivery' | 'webhooks';
 
+/** Each owner's service name: the service a signed identity is issued for, and checked by. */
+export const OWNER_SERVICES: Record<Owner, string> = {
+  catalog: 'catalog',
+  ordering: 'ordering-pricing',
+  delivery: 'delivery-assignment',
+  webhooks: 'webhook-sender',
+};
+
 export interface PartnerRoute {
   method: 'GET' | 'POST' | 'PATCH';
   /** Path under /api/partner/v1, with `:name` parameters (all uuids). */
@@ -36,6 +44,15 @@ export const PARTNER_ROUTES: PartnerRoute[] = [
   { method: 'PATCH', pattern: '/deliveries/:orderId/eta', owner: 'delivery', scopes: ['Delivery.UpdateEta'] }, // 12
   { method: 'PATCH', pattern: '/deliveries/:orderId/tracking', owner: 'delivery', scopes: ['Delivery.UpdateTracking'] }, // 13
 ];
+
+/**
+ * The path a request goes on to its owner with, built from the matched route's pattern and its
+ * parameters, each encoded: never the caller's raw path, so no spelling of it (dot segments,
+ * encoded slashes) can turn into another upstream path.
+ */
+export function upstreamPath(pattern: string, params: Record<string, string>): string {
+  return pattern.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
+}
 
 /** Path parameters are uuids: anything else cannot name a resource, so it is simply not found. */
 export function validPathParams(params: Record<string, string>): boolean {

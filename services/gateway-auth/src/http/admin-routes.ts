@@ -1,6 +1,5 @@
-import type Router from '@koa/router';
 import { validationError } from '@marketplace/errors';
-import { requestBody, type RequestState } from '@marketplace/http';
+import { queryId, requestBody, type RouteTable } from '@marketplace/http';
 import type { GatewayContext } from '../usecases/context';
 import { createApp, getAppDetail, listApps } from '../usecases/apps';
 import {
@@ -9,11 +8,21 @@ import {
   publishContractVersion,
   updateContractVersion,
 } from '../usecases/contract-versions';
-import { createTenant, getTenant, listTenants, mintTenantToken } from '../usecases/tenants';
-import { requireBearer } from './bearer-auth';
+import { auditEventTime } from '../domain/audit';
+import { listAuditEvents } from '../usecases/audit';
+import {
+  createTenant,
+  getTenant,
+  listTenants,
+  listTenantTokens,
+  mintTenantToken,
+  revokeTenantToken,
+} from '../usecases/tenants';
+import { adminSubOf } from './bearer-auth';
 import { pathId, pathVersion } from './path-params';
 import { appDetailView, appView, contractVersionView } from './views/apps';
-import { tenantTokenView, tenantView } from './views/tenants';
+import { auditEventView } from './views/audit';
+import { tenantTokenRecordView, tenantTokenView, tenantView } from './views/tenants';
 import { validateAppInput, validateContractVersionInput, validateTenantInput, validateTokenRequest } from './schemas';
 
 export const ADMIN_PREFIX = '/api/admin/v1';
@@ -27,55 +36,87 @@ function slugQuery(value: unknown): string | undefined {
   });
 }
 
-/** Platform administrators: tenants, apps, contract versions. */
-export function registerAdminRoutes(router: Router<RequestState>, ctx: GatewayContext): void {
-  const admin = requireBearer(ctx.tokenSecret, 'admin');
+/**
+ * The audit log's query: `tenantId` (one uuid), `before` (an event's id, a UUID v7: the last of the
+ * previous page), `limit` (1 to 200, 50). Every problem at once, 400 naming each parameter.
+ */
+function auditQuery(query: Record<string, string | string[] | undefined>) {
+  const errors: Record<string, string[]> = {};
+  const limit = query.limit === undefined ? 50 : Number(query.limit);
+  if (typeof query.limit === 'object' || !Number.isInteger(limit) || limit < 1 || limit > 200)
+    errors.limit = ['must be an integer from 1 to 200'];
+  let tenantId: string | undefined;
+  try {
+    tenantId = queryId(query, 'tenantId');
+  } catch {
+    errors.tenantId = ['must be one uuid'];
+  }
+  const before = query.before;
+  if (before !== undefined && (typeof before !== 'string' || auditEventTime(before) === undefined))
+    errors.before = ["must be one event's id"];
+  if (Object.keys(errors).length > 0)
+    throw validationError('request.invalid', 'The query is invalid; see errors.', errors);
+  return { tenantId, before: typeof before === 'string' ? before.toLowerCase() : undefined, limit };
+}
+
+/** Platform administrators: tenants and their tokens, apps, contract versions, the audit log. */
+export function registerAdminRoutes(routes: RouteTable, ctx: GatewayContext): void {
   const p = ADMIN_PREFIX;
 
-  router.post(`${p}/tenants`, admin, async (c) => {
+  routes.post(`${p}/tenants`, 'admin', async (c) => {
     c.status = 201;
     c.body = tenantView(await createTenant(ctx, validateTenantInput(requestBody(c))));
   });
-  router.get(`${p}/tenants`, admin, async (c) => {
+  routes.get(`${p}/tenants`, 'admin', async (c) => {
     c.body = (await listTenants(ctx, slugQuery(c.query.slug))).map(tenantView);
   });
-  router.get(`${p}/tenants/:tenantId`, admin, async (c) => {
+  routes.get(`${p}/tenants/:tenantId`, 'admin', async (c) => {
     c.body = tenantView(await getTenant(ctx, pathId(c.params.tenantId)));
   });
-  router.post(`${p}/tenants/:tenantId/tokens`, admin, async (c) => {
+  routes.post(`${p}/tenants/:tenantId/tokens`, 'admin', async (c) => {
+    const tenantId = pathId(c.params.tenantId);
     const input = validateTokenRequest(requestBody(c) ?? {});
     c.status = 201;
-    c.body = tenantTokenView(
-      await mintTenantToken(ctx, pathId(c.params.tenantId), input.expiresInSeconds ?? 30 * 24 * 3600),
-    );
+    c.body = tenantTokenView(await mintTenantToken(ctx, tenantId, input, adminSubOf(c)));
+  });
+  routes.get(`${p}/tenants/:tenantId/tokens`, 'admin', async (c) => {
+    c.body = (await listTenantTokens(ctx, pathId(c.params.tenantId))).map(tenantTokenRecordView);
+  });
+  routes.post(`${p}/tenants/:tenantId/tokens/:tokenId/revoke`, 'admin', async (c) => {
+    const tenantId = pathId(c.params.tenantId);
+    const tokenId = pathId(c.params.tokenId);
+    c.body = tenantTokenRecordView(await revokeTenantToken(ctx, tenantId, tokenId, adminSubOf(c)));
+  });
+  routes.get(`${p}/audit-events`, 'admin', async (c) => {
+    c.body = (await listAuditEvents(ctx, auditQuery(c.query))).map(auditEventView);
   });
 
-  router.post(`${p}/apps`, admin, async (c) => {
+  routes.post(`${p}/apps`, 'admin', async (c) => {
     c.status = 201;
     c.body = appView(await createApp(ctx, validateAppInput(requestBody(c))));
   });
-  router.get(`${p}/apps`, admin, async (c) => {
+  routes.get(`${p}/apps`, 'admin', async (c) => {
     c.body = (await listApps(ctx, slugQuery(c.query.slug))).map(appView);
   });
-  router.get(`${p}/apps/:appId`, admin, async (c) => {
+  routes.get(`${p}/apps/:appId`, 'admin', async (c) => {
     c.body = appDetailView(await getAppDetail(ctx, pathId(c.params.appId)));
   });
-  router.post(`${p}/apps/:appId/versions`, admin, async (c) => {
+  routes.post(`${p}/apps/:appId/versions`, 'admin', async (c) => {
     const appId = pathId(c.params.appId);
     c.status = 201;
     c.body = contractVersionView(await createContractVersion(ctx, appId, validateContractVersionInput(requestBody(c))));
   });
-  router.get(`${p}/apps/:appId/versions/:version`, admin, async (c) => {
+  routes.get(`${p}/apps/:appId/versions/:version`, 'admin', async (c) => {
     c.body = contractVersionView(await getContractVersion(ctx, pathId(c.params.appId), pathVersion(c.params.version)));
   });
-  router.put(`${p}/apps/:appId/versions/:version`, admin, async (c) => {
+  routes.put(`${p}/apps/:appId/versions/:version`, 'admin', async (c) => {
     const appId = pathId(c.params.appId);
     const version = pathVersion(c.params.version);
     c.body = contractVersionView(
       await updateContractVersion(ctx, appId, version, validateContractVersionInput(requestBody(c))),
     );
   });
-  router.post(`${p}/apps/:appId/versions/:version/publish`, admin, async (c) => {
+  routes.post(`${p}/apps/:appId/versions/:version/publish`, 'admin', async (c) => {
     c.body = contractVersionView(
       await publishContractVersion(ctx, pathId(c.params.appId), pathVersion(c.params.version)),
     );

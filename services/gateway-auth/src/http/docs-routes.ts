@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import { notFound } from '@marketplace/errors';
 import {
@@ -10,7 +9,7 @@ import {
   tenantOrderingApiDocument,
   tenantWebhooksApiDocument,
 } from '@marketplace/contracts';
-import type { RequestState } from '@marketplace/http';
+import type { RequestState, RouteTable } from '@marketplace/http';
 import { marketplaceApiDocument } from './openapi/marketplace-api';
 import { partnerApiDocument } from './openapi/partner-api';
 
@@ -175,7 +174,7 @@ function sendPage(c: RouterContext<RequestState>, html: string): void {
   c.body = html;
 }
 
-export function registerDocsRoutes(router: Router<RequestState>): void {
+export function registerDocsRoutes(routes: RouteTable): void {
   const assets = loadAssets();
   const href = (name: string) => `/docs/assets/${name}?v=${assets.get(name)!.version}`;
   const favicon = `<link rel="icon" type="image/png" href="${href('favicon-32x32.png')}">`;
@@ -203,8 +202,8 @@ ${DOCS.map((d) => `<li><a href="/docs/${d.name}">${escapeHtml(d.title)}</a> (Ope
   );
   const documents = new Map<string, unknown>(DOCS.map((d) => [d.name, d.document]));
 
-  router.get('/docs', (c) => sendPage(c, index));
-  router.get('/docs/assets/:file', (c) => {
+  routes.get('/docs', 'public', (c) => sendPage(c, index));
+  routes.get('/docs/assets/:file', 'public', (c) => {
     const found = assets.get(c.params.file ?? '');
     if (!found) throw notFound();
     securityHeaders(c);
@@ -216,12 +215,12 @@ ${DOCS.map((d) => `<li><a href="/docs/${d.name}">${escapeHtml(d.title)}</a> (Ope
     c.body = found.body;
     if (c.fresh) c.status = 304; // Koa sends no body with a 304
   });
-  router.get('/docs/:name', (c) => {
+  routes.get('/docs/:name', 'public', (c) => {
     const html = pages.get(c.params.name ?? '');
     if (!html) throw notFound();
     sendPage(c, html);
   });
-  router.get('/docs/:name/openapi.json', (c) => {
+  routes.get('/docs/:name/openapi.json', 'public', (c) => {
     const document = documents.get(c.params.name ?? '');
     if (!document) throw notFound();
     securityHeaders(c);

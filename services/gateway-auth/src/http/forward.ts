@@ -23,7 +23,8 @@ const FORWARDED = ['content-type', 'accept'];
 const FORWARDED_ON_READS = ['accept-encoding', 'if-none-match'];
 
 /**
- * Forwards the request as received to its owner (usecases/forward-request.ts signs the caller's
+ * Forwards the request to its owner at `path`, the upstream path built from the matched route (never
+ * the caller's raw path), with the query as received (usecases/forward-request.ts signs the caller's
  * identity for it). A read (`stream`) gets the owner's body as a stream, passed on as it arrives;
  * other answers are read whole (they may be stored for idempotent replays).
  */
@@ -32,12 +33,14 @@ export async function forwardSigned(
   owner: Owner,
   c: RouterContext<RequestState>,
   identity: CallerIdentity,
+  path: string,
 ): Promise<UpstreamResponse>;
 export async function forwardSigned(
   routing: ForwardRouting,
   owner: Owner,
   c: RouterContext<RequestState>,
   identity: CallerIdentity,
+  path: string,
   stream: true,
 ): Promise<StreamedUpstreamResponse>;
 export async function forwardSigned(
@@ -45,6 +48,7 @@ export async function forwardSigned(
   owner: Owner,
   c: RouterContext<RequestState>,
   identity: CallerIdentity,
+  path: string,
   stream = false,
 ): Promise<UpstreamResponse | StreamedUpstreamResponse> {
   const headers: Record<string, string> = { 'x-request-id': c.state.requestId };
@@ -52,7 +56,8 @@ export async function forwardSigned(
     const value = c.get(name);
     if (value) headers[name] = value;
   }
-  const request = { method: c.method, path: c.path, pathAndQuery: c.url, headers, body: rawRequestBody(c) };
+  const pathAndQuery = c.querystring ? `${path}?${c.querystring}` : path;
+  const request = { method: c.method, path, pathAndQuery, headers, body: rawRequestBody(c) };
   return stream
     ? forwardToOwner(routing, owner, request, identity, c.state.log, true)
     : forwardToOwner(routing, owner, request, identity, c.state.log);

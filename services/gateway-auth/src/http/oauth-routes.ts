@@ -1,5 +1,4 @@
-import type Router from '@koa/router';
-import type { RequestState } from '@marketplace/http';
+import type { RouteTable } from '@marketplace/http';
 import { OAUTH_CALLBACK_PATH, type GatewayContext } from '../usecases/context';
 import { completeOAuthConnect } from '../usecases/complete-oauth-connect';
 import { credentialsResultView } from './views/installations';
@@ -10,8 +9,8 @@ const single = (value: unknown) => (typeof value === 'string' && value.length <=
  * Where the partner's authorization server sends the restaurant's browser. The answer shows the
  * new credentials once (JSON, never cached); errors are problem+json with their own codes.
  */
-export function registerOAuthRoutes(router: Router<RequestState>, ctx: GatewayContext): void {
-  router.get(OAUTH_CALLBACK_PATH, async (c) => {
+export function registerOAuthRoutes(routes: RouteTable, ctx: GatewayContext): void {
+  routes.get(OAUTH_CALLBACK_PATH, 'public', async (c) => {
     c.set('Cache-Control', 'no-store');
     c.set('Referrer-Policy', 'no-referrer');
     c.body = credentialsResultView(

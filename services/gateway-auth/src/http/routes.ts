@@ -1,3 +1,4 @@
+import { PROBE_ROUTES, RouteTable, type DeclaredRoute } from '@marketplace/http';
 import type { ServiceContext } from '@marketplace/runtime';
 import type { settings } from '../config';
 import type { GatewayContext } from '../usecases/context';
@@ -9,17 +10,30 @@ import { registerPartnerRoutes, type PartnerRouting } from './partner/routes';
 import { registerTenantForwards } from './tenant-forward-routes';
 import { registerTenantRoutes } from './tenant-routes';
 
-/** Routes of this service. /healthz, /readyz and /metrics come from the shared HTTP app. */
+/**
+ * Routes of this service, each declared with its audience. /healthz, /readyz and /metrics come from
+ * the shared HTTP app; the audiences' guards are set in service.ts.
+ */
 export function registerRoutes(
-  service: ServiceContext<typeof settings>,
+  service: Pick<ServiceContext<typeof settings>, 'routes'>,
   gateway: GatewayContext,
   routing: PartnerRouting,
 ): void {
-  registerPartnerRoutes(service.router, gateway, routing);
-  registerAdminRoutes(service.router, gateway);
-  registerTenantRoutes(service.router, gateway);
-  registerTenantForwards(service.router, gateway, routing);
-  registerOAuthRoutes(service.router, gateway);
-  registerOpenApiRoutes(service.router);
-  registerDocsRoutes(service.router);
+  registerPartnerRoutes(service.routes, gateway, routing);
+  registerAdminRoutes(service.routes, gateway);
+  registerTenantRoutes(service.routes, gateway);
+  registerTenantForwards(service.routes, gateway, routing);
+  registerOAuthRoutes(service.routes, gateway);
+  registerOpenApiRoutes(service.routes);
+  registerDocsRoutes(service.routes);
+}
+
+/**
+ * The route table with each route's audience, probes included, as the service serves it
+ * (`node dist/main.js --routes`): registration only captures the contexts, so none is needed.
+ */
+export function declaredRoutes(): DeclaredRoute[] {
+  const routes = new RouteTable();
+  registerRoutes({ routes }, {} as GatewayContext, {} as PartnerRouting);
+  return [...PROBE_ROUTES, ...routes.routes()];
 }

@@ -2,6 +2,7 @@ import {
   requestSchemas,
   type AppInput,
   type ContractVersionInput,
+  type InstallationApiKeyRotateRequest,
   type InstallationInput,
   type TenantInput,
   type TenantTokenRequest,
@@ -14,3 +15,6 @@ export const validateTokenRequest = bodyValidator<TenantTokenRequest>(requestSch
 export const validateAppInput = bodyValidator<AppInput>(requestSchemas.AppInput);
 export const validateContractVersionInput = bodyValidator<ContractVersionInput>(requestSchemas.ContractVersionInput);
 export const validateInstallInput = bodyValidator<InstallationInput>(requestSchemas.InstallationInput);
+export const validateApiKeyRotateRequest = bodyValidator<InstallationApiKeyRotateRequest>(
+  requestSchemas.InstallationApiKeyRotateRequest,
+);

@@ -1,40 +1,58 @@
-import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
-import type { RequestState } from '@marketplace/http';
+import type { RequestState, RouteTable } from '@marketplace/http';
+import { notFound } from '@marketplace/errors';
 import { unauthenticated } from '@marketplace/identity';
 import { tenantProfile } from '../usecases/credentials';
 import { TENANT_FORWARDS } from '../domain/tenant-forwards';
 import type { GatewayContext } from '../usecases/context';
 import type { ForwardRouting } from '../usecases/forward-request';
-import { requireBearer, tenantIdOf } from './bearer-auth';
+import { tenantIdOf } from './bearer-auth';
 import { forwardSigned, sendUpstream } from './forward';
 import { TENANT_PREFIX } from './tenant-routes';
 
+// OPTIONS too: the owner knows which methods a path has, and answers with its Allow header.
+/** A path segment the gateway forwards: unreserved characters only (RFC 3986), as every owner route has. */
+const FORWARDED_SEGMENT = /^[A-Za-z0-9._~-]+$/;
+
+const METHODS = ['get', 'post', 'put', 'patch', 'delete', 'options'] as const;
+
+/**
+ * The upstream path of a forwarded tenant request: the owner's prefix and the matched tail's
+ * segments, each encoded again (the router decoded them). The HTTP layer has already refused dot,
+ * empty and encoded-slash segments, so every segment here is one segment upstream too.
+ */
+function tenantUpstreamPath(prefix: string, rest: unknown): string {
+  const segments = Array.isArray(rest) ? (rest as string[]) : typeof rest === 'string' ? rest.split('/') : [];
+  // The owners' paths are ids and words: a segment of anything else (`;param`, a space, a quote)
+  // names nothing there, and is not forwarded.
+  if (!segments.every((segment) => FORWARDED_SEGMENT.test(segment))) throw notFound();
+  return segments.length === 0 ? prefix : `${prefix}/${segments.map(encodeURIComponent).join('/')}`;
+}
+
 /**
  * Tenant API parts owned by other services (catalog, webhooks, ...): the bearer token is checked
- * here, the request goes on unchanged with a signed tenant identity, and the owner's answer comes
- * back unchanged.
+ * by the tenant guard, the request goes on with a signed tenant identity to the path built from the
+ * matched route, and the owner's answer comes back unchanged.
  */
-export function registerTenantForwards(
-  router: Router<RequestState>,
-  ctx: GatewayContext,
-  routing: ForwardRouting,
-): void {
-  const tenant = requireBearer(ctx.tokenSecret, 'tenant');
+export function registerTenantForwards(routes: RouteTable, ctx: GatewayContext, routing: ForwardRouting): void {
   for (const { prefix, owner } of TENANT_FORWARDS) {
+    const base = `${TENANT_PREFIX}${prefix}`;
     const handler = async (c: RouterContext<RequestState>) => {
       const tenantId = tenantIdOf(c);
       const tenant = await tenantProfile(ctx, tenantId);
       if (!tenant) throw unauthenticated(); // a token outliving its tenant
       const identity = { kind: 'tenant' as const, tenantId, tenant };
+      const path = tenantUpstreamPath(base, c.params.rest);
       sendUpstream(
         c,
         c.method === 'GET'
-          ? await forwardSigned(routing, owner, c, identity, true)
-          : await forwardSigned(routing, owner, c, identity),
+          ? await forwardSigned(routing, owner, c, identity, path, true)
+          : await forwardSigned(routing, owner, c, identity, path),
       );
     };
-    router.all(`${TENANT_PREFIX}${prefix}`, tenant, handler);
-    router.all(`${TENANT_PREFIX}${prefix}/{*rest}`, tenant, handler);
+    for (const method of METHODS) {
+      routes[method](base, 'tenant', handler);
+      routes[method](`${base}/*rest`, 'tenant', handler);
+    }
   }
 }

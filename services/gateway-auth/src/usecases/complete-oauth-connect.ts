@@ -54,6 +54,7 @@ export async function completeOAuthConnect(
   let tokens;
   try {
     tokens = await exchangeCode(oauthSettings(ctx, installation.appId, installation.contractVersion, version.oauth2), {
+      http: ctx.oauthHttp,
       code: query.code,
       codeVerifier: verifier,
       redirectUri: oauthRedirectUri(ctx),

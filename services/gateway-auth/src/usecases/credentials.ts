@@ -1,4 +1,11 @@
-import { apiSecretMatches, hashApiSecret, mintApiKey, mintSigningSecret } from '../domain/api-key';
+import {
+  apiKeyLive,
+  apiSecretMatches,
+  hashApiSecret,
+  mintApiKey,
+  mintSigningSecret,
+  previousKeysEnd,
+} from '../domain/api-key';
 import type { TenantProfile } from '@marketplace/identity';
 import type { CachedApiKey } from '../adapters/api-key-cache';
 import type { InstallationOwner } from '@marketplace/store';
@@ -6,25 +13,76 @@ import type { GatewayContext } from './context';
 import type { Installation } from './entities';
 import { ownerOf } from './installations';
 
-/** Mints a new API key for the installation and revokes every other key it had. */
+/**
+ * Mints a new API key for the installation. Every other key it had is revoked at once, or, with an
+ * overlap, keeps working until `overlapSeconds` from now (or its own earlier expiry): then
+ * `previousKeysEnd` says when they stop.
+ */
 export async function issueApiKey(
   ctx: GatewayContext,
   installation: Installation,
   scopes: string[],
-): Promise<{ apiKey: string; keyId: string }> {
+  overlapSeconds = 0,
+): Promise<{ apiKey: string; keyId: string; previousKeysEnd: Date | null }> {
   const key = mintApiKey();
   const owner = ownerOf(installation);
+  const now = ctx.now();
   await ctx.store.apiKeys.insert(owner, {
     _id: key.keyId,
     appId: installation.appId,
     secretHash: hashApiSecret(key.secret, ctx.apiKeyHashSecret),
     scopes,
     status: 'active',
-    createdAt: ctx.now(),
+    createdAt: now,
     revokedAt: null,
+    expiresAt: null,
   });
-  await revokeApiKeys(ctx, owner, key.keyId);
-  return { apiKey: key.apiKey, keyId: key.keyId };
+  const end = previousKeysEnd(now, overlapSeconds);
+  if (!end) {
+    await revokeApiKeys(ctx, owner, key.keyId);
+    return { apiKey: key.apiKey, keyId: key.keyId, previousKeysEnd: null };
+  }
+  return { apiKey: key.apiKey, keyId: key.keyId, previousKeysEnd: await expireApiKeys(ctx, owner, key.keyId, end) };
+}
+
+/**
+ * The installation's keys but `keep` stop at `end` (or their own earlier expiry): in MongoDB first,
+ * then in every gateway's cache (the entries rewritten with their expiry). Returns the latest end
+ * of those still live, or null when none is.
+ */
+async function expireApiKeys(
+  ctx: GatewayContext,
+  owner: InstallationOwner,
+  keep: string,
+  end: Date,
+): Promise<Date | null> {
+  const ids = await ctx.store.apiKeys.listActiveIds(owner, keep);
+  if (ids.length === 0) return null;
+  await ctx.store.apiKeys.expire(owner, ids, end);
+  const previous = (await ctx.store.apiKeys.listActive(owner)).filter((k) => k._id !== keep);
+  const tenant = await tenantProfile(ctx, owner.tenantId);
+  if (!tenant) {
+    // A key outliving its tenant authenticates nothing anyway: revoke it.
+    await revokeApiKeys(ctx, owner, keep);
+    return null;
+  }
+  await ctx.keyCache.expire(
+    previous.map((doc) => ({
+      keyId: doc._id,
+      entry: {
+        secretHash: doc.secretHash,
+        tenantId: doc.tenantId,
+        installationId: doc.installationId,
+        appId: doc.appId,
+        scopes: doc.scopes,
+        tenant,
+        expiresAt: doc.expiresAt?.getTime() ?? null,
+      },
+    })),
+  );
+  const now = ctx.now();
+  const ends = previous.filter((k) => apiKeyLive(k, now)).map((k) => k.expiresAt?.getTime() ?? end.getTime());
+  return ends.length > 0 ? new Date(Math.max(...ends)) : null;
 }
 
 /** Revokes the installation's keys (all, or all but one): in every gateway's cache first, then in MongoDB. */
@@ -42,6 +100,9 @@ export function newWebhookSecret(ctx: GatewayContext, installationId: string): {
 }
 
 export const webhookSecretContext = (installationId: string) => `installation:${installationId}:webhook-secret`;
+
+/** A key read from MongoDB is cached only if the reads took less than this (see ApiKeyCache). */
+const FILL_WITHIN_MS = 1_000;
 
 export interface PartnerCaller {
   tenantId: string;
@@ -66,8 +127,9 @@ export async function authenticatePartner(
   let entry = await cached;
   if (entry === 'revoked') return undefined;
   if (!entry) {
+    const started = performance.now();
     const doc = await ctx.store.apiKeys.findByIdAcrossTenants(keyId);
-    if (!doc || doc.status !== 'active') return undefined;
+    if (!doc || !apiKeyLive(doc, ctx.now())) return undefined;
     const tenant = await tenantProfile(ctx, doc.tenantId);
     if (!tenant) return undefined;
     entry = {
@@ -77,9 +139,15 @@ export async function authenticatePartner(
       appId: doc.appId,
       scopes: doc.scopes,
       tenant,
+      expiresAt: doc.expiresAt?.getTime() ?? null,
     };
-    await ctx.keyCache.fill(keyId, entry);
+    // What was read more than a second ago may predate a rotation's new expiry, whose cache entry
+    // lives at least a second: such a fill could outlast it, so it is left out (this request still
+    // answers from what it read).
+    if (performance.now() - started < FILL_WITHIN_MS) await ctx.keyCache.fill(keyId, entry);
   }
+  // The expiry of a previous key after a rotation with an overlap, to the millisecond.
+  if (entry.expiresAt != null && entry.expiresAt <= ctx.now().getTime()) return undefined;
   if (!apiSecretMatches(secret, entry.secretHash, ctx.apiKeyHashSecret)) return undefined;
   return {
     tenantId: entry.tenantId,

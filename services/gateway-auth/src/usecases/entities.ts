@@ -87,3 +87,41 @@ export interface Credentials {
   apiKey: string | null;
   webhookSigningSecret: string | null;
 }
+
+/** A tenant token an administrator minted: its id (the token's `jti`) and dates, never the token. */
+export interface TenantTokenRecord {
+  _id: string;
+  tenantId: string;
+  issuedBy: string;
+  createdAt: Date;
+  expiresAt: Date;
+  revokedAt: Date | null;
+  revokedBy: string | null;
+}
+
+/** One audited mutation of the administrator or tenant API. Never a body, a header or a secret. */
+export interface AuditEvent {
+  _id: string; // a UUID v7: sorts by time
+  at: Date;
+  /** The tenant the action concerns: the caller's (tenant API) or the path's (administrator API); null: none. */
+  tenantId: string | null;
+  actor: {
+    role: 'admin' | 'tenant';
+    sub: string;
+    /** The tenant of a tenant token; null for an administrator. */
+    tenantId: string | null;
+    /** The id (`jti`) of the bearer token used; null for a token without one. */
+    tokenId: string | null;
+  };
+  /** `METHOD /route/:pattern`. */
+  action: string;
+  method: string;
+  route: string;
+  /** The path's identifiers (route parameters; see auditTarget). */
+  target: Record<string, string>;
+  /** The answer's status code. */
+  status: number;
+  /** The client's address as the gateway sees it (`X-Forwarded-For` only when TRUST_PROXY is set). */
+  ip: string;
+  requestId: string;
+}

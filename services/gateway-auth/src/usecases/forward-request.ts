@@ -1,9 +1,10 @@
 import type { KeyObject } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { AppError } from '@marketplace/errors';
+import { AppError, notFound } from '@marketplace/errors';
+import { nonCanonicalPath } from '@marketplace/http';
 import { IDENTITY_HEADER, signIdentity, type CallerIdentity } from '@marketplace/identity';
 import type { Logger } from '@marketplace/logging';
-import type { Owner } from '../domain/partner-routes';
+import { OWNER_SERVICES, type Owner } from '../domain/partner-routes';
 
 /** A request as it goes on to an owner service. */
 export interface UpstreamRequest {
@@ -83,9 +84,13 @@ export async function forwardToOwner(
   stream = false,
 ): Promise<UpstreamResponse | StreamedUpstreamResponse> {
   const headers = { ...request.headers };
+  // The path was built from the matched route; one that is not canonical would be resolved by the
+  // URL parser into another: never sent (the HTTP layer refuses such a request before routing).
+  if (nonCanonicalPath(request.path)) throw notFound();
   headers[IDENTITY_HEADER] = signIdentity(routing.identityKey, identity, {
     method: request.method,
     path: request.path,
+    service: OWNER_SERVICES[owner],
   });
   if (identity.kind === 'partner' && identity.idempotencyKey) headers['idempotency-key'] = identity.idempotencyKey;
   const upstream: UpstreamRequest = {

@@ -3,6 +3,7 @@ import { conflict } from '@marketplace/errors';
 import type { InstallationOwner } from '@marketplace/store';
 import type { IdempotencyRecordDoc } from '../adapters/store/documents';
 import { idempotencyRecordId } from '../adapters/store/idempotency-records-repository';
+import { pruneAuditEvents } from './audit';
 import type { GatewayContext } from './context';
 
 /** A response as stored for replay: status, the headers that matter, the exact body text. */
@@ -106,11 +107,12 @@ async function storeRecord(
 }
 
 /**
- * Removes expired records and OAuth states. The service sweeps them itself rather than with TTL
+ * Removes expired records and OAuth states, and audit events past their retention. The service sweeps them itself rather than with TTL
  * indexes, which the local engine does not have (MongoDB 7 does; the sweep works on both).
  */
 export async function pruneExpired(ctx: GatewayContext): Promise<void> {
   const now = ctx.now();
   await ctx.store.idempotencyRecords.deleteExpired(now);
   await ctx.store.oauthStates.deleteExpired(now);
+  await pruneAuditEvents(ctx);
 }

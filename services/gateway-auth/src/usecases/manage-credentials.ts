@@ -8,21 +8,28 @@ import { findInstallation, ownerOf, withInstallationLock } from './installations
 
 const notConnected = () => conflict('marketplace.installation.not_connected', 'The installation is not connected.');
 
-/** A new API key; the previous one is revoked at once. Scopes stay those granted at connect. */
+/**
+ * A new API key. The previous one is revoked at once (`overlapSeconds` 0, the default), or keeps
+ * working for `overlapSeconds` (never longer than it would have anyway), so that the partner can
+ * switch without a gap; `previousKeyExpiresAt` says until when (null: it stopped at once). Scopes
+ * stay those granted at connect.
+ */
 export function rotateApiKey(
   ctx: GatewayContext,
   tenantId: string,
   installationId: string,
-): Promise<{ installation: Installation; credentials: Credentials }> {
+  overlapSeconds = 0,
+): Promise<{ installation: Installation; credentials: Credentials; previousKeyExpiresAt: Date | null }> {
   return withInstallationLock(ctx, installationId, async () => {
     const installation = await findInstallation(ctx, tenantId, installationId);
     if (installation.status !== 'Connected') throw notConnected();
-    const key = await issueApiKey(ctx, installation, installation.scopes);
+    const key = await issueApiKey(ctx, installation, installation.scopes, overlapSeconds);
     const updatedAt = ctx.now();
     await ctx.store.installations.setApiKeyId({ tenantId }, installationId, key.keyId, updatedAt);
     return {
       installation: { ...installation, apiKeyId: key.keyId, updatedAt },
       credentials: { apiKey: key.apiKey, webhookSigningSecret: null },
+      previousKeyExpiresAt: key.previousKeysEnd,
     };
   });
 }

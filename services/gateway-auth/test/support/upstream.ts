@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { IDENTITY_HEADER, publicKeyFrom, verifyIdentity, type CallerIdentity } from '@marketplace/identity';
 import { localEnv } from '@marketplace/testing';
 
+const OWNER_SERVICES = ['catalog', 'ordering-pricing', 'delivery-assignment', 'webhook-sender'];
+
 /** What the stand-in owner service saw of one request. */
 export interface SeenRequest {
   method: string;
@@ -31,10 +33,14 @@ export class TestUpstream {
       req.on('end', () => {
         const body = Buffer.concat(chunks).toString('utf8');
         const path = (req.url ?? '/').split('?')[0]!;
-        const identity = verifyIdentity(publicKey, req.headers[IDENTITY_HEADER] as string | undefined, {
-          method: req.method ?? '',
-          path,
-        });
+        // This stand-in serves as any owner: the identity must have been issued for one of them.
+        const identity = OWNER_SERVICES.map((service) =>
+          verifyIdentity(publicKey, req.headers[IDENTITY_HEADER] as string | undefined, {
+            method: req.method ?? '',
+            path,
+            service,
+          }),
+        ).find(Boolean);
         this.seen.push({ method: req.method ?? '', url: req.url ?? '', identity, headers: req.headers, body });
         if (!identity) {
           res.writeHead(401, { 'content-type': 'application/problem+json' }).end('{"status":401}');

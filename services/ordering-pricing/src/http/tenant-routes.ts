@@ -1,9 +1,8 @@
-import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import { validationError } from '@marketplace/errors';
 import { identityOf } from '@marketplace/identity';
 import { toMinorUnits } from '@marketplace/money';
-import { pathId, queryId, requestBody, type RequestState } from '@marketplace/http';
+import { pathId, queryId, requestBody, type RequestState, type RouteTable } from '@marketplace/http';
 import { tenantScope, type OrderingContext } from '../usecases/context';
 import { actAsTenant, recordPayment, type TenantAction } from '../usecases/order-actions';
 import { listOrders, readOrderAsTenant } from '../usecases/order-reads';
@@ -26,46 +25,46 @@ const tenantOf = (c: Ctx) => tenantScope(identityOf(c, 'tenant'));
  * Tenant API: delivery zones, promotions and the service fee, and the tenant's orders with their
  * actions (accept, reject, complete, cancel, record payment).
  */
-export function registerTenantRoutes(router: Router<RequestState>, ctx: OrderingContext): void {
+export function registerTenantRoutes(routes: RouteTable, ctx: OrderingContext): void {
   const zonesPath = `${TENANT_PREFIX}/delivery-zones`;
-  router.post(zonesPath, async (c) => {
+  routes.post(zonesPath, 'tenant', async (c) => {
     const tenant = tenantOf(c);
     c.status = 201;
     c.body = zoneView(await zones.saveZone(ctx, tenant, undefined, validateZone(requestBody(c))), tenant);
   });
-  router.get(zonesPath, async (c) => {
+  routes.get(zonesPath, 'tenant', async (c) => {
     const tenant = tenantOf(c);
     c.body = (await zones.listZones(ctx, tenant, queryId(c.query, 'branchId'))).map((zone) => zoneView(zone, tenant));
   });
-  router.get(`${zonesPath}/:id`, async (c) => {
+  routes.get(`${zonesPath}/:id`, 'tenant', async (c) => {
     const tenant = tenantOf(c);
     c.body = zoneView(await zones.getZone(ctx, tenant, pathId(c.params.id)), tenant);
   });
-  router.put(`${zonesPath}/:id`, async (c) => {
+  routes.put(`${zonesPath}/:id`, 'tenant', async (c) => {
     const tenant = tenantOf(c);
     const id = pathId(c.params.id);
     c.body = zoneView(await zones.saveZone(ctx, tenant, id, validateZone(requestBody(c))), tenant);
   });
-  router.delete(`${zonesPath}/:id`, async (c) => {
+  routes.delete(`${zonesPath}/:id`, 'tenant', async (c) => {
     await zones.deleteZone(ctx, tenantOf(c), pathId(c.params.id));
     c.status = 204;
   });
 
   const promotionsPath = `${TENANT_PREFIX}/promotions`;
-  router.post(promotionsPath, async (c) => {
+  routes.post(promotionsPath, 'tenant', async (c) => {
     const tenant = tenantOf(c);
     c.status = 201;
     c.body = promotionView(await promotions.createPromotion(ctx, tenant, validatePromotion(requestBody(c))), tenant);
   });
-  router.get(promotionsPath, async (c) => {
+  routes.get(promotionsPath, 'tenant', async (c) => {
     const tenant = tenantOf(c);
     c.body = (await promotions.listPromotions(ctx, tenant)).map((p) => promotionView(p, tenant));
   });
-  router.get(`${promotionsPath}/:id`, async (c) => {
+  routes.get(`${promotionsPath}/:id`, 'tenant', async (c) => {
     const tenant = tenantOf(c);
     c.body = promotionView(await promotions.getPromotion(ctx, tenant, pathId(c.params.id)), tenant);
   });
-  router.put(`${promotionsPath}/:id`, async (c) => {
+  routes.put(`${promotionsPath}/:id`, 'tenant', async (c) => {
     const tenant = tenantOf(c);
     const id = pathId(c.params.id);
     c.body = promotionView(
@@ -73,16 +72,16 @@ export function registerTenantRoutes(router: Router<RequestState>, ctx: Ordering
       tenant,
     );
   });
-  router.delete(`${promotionsPath}/:id`, async (c) => {
+  routes.delete(`${promotionsPath}/:id`, 'tenant', async (c) => {
     await promotions.deletePromotion(ctx, tenantOf(c), pathId(c.params.id));
     c.status = 204;
   });
 
-  router.get(`${TENANT_PREFIX}/service-fee`, async (c) => {
+  routes.get(`${TENANT_PREFIX}/service-fee`, 'tenant', async (c) => {
     const tenant = tenantOf(c);
     c.body = serviceFeeView(await getServiceFee(ctx, tenant), tenant);
   });
-  router.put(`${TENANT_PREFIX}/service-fee`, async (c) => {
+  routes.put(`${TENANT_PREFIX}/service-fee`, 'tenant', async (c) => {
     const tenant = tenantOf(c);
     const input = validateServiceFeeInput(requestBody(c));
     const fixedMinor = toMinorUnits(input.fixed, tenant.decimals);
@@ -99,7 +98,7 @@ export function registerTenantRoutes(router: Router<RequestState>, ctx: Ordering
   });
 
   const ordersPath = `${TENANT_PREFIX}/orders`;
-  router.get(ordersPath, async (c) => {
+  routes.get(ordersPath, 'tenant', async (c) => {
     const status = c.query.status === undefined ? undefined : Number(c.query.status);
     const limit = c.query.limit === undefined ? 50 : Number(c.query.limit);
     const errors: Record<string, string[]> = {};
@@ -110,19 +109,19 @@ export function registerTenantRoutes(router: Router<RequestState>, ctx: Ordering
     c.body = (await listOrders(ctx, tenantOf(c), { status, limit })).map(tenantOrderView);
   });
   // Before `${ordersPath}/:id`, which would otherwise take `openapi.json` for an id (404).
-  router.get(`${TENANT_PREFIX}/orders/openapi.json`, (c) => {
+  routes.get(`${TENANT_PREFIX}/orders/openapi.json`, 'tenant', (c) => {
     c.body = tenantOrderingApiDocument;
   });
-  router.get(`${ordersPath}/:id`, async (c) => {
+  routes.get(`${ordersPath}/:id`, 'tenant', async (c) => {
     c.body = tenantOrderView(await readOrderAsTenant(ctx, tenantOf(c), pathId(c.params.id)));
   });
   for (const action of ['accept', 'reject', 'complete', 'cancel'] as TenantAction[]) {
-    router.post(`${ordersPath}/:id/${action}`, async (c) => {
+    routes.post(`${ordersPath}/:id/${action}`, 'tenant', async (c) => {
       const tenant = tenantOf(c);
       c.body = tenantOrderView(await actAsTenant(ctx, tenant, pathId(c.params.id), action));
     });
   }
-  router.post(`${ordersPath}/:id/payment`, async (c) => {
+  routes.post(`${ordersPath}/:id/payment`, 'tenant', async (c) => {
     const tenant = tenantOf(c);
     c.body = tenantOrderView(await recordPayment(ctx, tenant, pathId(c.params.id)));
   });

@@ -1,6 +1,6 @@
 import type Koa from 'koa';
 import { AppError } from '@marketplace/errors';
-import type { RequestState } from '@marketplace/http';
+import type { RequestState, RouteMiddleware } from '@marketplace/http';
 import { unauthenticated, verifyBearerToken } from '@marketplace/identity';
 import { parseBearerApiKey } from '../domain/api-key';
 import { parseBearerCourierToken, type Driver } from '../domain/driver';
@@ -8,14 +8,16 @@ import type { PlatformAccount } from '../domain/platform-account';
 import { authenticatePlatform } from '../usecases/authenticate';
 import { authenticateCourier } from '../usecases/courier';
 import type { ProviderContext } from '../usecases/context';
+import { SIMULATOR_PASS_HEADER, type Admission, type Surface } from '../usecases/rate-limits';
+import { answerTooManyTrackingRequests } from './tracking-routes';
 
-export const ADMIN_PREFIX = '/admin/v1/';
-export const PLATFORM_PREFIX = '/v1/';
-export const COURIER_PREFIX = '/courier/v1/';
-/** Served without credentials: the public contract document (it holds nothing of any account). */
-export const PUBLIC_PLATFORM_PATHS = new Set(['/v1/openapi.json', '/courier/v1/openapi.json']);
-
-type PlatformState = RequestState & { platformAccount?: PlatformAccount; courier?: Driver };
+type PlatformState = RequestState & {
+  platformAccount?: PlatformAccount;
+  courier?: Driver;
+  admin?: string;
+  /** A call of this process's courier simulator: no limit counts it. */
+  unlimited?: boolean;
+};
 
 const rateLimited = (retryAfterSeconds: number) =>
   new AppError(
@@ -26,55 +28,139 @@ const rateLimited = (retryAfterSeconds: number) =>
   );
 
 /**
- * Runs before any body is read. `/admin/v1/*`: `Authorization: Bearer <JWT>`, HS256 under
- * PROVIDER_ADMIN_TOKEN_SECRET, role admin. `/v1/*` (but the contract document): `Authorization:
- * Bearer <keyId>.<secret>`, a live key of a platform account, whose account goes on the request
- * state. `/courier/v1/*` (but its document): `Authorization: Bearer <courier token>` of a
- * registered driver, who goes on the request state. Anything else on those paths is 401
- * `auth.unauthenticated` with one generic message, whatever was wrong (missing, malformed,
- * unknown, wrong secret, revoked, expired, another signing key, another role). Answers on all
- * three carry `Cache-Control: no-store`. An authenticated `/v1` request then counts against its
- * account's rate limit (usecases/rate-limits.ts): over it, 429 `request.rate_limited` with
- * Retry-After; counted answers carry `RateLimit-Limit` and `RateLimit-Remaining`.
+ * The checks of this service's audiences, each run by the route table as the first middleware of
+ * the routes that declare it, before any body is read. Any failure of credentials is 401
+ * `auth.unauthenticated` with one generic message, whatever was wrong (missing, malformed, unknown,
+ * wrong secret, revoked, expired, another signing key, another role). Answers of the credentialed
+ * audiences carry `Cache-Control: no-store`.
+ *
+ * Every audience first counts the request against its client IP (usecases/rate-limits.ts), before
+ * any credential is looked at, then checks the credentials, then counts the caller:
+ *
+ * - `admin`: `Authorization: Bearer <JWT>`, HS256 under PROVIDER_ADMIN_TOKEN_SECRET, role admin;
+ *   counted per administrator (`sub`).
+ * - `platform`: `Authorization: Bearer <keyId>.<secret>`, a live key of a platform account, whose
+ *   account goes on the request state; counted per account (its own `rateLimit`).
+ * - `courier`: `Authorization: Bearer <courier token>` of a registered driver, who goes on the
+ *   request state; counted per driver.
+ * - `public` (no credentials: the tracking pages, the two documents): counted per tracking link
+ *   (its token's hash) on the tracking routes.
+ *
+ * Over a limit: 429 `request.rate_limited` in the envelope with Retry-After (the tracking page: a
+ * page of its own, tracking-routes.ts). Answers counted per caller carry `RateLimit-Limit` and
+ * `RateLimit-Remaining`. The courier simulator's calls (its pass) are not counted.
  */
-export function guardRoutes(ctx: ProviderContext, adminTokenSecret: Buffer): Koa.Middleware<RequestState> {
-  return async (c, next) => {
-    if (c.path.startsWith(ADMIN_PREFIX)) {
-      c.set('Cache-Control', 'no-store');
-      const match = /^Bearer ([A-Za-z0-9_.-]+)$/i.exec(c.get('authorization'));
-      const claims = match ? verifyBearerToken(adminTokenSecret, match[1]!, ctx.now()) : undefined;
-      if (claims?.role !== 'admin') throw unauthenticated();
-    } else if (c.path.startsWith(PLATFORM_PREFIX) && !PUBLIC_PLATFORM_PATHS.has(c.path)) {
-      c.set('Cache-Control', 'no-store');
-      const presented = parseBearerApiKey(c.get('authorization') || undefined);
-      const account = presented && (await authenticatePlatform(ctx, presented));
-      if (!account) throw unauthenticated();
-      (c.state as PlatformState).platformAccount = account;
-      const admission = await ctx.rateLimits.admit(account);
-      if (admission.counted) {
-        c.set('RateLimit-Limit', String(admission.limit));
-        c.set('RateLimit-Remaining', String(admission.remaining));
-      }
-      if (!admission.allowed) throw rateLimited(admission.retryAfterSeconds);
-    } else if (c.path.startsWith(COURIER_PREFIX) && !PUBLIC_PLATFORM_PATHS.has(c.path)) {
-      c.set('Cache-Control', 'no-store');
-      const presented = parseBearerCourierToken(c.get('authorization') || undefined);
-      const driver = presented && (await authenticateCourier(ctx, presented));
-      if (!driver) throw unauthenticated();
-      (c.state as PlatformState).courier = driver;
-    }
+export function audienceGuards(ctx: ProviderContext, adminTokenSecret: Buffer) {
+  const limits = ctx.rateLimits;
+  const exempt = (c: GuardContext) => (c.state as PlatformState).unlimited === true;
+  const noStore: RouteMiddleware = async (c, next) => {
+    c.set('Cache-Control', 'no-store');
     await next();
+  };
+  /** A surface's per-IP limit: every request, before its credentials (the simulator's pass skips every limit). */
+  const perIp =
+    (surface: Surface): RouteMiddleware =>
+    async (c, next) => {
+      if (limits.exempt(c.get(SIMULATOR_PASS_HEADER) || undefined)) (c.state as PlatformState).unlimited = true;
+      else {
+        const admission = await limits.fromIp(surface, c.ip);
+        if (!admission.allowed) return tooManyRequests(c, admission.retryAfterSeconds);
+      }
+      await next();
+    };
+  /** A caller's limit, after its credentials were checked. */
+  const perCaller =
+    (admit: (c: GuardContext) => Promise<Admission>): RouteMiddleware =>
+    async (c, next) => {
+      if (!exempt(c)) {
+        const admission = await admit(c);
+        if (admission.counted) {
+          c.set('RateLimit-Limit', String(admission.limit));
+          c.set('RateLimit-Remaining', String(admission.remaining));
+        }
+        if (!admission.allowed) return tooManyRequests(c, admission.retryAfterSeconds);
+      }
+      await next();
+    };
+
+  const adminToken: RouteMiddleware = async (c, next) => {
+    const match = /^Bearer ([A-Za-z0-9_.-]+)$/i.exec(c.get('authorization'));
+    const claims = match ? verifyBearerToken(adminTokenSecret, match[1]!, ctx.now()) : undefined;
+    if (claims?.role !== 'admin') throw unauthenticated();
+    (c.state as PlatformState).admin = claims.sub;
+    await next();
+  };
+  const platformKey: RouteMiddleware = async (c, next) => {
+    const presented = parseBearerApiKey(c.get('authorization') || undefined);
+    const account = presented && (await authenticatePlatform(ctx, presented));
+    if (!account) throw unauthenticated();
+    (c.state as PlatformState).platformAccount = account;
+    await next();
+  };
+  const courierToken: RouteMiddleware = async (c, next) => {
+    const presented = parseBearerCourierToken(c.get('authorization') || undefined);
+    const driver = presented && (await authenticateCourier(ctx, presented));
+    if (!driver) throw unauthenticated();
+    (c.state as PlatformState).courier = driver;
+    await next();
+  };
+  const trackingLink: RouteMiddleware = async (c, next) => {
+    const token = c.params.token;
+    const admission = token === undefined || exempt(c) ? undefined : await limits.forTrackingToken(token);
+    if (admission && !admission.allowed) return tooManyRequests(c, admission.retryAfterSeconds);
+    await next();
+  };
+
+  const admin = chain(
+    noStore,
+    perIp('admin'),
+    adminToken,
+    perCaller((c) => limits.forAdmin((c.state as PlatformState).admin!)),
+  );
+  const platform = chain(
+    noStore,
+    perIp('platform'),
+    platformKey,
+    perCaller((c) => limits.admit((c.state as PlatformState).platformAccount!)),
+  );
+  const courier = chain(
+    noStore,
+    perIp('courier'),
+    courierToken,
+    perCaller((c) => limits.forDriver((c.state as PlatformState).courier!.id)),
+  );
+  return { admin, platform, courier, public: chain(perIp('public'), trackingLink) };
+}
+
+type GuardContext = Parameters<RouteMiddleware>[0];
+
+/**
+ * Over a limit: 429 `request.rate_limited` in the envelope, with Retry-After; the tracking page
+ * answers in its own format (HTML), its state with its own headers.
+ */
+function tooManyRequests(c: GuardContext, retryAfterSeconds: number): void {
+  if (!answerTooManyTrackingRequests(c, retryAfterSeconds)) throw rateLimited(retryAfterSeconds);
+}
+
+/** Several middlewares run as one, in order (each one's `next` is the following; the last's, the route's). */
+function chain(...steps: RouteMiddleware[]): RouteMiddleware {
+  return (c, next) => {
+    const run = async (i: number): Promise<void> => {
+      if (i === steps.length) await next();
+      else await steps[i]!(c, () => run(i + 1));
+    };
+    return run(0);
   };
 }
 
-/** The driver of a `/courier/v1` request (after guardRoutes). */
+/** The driver of a `/courier/v1` request (after its audience guard). */
 export function courierDriverOf(c: Koa.ParameterizedContext<RequestState>): Driver {
   const driver = (c.state as PlatformState).courier;
   if (!driver) throw unauthenticated();
   return driver;
 }
 
-/** The platform account of a `/v1` request (after guardRoutes). */
+/** The platform account of a `/v1` request (after its audience guard). */
 export function platformAccountOf(c: Koa.ParameterizedContext<RequestState>): PlatformAccount {
   const account = (c.state as PlatformState).platformAccount;
   if (!account) throw unauthenticated();

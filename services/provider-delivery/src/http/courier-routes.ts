@@ -1,4 +1,3 @@
-import type Router from '@koa/router';
 import {
   providerCourierApiDocument,
   requestSchemas,
@@ -6,7 +5,7 @@ import {
   type CourierEventReport,
   type CourierLocation,
 } from '@marketplace/contracts';
-import { bodyValidator, requestBody, type RequestState } from '@marketplace/http';
+import { bodyValidator, requestBody, type RouteTable } from '@marketplace/http';
 import type { ProviderContext } from '../usecases/context';
 import {
   acceptOffer,
@@ -26,34 +25,34 @@ const validateLocation = bodyValidator<CourierLocation>(requestSchemas.CourierLo
 const validateEvent = bodyValidator<CourierEventReport>(requestSchemas.CourierEventReport);
 const C = '/courier/v1';
 
-/** The courier API (guardRoutes puts the driver of the courier token on the request first). */
-export function registerCourierRoutes(router: Router<RequestState>, ctx: ProviderContext): void {
-  router.get(`${C}/openapi.json`, (c) => {
+/** The courier API (the courier guard puts the driver of the courier token on the request first). */
+export function registerCourierRoutes(routes: RouteTable, ctx: ProviderContext): void {
+  routes.get(`${C}/openapi.json`, 'public', (c) => {
     c.body = providerCourierApiDocument;
   });
-  router.get(`${C}/me`, async (c) => {
+  routes.get(`${C}/me`, 'courier', async (c) => {
     c.body = courierStateView(await courierState(ctx, courierDriverOf(c)));
   });
-  router.post(`${C}/me/availability`, async (c) => {
+  routes.post(`${C}/me/availability`, 'courier', async (c) => {
     const { online } = validateAvailability(requestBody(c));
     c.body = courierStateView(await setAvailability(ctx, courierDriverOf(c), online));
   });
-  router.post(`${C}/me/location`, async (c) => {
+  routes.post(`${C}/me/location`, 'courier', async (c) => {
     const { lat, lng } = validateLocation(requestBody(c));
     c.body = await reportLocation(ctx, courierDriverOf(c), { lat, lng });
   });
-  router.post(`${C}/offers/:providerDeliveryId/accept`, async (c) => {
+  routes.post(`${C}/offers/:providerDeliveryId/accept`, 'courier', async (c) => {
     const delivery = await acceptOffer(ctx, courierDriverOf(c), deliveryIdOf(c.params.providerDeliveryId));
     c.body = courierDeliveryView(delivery);
   });
-  router.post(`${C}/offers/:providerDeliveryId/decline`, async (c) => {
+  routes.post(`${C}/offers/:providerDeliveryId/decline`, 'courier', async (c) => {
     c.body = await declineOffer(ctx, courierDriverOf(c), deliveryIdOf(c.params.providerDeliveryId));
   });
-  router.get(`${C}/deliveries/:providerDeliveryId`, async (c) => {
+  routes.get(`${C}/deliveries/:providerDeliveryId`, 'courier', async (c) => {
     const delivery = await courierDelivery(ctx, courierDriverOf(c), deliveryIdOf(c.params.providerDeliveryId));
     c.body = courierDeliveryView(delivery);
   });
-  router.post(`${C}/deliveries/:providerDeliveryId/events`, async (c) => {
+  routes.post(`${C}/deliveries/:providerDeliveryId/events`, 'courier', async (c) => {
     const { eventType, reason } = validateEvent(requestBody(c));
     const id = deliveryIdOf(c.params.providerDeliveryId);
     c.body = await reportCourierEvent(ctx, courierDriverOf(c), id, eventType, reason ?? null);

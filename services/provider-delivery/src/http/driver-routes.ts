@@ -1,6 +1,5 @@
-import type Router from '@koa/router';
 import { requestSchemas, type DriverInput, type DriverPatch } from '@marketplace/contracts';
-import { bodyValidator, pathId, requestBody, type RequestState } from '@marketplace/http';
+import { bodyValidator, pathId, requestBody, type RouteTable } from '@marketplace/http';
 import type { DriverChanges } from '../domain/driver';
 import type { ProviderContext } from '../usecases/context';
 import { changeDriver, getDriver, listDrivers, registerDriver, replaceCourierToken } from '../usecases/drivers';
@@ -15,25 +14,25 @@ const shiftOf = (shift: DriverInput['shift']) =>
   shift ? { startsAtUtc: new Date(shift.startsAtUtc), endsAtUtc: new Date(shift.endsAtUtc) } : null;
 
 /** The drivers of an account (administrator token): register, read, change, replace a courier token. */
-export function registerDriverRoutes(router: Router<RequestState>, ctx: ProviderContext): void {
-  router.post(P, async (c) => {
+export function registerDriverRoutes(routes: RouteTable, ctx: ProviderContext): void {
+  routes.post(P, 'admin', async (c) => {
     const { shift, ...input } = validateDriver(requestBody(c));
     const registered = await registerDriver(ctx, pathId(c.params.accountId), { ...input, shift: shiftOf(shift) });
     c.status = 201;
     c.body = { driver: driverView(registered.driver), courierToken: registered.courierToken };
   });
-  router.get(P, async (c) => {
+  routes.get(P, 'admin', async (c) => {
     c.body = (await listDrivers(ctx, pathId(c.params.accountId), LIST_LIMIT)).map(driverView);
   });
-  router.get(`${P}/:driverId`, async (c) => {
+  routes.get(`${P}/:driverId`, 'admin', async (c) => {
     c.body = driverView(await getDriver(ctx, pathId(c.params.accountId), pathId(c.params.driverId)));
   });
-  router.patch(`${P}/:driverId`, async (c) => {
+  routes.patch(`${P}/:driverId`, 'admin', async (c) => {
     const { shift, ...rest } = validateDriverPatch(requestBody(c));
     const changes: DriverChanges = { ...rest, ...(shift !== undefined ? { shift: shiftOf(shift) } : {}) };
     c.body = driverView(await changeDriver(ctx, pathId(c.params.accountId), pathId(c.params.driverId), changes));
   });
-  router.post(`${P}/:driverId/token`, async (c) => {
+  routes.post(`${P}/:driverId/token`, 'admin', async (c) => {
     c.body = await replaceCourierToken(ctx, pathId(c.params.accountId), pathId(c.params.driverId));
   });
 }

@@ -1,6 +1,5 @@
-import type Router from '@koa/router';
 import { requestSchemas, type DeliveryProgressReport, type OperatorDelivery } from '@marketplace/contracts';
-import { bodyValidator, pathId, requestBody, type RequestState } from '@marketplace/http';
+import { bodyValidator, pathId, requestBody, type RouteTable } from '@marketplace/http';
 import type { StoredDelivery } from '../domain/delivery';
 import { readDelivery } from '../usecases/change-delivery';
 import type { ProviderContext } from '../usecases/context';
@@ -38,12 +37,12 @@ export const operatorDeliveryView = (d: StoredDelivery, eventSent?: string | nul
  * Beside the courier API (a driver's own reports), this is how an operator moves a delivery: a
  * driver without the app, a correction.
  */
-export function registerOperationsRoutes(router: Router<RequestState>, ctx: ProviderContext): void {
-  router.get(P, async (c) => {
+export function registerOperationsRoutes(routes: RouteTable, ctx: ProviderContext): void {
+  routes.get(P, 'admin', async (c) => {
     const owner = { accountId: pathId(c.params.accountId) };
     c.body = operatorDeliveryView(await readDelivery(ctx, owner, deliveryIdOf(c.params.providerDeliveryId)));
   });
-  router.post(`${P}/events`, async (c) => {
+  routes.post(`${P}/events`, 'admin', async (c) => {
     const accountId = pathId(c.params.accountId);
     const id = deliveryIdOf(c.params.providerDeliveryId);
     const body = validateReport(requestBody(c));

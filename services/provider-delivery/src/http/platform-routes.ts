@@ -1,4 +1,3 @@
-import type Router from '@koa/router';
 import {
   providerApiDocument,
   requestSchemas,
@@ -9,7 +8,7 @@ import {
   type ProviderWebhookTestRequest,
 } from '@marketplace/contracts';
 import { isAppError, type FieldErrors } from '@marketplace/errors';
-import { bodyValidator, isUuid, outboundUrlProblem, requestBody, type RequestState } from '@marketplace/http';
+import { bodyValidator, isUuid, outboundUrlProblem, requestBody, type RouteTable } from '@marketplace/http';
 import { deliveryNotFound, readDelivery } from '../usecases/change-delivery';
 import type { ProviderContext } from '../usecases/context';
 import { createDelivery } from '../usecases/create-delivery';
@@ -71,41 +70,41 @@ export function deliveryIdOf(value: string | undefined): string {
   return value.toLowerCase();
 }
 
-/** The provider contract's API under `/v1` (guardRoutes has found the caller's account). */
-export function registerPlatformRoutes(router: Router<RequestState>, ctx: ProviderContext): void {
-  router.get('/v1/openapi.json', (c) => {
+/** The provider contract's API under `/v1` (the platform guard has found the caller's account). */
+export function registerPlatformRoutes(routes: RouteTable, ctx: ProviderContext): void {
+  routes.get('/v1/openapi.json', 'public', (c) => {
     c.set('Cache-Control', 'public, max-age=300');
     c.body = providerApiDocument;
   });
-  router.post('/v1/deliveries', async (c) => {
+  routes.post('/v1/deliveries', 'platform', async (c) => {
     c.body = await createDelivery(ctx, platformAccountOf(c), validateCreate(requestBody(c)));
   });
-  router.get('/v1/deliveries/:providerDeliveryId/status', async (c) => {
+  routes.get('/v1/deliveries/:providerDeliveryId/status', 'platform', async (c) => {
     const account = platformAccountOf(c);
     c.body = statusView(await readDelivery(ctx, { accountId: account.id }, deliveryIdOf(c.params.providerDeliveryId)));
   });
-  router.get('/v1/deliveries/:providerDeliveryId/tracking', async (c) => {
+  routes.get('/v1/deliveries/:providerDeliveryId/tracking', 'platform', async (c) => {
     const account = platformAccountOf(c);
     c.body = trackingView(
       await readDelivery(ctx, { accountId: account.id }, deliveryIdOf(c.params.providerDeliveryId)),
     );
   });
-  router.patch('/v1/deliveries/:providerDeliveryId', async (c) => {
+  routes.patch('/v1/deliveries/:providerDeliveryId', 'platform', async (c) => {
     const account = platformAccountOf(c);
     const id = deliveryIdOf(c.params.providerDeliveryId);
     c.body = await updateDelivery(ctx, account, id, validateUpdate(requestBody(c)));
   });
-  router.post('/v1/deliveries/:providerDeliveryId/cancel', async (c) => {
+  routes.post('/v1/deliveries/:providerDeliveryId/cancel', 'platform', async (c) => {
     const account = platformAccountOf(c);
     const id = deliveryIdOf(c.params.providerDeliveryId);
     c.body = await cancelDelivery(ctx, account, id, validateCancel(requestBody(c)).stage);
   });
-  router.post('/v1/deliveries/:providerDeliveryId/return', async (c) => {
+  routes.post('/v1/deliveries/:providerDeliveryId/return', 'platform', async (c) => {
     const account = platformAccountOf(c);
     const id = deliveryIdOf(c.params.providerDeliveryId);
     c.body = await returnDelivery(ctx, account, id, validateReturn(requestBody(c)).reasonCode);
   });
-  router.post('/v1/webhooks/test', async (c) => {
+  routes.post('/v1/webhooks/test', 'platform', async (c) => {
     c.body = await sendTestEvent(ctx, platformAccountOf(c), validateTest(requestBody(c) ?? {}));
   });
 }

@@ -34,7 +34,8 @@ p { margin: 0.3rem 0; font-size: 1.05rem; overflow-wrap: anywhere; }
  * The page's script. It builds the state's address from its own (so the service may sit under a
  * path prefix, and a trailing slash does not break it), writes only text (textContent, never
  * HTML), waits for each answer before planning the next refresh (no pile-up on a slow network),
- * pauses while the page is hidden, and stops at a terminal status, which never changes again.
+ * after a 429 waits its Retry-After (at most a minute), pauses while the page is hidden, and stops
+ * at a terminal status, which never changes again.
  * "In N min" is counted on the server's clock (`servedAtUtc`), not the phone's, which may be off.
  */
 const SCRIPT = `
@@ -51,6 +52,7 @@ const SCRIPT = `
   var skewMs = 0;
   var refreshes = 0;
   var timer = null;
+  var delayMs = REFRESH_MS;
   var busy = false;
   var stopped = false;
 
@@ -140,16 +142,20 @@ const SCRIPT = `
   }
 
   function schedule() {
-    if (!stopped && !document.hidden && timer === null) timer = setTimeout(poll, REFRESH_MS);
+    if (!stopped && !document.hidden && timer === null) timer = setTimeout(poll, delayMs);
   }
 
   function poll() {
     timer = null;
     busy = true;
+    delayMs = REFRESH_MS;
     var sent = Date.now();
     fetch(stateUrl, { cache: 'no-store', credentials: 'omit', headers: { accept: 'application/json' } })
       .then(function (res) {
         if (res.status === 404) stopped = true;
+        // Too many requests: ask again when the server says (Retry-After, seconds), at most a minute.
+        var wait = res.status === 429 ? Number(res.headers.get('Retry-After')) * 1000 : 0;
+        if (wait > REFRESH_MS) delayMs = Math.min(wait, 60000);
         if (!res.ok) throw new Error('HTTP ' + res.status);
         return res.json();
       })
@@ -261,6 +267,14 @@ export function trackingPageHtml(view: Pick<PublicTrackingView, 'status' | 'stat
     `<script>${SCRIPT}</script>\n`,
   );
 }
+
+/** Too many requests for a link, or from one address (429, with Retry-After): naming nothing either. */
+export const TRACKING_TOO_MANY_REQUESTS_HTML = htmlDocument(
+  'Too many requests',
+  `<h1 id="status" data-testid="status">Too many requests</h1>
+<p>This page was asked for too often in the last minute. Wait a minute, then reload it.</p>`,
+  '',
+);
 
 /** A malformed, unknown or withdrawn link: one answer for all, naming nothing. */
 export const TRACKING_NOT_FOUND_HTML = htmlDocument(

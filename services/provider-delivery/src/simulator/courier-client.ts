@@ -42,6 +42,8 @@ export class CourierApiError extends Error {
 export interface CourierClientOptions {
   /** This service's own address, e.g. http://127.0.0.1:4105 (no trailing slash needed). */
   baseUrl: string;
+  /** Sent with every call (the service's pass past its own rate limits: the simulator is its own client). */
+  headers?: Record<string, string>;
   timeoutMs?: number;
   /** Aborts every call in flight (the simulator's stop). */
   signal?: AbortSignal;
@@ -139,7 +141,11 @@ export class CourierClient {
   }
 
   private async call<T>(name: string, method: string, path: string, token: string, body?: unknown): Promise<T> {
-    const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
+    const headers: Record<string, string> = {
+      ...this.options.headers,
+      authorization: `Bearer ${token}`,
+      accept: 'application/json',
+    };
     if (body !== undefined) headers['content-type'] = 'application/json';
     let res: Response;
     let text: string;

@@ -19,7 +19,9 @@ import {
  * - It is a client of this service's own HTTP API, not a second path into the use cases: the
  *   administrator API creates its drivers (simulated, online, at random points of the account's
  *   area), and each driver plays through the courier API as a driver app would. So everything it
- *   does goes through the same checks, events and estimates as a real driver's.
+ *   does goes through the same checks, events and estimates as a real driver's. Only the rate
+ *   limits let it pass: its calls carry the process's random pass (`headers`), as 500 drivers on
+ *   one address, polling every second, would spend any per-IP or per-administrator budget.
  * - The drivers' courier tokens live in this process's memory only. After a restart they are
  *   unknown, so each simulated driver found is given a new token (the old one stops at once).
  *   Hence one simulator per account: run it in one process, never in several replicas.
@@ -55,6 +57,8 @@ export interface CourierSimulatorOptions {
   baseUrl: string;
   /** An administrator bearer token for this service (adminTokenSource). */
   adminToken: () => string;
+  /** Headers sent with every call (the service's pass past its own rate limits). */
+  headers?: Record<string, string>;
   /** The accounts with the simulator on (`store.accounts.listSimulated()`). */
   listAccounts: () => Promise<readonly SimulatedAccount[]>;
   logger: Logger;
@@ -111,7 +115,7 @@ export class CourierSimulator {
   private readonly log: Logger;
   private readonly abort = new AbortController();
   private readonly fleets = new Map<string, Fleet>();
-  private readonly config: Required<Omit<CourierSimulatorOptions, 'baseUrl' | 'logger'>>;
+  private readonly config: Required<Omit<CourierSimulatorOptions, 'baseUrl' | 'logger' | 'headers'>>;
   private timer: NodeJS.Timeout | undefined;
   private inFlight: Promise<void> | undefined;
   private offerTimer: NodeJS.Timeout | undefined;
@@ -142,6 +146,7 @@ export class CourierSimulator {
     this.log = options.logger.child({ component: 'courier-simulator' });
     this.client = new CourierClient({
       baseUrl: options.baseUrl,
+      headers: options.headers,
       timeoutMs: this.config.requestTimeoutMs,
       signal: this.abort.signal,
     });

@@ -5,7 +5,7 @@ import type { OutboxRelay } from '@marketplace/outbox';
 import type { ProviderStore } from '../adapters/store';
 import type { TransportSecrets } from './account-secrets';
 import type { KeyCache } from './key-cache';
-import type { AccountRateLimits } from './rate-limits';
+import type { RateLimits } from './rate-limits';
 
 /** Seals and opens secrets at rest, bound to what they belong to (SecretBox of @marketplace/identity). */
 export interface SecretSealer {
@@ -26,8 +26,8 @@ export interface ProviderContext {
   store: ProviderStore;
   box: SecretSealer;
   keyCache: KeyCache;
-  /** The platform API's per-account rate limit (counted in Redis). */
-  rateLimits: AccountRateLimits;
+  /** The rate limits: per platform account, per client IP of each surface, per administrator, driver and tracking link (counted in Redis). */
+  rateLimits: RateLimits;
   /** HMAC key of the API keys' stored hashes (PROVIDER_KEY_HASH_SECRET). */
   keyHashSecret: Buffer;
   /** Local and test setups: plain-HTTP webhook URLs on loopback (ALLOW_LOOPBACK_HTTP_URLS). */

@@ -95,6 +95,22 @@ export interface TestDriver {
   call(method: string, path: string, body?: unknown): Promise<Answer>;
 }
 
+/**
+ * The limits of a provider under test, unless a test sets its own: a suite sets up accounts,
+ * drivers and deliveries from one address with one administrator, faster than any operator (the
+ * limits are tested on their own, with small numbers: surface-limits.int.test.ts). A restart keeps
+ * the Redis key prefix, as a deployment does.
+ */
+const SET_UP_LIMITS = {
+  ADMIN_RATE_LIMIT_PER_IP: '1000000',
+  ADMIN_RATE_LIMIT_PER_ADMIN: '1000000',
+  PLATFORM_RATE_LIMIT_PER_IP: '1000000',
+  COURIER_RATE_LIMIT_PER_IP: '1000000',
+  COURIER_RATE_LIMIT_PER_DRIVER: '1000000',
+  PUBLIC_RATE_LIMIT_PER_IP: '1000000',
+  TRACKING_RATE_LIMIT_PER_TOKEN: '1000000',
+};
+
 export class ProviderUnderTest {
   readonly token = adminToken();
   private constructor(
@@ -105,7 +121,7 @@ export class ProviderUnderTest {
 
   static async start(env: Record<string, string> = {}): Promise<ProviderUnderTest> {
     const database = `it_prv_${randomBytes(4).toString('hex')}`;
-    const all = { MONGO_DATABASE: database, ...env };
+    const all = { MONGO_DATABASE: database, REDIS_KEY_PREFIX: `${database}:`, ...SET_UP_LIMITS, ...env };
     return new ProviderUnderTest(await startServiceProcess('provider-delivery', await freePort(), all), database, all);
   }
 

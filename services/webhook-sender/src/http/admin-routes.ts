@@ -1,6 +1,5 @@
-import type Router from '@koa/router';
 import { providerCallbacksAdminApiDocument } from '@marketplace/contracts';
-import { pathId, type RequestState } from '@marketplace/http';
+import { pathId, type RouteTable } from '@marketplace/http';
 import type { WebhookContext } from '../usecases/context';
 import {
   getProviderCallback,
@@ -13,16 +12,16 @@ import { providerCallbackView } from './views';
 const P = '/admin/v1/provider-callbacks';
 
 /**
- * The administrator API of provider callbacks, for provider-delivery's operators (guardAdminRoutes
+ * The administrator API of provider callbacks, for provider-delivery's operators (the admin guard
  * checks their token before any of these runs): an account's callbacks with their attempts, one
  * with the body sent, and redelivery, as the tenant API does for partner webhooks.
  */
-export function registerAdminRoutes(router: Router<RequestState>, ctx: WebhookContext): void {
+export function registerAdminRoutes(routes: RouteTable, ctx: WebhookContext): void {
   // Before `/:deliveryId`, which would otherwise take `openapi.json` for an id (and answer 404).
-  router.get(`${P}/openapi.json`, (c) => {
+  routes.get(`${P}/openapi.json`, 'admin', (c) => {
     c.body = providerCallbacksAdminApiDocument;
   });
-  router.get(P, async (c) => {
+  routes.get(P, 'admin', async (c) => {
     const { accountId, ...options } = listQuery(c.query, {
       required: ['accountId'],
       optional: ['providerDeliveryId'],
@@ -30,10 +29,10 @@ export function registerAdminRoutes(router: Router<RequestState>, ctx: WebhookCo
     const callbacks = await listProviderCallbacks(ctx, accountId!, options);
     c.body = callbacks.map((record) => providerCallbackView(record, false));
   });
-  router.get(`${P}/:deliveryId`, async (c) => {
+  routes.get(`${P}/:deliveryId`, 'admin', async (c) => {
     c.body = providerCallbackView(await getProviderCallback(ctx, pathId(c.params.deliveryId)), true);
   });
-  router.post(`${P}/:deliveryId/redeliver`, async (c) => {
+  routes.post(`${P}/:deliveryId/redeliver`, 'admin', async (c) => {
     const record = await redeliverProviderCallback(ctx, pathId(c.params.deliveryId));
     c.status = 202;
     c.body = providerCallbackView(record, false);

@@ -1,10 +1,10 @@
-import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
-import { pathId, type RequestState } from '@marketplace/http';
+import { pathId, PROBE_ROUTES, RouteTable, type DeclaredRoute, type RequestState } from '@marketplace/http';
 import { identityOf } from '@marketplace/identity';
 import type { WebhookContext } from '../usecases/context';
 import { getDelivery, listDeliveries, redeliver, sendTestEvent } from '../usecases/manage';
 import { tenantWebhooksApiDocument } from '@marketplace/contracts';
+import { registerAdminRoutes } from './admin-routes';
 import { listQuery } from './list-query';
 import { deliveryView } from './views';
 
@@ -16,26 +16,38 @@ const tenantIdOf = (c: RouterContext<RequestState>) => identityOf(c, 'tenant').t
  * their attempts, dead letters, redelivery and the test event. /healthz, /readyz and /metrics come
  * from the shared HTTP app.
  */
-export function registerRoutes(router: Router<RequestState>, ctx: WebhookContext): void {
-  router.get(`${PREFIX}/openapi.json`, (c) => {
+export function registerRoutes(routes: RouteTable, ctx: WebhookContext): void {
+  routes.get(`${PREFIX}/openapi.json`, 'tenant', (c) => {
     c.body = tenantWebhooksApiDocument;
   });
-  router.get(`${PREFIX}/installations/:installationId/deliveries`, async (c) => {
+  routes.get(`${PREFIX}/installations/:installationId/deliveries`, 'tenant', async (c) => {
     const options = listQuery(c.query);
     const deliveries = await listDeliveries(ctx, tenantIdOf(c), pathId(c.params.installationId), options);
     c.body = deliveries.map((d) => deliveryView(d, false));
   });
-  router.post(`${PREFIX}/installations/:installationId/test`, async (c) => {
+  routes.post(`${PREFIX}/installations/:installationId/test`, 'tenant', async (c) => {
     const tenantId = tenantIdOf(c);
     c.status = 202;
     c.body = deliveryView(await sendTestEvent(ctx, tenantId, pathId(c.params.installationId)), true);
   });
-  router.get(`${PREFIX}/deliveries/:deliveryId`, async (c) => {
+  routes.get(`${PREFIX}/deliveries/:deliveryId`, 'tenant', async (c) => {
     c.body = deliveryView(await getDelivery(ctx, tenantIdOf(c), pathId(c.params.deliveryId)), true);
   });
-  router.post(`${PREFIX}/deliveries/:deliveryId/redeliver`, async (c) => {
+  routes.post(`${PREFIX}/deliveries/:deliveryId/redeliver`, 'tenant', async (c) => {
     const tenantId = tenantIdOf(c);
     c.status = 202;
     c.body = deliveryView(await redeliver(ctx, tenantId, pathId(c.params.deliveryId)), false);
   });
+}
+
+/**
+ * The route table with each route's audience, probes included, as the service serves it
+ * (`node dist/main.js --routes`): the tenant routes above and the administrator routes
+ * (admin-routes.ts), both registered by service.ts; registration only captures the context.
+ */
+export function declaredRoutes(): DeclaredRoute[] {
+  const routes = new RouteTable();
+  registerRoutes(routes, {} as WebhookContext);
+  registerAdminRoutes(routes, {} as WebhookContext);
+  return [...PROBE_ROUTES, ...routes.routes()];
 }

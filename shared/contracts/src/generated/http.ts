@@ -91,9 +91,13 @@ export interface TenantInput {
 }
 export interface TenantTokenRequest {
   /**
-   * Lifetime; default 30 days.
+   * Lifetime in seconds; default 30 days (2592000). At most 30 days unless `allowLongerThan30Days` is true, then at most 365 days (31536000).
    */
   expiresInSeconds?: number;
+  /**
+   * The administrator asks for a token living longer than 30 days (up to 365).
+   */
+  allowLongerThan30Days?: boolean;
 }
 export interface AppInput {
   /**
@@ -187,6 +191,15 @@ export interface InstallationInput {
    * The exact published contract version the tenant consents to.
    */
   contractVersion: number;
+}
+/**
+ * Mint a new API key; the previous one stops after the overlap.
+ */
+export interface InstallationApiKeyRotateRequest {
+  /**
+   * How long the previous API key keeps working, 0 to 604800 seconds (7 days); 0, the default, stops it at once.
+   */
+  overlapSeconds?: number;
 }
 export interface TaxCategoryInput {
   name: string;

@@ -37,18 +37,58 @@ export const TenantInput = object({
   },
 });
 
-export const TenantTokenRequest = object(
+/** How long a minted tenant token may live: 30 days, or up to 365 when the administrator asks for it. */
+export const TENANT_TOKEN_LIFETIME = {
+  minSeconds: 60,
+  defaultSeconds: 2_592_000,
+  /** Without `allowLongerThan30Days`. */
+  maxSeconds: 2_592_000,
+  /** With `allowLongerThan30Days: true`. */
+  extendedMaxSeconds: 31_536_000,
+} as const;
+
+export const TenantTokenRequest: JsonSchema = {
+  ...object(
+    {
+      expiresInSeconds: {
+        type: 'integer',
+        format: 'int32',
+        minimum: TENANT_TOKEN_LIFETIME.minSeconds,
+        maximum: TENANT_TOKEN_LIFETIME.extendedMaxSeconds,
+        default: TENANT_TOKEN_LIFETIME.defaultSeconds,
+        description:
+          'Lifetime in seconds; default 30 days (2592000). At most 30 days unless `allowLongerThan30Days` is true, ' +
+          'then at most 365 days (31536000).',
+      },
+      allowLongerThan30Days: {
+        type: 'boolean',
+        default: false,
+        description: 'The administrator asks for a token living longer than 30 days (up to 365).',
+      },
+    },
+    { optional: ['expiresInSeconds', 'allowLongerThan30Days'] },
+  ),
+  // Longer than 30 days only when asked for explicitly: the error names `expiresInSeconds`.
+  if: { not: { required: ['allowLongerThan30Days'], properties: { allowLongerThan30Days: { const: true } } } },
+  then: { properties: { expiresInSeconds: { type: 'integer', maximum: TENANT_TOKEN_LIFETIME.maxSeconds } } },
+};
+
+/** How long the previous API key keeps working after a rotation (0: it stops at once). */
+export const API_KEY_ROTATION_OVERLAP = { defaultSeconds: 0, minSeconds: 0, maxSeconds: 604_800 } as const;
+
+export const InstallationApiKeyRotateRequest: JsonSchema = object(
   {
-    expiresInSeconds: {
+    overlapSeconds: {
       type: 'integer',
       format: 'int32',
-      minimum: 60,
-      maximum: 31_536_000,
-      default: 2_592_000,
-      description: 'Lifetime; default 30 days.',
+      minimum: API_KEY_ROTATION_OVERLAP.minSeconds,
+      maximum: API_KEY_ROTATION_OVERLAP.maxSeconds,
+      default: API_KEY_ROTATION_OVERLAP.defaultSeconds,
+      description:
+        'How long the previous API key keeps working, 0 to 604800 seconds (7 days); 0, the default, stops it at once.',
     },
   },
-  { optional: ['expiresInSeconds'] },
+  { optional: ['overlapSeconds'], description: 'Mint a new API key; the previous one stops after the overlap.' },
 );
 
 export const AppInput = object(

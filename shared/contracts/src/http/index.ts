@@ -43,13 +43,20 @@ import {
   ProductInput,
   TaxCategoryInput,
 } from './catalog-tenant';
-import { AppInput, ContractVersionInput, InstallationInput, TenantInput, TenantTokenRequest } from './gateway';
+import {
+  AppInput,
+  ContractVersionInput,
+  InstallationApiKeyRotateRequest,
+  InstallationInput,
+  TenantInput,
+  TenantTokenRequest,
+} from './gateway';
 import { DeliveryZoneInput, PromotionInput, ServiceFeeInput } from './ordering-tenant';
 import { CreateOrderRequest } from './orders';
 
 export { ORDER_LIMITS, PHONE_PATTERN } from './orders';
 export { ASSIGNMENT_STATUS, DELIVERY_LIMITS, type AssignmentStatusName } from './partner-deliveries';
-export { OAuth2Input } from './gateway';
+export { API_KEY_ROTATION_OVERLAP, OAuth2Input, TENANT_TOKEN_LIFETIME } from './gateway';
 export { PLATFORM_RATE_LIMIT, SIMULATOR_LIMITS } from './provider-admin';
 export { COURIER_EVENT_TYPES, DRIVER_VEHICLES } from './provider-couriers';
 export {
@@ -84,6 +91,7 @@ export const requestSchemas = {
   AppInput,
   ContractVersionInput,
   InstallationInput,
+  InstallationApiKeyRotateRequest,
   // catalog: tenant API
   TaxCategoryInput,
   BranchInput,

@@ -109,6 +109,9 @@ const DESCRIPTION = [
     'online or not). Registering a driver mints their courier token (`pdd_…`, shown once, stored as a keyed hash): ' +
     'the driver app calls the courier API (`/courier/v1`, its own document at `/courier/v1/openapi.json`) with it. ' +
     'Dispatch offers each accepted delivery to the nearest free driver.',
+  '**Limits of this API** (defaults; each deployment sets its own): 600 requests a minute per client address, ' +
+    'counted before the token is checked, and 300 per administrator (`sub`); over either, 429 ' +
+    '`request.rate_limited` with `Retry-After` in seconds.',
   '**Errors** use the provider contract’s envelope `{ code, message, retryable, fieldErrors? }` (`application/json`).',
 ].join('\n\n');
 

@@ -86,6 +86,9 @@ const DESCRIPTION = [
   '**Authentication**: `Authorization: Bearer <token>`, an HS256 JWT with `role: "admin"`, `sub` and `exp`, signed with ' +
     '`PROVIDER_ADMIN_TOKEN_SECRET`, the key of provider-delivery’s administrator API (its operators are these ' +
     'callbacks’ audience). Answers carry `Cache-Control: no-store`. Errors are problem+json.',
+  '**Rate limits** (defaults; each deployment sets its own): 600 requests a minute per client address, counted ' +
+    'before the token is checked, and 300 per administrator (`sub`); over either, 429 `rate_limit.exceeded` with ' +
+    '`Retry-After` in seconds.',
 ].join('\n\n');
 
 export const providerCallbacksAdminApiDocument: Json = {

@@ -69,6 +69,9 @@ const DESCRIPTION = [
   '**Location**: the app reports the driver’s position as often as it likes; the platform gets ' +
     '`driver.location_updated` at most every 5 seconds and only for a move of 10 metres or more, and `eta.updated` ' +
     'when the estimate moved by more than 2 minutes.',
+  '**Rate limits** (defaults; each deployment sets its own): 2,400 requests a minute per client address, counted ' +
+    'before the token is checked, and 240 per driver; over either, 429 `request.rate_limited` with `Retry-After` in ' +
+    'seconds. Answers counted per driver carry `RateLimit-Limit` and `RateLimit-Remaining`.',
   '**Errors** use the provider contract’s envelope `{ code, message, retryable, fieldErrors? }`.',
 ].join('\n\n');
 

@@ -1,5 +1,4 @@
-import Router from '@koa/router';
-import type { RequestState } from '@marketplace/http';
+import { RouteTable } from '@marketplace/http';
 import type { CatalogContext } from '../../usecases/context';
 import { registerTenantRoutes } from '../tenant-routes';
 import { tenantCatalogApiDocument } from '@marketplace/contracts';
@@ -7,13 +6,9 @@ import { tenantCatalogApiDocument } from '@marketplace/contracts';
 // Every tenant route the catalog serves is in its OpenAPI document, and the document describes no
 // route that does not exist.
 function servedOperations(): string[] {
-  const router = new Router<RequestState>();
-  registerTenantRoutes(router, {} as CatalogContext); // routes only capture the context
-  return router.stack.flatMap((layer) =>
-    layer.methods
-      .filter((m) => m !== 'HEAD')
-      .map((method) => `${method} ${layer.path.toString().replace(/:([A-Za-z]+)/g, '{$1}')}`),
-  );
+  const routes = new RouteTable();
+  registerTenantRoutes(routes, {} as CatalogContext); // routes only capture the context
+  return routes.routes().map(({ method, path }) => `${method} ${path.replace(/:([A-Za-z]+)/g, '{$1}')}`);
 }
 
 function documentedOperations(): string[] {

@@ -8,7 +8,7 @@ export class ApiKeysRepository {
     collection: 'api_keys',
     indexes: [
       // The unique `_id` (implicit) serves insert, findByIdAcrossTenants and revoke (`$in` on `_id`).
-      // listActiveIds: the installation's active keys.
+      // listActiveIds, listActive and expire: the installation's active keys.
       { key: { installationId: 1, status: 1 }, name: 'installation_status' },
     ],
   };
@@ -40,6 +40,32 @@ export class ApiKeysRepository {
       )
       .toArray();
     return keys.map((k) => k._id).filter((id) => id !== except);
+  }
+
+  /** The installation's active keys (some may have an expiry, after a rotation with an overlap). */
+  async listActive(owner: InstallationOwner): Promise<ApiKeyDoc[]> {
+    return this.keys
+      .find({ installationId: owner.installationId, tenantId: owner.tenantId, status: 'active' })
+      .toArray();
+  }
+
+  /**
+   * These active keys of the installation stop working at `end`, or at their own earlier expiry:
+   * only a key without an expiry or with a later one is changed. Returns how many changed.
+   */
+  async expire(owner: InstallationOwner, keyIds: readonly string[], end: Date): Promise<number> {
+    if (keyIds.length === 0) return 0;
+    const { modifiedCount } = await this.keys.updateMany(
+      {
+        _id: { $in: [...keyIds] },
+        installationId: owner.installationId,
+        tenantId: owner.tenantId,
+        status: 'active',
+        $or: [{ expiresAt: null }, { expiresAt: { $gt: end } }],
+      },
+      { $set: { expiresAt: end } },
+    );
+    return modifiedCount;
   }
 
   /** Marks these keys of the installation revoked. */

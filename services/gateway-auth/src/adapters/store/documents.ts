@@ -1,4 +1,12 @@
-import type { App, ContractVersion, Installation, OAuth2Settings, Tenant } from '../../usecases/entities';
+import type {
+  App,
+  AuditEvent,
+  ContractVersion,
+  Installation,
+  OAuth2Settings,
+  Tenant,
+  TenantTokenRecord,
+} from '../../usecases/entities';
 
 /**
  * Documents of the gateway's database. Secrets appear only sealed (see SecretBox) or hashed. The
@@ -20,7 +28,24 @@ export interface ApiKeyDoc {
   status: 'active' | 'revoked';
   createdAt: Date;
   revokedAt: Date | null;
+  /**
+   * When an active key stops working: set on the previous keys by a rotation with an overlap.
+   * Absent (keys stored before rotations had overlaps) or null: until revoked.
+   */
+  expiresAt?: Date | null;
 }
+
+/** A tenant bearer token minted by an administrator: its id (the token's `jti`), never its text. */
+export interface TenantTokenDoc extends TenantTokenRecord {
+  /**
+   * Set on revocation only (the `revoked_until` index is sparse): the token's own expiry, until
+   * when its revocation matters. The gateways' revocation lists read the unexpired ones.
+   */
+  revokedUntil?: Date;
+}
+
+/** One audited mutation of the administrator or tenant API. Never a body, a header or a secret. */
+export type AuditEventDoc = AuditEvent;
 
 export interface OAuthStateDoc {
   _id: string; // SHA-256 of the state value: the value itself is never stored

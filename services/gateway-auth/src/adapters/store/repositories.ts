@@ -2,10 +2,12 @@ import type { Db } from 'mongodb';
 import { indexPlanOf, type IndexPlan } from '@marketplace/store';
 import { ApiKeysRepository } from './api-keys-repository';
 import { AppsRepository } from './apps-repository';
+import { AuditEventsRepository } from './audit-events-repository';
 import { ContractVersionsRepository } from './contract-versions-repository';
 import { IdempotencyRecordsRepository } from './idempotency-records-repository';
 import { InstallationsRepository } from './installations-repository';
 import { OAuthStatesRepository } from './oauth-states-repository';
+import { TenantTokensRepository } from './tenant-tokens-repository';
 import { TenantsRepository } from './tenants-repository';
 
 /** Everything the gateway stores, one repository per collection: the only way use cases reach it. */
@@ -17,6 +19,8 @@ export interface GatewayRepositories {
   apiKeys: ApiKeysRepository;
   oauthStates: OAuthStatesRepository;
   idempotencyRecords: IdempotencyRecordsRepository;
+  tenantTokens: TenantTokensRepository;
+  auditEvents: AuditEventsRepository;
 }
 
 export function gatewayRepositories(db: Db): GatewayRepositories {
@@ -28,6 +32,8 @@ export function gatewayRepositories(db: Db): GatewayRepositories {
     apiKeys: new ApiKeysRepository(db),
     oauthStates: new OAuthStatesRepository(db),
     idempotencyRecords: new IdempotencyRecordsRepository(db),
+    tenantTokens: new TenantTokensRepository(db),
+    auditEvents: new AuditEventsRepository(db),
   };
 }
 
@@ -40,4 +46,6 @@ export const gatewayIndexes: IndexPlan = indexPlanOf(
   ApiKeysRepository.storage,
   OAuthStatesRepository.storage,
   IdempotencyRecordsRepository.storage,
+  TenantTokensRepository.storage,
+  AuditEventsRepository.storage,
 );

@@ -1,6 +1,7 @@
 /**
  * OpenAPI 3.1 description of the marketplace's own APIs, served at `GET /api/marketplace/openapi.json`:
- * the administrator API (`/api/admin/v1`: tenants, apps, contract versions), the tenant API
+ * the administrator API (`/api/admin/v1`: tenants and their tokens, apps, contract versions, the
+ * audit log), the tenant API
  * (`/api/tenant/v1`: the app directory and installations, with their credentials) and the OAuth2
  * callback the restaurant's browser returns to. The routes implement this document.
  */
@@ -13,6 +14,7 @@ import {
   nullableDateTime,
   nullableRef,
   nullableStr,
+  nullableUuid,
   object,
   ref,
   str,
@@ -124,7 +126,15 @@ HTTP bearer tokens: compact JWS (JWT, HS256) signed with the deployment's token 
 - \`tenantToken\`: \`role\` = \`tenant\`, bound to one tenant (\`tid\`); every \`/api/tenant/v1\` route.
   Issued by the platform's login system or by \`POST /api/admin/v1/tenants/{tenantId}/tokens\`.
 
-A missing, malformed or expired token, or a token of the wrong role, is **401**
+Tokens minted by \`POST /api/admin/v1/tenants/{tenantId}/tokens\` carry an id (\`jti\`), live 30 days by
+default and at most 30 days unless the administrator sets \`allowLongerThan30Days\` (then at most 365
+days), and are listed (ids and dates, never the token) and revoked one by one under
+\`/api/admin/v1/tenants/{tenantId}/tokens\`. A revoked token is refused on every gateway instance
+within the deployment's revocation refresh (5 seconds by default). A token without \`jti\` (minted
+before tokens had ids, or by a login system that sets none) cannot be revoked and is valid until it
+expires.
+
+A missing, malformed, expired or revoked token, or a token of the wrong role, is **401**
 \`auth.unauthenticated\` (one generic message). A tenant sees only its own installations: another
 tenant's installation is a **404**, exactly like a nonexistent one. A path id that is not a uuid (or a
 contract version that is not a positive integer) names nothing: **404** as well.
@@ -140,7 +150,7 @@ optionally \`instance\`, \`type\` and, for validation failures, \`errors\` (fiel
 | 400 | \`request.invalid\` | Validation failed; \`errors\` maps field paths (for example \`oauth2.tokenEndpoint\`) to messages. |
 | 400 | \`oauth.state_invalid\` | OAuth callback: unknown, expired or used state, or missing parameters. |
 | 400 | \`oauth.authorization_denied\` | OAuth callback: the partner's server returned an error such as \`access_denied\`. |
-| 401 | \`auth.unauthenticated\` | Missing, malformed or expired token, or wrong role. |
+| 401 | \`auth.unauthenticated\` | Missing, malformed, expired or revoked token, or wrong role. |
 | 404 | \`resource.not_found\` | The resource does not exist or belongs to another tenant. |
 | 405 | \`request.method_not_allowed\` | The path exists but not with this method. |
 | 409 | \`marketplace.tenant.slug_taken\` | A tenant with this slug exists. |
@@ -152,8 +162,20 @@ optionally \`instance\`, \`type\` and, for validation failures, \`errors\` (fiel
 | 409 | \`marketplace.installation.no_events\` | The app subscribes to no events: there is no webhook signing secret. |
 | 413 | \`request.too_large\` | The request body is too large. |
 | 415 | \`request.unsupported_media_type\` | The request body is not JSON. |
+| 429 | \`rate_limit.exceeded\` | A rate limit was exceeded; retry after the seconds in \`Retry-After\` (see Rate limits). |
 | 502 | \`oauth.token_exchange_failed\` | The partner's token endpoint failed or answered badly. |
+| 503 | \`service.unavailable\` | A dependency (database, Redis) is unavailable; retry after \`Retry-After\`. |
 | 504 | \`oauth.token_exchange_timeout\` | The partner's token endpoint did not answer in time. |
+
+## Rate limits
+
+Sliding windows of 60 seconds, shared by every gateway instance; each deployment may set other
+numbers. The **tenant API** admits 1,200 requests per client IP (every request, counted before the
+token is checked) and 600 per tenant (all its tokens together, the catalog, ordering, delivery and
+webhook parts included); the **administrator API** 600 per client IP and 300 per administrator
+(\`sub\`). Counted answers carry \`RateLimit-Limit\` and \`RateLimit-Remaining\` (the per-caller
+limit); a refused request is **429** \`rate_limit.exceeded\` with \`Retry-After\` in whole seconds, and
+is not counted.
 
 ## Lifecycle
 
@@ -168,7 +190,8 @@ optionally \`instance\`, \`type\` and, for validation failures, \`errors\` (fiel
    at the partner's token endpoint, stores the tokens, mints the credentials and answers them to
    the browser; status \`Connected\`. Authorization states expire after 10 minutes and work once.
 4. Reconnect mints new credentials and revokes the old ones (for OAuth2 when the callback
-   completes); rotation replaces one credential; disconnect revokes the API key and deletes the
+   completes); rotation replaces one credential (the previous API key may keep working for an
+   overlap the tenant chooses, see Credentials); disconnect revokes the API key and deletes the
    signing secret and OAuth tokens; uninstall (DELETE) revokes everything and removes the
    installation, after which the app may be installed again.
 
@@ -177,6 +200,20 @@ optionally \`instance\`, \`type\` and, for validation failures, \`errors\` (fiel
 The API key (\`KEY_ID.SECRET\`) and the webhook signing secret are shown **once**, in the response
 that mints them, and can never be retrieved again; only the public key id (\`apiKeyId\`) appears
 later. Every response that carries credentials has \`Cache-Control: no-store\`.
+
+\`POST …/api-key/rotate\` takes an optional \`overlapSeconds\` (0 to 604800, i.e. 7 days; default 0): the
+previous API key keeps working that long (never longer than it would have anyway), so the partner
+can switch to the new key without a gap; \`previousKeyExpiresAt\` in the answer says until when. With
+0 the previous key stops at once. Reconnect, disconnect and uninstall end every key at once, an
+overlapping one included. A key past its end is refused like a revoked one (401).
+
+## Audit log
+
+Every POST, PUT, PATCH and DELETE of the administrator and tenant APIs (the parts other services
+own included) is recorded after it is answered, whatever the outcome: who (role, \`sub\`, tenant, the
+token's id), the operation (method and route pattern), the identifiers in the path, the status, the
+time, the client address and the request id. Never a body, a header or a secret. Administrators
+read it at \`GET /api/admin/v1/audit-events\`, newest first.
 `.trim();
 
 // ---------------------------------------------------------------------------------------------
@@ -224,13 +261,62 @@ const adminPaths: Json = {
       tag: 'Tenants',
       operationId: 'issueTenantToken',
       summary: 'Issue a tenant bearer token',
-      description: 'A `tenantToken` bound to this tenant, for its store dashboard.',
+      description:
+        'A `tenantToken` bound to this tenant, for its store dashboard, with an id (`jti`) by which it is listed and ' +
+        'revoked. It lives `expiresInSeconds` (default 30 days): at most 30 days, or up to 365 with ' +
+        '`allowLongerThan30Days: true`; more is 400 `request.invalid` naming `expiresInSeconds`. The token is stored ' +
+        'nowhere: only its id, tenant, issuer and dates.',
       parameters: [parameterRef('TenantId')],
       requestBody: body('TenantTokenRequest', 'Optional; without a body the token lives 30 days.', false),
       responses: {
         '201': jsonResponse('The token. Shown once.', ref('TenantToken'), NO_STORE),
         '400': BAD_REQUEST,
         '404': NOT_FOUND,
+      },
+    }),
+    get: admin({
+      tag: 'Tenants',
+      operationId: 'listTenantTokens',
+      summary: "List a tenant's minted tokens",
+      description:
+        'The tokens minted for this tenant by `issueTenantToken`, newest first (at most 200): ids and dates, never a token.',
+      parameters: [parameterRef('TenantId')],
+      responses: {
+        '200': jsonResponse("The tenant's tokens.", arrayOf(ref('TenantTokenRecord'))),
+        '404': NOT_FOUND,
+      },
+    }),
+  },
+  [`${A}/tenants/{tenantId}/tokens/{tokenId}/revoke`]: {
+    post: admin({
+      tag: 'Tenants',
+      operationId: 'revokeTenantToken',
+      summary: 'Revoke a tenant token',
+      description:
+        'The token is refused (401) from now on: at once by the gateway instance that answers, by every other within ' +
+        "its revocation refresh (5 seconds by default). The tenant's other tokens keep working. Revoking a revoked " +
+        'token again returns it unchanged.',
+      parameters: [parameterRef('TenantId'), parameterRef('TokenId')],
+      responses: {
+        '200': jsonResponse('The revoked token (its record).', ref('TenantTokenRecord')),
+        '404': problemResponse(
+          'Not found (`resource.not_found`): no such tenant, or no such token of this tenant (indistinguishable).',
+        ),
+      },
+    }),
+  },
+  [`${A}/audit-events`]: {
+    get: admin({
+      tag: 'Audit',
+      operationId: 'listAuditEvents',
+      summary: 'Read the audit log',
+      description:
+        'Every mutation of the administrator and tenant APIs, newest first. For the next page pass the `id` of the ' +
+        'last event as `before`; a page shorter than `limit` is the last.',
+      parameters: [parameterRef('AuditTenantFilter'), parameterRef('AuditBefore'), parameterRef('AuditLimit')],
+      responses: {
+        '200': jsonResponse('The events, newest first.', arrayOf(ref('AuditEvent'))),
+        '400': BAD_REQUEST,
       },
     }),
   },
@@ -430,10 +516,18 @@ const tenantPaths: Json = {
       operationId: 'rotateApiKey',
       summary: 'Rotate the API key',
       description:
-        'Only when Connected. Mints a new API key and revokes the old one at once; the webhook signing secret is unchanged.',
+        'Only when Connected. Mints a new API key; the previous one stops at once, or keeps working for ' +
+        '`overlapSeconds` (up to 7 days) so that the partner can switch without a gap. The webhook signing secret is ' +
+        'unchanged.',
       parameters: [parameterRef('InstallationId')],
+      requestBody: body(
+        'InstallationApiKeyRotateRequest',
+        'Optional; without a body (or `overlapSeconds`) the previous key stops at once.',
+        false,
+      ),
       responses: {
         '200': jsonResponse('The new API key. Shown once.', ref('ApiKeyRotationResult'), NO_STORE),
+        '400': BAD_REQUEST,
         '404': INSTALLATION_NOT_FOUND,
         '409': conflict('`marketplace.installation.not_connected`'),
         ...BUSY,
@@ -588,6 +682,7 @@ const schemas: Record<string, Json> = {
   ContractVersionInput: requestSchemas.ContractVersionInput,
   OAuth2Input: OAuth2InputSchema,
   InstallationInput: requestSchemas.InstallationInput,
+  InstallationApiKeyRotateRequest: requestSchemas.InstallationApiKeyRotateRequest,
 
   // Tenants ------------------------------------------------------------------------------------
   Tenant: response({
@@ -599,10 +694,53 @@ const schemas: Record<string, Json> = {
     createdAt: dateTime(),
   }),
   TenantToken: response({
+    id: uuid('The token id (its `jti` claim): how it is listed and revoked.'),
     token: str('Bearer token (`tenantToken`) bound to the tenant.'),
     tokenType: { type: 'string', const: 'Bearer' },
     expiresAt: dateTime(),
   }),
+  TenantTokenRecord: response(
+    {
+      id: uuid('The token id (its `jti` claim).'),
+      tenantId: uuid(),
+      issuedBy: str('The `sub` of the administrator who minted it.'),
+      createdAt: dateTime(),
+      expiresAt: dateTime(),
+      revokedAt: nullableDateTime('When it was revoked; null while it is not.'),
+      revokedBy: nullableStr('The `sub` of the administrator who revoked it.'),
+    },
+    'A minted tenant token: never the token itself.',
+  ),
+
+  // Audit log -----------------------------------------------------------------------------------
+  AuditEvent: response(
+    {
+      id: uuid('A UUID version 7: ids sort by time. Pass the last one of a page as `before`.'),
+      at: dateTime('When the request arrived.'),
+      tenantId: nullableUuid(
+        "The tenant the action concerns: the caller's (tenant API) or the one in the path (administrator API); null when none.",
+      ),
+      actor: response({
+        role: { type: 'string', enum: ['admin', 'tenant'] },
+        sub: str("The token's `sub`."),
+        tenantId: nullableUuid('The tenant of a tenant token; null for an administrator.'),
+        tokenId: nullableStr("The token's id (`jti`); null for a token without one."),
+      }),
+      action: str('Method and route pattern, for example `POST /api/tenant/v1/installations/:installationId/connect`.'),
+      method: { type: 'string', enum: ['POST', 'PUT', 'PATCH', 'DELETE'] },
+      route: str('The route pattern (never the raw path).'),
+      target: {
+        type: 'object',
+        additionalProperties: { type: 'string' },
+        description:
+          "The path's identifiers by parameter name (a forwarded route's tail as `path`); a value not shaped like an id is `…`.",
+      },
+      status: { type: 'integer', format: 'int32', description: 'The status code of the answer.' },
+      ip: str("The client's address as the gateway sees it."),
+      requestId: str('The `X-Request-Id` of the request.'),
+    },
+    'One mutation of the administrator or tenant API. Never a body, a header or a secret.',
+  ),
 
   // Apps and contract versions -----------------------------------------------------------------
   App: response(appProperties),
@@ -689,6 +827,9 @@ const schemas: Record<string, Json> = {
       apiKey: str('The new `KEY_ID.SECRET`. Shown once.'),
       webhookSigningSecret: { type: 'null' },
     }),
+    previousKeyExpiresAt: nullableDateTime(
+      'Until when the previous API key keeps working (the overlap); null when it stopped at once.',
+    ),
   }),
   WebhookSecretRotationResult: response({
     installation: ref('Installation'),
@@ -727,6 +868,7 @@ export const marketplaceApiDocument: Json = {
     },
     { name: 'App directory', description: 'Tenant: apps that can be installed.' },
     { name: 'Installations', description: "Tenant: the tenant's installations and their credentials." },
+    { name: 'Audit', description: 'Administrator: the audit log of administrator and tenant mutations.' },
     { name: 'OAuth', description: "The restaurant's browser returning from a partner's OAuth2 server." },
   ],
   paths: { ...adminPaths, ...tenantPaths, ...oauthPaths },
@@ -750,6 +892,34 @@ export const marketplaceApiDocument: Json = {
       TenantId: idParameter('tenantId'),
       AppId: idParameter('appId'),
       InstallationId: idParameter('installationId'),
+      TokenId: idParameter('tokenId'),
+      AuditTenantFilter: {
+        name: 'tenantId',
+        in: 'query',
+        required: false,
+        description:
+          "Only the events concerning this tenant (its own and administrators' actions on it). A malformed value is 400.",
+        schema: uuid(),
+      },
+      AuditBefore: {
+        name: 'before',
+        in: 'query',
+        required: false,
+        description:
+          'Only events older than this one: the `id` of the last event of the previous page (a UUID v7; any other value is 400).',
+        schema: {
+          type: 'string',
+          format: 'uuid',
+          pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-7[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$',
+        },
+      },
+      AuditLimit: {
+        name: 'limit',
+        in: 'query',
+        required: false,
+        description: 'Most events to return, 1 to 200.',
+        schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
+      },
       Version: { name: 'version', in: 'path', required: true, schema: versionNumber() },
       SlugFilter: {
         name: 'slug',
@@ -772,7 +942,7 @@ export const marketplaceApiDocument: Json = {
         'Bad request. Codes: `request.invalid` (validation failed; `errors` maps field paths to messages), `request.malformed` (the body is not JSON).',
       ),
       Unauthorized: problemResponse(
-        '`auth.unauthenticated`: the token is missing, malformed or expired, or has the wrong role.',
+        '`auth.unauthenticated`: the token is missing, malformed, expired or revoked, or has the wrong role.',
       ),
       NotFound: problemResponse('`resource.not_found`.'),
     },

@@ -564,6 +564,9 @@ describe('Marketplace API document', () => {
     ['GET', '/api/admin/v1/tenants', 'adminToken'],
     ['GET', '/api/admin/v1/tenants/{tenantId}', 'adminToken'],
     ['POST', '/api/admin/v1/tenants/{tenantId}/tokens', 'adminToken'],
+    ['GET', '/api/admin/v1/tenants/{tenantId}/tokens', 'adminToken'],
+    ['POST', '/api/admin/v1/tenants/{tenantId}/tokens/{tokenId}/revoke', 'adminToken'],
+    ['GET', '/api/admin/v1/audit-events', 'adminToken'],
     ['POST', '/api/admin/v1/apps', 'adminToken'],
     ['GET', '/api/admin/v1/apps', 'adminToken'],
     ['GET', '/api/admin/v1/apps/{appId}', 'adminToken'],
@@ -706,6 +709,19 @@ describe('Marketplace API document', () => {
     expect(validator('TenantTokenRequest')({})).toBe(true);
     expect(validator('TenantTokenRequest')({ expiresInSeconds: 59 })).toBe(false);
     expect(validator('TenantTokenRequest')({ expiresInSeconds: 31536001 })).toBe(false);
+    // More than 30 days only with allowLongerThan30Days: true; never more than 365.
+    expect(validator('TenantTokenRequest')({ expiresInSeconds: 2592000 })).toBe(true);
+    expect(validator('TenantTokenRequest')({ expiresInSeconds: 2592001 })).toBe(false);
+    expect(validator('TenantTokenRequest')({ expiresInSeconds: 2592001, allowLongerThan30Days: false })).toBe(false);
+    expect(validator('TenantTokenRequest')({ expiresInSeconds: 31536000, allowLongerThan30Days: true })).toBe(true);
+    expect(validator('TenantTokenRequest')({ expiresInSeconds: 31536001, allowLongerThan30Days: true })).toBe(false);
+    expect(validator('TenantTokenRequest')({ allowLongerThan30Days: 'yes' })).toBe(false);
+    expect(validator('InstallationApiKeyRotateRequest')({})).toBe(true);
+    expect(validator('InstallationApiKeyRotateRequest')({ overlapSeconds: 0 })).toBe(true);
+    expect(validator('InstallationApiKeyRotateRequest')({ overlapSeconds: 604800 })).toBe(true);
+    expect(validator('InstallationApiKeyRotateRequest')({ overlapSeconds: 604801 })).toBe(false);
+    expect(validator('InstallationApiKeyRotateRequest')({ overlapSeconds: -1 })).toBe(false);
+    expect(validator('InstallationApiKeyRotateRequest')({ overlapSeconds: 1.5 })).toBe(false);
     expect(validator('AppInput')({ slug: 'courier-co', name: 'Courier Co' })).toBe(true);
     expect(validator('InstallationInput')({ appId: '5b0e8a52-4a3c-4c47-9d1b-2b2c5a0a6f10', contractVersion: 0 })).toBe(
       false,
@@ -744,12 +760,21 @@ describe('Marketplace API document', () => {
       validator('ApiKeyRotationResult')({
         installation,
         credentials: { apiKey: 'mpk_x.y', webhookSigningSecret: null },
+        previousKeyExpiresAt: null,
+      }),
+    ).toBe(true);
+    expect(
+      validator('ApiKeyRotationResult')({
+        installation,
+        credentials: { apiKey: 'mpk_x.y', webhookSigningSecret: null },
+        previousKeyExpiresAt: '2030-01-01T10:00:02Z',
       }),
     ).toBe(true);
     expect(
       validator('ApiKeyRotationResult')({
         installation,
         credentials: { apiKey: 'mpk_x.y', webhookSigningSecret: 'whsec_z' },
+        previousKeyExpiresAt: null,
       }),
     ).toBe(false);
     expect(
@@ -778,6 +803,7 @@ describe('Marketplace API document', () => {
       'oauth.authorization_denied',
       'oauth.token_exchange_failed',
       'oauth.token_exchange_timeout',
+      'service.unavailable',
     ]) {
       expect(description).toContain(`\`${code}\``);
     }

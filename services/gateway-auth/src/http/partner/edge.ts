@@ -1,6 +1,5 @@
-import type Koa from 'koa';
 import { AppError } from '@marketplace/errors';
-import type { RequestState } from '@marketplace/http';
+import type { RequestState, RouteMiddleware } from '@marketplace/http';
 import { unauthenticated } from '@marketplace/identity';
 import { parseApiKeyHeader } from '../../domain/api-key';
 import { PARTNER_PREFIX } from '../../domain/partner-routes';
@@ -12,7 +11,8 @@ export type PartnerState = RequestState & { partner?: PartnerCaller };
 
 export const PARTNER_OPENAPI_PATH = `${PARTNER_PREFIX}/openapi.json`;
 
-const limited = (retryAfterSeconds: number) =>
+/** 429 `rate_limit.exceeded` in problem+json, with Retry-After (set by the shared HTTP layer). */
+export const limited = (retryAfterSeconds: number) =>
   new AppError(
     'rate_limited',
     'rate_limit.exceeded',
@@ -21,19 +21,13 @@ const limited = (retryAfterSeconds: number) =>
   );
 
 /**
- * The first steps of every Partner API request, before its body is read: the per-IP limit (every
+ * The check of the `partner` audience, before the request's body is read: the per-IP limit (every
  * request, authenticated or not), then the API key, then the per-installation limit (all endpoints
  * share it). Failures answer 429 or 401 without touching the body or any internal service.
  */
-export function partnerEdge(
-  ctx: GatewayContext,
-  limiter: RequestLimiter,
-  limits: PartnerLimits,
-): Koa.Middleware<PartnerState> {
-  const prefix = `${PARTNER_PREFIX}/`;
+export function partnerGuard(ctx: GatewayContext, limiter: RequestLimiter, limits: PartnerLimits): RouteMiddleware {
   return async (c, next) => {
-    if (!c.path.startsWith(prefix) && c.path !== PARTNER_PREFIX) return void (await next());
-    const parts = c.path === PARTNER_OPENAPI_PATH ? undefined : parseApiKeyHeader(c.get('authorization'));
+    const parts = parseApiKeyHeader(c.get('authorization'));
     // The per-IP check and the key's cache lookup go to Redis together (one round trip); the
     // database is consulted for a key only once the IP check has passed.
     const cached = parts && ctx.keyCache.get(parts.keyId);
@@ -43,8 +37,6 @@ export function partnerEdge(
       ctx.metrics.rateLimited('ip');
       throw limited(byIp.retryAfterSeconds);
     }
-    if (c.path === PARTNER_OPENAPI_PATH) return void (await next()); // the API description is public
-
     const caller = parts && (await authenticatePartner(ctx, parts.keyId, parts.secret, cached));
     if (!caller) throw unauthenticated();
     c.state.log = c.state.log.child({ installationId: caller.installationId, tenantId: caller.tenantId });
@@ -56,7 +48,7 @@ export function partnerEdge(
       ctx.metrics.rateLimited('installation');
       throw limited(byInstallation.retryAfterSeconds);
     }
-    c.state.partner = caller;
+    (c.state as PartnerState).partner = caller;
     await next();
   };
 }

@@ -1,7 +1,6 @@
-import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import { AppError, notFound, validationError } from '@marketplace/errors';
-import { requestBody, type RequestState } from '@marketplace/http';
+import { requestBody, type RequestState, type RouteTable } from '@marketplace/http';
 import { unauthenticated, type PartnerIdentity } from '@marketplace/identity';
 import { checkIdempotencyKey, requestFingerprint } from '../../domain/idempotency';
 import {
@@ -9,6 +8,7 @@ import {
   isMutation,
   PARTNER_PREFIX,
   PARTNER_ROUTES,
+  upstreamPath,
   validPathParams,
   type PartnerRoute,
 } from '../../domain/partner-routes';
@@ -33,21 +33,17 @@ const insufficientScope = () =>
  * Idempotency-Key on POST and PATCH, and forward to the owning service with the caller's signed
  * identity. The owner checks ownership (a scope alone never reaches another installation's data).
  */
-export function registerPartnerRoutes(
-  router: Router<RequestState>,
-  ctx: GatewayContext,
-  routing: PartnerRouting,
-): void {
-  router.get(PARTNER_OPENAPI_PATH, (c) => {
+export function registerPartnerRoutes(routes: RouteTable, ctx: GatewayContext, routing: PartnerRouting): void {
+  routes.get(PARTNER_OPENAPI_PATH, 'public', (c) => {
     c.set('Cache-Control', 'public, max-age=300');
     c.body = partnerApiDocument;
   });
   for (const route of PARTNER_ROUTES) {
     const path = `${PARTNER_PREFIX}${route.pattern}`;
     const handler = (c: RouterContext<RequestState>) => handle(ctx, routing, route, c);
-    if (route.method === 'GET') router.get(path, handler);
-    else if (route.method === 'POST') router.post(path, handler);
-    else router.patch(path, handler);
+    if (route.method === 'GET') routes.get(path, 'partner', handler);
+    else if (route.method === 'POST') routes.post(path, 'partner', handler);
+    else routes.patch(path, 'partner', handler);
   }
 }
 
@@ -97,7 +93,7 @@ function forward(
   c: PartnerContext,
   identity: PartnerIdentity,
 ): Promise<UpstreamResponse> {
-  return forwardSigned(routing, route.owner, c, identity);
+  return forwardSigned(routing, route.owner, c, identity, upstreamPath(PARTNER_PREFIX + route.pattern, c.params));
 }
 
 function forwardRead(
@@ -106,7 +102,7 @@ function forwardRead(
   c: PartnerContext,
   identity: PartnerIdentity,
 ): Promise<StreamedUpstreamResponse> {
-  return forwardSigned(routing, route.owner, c, identity, true);
+  return forwardSigned(routing, route.owner, c, identity, upstreamPath(PARTNER_PREFIX + route.pattern, c.params), true);
 }
 
 function toStored(response: UpstreamResponse): StoredResponse {

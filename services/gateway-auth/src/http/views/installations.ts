@@ -33,3 +33,13 @@ export const credentialsResultView = (r: { installation: Installation; credentia
   installation: installationView(r.installation),
   credentials: r.credentials,
 });
+
+/** An API-key rotation: the new key, shown once, and until when the previous one still works. */
+export const apiKeyRotationView = (r: {
+  installation: Installation;
+  credentials: Credentials;
+  previousKeyExpiresAt: Date | null;
+}) => ({
+  ...credentialsResultView(r),
+  previousKeyExpiresAt: r.previousKeyExpiresAt?.toISOString() ?? null,
+});

@@ -1,0 +1,23 @@
+import { routeLine } from '@marketplace/http';
+import { declaredRoutes } from './routes';
+
+// The route table of delivery-assignment, each route with its audience: the review surface of who may call what.
+// A route added, removed or moved to another audience shows here, in the diff of this test.
+
+it('declares exactly these routes, each with its audience', () => {
+  expect(declaredRoutes().map(routeLine)).toEqual([
+    'probe    GET    /healthz',
+    'probe    GET    /readyz',
+    'probe    GET    /metrics',
+    'partner  POST   /api/partner/v1/deliveries/:orderId/accept',
+    'partner  POST   /api/partner/v1/deliveries/:orderId/reject',
+    'partner  POST   /api/partner/v1/deliveries/:orderId/cancel',
+    'partner  PATCH  /api/partner/v1/deliveries/:orderId/status',
+    'partner  PATCH  /api/partner/v1/deliveries/:orderId/driver',
+    'partner  PATCH  /api/partner/v1/deliveries/:orderId/eta',
+    'partner  PATCH  /api/partner/v1/deliveries/:orderId/tracking',
+    'tenant   GET    /api/tenant/v1/deliveries/openapi.json',
+    'tenant   POST   /api/tenant/v1/deliveries/:orderId/assign',
+    'tenant   GET    /api/tenant/v1/deliveries/:orderId',
+  ]);
+});

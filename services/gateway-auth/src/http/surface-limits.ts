@@ -1,0 +1,68 @@
+import type { RequestState, RouteMiddleware } from '@marketplace/http';
+import { unauthenticated, type BearerClaims } from '@marketplace/identity';
+import type { GatewayContext } from '../usecases/context';
+import {
+  admitSurfaceCaller,
+  admitSurfaceFromIp,
+  type BearerSurface,
+  type LimitedSurface,
+  type RequestLimiter,
+  type SurfaceLimits,
+} from '../usecases/rate-limits';
+import { limited } from './partner/edge';
+
+/*
+ * The rate limits of the tenant API and the administrator API, as separate steps of their guards
+ * (service.ts): `ipLimitFor` first, counting every request before its token is checked, then
+ * `requireBearer`, then `perCallerLimit`, counting the caller the token names. Over either, 429
+ * `rate_limit.exceeded` in problem+json with Retry-After, as on the Partner API. While Redis does
+ * not answer the limiter throws 503 (fail closed, as the Partner API does).
+ */
+
+/** Counts every request of a surface (a bearer-token API, the public pages) against its client IP. */
+export function ipLimitFor(
+  surface: LimitedSurface,
+  ctx: Pick<GatewayContext, 'metrics'>,
+  limiter: RequestLimiter,
+  limits: Pick<SurfaceLimits, 'perIp' | 'windowSeconds'>,
+): RouteMiddleware {
+  return async (c, next) => {
+    const byIp = await admitSurfaceFromIp(limiter, surface, limits, c.ip);
+    if (!byIp.allowed) {
+      ctx.metrics.rateLimited(`${surface}_ip`);
+      throw limited(byIp.retryAfterSeconds);
+    }
+    await next();
+  };
+}
+
+/** Who a verified token names, for its API's per-caller limit: the tenant (`tid`) or the administrator (`sub`). */
+function callerOf(surface: BearerSurface, claims: BearerClaims | undefined): string | undefined {
+  if (claims?.role !== surface) return undefined;
+  return claims.role === 'tenant' ? claims.tid : claims.sub;
+}
+
+/**
+ * Counts an authenticated request against its caller: after `requireBearer(…, surface)`, which put
+ * the verified claims on the request state (without them: 401, never an uncounted request).
+ * Counted answers carry `RateLimit-Limit` and `RateLimit-Remaining`.
+ */
+export function perCallerLimit(
+  surface: BearerSurface,
+  ctx: Pick<GatewayContext, 'metrics'>,
+  limiter: RequestLimiter,
+  limits: SurfaceLimits,
+): RouteMiddleware {
+  return async (c, next) => {
+    const caller = callerOf(surface, (c.state as RequestState & { bearer?: BearerClaims }).bearer);
+    if (!caller) throw unauthenticated();
+    const decision = await admitSurfaceCaller(limiter, surface, limits, caller);
+    c.set('RateLimit-Limit', String(limits.perCaller));
+    c.set('RateLimit-Remaining', String(decision.remaining));
+    if (!decision.allowed) {
+      ctx.metrics.rateLimited(surface);
+      throw limited(decision.retryAfterSeconds);
+    }
+    await next();
+  };
+}
