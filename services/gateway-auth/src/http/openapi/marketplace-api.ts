@@ -848,6 +848,31 @@ const schemas: Record<string, Json> = {
 // The document
 // ---------------------------------------------------------------------------------------------
 
+/**
+ * An operation with a path parameter can be sent a path that is not canonical (an encoded dot,
+ * slash, backslash or NUL in the parameter): the HTTP layer answers it 400 `request.path_invalid`
+ * before routing. Each such operation documents that 400 (as part of its own 400 when it has one).
+ */
+function withPathRefusals(paths: Json): Json {
+  return Object.fromEntries(
+    Object.entries(paths as Record<string, Record<string, { responses?: Record<string, Json> }>>).map(
+      ([path, item]) => [
+        path,
+        path.includes('{')
+          ? Object.fromEntries(
+              Object.entries(item).map(([method, operation]) => [
+                method,
+                operation.responses && !operation.responses['400']
+                  ? { ...operation, responses: { ...operation.responses, '400': responseRef('PathInvalid') } }
+                  : operation,
+              ]),
+            )
+          : item,
+      ],
+    ),
+  );
+}
+
 const idParameter = (paramName: string): Json => ({ name: paramName, in: 'path', required: true, schema: uuid() });
 
 export const marketplaceApiDocument: Json = {
@@ -871,7 +896,7 @@ export const marketplaceApiDocument: Json = {
     { name: 'Audit', description: 'Administrator: the audit log of administrator and tenant mutations.' },
     { name: 'OAuth', description: "The restaurant's browser returning from a partner's OAuth2 server." },
   ],
-  paths: { ...adminPaths, ...tenantPaths, ...oauthPaths },
+  paths: withPathRefusals({ ...adminPaths, ...tenantPaths, ...oauthPaths }),
   components: {
     securitySchemes: {
       adminToken: {
@@ -939,7 +964,10 @@ export const marketplaceApiDocument: Json = {
     },
     responses: {
       BadRequest: problemResponse(
-        'Bad request. Codes: `request.invalid` (validation failed; `errors` maps field paths to messages), `request.malformed` (the body is not JSON).',
+        'Bad request. Codes: `request.invalid` (validation failed; `errors` maps field paths to messages), `request.malformed` (the body is not JSON), `request.path_invalid` (the path is not canonical: an encoded dot, slash, backslash or NUL, a dot or empty segment).',
+      ),
+      PathInvalid: problemResponse(
+        '`request.path_invalid`: the path is not canonical (an encoded dot, slash, backslash or NUL, a dot or empty segment); refused before routing.',
       ),
       Unauthorized: problemResponse(
         '`auth.unauthenticated`: the token is missing, malformed, expired or revoked, or has the wrong role.',

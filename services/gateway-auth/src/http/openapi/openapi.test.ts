@@ -614,7 +614,13 @@ describe('Marketplace API document', () => {
       '503',
     ]);
     expect(codes('POST', '/api/tenant/v1/installations')).toEqual(['201', '400', '401', '404', '409']);
-    expect(codes('DELETE', '/api/tenant/v1/installations/{installationId}')).toEqual(['204', '401', '404', '503']);
+    expect(codes('DELETE', '/api/tenant/v1/installations/{installationId}')).toEqual([
+      '204',
+      '400',
+      '401',
+      '404',
+      '503',
+    ]);
     expect(codes('GET', '/api/marketplace/oauth/callback')).toEqual(['200', '400', '502', '504']);
   });
 
