@@ -21,8 +21,8 @@ const METHODS = ['get', 'post', 'put', 'patch', 'delete', 'options'] as const;
  * segments, each encoded again (the router decoded them). The HTTP layer has already refused dot,
  * empty and encoded-slash segments, so every segment here is one segment upstream too.
  */
-function tenantUpstreamPath(prefix: string, rest: unknown): string {
-  const segments = Array.isArray(rest) ? (rest as string[]) : typeof rest === 'string' ? rest.split('/') : [];
+function tenantUpstreamPath(prefix: string, rest: string | undefined): string {
+  const segments = rest === undefined ? [] : rest.split('/');
   // The owners' paths are ids and words: a segment of anything else (`;param`, a space, a quote)
   // names nothing there, and is not forwarded.
   if (!segments.every((segment) => FORWARDED_SEGMENT.test(segment))) throw notFound();

@@ -66,23 +66,26 @@ async function expireApiKeys(
     await revokeApiKeys(ctx, owner, keep);
     return null;
   }
-  await ctx.keyCache.expire(
-    previous.map((doc) => ({
-      keyId: doc._id,
-      entry: {
-        secretHash: doc.secretHash,
-        tenantId: doc.tenantId,
-        installationId: doc.installationId,
-        appId: doc.appId,
-        scopes: doc.scopes,
-        tenant,
-        expiresAt: doc.expiresAt?.getTime() ?? null,
-      },
-    })),
-  );
+  await ctx.keyCache.expire(previous.map((doc) => ({ keyId: doc._id, entry: cacheEntryOf(doc, tenant) })));
   const now = ctx.now();
   const ends = previous.filter((k) => apiKeyLive(k, now)).map((k) => k.expiresAt?.getTime() ?? end.getTime());
   return ends.length > 0 ? new Date(Math.max(...ends)) : null;
+}
+
+/** A stored key as the key cache holds it (with its tenant's profile, which owners need). */
+function cacheEntryOf(
+  doc: Omit<CachedApiKey, 'tenant' | 'expiresAt'> & { expiresAt?: Date | null },
+  tenant: TenantProfile,
+): CachedApiKey {
+  return {
+    secretHash: doc.secretHash,
+    tenantId: doc.tenantId,
+    installationId: doc.installationId,
+    appId: doc.appId,
+    scopes: doc.scopes,
+    tenant,
+    expiresAt: doc.expiresAt?.getTime() ?? null,
+  };
 }
 
 /** Revokes the installation's keys (all, or all but one): in every gateway's cache first, then in MongoDB. */
@@ -132,15 +135,7 @@ export async function authenticatePartner(
     if (!doc || !apiKeyLive(doc, ctx.now())) return undefined;
     const tenant = await tenantProfile(ctx, doc.tenantId);
     if (!tenant) return undefined;
-    entry = {
-      secretHash: doc.secretHash,
-      tenantId: doc.tenantId,
-      installationId: doc.installationId,
-      appId: doc.appId,
-      scopes: doc.scopes,
-      tenant,
-      expiresAt: doc.expiresAt?.getTime() ?? null,
-    };
+    entry = cacheEntryOf(doc, tenant);
     // What was read more than a second ago may predate a rotation's new expiry, whose cache entry
     // lives at least a second: such a fill could outlast it, so it is left out (this request still
     // answers from what it read).
