@@ -86,7 +86,13 @@ async function pool(items, limit, work) {
 /** The large menu. Groups are built from the deepest level up; the first two options of a group open a group of the next level. */
 async function buildMenu(tenant) {
   const started = Date.now();
-  const branch = await tenant('POST', '/branches', { name: 'Bench Mitte', externalLocationId: 'BENCH-1' });
+  // Active, so with an address and coordinates (an active branch takes orders).
+  const branch = await tenant('POST', '/branches', {
+    name: 'Bench Mitte',
+    externalLocationId: 'BENCH-1',
+    address: { line1: 'Torstrasse 1', line2: null, city: 'Berlin', postalCode: '10119', countryCode: 'DE' },
+    coordinates: { latitude: 52.53, longitude: 13.4 },
+  });
   const food = await tenant('POST', '/tax-categories', {
     name: 'Food',
     rate: 7,

@@ -126,14 +126,18 @@ async function setUp(gatewayUrl) {
   const { token } = await admin('POST', `/api/admin/v1/tenants/${tenant.id}/tokens`, {});
   const t = client(gatewayUrl, token);
 
-  /** A published app with these scopes, installed and connected: its installation id and API key. */
-  const connectedApp = async (slug, name, scopes) => {
+  /**
+   * A published app with these scopes, installed and connected: its installation id and API key. A
+   * delivery provider subscribes to delivery.assigned (required; no webhook sender runs here, so
+   * nothing is sent to its URL).
+   */
+  const connectedApp = async (slug, name, scopes, events = []) => {
     const app = await admin('POST', '/api/admin/v1/apps', { slug: `bench-deliveries-${slug}-${tag}`, name });
     const version = await admin('POST', `/api/admin/v1/apps/${app.id}/versions`, {
       authType: 'ApiKey',
       scopes,
-      subscribedEvents: [],
-      webhookUrl: null,
+      subscribedEvents: events,
+      webhookUrl: events.length > 0 ? 'https://bench-provider.example.com/webhooks' : null,
     });
     await admin('POST', `/api/admin/v1/apps/${app.id}/versions/${version.version}/publish`);
     const installation = await t('POST', '/api/tenant/v1/installations', {
@@ -177,7 +181,7 @@ async function setUp(gatewayUrl) {
     fee: 2.5,
   });
   const source = await connectedApp('source', 'Bench Order Source', ['Orders.Create']);
-  const provider = await connectedApp('provider', 'Bench Delivery Provider', DELIVERY_SCOPES);
+  const provider = await connectedApp('provider', 'Bench Delivery Provider', DELIVERY_SCOPES, ['delivery.assigned']);
   return { gatewayUrl, token, branch, product, zone, source, provider };
 }
 

@@ -88,6 +88,7 @@ async function setUp(gatewayUrl) {
   const branch = await c('/branches', {
     name: 'Bench',
     isActive: true,
+    address: { line1: 'Torstrasse 1', line2: null, city: 'Berlin', postalCode: '10119', countryCode: 'DE' },
     coordinates: { latitude: 52.53, longitude: 13.4 },
   });
   const category = await c('/categories', { name: 'Mains' });

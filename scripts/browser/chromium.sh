@@ -14,6 +14,8 @@
 set -euo pipefail
 
 CHROMIUM=/usr/bin/chromium
+# The tests start the binary behind the launcher script directly (shared/testing/src/browser.ts).
+CHROMIUM_BINARY=/usr/lib/chromium/chromium
 APT_TIMEOUT_SECONDS="${CHROMIUM_APT_TIMEOUT_SECONDS:-900}"
 
 fail() {
@@ -56,8 +58,9 @@ if [ ! -x "$CHROMIUM" ]; then
   fi
   [ -x "$CHROMIUM" ] || fail "apt-get installed chromium but $CHROMIUM is not there"
 fi
+[ -x "$CHROMIUM_BINARY" ] || fail "$CHROMIUM is there but its binary $CHROMIUM_BINARY is not"
 
 # --version does not start a browser, but a broken install (a missing library) fails here, not in
 # the middle of a test.
-version="$(timeout 30 "$CHROMIUM" --version 2>/dev/null)" || fail "$CHROMIUM is installed but '$CHROMIUM --version' failed"
+version="$(timeout 30 "$CHROMIUM_BINARY" --version 2>/dev/null)" || fail "$CHROMIUM is installed but '$CHROMIUM_BINARY --version' failed"
 echo "$version"

@@ -78,14 +78,14 @@
 //   - oauth: positive_data_acceptance (ST202) on GET /api/marketplace/oauth/callback. Its only
 //     required parameter is `state`, any non-empty string by the schema, but a made-up state names
 //     no pending authorization and is legitimately 400 oauth.state_invalid.
-//   - partner-orders, partner-delivery, tenant-orders, tenant-deliveries, tenant-catalog, provider:
-//     positive_data_acceptance is replaced by positive_data_acceptance_beyond_schema
+//   - partner-orders, partner-delivery, tenant-orders, tenant-deliveries, tenant-catalog, provider,
+//     admin: positive_data_acceptance is replaced by positive_data_acceptance_beyond_schema
 //     (scripts/fuzz/hooks.py): the same check, except that a 400 whose field errors are all
 //     rejections no schema can state passes (BEYOND_SCHEMA_ERRORS, each a whole message: an id the
 //     tenant does not have, a zone of another branch, a promotion rule, a rule between two fields
 //     such as validUntil after validFrom, an ETA too far from the service's clock), and so does a
 //     422 whose code is one of BEYOND_SCHEMA_CODES (an installation the tenant does not have, or
-//     one not connected or without Delivery.Accept, for an assignment). Schemathesis allows
+//     one not connected, without Delivery.Accept or that cannot be told, for an assignment). Schemathesis allows
 //     404 and 409 by default for such requests; our services answer them 400 with the field's
 //     message, like a schema violation, so allowing 400 would hide every document mismatch of the
 //     operation. Any other message in the same answer still fails the check. (The coverage phase
@@ -201,10 +201,18 @@ const EXCLUSIONS = [
     text: 'oauth: positive_data_acceptance (ST202 "Schema-valid request rejected") is not run on GET /api/marketplace/oauth/callback: its only required parameter is `state`, any non-empty string by the schema, but a made-up state names no pending authorization and is legitimately 400 oauth.state_invalid. Every other check still runs against the callback.',
   },
   {
-    targets: ['partner-orders', 'partner-delivery', 'tenant-orders', 'tenant-deliveries', 'tenant-catalog', 'provider'],
+    targets: [
+      'partner-orders',
+      'partner-delivery',
+      'tenant-orders',
+      'tenant-deliveries',
+      'tenant-catalog',
+      'provider',
+      'admin',
+    ],
     excludeChecks: ['positive_data_acceptance'],
     beyondSchema: true,
-    text: 'partner-orders, partner-delivery, tenant-orders, tenant-deliveries, tenant-catalog, provider: positive_data_acceptance is replaced by positive_data_acceptance_beyond_schema (scripts/fuzz/hooks.py), the same check except that a 400 whose field errors are all rejections no schema can state (BEYOND_SCHEMA_ERRORS: an id the tenant does not have, a zone of another branch, a promotion rule, a rule between two fields such as validUntil after validFrom, an ETA more than 5 minutes past or 7 days ahead of the clock) passes, and so does a 422 whose code is a rule of stored data (BEYOND_SCHEMA_CODES: an assignment to an installation the tenant does not have, not connected, or without Delivery.Accept; a Pickup order; a branch without address or coordinates), and a 422 of provider-delivery whose fieldErrors are all such rejections (an amount with more than two decimals, a callback host that does not resolve or resolves to a private address). The services answer these 400 like a schema violation, so allowing 400 (or 422) would hide every document mismatch of the operation; any other message or code in the same answer still fails it.',
+    text: 'partner-orders, partner-delivery, tenant-orders, tenant-deliveries, tenant-catalog, provider, admin: positive_data_acceptance is replaced by positive_data_acceptance_beyond_schema (scripts/fuzz/hooks.py), the same check except that a 400 whose field errors are all rejections no schema can state (BEYOND_SCHEMA_ERRORS: an id the tenant does not have, a zone of another branch, a promotion rule, a rule between two fields such as validUntil after validFrom, an active branch without address or coordinates, a contract version with a Delivery.* scope not subscribed to delivery.assigned, an ETA more than 5 minutes past or 7 days ahead of the clock, a string that is not an RFC 3339 date-time, since JSON Schema makes `format` an annotation that schemathesis does not assert) passes, and so does a 422 whose code is a rule of stored data (BEYOND_SCHEMA_CODES: an assignment to an installation the tenant does not have, not connected, without Delivery.Accept, or that cannot be told; a Pickup order; a branch without address or coordinates), and a 422 of provider-delivery whose fieldErrors are all such rejections (an amount with more than two decimals, a callback host that does not resolve or resolves to a private address). The services answer these 400 like a schema violation, so allowing 400 (or 422) would hide every document mismatch of the operation; any other message or code in the same answer still fails it.',
   },
 ];
 
@@ -238,6 +246,10 @@ const BEYOND_SCHEMA_ERRORS = [
   'nests groups more than \\d+ levels deep',
   // The WHATWG URL parser (what the service and browsers use) and RFC 3986 (`format: uri`) differ at the edges.
   'must be an absolute https URL',
+  // JSON Schema 2020-12 makes `format` an annotation, and schemathesis's coverage phase takes an
+  // empty string for a nullable `date-time` as schema-valid; the services assert the format (the
+  // documents say RFC 3339 in the field's description), as ajv-formats checks it.
+  'must match format "date-time"',
   // provider-delivery's callback URLs (a create's webhook.url, the webhook test's url): the host is
   // resolved when the request comes, and every address must be public (DNS, not a shape; an IP
   // literal is judged by the same rule).
@@ -247,8 +259,14 @@ const BEYOND_SCHEMA_ERRORS = [
   'must name a valid host \\(labels of 1 to 63 letters, digits or hyphens, 253 in all\\)',
   'must not resolve to a private or internal address',
   'must not point at a private or internal address',
+  // An order at a branch stored without an address or coordinates (before catalog required them of an active branch).
+  'has no address or coordinates, so it cannot take orders',
   // Rules between fields or items, which JSON Schema cannot compare.
   'must be after validFrom',
+  // Rules between fields that JSON Schema could state (if/then), but ajv would name every other
+  // item as wrong (`contains`) or the object as a whole: the services check them, one message each.
+  'is required for an active branch \\(one that takes orders\\)', // catalog, POST/PUT /branches
+  "must include delivery\\.assigned: a version with a Delivery\\.\\* scope is a delivery provider's", // gateway, contract versions
   'must not be greater than maxSelections',
   'must be true exactly when minSelections is at least 1',
   'must not be greater than the number of options \\(\\d+\\)',
@@ -288,6 +306,7 @@ const BEYOND_SCHEMA_CODES = [
   'delivery.installation_unknown',
   'delivery.installation_not_connected',
   'delivery.installation_lacks_scope',
+  'delivery.provider_not_notifiable',
   'delivery.order_not_deliverable',
   'delivery.branch_not_locatable',
 ];

@@ -79,7 +79,7 @@ it("answers another owner's identifiers in bodies and queries as it answers unkn
   expect(failures).toEqual([]);
 });
 
-it('answers the documented 403 (a missing scope or capability) alike for known and unknown identifiers', async () => {
+it('answers a caller without the scope or capability alike for known and unknown identifiers (403; the contract: 404 first)', async () => {
   const failures: string[] = [];
   for (const probe of forbiddenProbes(owners, narrow, incapable))
     failures.push(...(await runProbe(probe, apis, operations, markers)));

@@ -1,6 +1,7 @@
 import {
   catalogTenant,
   created,
+  LOCATION,
   startCatalogCluster,
   type CatalogCluster,
   type CatalogTenant,
@@ -21,8 +22,8 @@ let cola: any; // the last test adds a fourth variant
 beforeAll(async () => {
   cluster = await startCatalogCluster();
   t = await catalogTenant(cluster);
-  mitte = await created(t, '/branches', { name: 'Mitte' });
-  hafen = await created(t, '/branches', { name: 'Hafen' });
+  mitte = await created(t, '/branches', { name: 'Mitte', ...LOCATION });
+  hafen = await created(t, '/branches', { name: 'Hafen', ...LOCATION });
   category = await created(t, '/categories', { name: 'Drinks' });
   group = await created(t, '/modifier-groups', {
     name: 'Ice',

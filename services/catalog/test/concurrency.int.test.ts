@@ -4,6 +4,7 @@ import {
   catalogTenant,
   catalogTopic,
   created,
+  LOCATION,
   startCatalogCluster,
   startSecondInstance,
   throughGateway,
@@ -101,7 +102,7 @@ it('creates 20 products at once, through two instances: all stored, each with it
   const categorySequence = topic.of(one.tenantId).find((e) => e.type === 'catalog.category.changed')!.data.sequence;
   expect(Math.min(...sequences)).toBeGreaterThan(categorySequence);
   // Each product shows its own price on the partner side too.
-  const branch = await created(two, '/branches', { name: 'Mitte' });
+  const branch = await created(two, '/branches', { name: 'Mitte', ...LOCATION });
   const list = await one.read(`/branches/${branch.id}/products`);
   expect(list.body.categories[0].products).toHaveLength(20);
 });
@@ -109,7 +110,7 @@ it('creates 20 products at once, through two instances: all stored, each with it
 it('applies 10 concurrent replacements of one product one after the other: each published, the last one stored and served', async () => {
   const [one, two] = await tenantOnBoth();
   const category = await created(one, '/categories', { name: 'Pizza' });
-  const branch = await created(one, '/branches', { name: 'Mitte' });
+  const branch = await created(one, '/branches', { name: 'Mitte', ...LOCATION });
   const pizza = await created(one, '/products', {
     categoryId: category.id,
     name: 'Margherita',
@@ -199,7 +200,7 @@ it('lets only one direction of A → B and B → A through, five requests each a
   expect(await storedCycle(one)).toBeUndefined();
   // The partner detail of a product using A ends (no infinite nesting).
   const category = await created(one, '/categories', { name: 'C' });
-  const branch = await created(one, '/branches', { name: 'Mitte' });
+  const branch = await created(one, '/branches', { name: 'Mitte', ...LOCATION });
   const p = await created(one, '/products', {
     categoryId: category.id,
     name: 'P',

@@ -2,6 +2,7 @@ import { partnerCall } from '@marketplace/testing';
 import {
   catalogTenant,
   created,
+  LOCATION,
   startCatalogCluster,
   startSecondInstance,
   throughGateway,
@@ -27,7 +28,7 @@ beforeAll(async () => {
   second = await startSecondInstance(cluster);
   one = await catalogTenant(cluster);
   two = await throughGateway(one, second.gateway);
-  branch = await created(one, '/branches', { name: 'Mitte' });
+  branch = await created(one, '/branches', { name: 'Mitte', ...LOCATION });
   category = await created(one, '/categories', { name: 'Pizza' });
   toppings = await created(one, '/modifier-groups', {
     name: 'Toppings',
@@ -155,7 +156,7 @@ it('shows renames and translations at once, in every language already cached', a
 });
 
 it('hides a deactivated branch and shows a new one at once', async () => {
-  const hafen = await created(two, '/branches', { name: 'Hafen' });
+  const hafen = await created(two, '/branches', { name: 'Hafen', ...LOCATION });
   await Promise.all([one.read('/branches'), one.read(`/branches/${hafen.id}/products`)]);
   expect((await one.read('/branches')).body.map((b: any) => b.name)).toEqual(['Hafen', 'Mitte']);
   expect((await two.manage('PUT', `/branches/${hafen.id}`, { name: 'Hafen', isActive: false })).status).toBe(200);

@@ -1,6 +1,7 @@
 import {
   catalogTenant,
   created,
+  LOCATION,
   startCatalogCluster,
   type CatalogCluster,
   type CatalogTenant,
@@ -144,7 +145,7 @@ it('deletes what nothing uses at once, and a second delete is 404', async () => 
     ['/categories', { name: 'Unused' }],
     ['/tax-categories', { name: 'Unused', rate: 5, isInclusive: true }],
     ['/modifier-groups', groupBody('Unused')],
-    ['/branches', { name: 'Unused' }],
+    ['/branches', { name: 'Unused', ...LOCATION }],
   ] as const) {
     const resource = await created(t, path, body);
     await deleted(`${path}/${resource.id}`);

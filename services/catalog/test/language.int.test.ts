@@ -1,6 +1,7 @@
 import {
   catalogTenant,
   created,
+  LOCATION,
   startCatalogCluster,
   type CatalogCluster,
   type CatalogTenant,
@@ -18,7 +19,7 @@ let plainBranch: any;
 beforeAll(async () => {
   cluster = await startCatalogCluster();
   [t, plain] = await Promise.all([catalogTenant(cluster), catalogTenant(cluster)]);
-  branch = await created(t, '/branches', { name: 'Mitte' });
+  branch = await created(t, '/branches', { name: 'Mitte', ...LOCATION });
   const category = await created(t, '/categories', {
     name: 'Drinks',
     translations: { de: 'Getränke', 'fr-CA': 'Boissons', 'zh-hant': '飲品' },
@@ -44,7 +45,7 @@ beforeAll(async () => {
     ],
   });
   // A tenant with German translations only.
-  plainBranch = await created(plain, '/branches', { name: 'Hafen' });
+  plainBranch = await created(plain, '/branches', { name: 'Hafen', ...LOCATION });
   const c = await created(plain, '/categories', { name: 'Food', translations: { de: 'Essen' } });
   await created(plain, '/products', {
     categoryId: c.id,
@@ -145,7 +146,7 @@ it('answers the default language for a language the tenant has no translation in
 
 it('works from another default language', async () => {
   const de = await catalogTenant(cluster, { defaultLanguage: 'de' });
-  const b = await created(de, '/branches', { name: 'Altstadt' });
+  const b = await created(de, '/branches', { name: 'Altstadt', ...LOCATION });
   const c = await created(de, '/categories', { name: 'Getränke', translations: { en: 'Drinks' } });
   const p = await created(de, '/products', {
     categoryId: c.id,
@@ -173,7 +174,7 @@ it('works from another default language', async () => {
 
 it('compares with a default language given in another case in its canonical form', async () => {
   const at = await catalogTenant(cluster, { defaultLanguage: 'DE-at' });
-  const b = await created(at, '/branches', { name: 'Wien' });
+  const b = await created(at, '/branches', { name: 'Wien', ...LOCATION });
   const refused = await at.manage('POST', '/categories', { name: 'Getränke', translations: { 'de-AT': 'Getränke' } });
   expect([refused.status, Object.keys(refused.body.errors ?? {})]).toEqual([400, ['translations.de-AT']]);
   const c = await created(at, '/categories', { name: 'Getränke', translations: { de: 'Getränke (DE)', en: 'Drinks' } });

@@ -1,6 +1,7 @@
 import {
   catalogTenant,
   created,
+  LOCATION,
   rawTenantCall,
   startCatalogCluster,
   tenantToken,
@@ -40,7 +41,7 @@ beforeAll(async () => {
       { name: 'L', price: 11, isDefault: false },
     ],
   });
-  branch = await created(t, '/branches', { name: 'Mitte' });
+  branch = await created(t, '/branches', { name: 'Mitte', ...LOCATION });
 }, 60_000);
 
 afterAll(async () => {
@@ -593,15 +594,34 @@ describe('tax categories and branches', () => {
   );
 
   it('accepts an externalLocationId of 256 characters, and null', async () => {
-    const long = await created(t, '/branches', { name: 'Long', externalLocationId: 'x'.repeat(256) });
+    const long = await created(t, '/branches', { name: 'Long', externalLocationId: 'x'.repeat(256), ...LOCATION });
     expect(long.externalLocationId).toHaveLength(256);
     expect(long.isActive).toBe(true);
     expect(
-      (await created(t, '/branches', { name: 'Unmapped', externalLocationId: null })).externalLocationId,
+      (await created(t, '/branches', { name: 'Unmapped', externalLocationId: null, ...LOCATION })).externalLocationId,
     ).toBeNull();
     expect(await fields('PUT', `/branches/${long.id}`, { name: 'Long', externalLocationId: 'x'.repeat(257) })).toEqual([
       'externalLocationId',
     ]);
+  });
+
+  it('an active branch takes orders, so it needs an address and coordinates: 400 naming each missing one', async () => {
+    const { address, coordinates } = LOCATION;
+    // Active is the default.
+    expect(await fields('POST', '/branches', { name: 'Nowhere' })).toEqual(['address', 'coordinates']);
+    expect(await fields('POST', '/branches', { name: 'Nowhere', isActive: true, address })).toEqual(['coordinates']);
+    expect(await fields('POST', '/branches', { name: 'Nowhere', coordinates, address: null })).toEqual(['address']);
+    // An inactive one may have neither; activating it without them is refused, and it stays inactive.
+    const closed = await created(t, '/branches', { name: 'Closed', isActive: false });
+    expect(closed).toMatchObject({ isActive: false, address: null, coordinates: null });
+    expect(await fields('PUT', `/branches/${closed.id}`, { name: 'Closed', isActive: true, coordinates })).toEqual([
+      'address',
+    ]);
+    expect((await t.manage('GET', `/branches/${closed.id}`)).body.isActive).toBe(false);
+    const opened = await t.manage('PUT', `/branches/${closed.id}`, { name: 'Closed', isActive: true, ...LOCATION });
+    expect(opened.status).toBe(200);
+    // Taking them away from an active branch is refused the same way.
+    expect(await fields('PUT', `/branches/${closed.id}`, { name: 'Closed', address })).toEqual(['coordinates']);
   });
 
   it('refuses unknown fields on every resource', async () => {
@@ -653,7 +673,7 @@ describe('availability', () => {
   });
 
   it('sets entries, and 0 clears one', async () => {
-    const b = await created(t, '/branches', { name: 'Hafen' });
+    const b = await created(t, '/branches', { name: 'Hafen', ...LOCATION });
     const ok = await t.manage('PATCH', `/branches/${b.id}/availability`, {
       products: { [pizza.id]: 1 },
       modifierOptions: { [group.options[0].id]: 2 },

@@ -1,6 +1,7 @@
 import {
   catalogTenant,
   created,
+  LOCATION,
   startCatalogCluster,
   type CatalogCluster,
   type CatalogTenant,
@@ -22,7 +23,7 @@ beforeAll(async () => {
     ['mine', mine],
     ['theirs', theirs],
   ] as const) {
-    const branch = await created(t, '/branches', { name: `${who} branch` });
+    const branch = await created(t, '/branches', { name: `${who} branch`, ...LOCATION });
     const category = await created(t, '/categories', { name: 'Pizza' });
     const tax = await created(t, '/tax-categories', { name: 'Food', rate: 7, isInclusive: true });
     const group = await created(t, '/modifier-groups', {
@@ -46,8 +47,8 @@ beforeAll(async () => {
     });
   }
   ids.closed = (await created(mine, '/branches', { name: 'closed', isActive: false })).id;
-  ids.deactivated = (await created(mine, '/branches', { name: 'deactivated' })).id;
-  ids.deletedBranch = (await created(mine, '/branches', { name: 'gone' })).id;
+  ids.deactivated = (await created(mine, '/branches', { name: 'deactivated', ...LOCATION })).id;
+  ids.deletedBranch = (await created(mine, '/branches', { name: 'gone', ...LOCATION })).id;
   ids.deletedProduct = (
     await created(mine, '/products', {
       categoryId: ids.mineCategory,
@@ -202,7 +203,9 @@ it('gives a tenant 404 for nonexistent, malformed and deleted ids', async () => 
 });
 
 it('shows a branch again once reactivated, and hides it when deactivated', async () => {
-  expect((await mine.manage('PUT', `/branches/${ids.closed}`, { name: 'closed', isActive: true })).status).toBe(200);
+  expect(
+    (await mine.manage('PUT', `/branches/${ids.closed}`, { name: 'closed', isActive: true, ...LOCATION })).status,
+  ).toBe(200);
   expect((await mine.read(`/branches/${ids.closed}/products`)).status).toBe(200);
   expect((await mine.read('/branches')).body.map((b: any) => b.id).sort()).toEqual([ids.mineBranch, ids.closed].sort());
   expect((await mine.manage('PUT', `/branches/${ids.closed}`, { name: 'closed', isActive: false })).status).toBe(200);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sleep, verifySignature, waitFor } from '@marketplace/testing';
 import {
+  legacyProvider,
   restaurant,
   startDeliveryCluster,
   webhooksFor,
@@ -208,6 +209,31 @@ describe('assign (tenant)', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.errors).toHaveProperty('installationId');
   });
+
+  it('an installation that cannot be told of the assignment (no delivery.assigned, no webhook URL) is 422 delivery.provider_not_notifiable; nothing is assigned', async () => {
+    // Versions published before the gateway required delivery.assigned of a delivery provider.
+    const [unsubscribed, noWebhooks] = await Promise.all([
+      legacyProvider(cluster, r, {
+        subscribedEvents: ['delivery.cancelled', 'delivery.superseded'],
+        webhookUrl: `${cluster.receiver.url}/hooks/${randomUUID()}`,
+      }),
+      legacyProvider(cluster, r, { subscribedEvents: [], webhookUrl: null }),
+    ]);
+    expect(noWebhooks.webhookSecret).toBeNull();
+    const order = await r.deliveryOrder();
+    for (const installation of [unsubscribed, noWebhooks]) {
+      const res = await r.assign(order.orderId, installation.installationId);
+      expect({ status: res.status, code: res.body?.code }).toEqual({
+        status: 422,
+        code: 'delivery.provider_not_notifiable',
+      });
+      expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    }
+    expect((await r.delivery(order.orderId)).body).toMatchObject({ live: null, history: [] });
+    // The same order goes to an installation that can be told.
+    expect((await r.assign(order.orderId, r.providerA.installationId)).status).toBe(201);
+    await webhooksFor(cluster, r.providerA, 'delivery.assigned', order.orderId);
+  }, 120_000);
 });
 
 describe('the installation acts (Partner API)', () => {

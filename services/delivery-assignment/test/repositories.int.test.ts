@@ -91,6 +91,9 @@ const installation = (tenantId: string, _i: number, id: string = randomUUID()): 
   tenantId,
   connected: true,
   scopes: ['Delivery.Accept', 'Delivery.Reject', 'Orders.Read'],
+  webhookUrl: 'https://provider.example.com/hooks',
+  subscribedEvents: ['delivery.assigned'],
+  hasWebhookSecret: true,
   revision: 2,
 });
 

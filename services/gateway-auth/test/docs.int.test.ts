@@ -1,25 +1,11 @@
-import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { startGateway, type TestGateway } from '@marketplace/testing';
+import { CHROMIUM_LAUNCH_BUDGET_MS, launchChromium, startGateway, type TestGateway } from '@marketplace/testing';
 import { DOCS } from '../src/http/docs-routes';
 
 // The API reference at /docs, in a real browser: the real gateway process serves the pages and
 // Swagger UI's files, and headless Chromium (Debian's package, installed by
 // scripts/browser/chromium.sh) renders them under the pages' Content-Security-Policy.
 
-const CHROMIUM = '/usr/bin/chromium';
-// launch() gives the browser a fresh temporary profile of its own (and removes it on close), so
-// no user-data dir is passed; the rest keeps Chromium from calling home or updating itself.
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const RENDER_TIMEOUT_MS = 20_000;
 // A Partner API per-IP budget this small shows the docs are not Partner API traffic: the pages
 // load many files and a document, and none of it may be counted against it.
@@ -31,16 +17,11 @@ let gw: TestGateway | undefined;
 let browser: Browser | undefined;
 
 beforeAll(async () => {
-  // Fail, never skip: a machine without the browser would otherwise pass this file untested.
-  if (!existsSync(CHROMIUM))
-    throw new Error(
-      `${CHROMIUM} is missing: install Debian's chromium with 'bash scripts/browser/chromium.sh' (npm test does it)`,
-    );
   [gw, browser] = await Promise.all([
     startGateway({ RATE_LIMIT_PER_IP: String(PARTNER_PER_IP) }),
-    chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true, timeout: 30_000 }),
+    launchChromium(chromium),
   ]);
-}, 90_000);
+}, CHROMIUM_LAUNCH_BUDGET_MS);
 
 afterAll(async () => {
   // Each on its own: a browser that fails to close must not leave the gateway running.

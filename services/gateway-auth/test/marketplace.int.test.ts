@@ -509,7 +509,7 @@ describe('apps and contract versions', () => {
     expectProblem(unknownScope, 400, 'request.invalid');
     expect(Object.keys(unknownScope.body.errors)).toEqual(['scopes[1]']);
 
-    const inactive = await addVersion(appId, apiKeyContract(['Delivery.Read', 'Payments.Read']));
+    const inactive = await addVersion(appId, apiKeyContract(['Delivery.Read', 'Payments.Read'], ['delivery.assigned']));
     expect(inactive.status).toBe(201);
     expect(inactive.body.scopes).toEqual(['Delivery.Read', 'Payments.Read']);
 
@@ -528,6 +528,36 @@ describe('apps and contract versions', () => {
     expectProblem(unknownField, 400, 'request.invalid');
     expect(Object.keys(unknownField.body.errors)).toEqual(['webhookSecret']);
     // Only the one valid input made a version.
+    expect((await gw.admin.call('GET', `${ADMIN}/apps/${appId}`)).body.versions).toHaveLength(1);
+  });
+
+  it('a version with a Delivery.* scope must subscribe to delivery.assigned (400 errors.subscribedEvents), on create and on replace', async () => {
+    const appId = await newApp();
+    const provider = ['Delivery.Accept', 'Delivery.Reject', 'Orders.Read'];
+    for (const [scopes, events] of [
+      [provider, []],
+      [provider, ['delivery.cancelled', 'delivery.superseded']],
+      [['Catalog.Read', 'Delivery.UpdateEta'], ['orders.created']],
+      [['Delivery.Read'], []],
+    ] as const) {
+      const res = await addVersion(appId, apiKeyContract([...scopes], [...events]));
+      expect({ scopes, events, status: res.status, errors: res.body?.errors }).toEqual({
+        scopes,
+        events,
+        status: 400,
+        errors: { subscribedEvents: [expect.stringMatching(/^must include delivery\.assigned/)] },
+      });
+      expectProblem(res, 400, 'request.invalid');
+    }
+    const ok = await addVersion(appId, apiKeyContract(provider, ['delivery.assigned']));
+    expect(ok.status).toBe(201);
+    expect(ok.body.subscribedEvents).toEqual(['delivery.assigned']);
+    // Replacing the Draft keeps the rule; without Delivery.* scopes no event is required.
+    const put = (input: unknown) => gw.admin.call('PUT', `${ADMIN}/apps/${appId}/versions/${ok.body.version}`, input);
+    const dropped = await put(apiKeyContract(provider, ['delivery.cancelled']));
+    expectProblem(dropped, 400, 'request.invalid');
+    expect(Object.keys(dropped.body.errors)).toEqual(['subscribedEvents']);
+    expect((await put(apiKeyContract(['Catalog.Read', 'Orders.Create']))).status).toBe(200);
     expect((await gw.admin.call('GET', `${ADMIN}/apps/${appId}`)).body.versions).toHaveLength(1);
   });
 

@@ -276,6 +276,43 @@ describe('refused orders (400 with errors by field, nothing stored)', () => {
     });
   });
 
+  it('a branch without an address or coordinates (active before catalog required them): 400 naming branchId, nothing stored', async () => {
+    // Catalog lets an inactive branch lack them; ordering's copy of each is then made active, as an
+    // active branch stored before the rule would be. (One branch per case: ordering caches a copied
+    // branch until the tenant's catalog changes.)
+    const address = { line1: 'Am Hafen 7', line2: null, city: 'Hamburg', postalCode: '20457', countryCode: 'DE' };
+    const coordinates = { latitude: 53.5413, longitude: 9.9846 };
+    const branches: string[] = [];
+    for (const place of [{}, { address }, { coordinates }, { address, coordinates }]) {
+      const created = await r.manage('POST', '/catalog/branches', { name: 'Harbour', isActive: false, ...place });
+      expect(created.status).toBe(201);
+      branches.push(created.body.id);
+    }
+    for (const id of branches) await waitForCopy(cluster, r.tenantId, 'branch', id);
+    await cluster.db
+      .collection<{ _id: string }>('catalog_copy')
+      .updateMany(
+        { _id: { $in: branches.map((id) => `${r.tenantId}:branch:${id}`) } },
+        { $set: { 'state.isActive': true } },
+      );
+    const [nowhere, noCoordinates, noAddress, located] = branches as [string, string, string, string];
+    for (const branchId of [nowhere, noCoordinates, noAddress])
+      expect(await refused({ branchId })).toEqual({
+        branchId: ['has no address or coordinates, so it cannot take orders'],
+      });
+    // With both, the same order is taken; its read has numbers for the pickup's coordinates.
+    const taken = await r.partner('POST', '/orders', pickupOrder(r.menu, { branchId: located }));
+    expect(taken.status).toBe(201);
+    const read = await r.partner('GET', `/orders/${taken.body.orderId}`);
+    expect(read.body.branch).toEqual({
+      name: 'Harbour',
+      address: 'Am Hafen 7, 20457 Hamburg, DE',
+      latitude: 53.5413,
+      longitude: 9.9846,
+      externalLocationId: null,
+    });
+  });
+
   it('lines, with the path of each offending field, at every level of nesting', async () => {
     const m = r.menu;
     const cheese = { selectionId: selectionId(), modifierGroupId: m.toppings.id, modifierOptionId: m.toppings.cheese };

@@ -469,3 +469,95 @@ describe('POST /webhooks/test', () => {
     expect(Object.keys(unsafe.body.fieldErrors)).toEqual(['url']);
   });
 });
+
+describe('unknown request properties (versioning rule 1: accepted and ignored)', () => {
+  const extras = { futureField: 'x', futureObject: { futureBrand: 'b', futureTags: ['t'] } };
+
+  it('creates with unknown properties at the top and in webhook, stores none of them, and replays a retry that adds one', async () => {
+    const url = `${receiver.url}/cb/tok_unknown`;
+    const plain = createRequest({ webhook: { url } });
+    const request = {
+      ...plain,
+      ...extras,
+      webhook: { url, secret: 'pwhsec_not_ours', futureRetries: 2 },
+      customerEmail: 'not-in-the-create@example.com',
+    };
+    const res = await account.call('POST', '/deliveries', request);
+    expect([res.status, res.body?.code]).toEqual([200, undefined]);
+    expect(res.body).toEqual({ accepted: true, providerDeliveryId: expect.any(String) });
+    const id = res.body.providerDeliveryId as string;
+    const stored = JSON.stringify(await deliveries().findOne({ _id: id } as never));
+    for (const unknown of ['future', 'pwhsec_not_ours', 'not-in-the-create']) expect(stored).not.toContain(unknown);
+    const doc = await deliveries().findOne({ _id: id } as never);
+    expect(doc?.order.customerEmail).toBeNull();
+    expect(doc?.callbackSource).toBe('request');
+
+    // The idempotency comparison covers the contract's fields only: adding (or dropping) an unknown
+    // property is the same request.
+    for (const retry of [{ ...request, anotherNewField: true }, plain, { ...plain, webhook: null }])
+      expect(await account.call('POST', '/deliveries', retry)).toMatchObject({ status: 200, body: res.body });
+    expect(await deliveries().countDocuments({ idempotencyKey: plain.idempotencyKey })).toBe(1);
+    // A changed known field with unknown ones is still a changed payload.
+    const changed = await account.call('POST', '/deliveries', { ...request, notes: 'Other notes' });
+    expect([changed.status, changed.body.code]).toEqual([409, 'idempotency.payload_mismatch']);
+    // Known fields keep their rules next to unknown ones.
+    const invalid = await account.call('POST', '/deliveries', createRequest({ ...extras, pickupLat: 91 }));
+    expect([invalid.status, Object.keys(invalid.body.fieldErrors)]).toEqual([422, ['pickupLat']]);
+  });
+
+  it('updates, cancels, returns and tests a webhook with unknown properties, answering for the known ones only', async () => {
+    const id = await created();
+    const patched = await account.call('PATCH', `/deliveries/${id}`, { notes: 'Gate code 42', ...extras });
+    expect([patched.status, patched.body]).toEqual([200, { fieldAccepted: { notes: true }, errorMessage: null }]);
+    const doc = await deliveries().findOne({ _id: id } as never);
+    expect(doc?.order.notes).toBe('Gate code 42');
+    expect(JSON.stringify(doc)).not.toContain('future');
+    expect((await account.call('PATCH', `/deliveries/${id}`, { ...extras })).body).toEqual({
+      fieldAccepted: {},
+      errorMessage: null,
+    });
+
+    await move(account, id, 'driver.assigned', 'delivery.picked_up');
+    const returned = await account.call('POST', `/deliveries/${id}/return`, {
+      reasonCode: 'customer_absent',
+      ...extras,
+    });
+    expect([returned.status, returned.body]).toEqual([200, { accepted: true, errorMessage: null }]);
+    const other = await created();
+    const cancelled = await account.call('POST', `/deliveries/${other}/cancel`, { stage: 'before_pickup', ...extras });
+    expect([cancelled.status, cancelled.body]).toEqual([200, { confirmed: true, errorMessage: null }]);
+    const test = await account.call('POST', '/webhooks/test', { url: `${receiver.url}/test/tok_extras`, ...extras });
+    expect([test.status, test.body.delivered]).toEqual([200, true]);
+  });
+});
+
+describe('PATCH, cancel and return on an unknown delivery: 404 before 403 and 422', () => {
+  it('answers 404 for a random id and another account’s, whatever the body and the capabilities', async () => {
+    const none = await provider.account({
+      capabilities: { supportsUpdates: false, supportsCancellation: false, supportsReturnToOrigin: false },
+    });
+    const theirs = await created();
+    const invalid: [string, string, unknown][] = [
+      ['PATCH', '', { amount: 'lots', dropoffLat: 1 }],
+      ['POST', '/cancel', { stage: 'sometime' }],
+      ['POST', '/return', { reasonCode: '' }],
+    ];
+    for (const a of [none, account])
+      for (const id of [randomUUID(), theirs].filter((x) => a !== account || x !== theirs))
+        for (const [method, suffix, body] of invalid) {
+          const res = await a.call(method, `/deliveries/${id}${suffix}`, body);
+          expect([method, suffix, res.status, res.body]).toEqual([
+            method,
+            suffix,
+            404,
+            { code: 'delivery.not_found', message: 'No such delivery.', retryable: false },
+          ]);
+        }
+    // The account's own delivery: the capability first (403), then the body (422).
+    const own = await created(none);
+    for (const [method, suffix, body] of invalid) {
+      expect((await none.call(method, `/deliveries/${own}${suffix}`, body)).status).toBe(403);
+      expect((await account.call(method, `/deliveries/${theirs}${suffix}`, body)).status).toBe(422);
+    }
+  });
+});

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { sleep, waitFor } from '@marketplace/testing';
+import { CHROMIUM_LAUNCH_BUDGET_MS, launchChromium, sleep, waitFor } from '@marketplace/testing';
 import { createRequest, ProviderUnderTest, type TestAccount } from './support/provider';
 
 // The public tracking page (a delivery's trackingUrl) in a real browser on a phone-sized screen:
@@ -12,19 +11,6 @@ import { createRequest, ProviderUnderTest, type TestAccount } from './support/pr
 
 jest.setTimeout(120_000);
 
-const CHROMIUM = '/usr/bin/chromium';
-// launch() gives the browser a fresh temporary profile of its own (and removes it on close); the
-// rest keeps Chromium from calling home or updating itself.
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true };
 /** The page refreshes every 2 seconds: a change shows within a few refreshes. */
 const SHOWN_TIMEOUT_MS = 10_000;
@@ -56,17 +42,12 @@ let browser: Browser | undefined;
 let account: TestAccount;
 
 beforeAll(async () => {
-  // Fail, never skip: a machine without the browser would otherwise pass this file untested.
-  if (!existsSync(CHROMIUM))
-    throw new Error(
-      `${CHROMIUM} is missing: install Debian's chromium with 'bash scripts/browser/chromium.sh' (npm test does it)`,
-    );
   [provider, browser] = await Promise.all([
     ProviderUnderTest.start({ SIMULATOR_ENABLED: 'true' }),
-    chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true, timeout: 30_000 }),
+    launchChromium(chromium),
   ]);
   account = await provider.account();
-}, 90_000);
+}, CHROMIUM_LAUNCH_BUDGET_MS);
 
 afterAll(async () => {
   // Each on its own: a browser that fails to close must not leave the service running.

@@ -177,8 +177,6 @@ describe('provider contract', () => {
       { field: 'webhook', value: { url: 'http://127.0.0.2/hook' }, path: 'webhook.url' },
       { field: 'webhook', value: { url: 'hook' }, path: 'webhook.url' },
       { field: 'webhook', value: { url: `https://platform.example/${chars(2030)}` }, path: 'webhook.url' },
-      { field: 'webhook', value: { url: 'https://platform.example/h', secret: 's' }, path: 'webhook.secret' },
-      { field: 'tenantId', value: 'x', path: 'tenantId' },
     ])('refuses $field = $value at $path', ({ field, value, path }) => {
       const errors = errorsOf('ProviderCreateDeliveryRequest', { ...validCreate(), [field]: value });
       expect(Object.keys(errors ?? {})).toEqual([path]);
@@ -250,10 +248,79 @@ describe('provider contract', () => {
       { field: 'paymentMethod', value: chars(101) },
       { field: 'preparationTimeMinutes', value: -5 },
       { field: 'scheduledDeliveryAtUtc', value: '12:00' },
-      { field: 'platformReference', value: 'x' },
     ])('refuses $field = $value at its own path', ({ field, value }) => {
       expect(Object.keys(errorsOf('ProviderUpdateDeliveryRequest', { [field]: value }) ?? {})).toEqual([field]);
     });
+  });
+
+  // Versioning rule 1: a new optional request property is a backward-compatible change, so every
+  // request body takes properties it does not know, at any level, and the service ignores them
+  // (the validator projects the body onto the schema: nothing unknown is stored).
+  describe('unknown properties (accepted, ignored)', () => {
+    const extra = { futureField: 'x', nested: { deep: [1, 2] } };
+    const open = bodyValidator<unknown>;
+    it.each([
+      [
+        'ProviderCreateDeliveryRequest',
+        { ...validCreate(), ...extra, webhook: { url: 'https://platform.example/h', secret: 's', ...extra } },
+      ],
+      ['ProviderCreateDeliveryRequest', { ...validCreate(), tenantId: 'x', webhook: { ...extra } }],
+      ['ProviderUpdateDeliveryRequest', { ...extra, platformReference: 'x', notes: 'n' }],
+      ['ProviderUpdateDeliveryRequest', { ...extra }],
+      ['ProviderCancelRequest', { stage: 'before_pickup', ...extra }],
+      ['ProviderReturnRequest', { reasonCode: 'customer_absent', ...extra }],
+      ['ProviderWebhookTestRequest', { url: null, ...extra }],
+    ] as const)('%s takes unknown properties (case %#) and drops them', (name, body) => {
+      expect(errorsOf(name, body)).toBeUndefined();
+      const kept = open(requestSchemas[name], { status: 422, dropUnknown: true })(body) as Body;
+      const names = Object.keys(requestSchemas[name].properties as object);
+      expect(Object.keys(kept).every((key) => names.includes(key))).toBe(true);
+      expect(Object.keys(kept)).toEqual(Object.keys(body).filter((key) => names.includes(key)));
+      if ('webhook' in kept) expect(Object.keys(kept.webhook as object).every((key) => key === 'url')).toBe(true);
+    });
+
+    it('still refuses known fields that break their rules, next to unknown ones', () => {
+      expect(errorsOf('ProviderCreateDeliveryRequest', { ...validCreate(), ...extra, pickupLat: 91 })).toEqual({
+        pickupLat: ['must be <= 90'],
+      });
+      expect(
+        Object.keys(
+          errorsOf('ProviderCreateDeliveryRequest', { ...validCreate(), webhook: { url: 'hook', x: 1 } }) ?? {},
+        ),
+      ).toEqual(['webhook.url']);
+      expect(
+        Object.keys(errorsOf('ProviderUpdateDeliveryRequest', { customerEmail: chars(255), ...extra }) ?? {}),
+      ).toEqual(['customerEmail']);
+      expect(Object.keys(errorsOf('ProviderCancelRequest', { ...extra }) ?? {})).toEqual(['stage']);
+    });
+  });
+
+  it('blank strings: refused in the required text fields, kept in notes; an empty callback is not an absent one', () => {
+    const blank = ['', ' ', '\t\n'];
+    for (const field of [
+      'platformReference',
+      'idempotencyKey',
+      'pickupAddress',
+      'dropoffAddress',
+      'customerName',
+      'customerPhone',
+      'paymentMethod',
+    ])
+      for (const value of blank)
+        expect(
+          Object.keys(errorsOf('ProviderCreateDeliveryRequest', { ...validCreate(), [field]: value }) ?? {}),
+        ).toEqual([field]);
+    for (const field of ['customerName', 'customerPhone', 'customerEmail', 'paymentMethod'])
+      expect(Object.keys(errorsOf('ProviderUpdateDeliveryRequest', { [field]: ' ' }) ?? {})).toEqual([field]);
+    expect(Object.keys(errorsOf('ProviderReturnRequest', { reasonCode: ' ' }) ?? {})).toEqual(['reasonCode']);
+    for (const value of blank) {
+      expect(errorsOf('ProviderCreateDeliveryRequest', { ...validCreate(), notes: value })).toBeUndefined();
+      expect(errorsOf('ProviderUpdateDeliveryRequest', { notes: value })).toBeUndefined();
+      expect(
+        Object.keys(errorsOf('ProviderCreateDeliveryRequest', { ...validCreate(), webhook: { url: value } }) ?? {}),
+      ).toEqual(['webhook.url']);
+      expect(Object.keys(errorsOf('ProviderWebhookTestRequest', { url: value }) ?? {})).toEqual(['url']);
+    }
   });
 
   it('cancel, return and webhook test bodies', () => {
@@ -309,7 +376,8 @@ describe('providerApiDocument', () => {
   it('answers every error with the envelope as application/json, and 429 with Retry-After', () => {
     for (const item of Object.values(doc.paths as Record<string, Record<string, any>>)) {
       for (const op of Object.values(item)) {
-        for (const status of ['401', '403', '429', '500', '502', '503']) expect(op.responses[status]).toBeDefined();
+        // No 502: nothing we depend on is called within a request (services/provider-delivery error-codes.test.ts).
+        for (const status of ['401', '403', '429', '500', '503']) expect(op.responses[status]).toBeDefined();
         expect(op.responses['429'].headers['Retry-After']).toBeDefined();
         for (const [status, answer] of Object.entries(op.responses as Record<string, any>)) {
           const schema = status === '200' ? expect.anything() : { $ref: '#/components/schemas/ProviderError' };
@@ -319,7 +387,7 @@ describe('providerApiDocument', () => {
     }
     const create = doc.paths['/deliveries'].post;
     expect(Object.keys(create.responses)).toEqual(
-      expect.arrayContaining(['200', '400', '401', '403', '409', '422', '429', '500', '502', '503']),
+      expect.arrayContaining(['200', '400', '401', '403', '409', '422', '429', '500', '503']),
     );
     expect(create.responses['409'].description).toContain('idempotency.payload_mismatch');
     expect(create.responses['409'].description).toContain('idempotency.callback_mismatch');
@@ -347,6 +415,21 @@ describe('providerApiDocument', () => {
     expect(missing).toEqual([]);
   });
 
+  it('documents no request body as closed: unknown properties are ignored (versioning rule 1)', () => {
+    const closed: string[] = [];
+    const walk = (value: unknown, path: string): void => {
+      if (Array.isArray(value)) value.forEach((item, i) => walk(item, `${path}/${i}`));
+      else if (value && typeof value === 'object')
+        for (const [key, item] of Object.entries(value)) {
+          if (key === 'additionalProperties' && item === false) closed.push(path);
+          walk(item, `${path}/${key}`);
+        }
+    };
+    for (const name of Object.keys(requestSchemas).filter((n) => n.startsWith('Provider') && n.endsWith('Request')))
+      walk(doc.components.schemas[name], name);
+    expect(closed).toEqual([]);
+  });
+
   it('describes what a platform integrates from', () => {
     const text = doc.info.description as string;
     for (const needle of [
@@ -362,6 +445,11 @@ describe('providerApiDocument', () => {
       'delivery.return_requested',
       'request.invalid',
       'after a terminal event',
+      'Unknown properties',
+      'Blank strings',
+      'as its UTF-8 bytes',
+      'providerTrackingId` (optional in the spec) is never sent',
+      `customerEmail\` (PATCH only) is at most ${L.customerEmailMaxLength} characters`,
     ])
       expect(text.toLowerCase()).toContain(needle.toLowerCase());
   });

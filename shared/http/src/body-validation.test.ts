@@ -1,5 +1,5 @@
 import { AppError } from '@marketplace/errors';
-import { bodyValidator, fieldPath, MAX_FIELD_ERRORS } from './body-validation';
+import { bodyValidator, fieldPath, MAX_FIELD_ERRORS, projectOntoSchema } from './body-validation';
 
 const order = bodyValidator<{
   branchId: string;
@@ -139,5 +139,72 @@ describe('an array far over its maxItems', () => {
     }
     expect(Object.keys(fieldErrors)).toHaveLength(MAX_FIELD_ERRORS);
     expect(fieldErrors.lines).toEqual(['must NOT have more than 50 items']);
+  });
+});
+
+describe('dropUnknown: unknown properties accepted and ignored', () => {
+  // An open request shape as the provider contract's are: nested object, nullable shape, array, map.
+  const callback = {
+    type: 'object',
+    required: [],
+    properties: { url: { type: ['string', 'null'], minLength: 1 } },
+    title: 'Callback',
+  };
+  const schema = {
+    type: 'object',
+    required: ['name'],
+    properties: {
+      name: { type: 'string', pattern: '\\S' },
+      webhook: { anyOf: [callback, { type: 'null' }] },
+      lines: {
+        type: 'array',
+        items: { type: 'object', required: ['sku'], properties: { sku: { type: 'string' } } },
+      },
+      labels: { type: 'object', additionalProperties: { type: 'string' } },
+      free: { type: 'object' },
+    },
+    allOf: [
+      { if: { required: ['name'], properties: { name: true } }, then: { properties: { name: { type: 'string' } } } },
+    ],
+  };
+  const validate = bodyValidator<Record<string, unknown>>(schema, { status: 422, dropUnknown: true });
+
+  it('accepts unknown properties at every level and returns a copy without them', () => {
+    const body = {
+      name: 'n',
+      futureField: { deep: true },
+      webhook: { url: 'https://example.com/cb', secret: 's', future: 1 },
+      lines: [{ sku: 'a', colour: 'red' }, { sku: 'b' }],
+      labels: { any: 'kept', other: 'kept too' },
+      free: { anything: 'kept' },
+    };
+    const copy = JSON.parse(JSON.stringify(body));
+    expect(validate(body)).toEqual({
+      name: 'n',
+      webhook: { url: 'https://example.com/cb' },
+      lines: [{ sku: 'a' }, { sku: 'b' }],
+      labels: { any: 'kept', other: 'kept too' },
+      free: { anything: 'kept' },
+    });
+    expect(body).toEqual(copy); // the body itself is not changed
+    expect(validate({ name: 'n', webhook: null, extra: [1] })).toEqual({ name: 'n', webhook: null });
+  });
+
+  it('still validates the known properties, whatever else is sent', () => {
+    expect(() => validate({ name: ' ', extra: 1 })).toThrow(
+      expect.objectContaining({ kind: 'unprocessable', fieldErrors: { name: ['must match pattern "\\S"'] } }),
+    );
+    expect(() => validate({ name: 'n', webhook: { url: '', other: 1 } })).toThrow(
+      expect.objectContaining({ fieldErrors: { 'webhook.url': ['must NOT have fewer than 1 characters'] } }),
+    );
+    expect(() => validate({ name: 'n', lines: [{ colour: 'red' }] })).toThrow(
+      expect.objectContaining({ fieldErrors: { 'lines[0].sku': ['is required'] } }),
+    );
+  });
+
+  it('projects without validating: what the schema names, or the value as it is', () => {
+    expect(projectOntoSchema(schema, { name: 'n', other: 1 })).toEqual({ name: 'n' });
+    expect(projectOntoSchema(schema, 'text')).toBe('text');
+    expect(projectOntoSchema({ type: 'object' }, { a: 1 })).toEqual({ a: 1 });
   });
 });

@@ -17,15 +17,78 @@ ajv.addVocabulary(['x-enum-varnames', 'x-enum-descriptions', 'tsType']);
  * `errors` (or the provider envelope's `fieldErrors`). `T` must be the type generated from `schema`
  * (`@marketplace/contracts`): that is what makes the conversion below sound. The failure is 400,
  * or 422 with `status: 422` (the provider contract answers invalid fields so, malformed JSON 400).
+ *
+ * `dropUnknown`: for open schemas whose unknown properties are accepted and ignored (the provider
+ * contract's versioning: a new optional request property is backward compatible). The valid body
+ * is returned as `projectOntoSchema` leaves it, a copy with only the properties the schema names,
+ * at every level, so nothing unknown reaches a use case, a store or a fingerprint. Without it the
+ * body is returned as it is.
  */
-export function bodyValidator<T>(schema: JsonSchema, options: { code?: string; status?: 400 | 422 } = {}) {
+export function bodyValidator<T>(
+  schema: JsonSchema,
+  options: { code?: string; status?: 400 | 422; dropUnknown?: boolean } = {},
+) {
   const validate = ajv.compile(schema) as ValidateFunction<T>;
   const kind = options.status === 422 ? 'unprocessable' : 'validation';
   const code = options.code ?? 'request.invalid';
   return (body: unknown): T => {
-    if (validate(body)) return body;
+    if (validate(body)) return options.dropUnknown ? (projectOntoSchema(schema, body) as T) : body;
     throw new AppError(kind, code, 'The request is invalid.', { fieldErrors: fieldErrorsOf(validate.errors ?? []) });
   };
+}
+
+type Schema = Record<string, unknown>;
+const isSchema = (value: unknown): value is Schema =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The schema and every schema that describes the same value with it (its branches, a condition's outcomes). */
+function alongside(schema: Schema): Schema[] {
+  const out: Schema[] = [schema];
+  for (const key of ['anyOf', 'oneOf', 'allOf'] as const)
+    for (const branch of Array.isArray(schema[key]) ? (schema[key] as unknown[]) : [])
+      if (isSchema(branch)) out.push(...alongside(branch));
+  for (const key of ['then', 'else'] as const) {
+    const outcome = schema[key];
+    if (isSchema(outcome)) out.push(...alongside(outcome));
+  }
+  return out;
+}
+
+/**
+ * The part of a valid `value` that `schema` describes: of an object, the properties its schema
+ * (or one of its `anyOf`, `oneOf`, `allOf`, `then`, `else` schemas) names, each projected onto
+ * its own schemas; of an array, each item onto `items`. Kept whole: an object whose schemas name
+ * no property, or take other properties by a schema or `true` (a map), and every other value. A
+ * new value: `value` itself is not changed. For open schemas whose unknown properties are
+ * accepted and ignored (`bodyValidator`'s `dropUnknown`).
+ */
+export function projectOntoSchema(schema: JsonSchema, value: unknown): unknown {
+  return project([schema], value);
+}
+
+function project(schemas: Schema[], value: unknown): unknown {
+  const all = schemas.flatMap(alongside);
+  if (Array.isArray(value)) {
+    const items = all.map((s) => s.items).filter(isSchema);
+    return items.length === 0 ? value : value.map((item) => project(items, item));
+  }
+  if (!isSchema(value)) return value;
+  const named = new Map<string, Schema[]>();
+  for (const s of all) {
+    if (!isSchema(s.properties)) continue;
+    for (const [name, sub] of Object.entries(s.properties)) {
+      const known = named.get(name) ?? [];
+      named.set(name, isSchema(sub) ? [...known, sub] : known);
+    }
+  }
+  const open = all.some((s) => s.additionalProperties === true || isSchema(s.additionalProperties));
+  if (named.size === 0 || open) return value;
+  const out: Record<string, unknown> = {};
+  for (const [name, item] of Object.entries(value)) {
+    const subschemas = named.get(name);
+    if (subschemas !== undefined) out[name] = subschemas.length === 0 ? item : project(subschemas, item);
+  }
+  return out;
 }
 
 /**

@@ -31,7 +31,7 @@ export {
 } from './error-format';
 export { createMetrics, type Metrics } from './metrics';
 export { runReadinessChecks, withTimeout, type ReadinessCheck, type ReadinessReport } from './readiness';
-export { bodyValidator, fieldErrorsOf, fieldPath } from './body-validation';
+export { bodyValidator, fieldErrorsOf, fieldPath, projectOntoSchema } from './body-validation';
 export { isUuid, pathId, queryId } from './path-params';
 export { isLoopbackHost, isInternalAddress } from './outbound-address';
 export { outboundUrlProblem, type OutboundUrlRules } from './outbound-url';

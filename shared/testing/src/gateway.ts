@@ -108,7 +108,11 @@ export async function createTenant(
   return { tenantId: created.body.id, tenant: apiClient(gw.url, token.body.token) };
 }
 
-/** An app with one published ApiKey contract version granting `scopes`. */
+/**
+ * An app with one published ApiKey contract version granting `scopes`. A version with any
+ * `Delivery.*` scope subscribes to `delivery.assigned` as well, which the gateway requires of a
+ * delivery provider (added to `events` when missing).
+ */
 export async function publishApp(
   gw: TestGateway,
   scopes: string[],
@@ -117,11 +121,15 @@ export async function publishApp(
 ): Promise<{ appId: string; version: number }> {
   const app = await gw.admin.call('POST', '/api/admin/v1/apps', { slug: slug('app'), name: 'Test App' });
   if (app.status !== 201) throw new Error(`create app: ${app.status} ${JSON.stringify(app.body)}`);
+  const subscribed =
+    scopes.some((scope) => scope.startsWith('Delivery.')) && !events.includes('delivery.assigned')
+      ? [...events, 'delivery.assigned']
+      : events;
   const version = await gw.admin.call('POST', `/api/admin/v1/apps/${app.body.id}/versions`, {
     authType: 'ApiKey',
     scopes,
-    subscribedEvents: events,
-    webhookUrl: events.length > 0 ? 'https://partner.example.com/webhooks' : null,
+    subscribedEvents: subscribed,
+    webhookUrl: subscribed.length > 0 ? 'https://partner.example.com/webhooks' : null,
     ...extra,
   });
   if (version.status !== 201) throw new Error(`create version: ${version.status} ${JSON.stringify(version.body)}`);

@@ -45,6 +45,21 @@ export {
 } from './secret-audit';
 export { validateOpenApi, componentValidator, tenantDocumentOperationIds } from './openapi';
 export {
+  documentOperations,
+  errorTableOf,
+  followRef,
+  headersSetIn,
+  operationErrorCodes,
+  responseCodeProblems,
+  responseErrorCodes,
+  scanErrorCodes,
+  sourceWithoutComments,
+  statusesByCode,
+  type DocumentedOperation,
+  type ErrorCodeScan,
+  type ErrorCodeSite,
+} from './error-codes';
+export {
   startReceiver,
   verifyPlatformSignature,
   verifySignature,
@@ -92,3 +107,4 @@ export {
   platformDeliveryRequest,
   providerAdminToken,
 } from './provider-platform';
+export { launchChromium, CHROMIUM_BINARY, CHROMIUM_LAUNCH_BUDGET_MS, type ChromiumLauncher } from './browser';

@@ -33,8 +33,8 @@ async function createdBody(manage: TenantCall, path: string, body: unknown) {
 }
 
 /**
- * Two tax categories (7 % inclusive, 19 % exclusive), three branches (Mitte with coordinates,
- * Hafen, and an inactive one), a pizza in two sizes with a required crust and up to two toppings
+ * Two tax categories (7 % inclusive, 19 % exclusive), three branches (Mitte and Hafen, active, so
+ * with an address and coordinates, and an inactive one without), a pizza in two sizes with a required crust and up to two toppings
  * whose Cheese opens a required "Cheese type", and a cola. Prices in EUR.
  */
 export async function seedMenu(manage: TenantCall): Promise<DemoMenu> {
@@ -48,7 +48,12 @@ export async function seedMenu(manage: TenantCall): Promise<DemoMenu> {
     address: { line1: 'Torstrasse 1', line2: null, city: 'Berlin', postalCode: '10119', countryCode: 'DE' },
     coordinates: { latitude: 52.53, longitude: 13.4 },
   });
-  const hafen = await c('/branches', { name: 'Hafen', isActive: true });
+  const hafen = await c('/branches', {
+    name: 'Hafen',
+    isActive: true,
+    address: { line1: 'Am Hafen 7', line2: null, city: 'Hamburg', postalCode: '20457', countryCode: 'DE' },
+    coordinates: { latitude: 53.5413, longitude: 9.9846 },
+  });
   const closed = await c('/branches', { name: 'Closed', isActive: false });
   const category = await c('/categories', { name: 'Mains' });
   const cheeseType = await c('/modifier-groups', {

@@ -301,8 +301,9 @@ export function pathProbes(cluster: HostileCluster, { a, b, pa, pb }: Owners): P
 
 /**
  * The documented 403s: an installation without the operation's scope (Partner API), an account
- * without the operation's capability (provider contract). They answer before any lookup, so the
- * other owner's identifier and an unknown one get the same 403.
+ * without the operation's capability (provider contract). The Partner API answers 403 before any
+ * lookup; the provider contract answers 404 before anything else (for an unknown delivery and
+ * another account's alike). Either way the other owner's identifier and an unknown one get the same answer.
  */
 export function forbiddenProbes({ a, pa }: Owners, narrow: Installation, incapable: string): Probe[] {
   const P = '/api/partner/v1';
@@ -350,7 +351,10 @@ export function forbiddenProbes({ a, pa }: Owners, narrow: Installation, incapab
     op,
     foreign,
     request,
-    status: 403,
+    // The provider contract looks the delivery up first (404 before anything else, so an account
+    // without the capability learns nothing of another's ids either); the Partner API checks the
+    // scope before any lookup (403).
+    status: api === 'provider' ? 404 : 403,
   }));
 }
 

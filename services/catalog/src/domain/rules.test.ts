@@ -638,14 +638,35 @@ describe('tax categories', () => {
 });
 
 describe('branches', () => {
-  it('defaults to active, no external location id, no address, no coordinates', () => {
-    expect(branchFields({ name: 'Mitte' }, EUR)).toEqual({
+  const address = { line1: 'Main St 1', city: 'Berlin', countryCode: 'DE' };
+  const coordinates = { latitude: 52.5, longitude: 13.4 };
+
+  it('defaults to active, no external location id', () => {
+    expect(branchFields({ name: 'Mitte', address, coordinates }, EUR)).toEqual({
       name: 'Mitte',
       isActive: true,
       externalLocationId: null,
+      address: { ...address, line2: null, postalCode: null },
+      coordinates,
+      translations: {},
+    });
+  });
+
+  it('refuses an active branch (the default) without an address or coordinates: it could not take orders', () => {
+    expect(fieldsOf(() => branchFields({ name: 'Mitte' }, EUR))).toEqual(['address', 'coordinates']);
+    expect(fieldsOf(() => branchFields({ name: 'Mitte', isActive: true, address, coordinates: null }, EUR))).toEqual([
+      'coordinates',
+    ]);
+    expect(fieldsOf(() => branchFields({ name: 'Mitte', isActive: true, address: null, coordinates }, EUR))).toEqual([
+      'address',
+    ]);
+  });
+
+  it('keeps an inactive branch without an address or coordinates', () => {
+    expect(branchFields({ name: 'Mitte', isActive: false }, EUR)).toMatchObject({
+      isActive: false,
       address: null,
       coordinates: null,
-      translations: {},
     });
   });
 
@@ -671,9 +692,11 @@ describe('branches', () => {
   });
 
   it('refuses an unknown language', () => {
-    expect(fieldsOf(() => branchFields({ name: 'Mitte', translations: { xx: 'x', de: 'Mitte' } }, EUR))).toEqual([
-      'translations.xx',
-    ]);
+    expect(
+      fieldsOf(() =>
+        branchFields({ name: 'Mitte', address, coordinates, translations: { xx: 'x', de: 'Mitte' } }, EUR),
+      ),
+    ).toEqual(['translations.xx']);
   });
 });
 

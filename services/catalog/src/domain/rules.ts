@@ -101,6 +101,12 @@ export function branchFields(input: BranchInput, rules: TenantRules): BranchFiel
     coordinates: input.coordinates ?? null,
     translations: translations(input.translations, rules, 'translations', problems),
   };
+  // An active branch takes orders: its address and coordinates are the pickup a driver is sent to
+  // (the Partner API's Branch pickup info has numbers for them, always). Active is the default.
+  if (fields.isActive) {
+    if (!fields.address) problems.add('address', 'is required for an active branch (one that takes orders)');
+    if (!fields.coordinates) problems.add('coordinates', 'is required for an active branch (one that takes orders)');
+  }
   problems.throwIfAny();
   return fields;
 }

@@ -75,6 +75,12 @@ export async function catalogTenant(
   };
 }
 
+/** Where a test branch is: an active branch needs an address and coordinates (it takes orders). */
+export const LOCATION = {
+  address: { line1: 'Torstrasse 1', city: 'Berlin', countryCode: 'DE' },
+  coordinates: { latitude: 52.53, longitude: 13.4 },
+};
+
 /** Creates a resource and returns its body, failing loudly otherwise. */
 export async function created(t: CatalogTenant, path: string, body: unknown): Promise<any> {
   const res = await t.manage('POST', path, body);

@@ -1,13 +1,12 @@
 import type { Collection, Db } from 'mongodb';
 import { isDuplicateKeyError, type RepositoryStorage, type TenantOwner } from '@marketplace/store';
+import type { InstallationFacts } from '../domain/installation';
 
 /** What assigning needs of an installation (from the installations topic). */
-export interface InstallationCopyDoc {
+export interface InstallationCopyDoc extends InstallationFacts {
   /** The installation id. */
   _id: string;
   tenantId: string;
-  connected: boolean;
-  scopes: string[];
   revision: number;
 }
 

@@ -2,6 +2,7 @@ import { AppError, notFound } from '@marketplace/errors';
 import type { TenantOwner } from '@marketplace/store';
 import type { BranchCopyDoc } from '../adapters/branch-copies-repository';
 import type { Assignment, Pickup } from '../domain/delivery';
+import { assignIneligibility } from '../domain/installation';
 import { assign } from '../domain/rules';
 import { changeDelivery } from './change-delivery';
 import type { DeliveryContext } from './context';
@@ -26,10 +27,8 @@ export async function assignDelivery(
 
   const installation = await ctx.store.installations.find(tenant, installationId);
   if (!installation) throw ineligible('delivery.installation_unknown', 'The tenant has no installation with this id.');
-  if (!installation.connected)
-    throw ineligible('delivery.installation_not_connected', 'The installation is not connected.');
-  if (!installation.scopes.includes('Delivery.Accept'))
-    throw ineligible('delivery.installation_lacks_scope', 'The installation does not hold the scope Delivery.Accept.');
+  const refusal = assignIneligibility(installation);
+  if (refusal) throw ineligible(refusal.code, refusal.message);
 
   const pickup = pickupOf(await ctx.store.branches.find(tenant, delivery.order.branchId));
   const assignmentId = ctx.newId();

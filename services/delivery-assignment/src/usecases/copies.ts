@@ -71,6 +71,10 @@ export async function applyInstallationChange(ctx: DeliveryContext, change: Inst
       connected: change.connected,
       // Events from before scopes were published name none: not assignable until the next event.
       scopes: change.scopes ?? [],
+      // Whether it can be told of an assignment (delivery.assigned by webhook).
+      webhookUrl: change.webhookUrl,
+      subscribedEvents: change.subscribedEvents,
+      hasWebhookSecret: change.webhookSecretSealed !== null,
       revision: change.revision,
     },
   );

@@ -35,6 +35,7 @@ export interface DeliveryCluster {
   receiver: Receiver;
   deliveryDb: Db;
   orderingDb: Db;
+  gatewayDb: Db;
   stop(): Promise<void>;
 }
 
@@ -102,6 +103,7 @@ export async function startDeliveryCluster(): Promise<DeliveryCluster> {
     receiver,
     deliveryDb: client.db(`it_da_${suffix}`),
     orderingDb: client.db(`it_ord_${suffix}`),
+    gatewayDb: client.db(gateway.database),
     stop: async () => {
       await client.close();
       await gateway.stop();
@@ -173,11 +175,13 @@ async function provider(
   owner: { tenantId: string; tenant: ApiClient },
   scopes: string[],
   events: string[],
+  beforeInstall?: (appId: string, version: number) => Promise<void>,
 ): Promise<Provider> {
   const hookPath = `/hooks/${randomUUID()}`;
   const { appId, version } = await publishApp(cluster.gateway, scopes, events, {
     webhookUrl: events.length > 0 ? `${cluster.receiver.url}${hookPath}` : null,
   });
+  await beforeInstall?.(appId, version);
   const installed = await owner.tenant.call('POST', '/api/tenant/v1/installations', {
     appId,
     contractVersion: version,
@@ -197,6 +201,25 @@ async function provider(
         headers: method === 'GET' ? {} : { 'idempotency-key': key ?? randomUUID() },
       }),
   };
+}
+
+/**
+ * A connected delivery provider whose contract version predates the gateway's rule that a version
+ * with a Delivery.* scope subscribes to delivery.assigned: published as the gateway wants it now,
+ * then given `contract` (its events and webhook URL) in the gateway's database before the tenant
+ * installs and connects it.
+ */
+export function legacyProvider(
+  cluster: DeliveryCluster,
+  owner: { tenantId: string; tenant: ApiClient },
+  contract: { subscribedEvents: string[]; webhookUrl: string | null },
+): Promise<Provider> {
+  return provider(cluster, owner, DELIVERY_SCOPES, DELIVERY_EVENTS, async (appId, version) => {
+    const changed = await cluster.gatewayDb
+      .collection<{ _id: string }>('contract_versions')
+      .updateOne({ _id: `${appId}:${version}` }, { $set: contract });
+    if (changed.modifiedCount !== 1) throw new Error(`contract version ${appId}:${version} not changed`);
+  });
 }
 
 export async function restaurant(cluster: DeliveryCluster): Promise<Restaurant> {

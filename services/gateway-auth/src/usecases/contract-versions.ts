@@ -5,12 +5,15 @@ import type { ContractVersionInput } from '@marketplace/contracts';
 import { contractVersionId, type ContractFields } from '../adapters/store/contract-versions-repository';
 import { clientSecretContext, type GatewayContext } from './context';
 import { getApp } from './apps';
+import { missingRequiredEvents } from '../domain/contract-rules';
 import type { ContractVersion } from './entities';
 
 /** Rules across fields (the JSON schema has checked each field alone). */
 function checkContract(ctx: GatewayContext, input: ContractVersionInput): void {
   const errors: FieldErrors = {};
   const add = (field: string, message: string) => (errors[field] ??= []).push(message);
+  for (const event of missingRequiredEvents(input.scopes, input.subscribedEvents))
+    add('subscribedEvents', `must include ${event}: a version with a Delivery.* scope is a delivery provider's`);
   if (input.subscribedEvents.length > 0 && !input.webhookUrl)
     add('webhookUrl', 'is required when events are subscribed');
   if (input.webhookUrl) {

@@ -12,6 +12,20 @@ export interface CopiedBranch {
   coordinates: { latitude: number; longitude: number } | null;
 }
 
+/** A branch with an address and coordinates: the pickup of its orders. */
+export type LocatedBranch = CopiedBranch & {
+  address: NonNullable<CopiedBranch['address']>;
+  coordinates: NonNullable<CopiedBranch['coordinates']>;
+};
+
+/**
+ * Whether the branch can take orders as far as its place goes: an order's branch pickup info has
+ * numbers for latitude and longitude, always. Catalog refuses an active branch without an address
+ * and coordinates; a branch stored before it did may still lack them.
+ */
+export const isLocated = (branch: CopiedBranch): branch is LocatedBranch =>
+  branch.address !== null && branch.coordinates !== null;
+
 export interface CopiedTaxCategory {
   id: string;
   name: string;

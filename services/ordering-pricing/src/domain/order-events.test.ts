@@ -21,7 +21,7 @@ const order: Order = {
   customer: { name: 'Ada', phone: '+49 30 1234567', email: null, notes: null },
   deliveryZoneId: null,
   deliveryAddress: null,
-  branch: { name: 'Mitte', address: 'Torstrasse 1', latitude: null, longitude: null, externalLocationId: null },
+  branch: { name: 'Mitte', address: 'Torstrasse 1', latitude: 52.53, longitude: 13.4, externalLocationId: null },
   currencyCode: 'EUR',
   decimals: 2,
   lines: [],

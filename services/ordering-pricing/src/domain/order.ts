@@ -29,8 +29,8 @@ export interface Order {
   branch: {
     name: string;
     address: string;
-    latitude: number | null;
-    longitude: number | null;
+    latitude: number;
+    longitude: number;
     externalLocationId: string | null;
   };
   currencyCode: string;

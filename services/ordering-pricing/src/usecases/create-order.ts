@@ -6,6 +6,7 @@ import type { InstallationOwner } from '@marketplace/store';
 import { ORDERS, type OrderingStore } from '../adapters/store';
 import { areaContains, type AreaGeometry } from '@marketplace/geo';
 import { branchAddressLine } from '@marketplace/contracts';
+import { isLocated } from '../domain/catalog-copy';
 import type { Order } from '../domain/order';
 import { orderCreated } from '../domain/order-events';
 import { resolveLines } from '../domain/order-lines';
@@ -222,6 +223,10 @@ export async function priceRequest(ctx: OrderingContext, tenant: TenantScope, re
 
   const branch = menu.branch;
   if (!branch || !branch.isActive) add('branchId', 'is not an active branch of this restaurant');
+  // Its address and coordinates are the order's pickup (numbers, always, in the Partner API's
+  // Branch pickup info). Catalog refuses an active branch without them; one stored before it did
+  // cannot take orders.
+  else if (!isLocated(branch)) add('branchId', 'has no address or coordinates, so it cannot take orders');
   if (delivery && hasZone) {
     if (!zone || zone.branchId !== request.branchId) add('deliveryZoneId', 'is not a delivery zone of this branch');
     else if (!zone.isActive) add('deliveryZoneId', 'is not active');
@@ -232,7 +237,7 @@ export async function priceRequest(ctx: OrderingContext, tenant: TenantScope, re
   if ('errors' in resolved)
     for (const [path, messages] of Object.entries(resolved.errors)) messages.forEach((m) => add(path, m));
   if (request.promotionCode != null && !promotion) add('promotionCode', 'is not a promotion code of this restaurant');
-  if (Object.keys(errors).length > 0 || !('lines' in resolved) || !branch) throw invalid(errors);
+  if (Object.keys(errors).length > 0 || !('lines' in resolved) || !branch || !isLocated(branch)) throw invalid(errors);
 
   const lines = resolved.lines;
   const subtotalMinor = lines.reduce(
@@ -274,8 +279,8 @@ export async function priceRequest(ctx: OrderingContext, tenant: TenantScope, re
     branch: {
       name: branch.name,
       address: branchAddressLine(branch.address),
-      latitude: branch.coordinates?.latitude ?? null,
-      longitude: branch.coordinates?.longitude ?? null,
+      latitude: branch.coordinates.latitude,
+      longitude: branch.coordinates.longitude,
       externalLocationId: branch.externalLocationId,
     },
   };

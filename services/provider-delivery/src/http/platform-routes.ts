@@ -12,7 +12,7 @@ import { bodyValidator, isUuid, outboundUrlProblem, requestBody, type RouteTable
 import { deliveryNotFound, readDelivery } from '../usecases/change-delivery';
 import type { ProviderContext } from '../usecases/context';
 import { createDelivery } from '../usecases/create-delivery';
-import { cancelDelivery, returnDelivery, updateDelivery } from '../usecases/manage-delivery';
+import { admitChange, cancelDelivery, returnDelivery, updateDelivery } from '../usecases/manage-delivery';
 import { sendTestEvent } from '../usecases/webhook-test';
 import { platformAccountOf } from './auth';
 import { statusView, trackingView } from './views';
@@ -44,10 +44,13 @@ function explainCallbackPatterns(errors: FieldErrors, body: unknown): void {
 /**
  * A request body checked against its contract schema: invalid fields are 422 `request.invalid` with
  * `fieldErrors`, as the contract says (a body that is not JSON is 400 `request.malformed`, from the
- * HTTP layer); a refused callback URL says which rule it breaks.
+ * HTTP layer); a refused callback URL says which rule it breaks. The schemas are open: a property
+ * they do not name, at any level (`webhook` included), is accepted and dropped here (versioning
+ * rule 1: a new optional request property is backward compatible), so the use cases, the store and
+ * the create's idempotency fingerprint only ever see the contract's fields.
  */
 function contractBody<T>(schema: Parameters<typeof bodyValidator>[0]) {
-  const validate = bodyValidator<T>(schema, { status: 422 });
+  const validate = bodyValidator<T>(schema, { status: 422, dropUnknown: true });
   return (body: unknown): T => {
     try {
       return validate(body);
@@ -89,19 +92,25 @@ export function registerPlatformRoutes(routes: RouteTable, ctx: ProviderContext)
       await readDelivery(ctx, { accountId: account.id }, deliveryIdOf(c.params.providerDeliveryId)),
     );
   });
+  // PATCH, cancel and return answer an unknown delivery (or another account's) 404 before anything
+  // else: before the capability (403) and before the body's fields (422). `admitChange` does the
+  // first two; a body that is not JSON is still 400, from the HTTP layer, before any of them.
   routes.patch('/v1/deliveries/:providerDeliveryId', 'platform', async (c) => {
     const account = platformAccountOf(c);
     const id = deliveryIdOf(c.params.providerDeliveryId);
+    await admitChange(ctx, account, id, 'supportsUpdates');
     c.body = await updateDelivery(ctx, account, id, validateUpdate(requestBody(c)));
   });
   routes.post('/v1/deliveries/:providerDeliveryId/cancel', 'platform', async (c) => {
     const account = platformAccountOf(c);
     const id = deliveryIdOf(c.params.providerDeliveryId);
+    await admitChange(ctx, account, id, 'supportsCancellation');
     c.body = await cancelDelivery(ctx, account, id, validateCancel(requestBody(c)).stage);
   });
   routes.post('/v1/deliveries/:providerDeliveryId/return', 'platform', async (c) => {
     const account = platformAccountOf(c);
     const id = deliveryIdOf(c.params.providerDeliveryId);
+    await admitChange(ctx, account, id, 'supportsReturnToOrigin');
     c.body = await returnDelivery(ctx, account, id, validateReturn(requestBody(c)).reasonCode);
   });
   routes.post('/v1/webhooks/test', 'platform', async (c) => {

@@ -2,7 +2,7 @@
 /* eslint-disable */
 export type ContractVersionInput = ContractVersionInput1;
 /**
- * Any subset of the fields; types and limits are those of the create request. Null or absent: unchanged. (An omitted field and an explicit null both leave the field as it is; clearing a nullable field is not supported.) dropoffAddress, dropoffLat and dropoffLng are sent together: any one of them not null needs the other two not null (else 422 `request.invalid`, naming the missing ones). An empty object changes nothing.
+ * Any subset of the fields; types and limits are those of the create request. Null or absent: unchanged. (An omitted field and an explicit null both leave the field as it is; clearing a nullable field is not supported.) dropoffAddress, dropoffLat and dropoffLng are sent together: any one of them not null needs the other two not null (else 422 `request.invalid`, naming the missing ones). An empty object changes nothing. Properties not listed here are accepted and ignored (neither validated nor stored): versioning rule 1 makes a new optional request property a backward-compatible change. An ignored property gets no entry in `fieldAccepted`.
  */
 export type ProviderUpdateDeliveryRequest = ProviderUpdateDeliveryRequest1;
 /**
@@ -132,6 +132,8 @@ export interface ContractVersionInput1 {
     | 'Payments.Read'
   )[];
   /**
+   * Must include delivery.assigned when any Delivery.* scope is given (a delivery provider learns of its work by it); else 400 `request.invalid` naming subscribedEvents.
+   *
    * @maxItems 8
    *
    * Items: orders.updated and catalog.updated are reserved: accepted, never emitted. system.test cannot be subscribed to.
@@ -220,6 +222,9 @@ export interface TaxCategoryInput {
 }
 export interface BranchInput {
   name: string;
+  /**
+   * Default true. An active branch takes orders, so it needs an address and coordinates (the pickup a driver is sent to): without them 400 `request.invalid` naming `address` and `coordinates`.
+   */
   isActive?: boolean;
   externalLocationId?: string | null;
   address?: {
@@ -541,7 +546,7 @@ export interface AssignDeliveryRequest {
   installationId: string;
 }
 /**
- * Create a delivery. Replays with the same idempotencyKey return the first answer; a changed payload or callback is 409. The HMAC secret is provisioned separately and never part of this body.
+ * Create a delivery. Replays with the same idempotencyKey return the first answer; a changed payload or callback is 409; the comparison covers the properties listed here only, so a replay that adds an unknown one is the same request. The HMAC secret is provisioned separately and never part of this body (a `webhook.secret` is ignored like any other unknown property). Properties not listed here are accepted and ignored (neither validated nor stored): versioning rule 1 makes a new optional request property a backward-compatible change.
  */
 export interface ProviderCreateDeliveryRequest {
   /**
@@ -601,7 +606,7 @@ export interface ProviderCreateDeliveryRequest {
    */
   currency: string;
   /**
-   * For the driver; at most 2000 characters.
+   * For the driver; at most 2000 characters. The one free-text field that may be empty or only whitespace: stored as sent (on PATCH such a string is a value and replaces the notes; null leaves them).
    */
   notes?: string | null;
   /**
@@ -617,9 +622,12 @@ export interface ProviderCreateDeliveryRequest {
    */
   webhook?: ProviderCallback | null;
 }
+/**
+ * The per-delivery callback. Properties not listed here are accepted and ignored (neither validated nor stored): versioning rule 1 makes a new optional request property a backward-compatible change.
+ */
 export interface ProviderCallback {
   /**
-   * This delivery's callback: every event of the delivery goes there. Null or absent: the account's global webhook URL, else no push (poll the status). An absolute `https://` URL of at most 2048 characters, without credentials, fragment or a port other than 443, whose host resolves to a public address (else 422 `request.invalid`). Redirects are not followed. The token in its path is a secret: never logged. (Local and test deployments also accept plain `http://` to loopback, on any port; production does not.)
+   * This delivery's callback: every event of the delivery goes there. Null or absent: the account's global webhook URL, else no push (poll the status). An absolute `https://` URL of at most 2048 characters, without credentials, fragment or a port other than 443, whose host resolves to a public address (else 422 `request.invalid`). Redirects are not followed. The token in its path is a secret: never logged. An empty or blank string is 422, not read as absent: send null or leave the property out. (Local and test deployments also accept plain `http://` to loopback, on any port; production does not.)
    */
   url?: string | null;
 }
@@ -645,7 +653,7 @@ export interface ProviderUpdateDeliveryRequest1 {
    */
   scheduledDeliveryAtUtc?: string | null;
   /**
-   * For the driver; at most 2000 characters. Null or absent: unchanged. (Clearing is not supported.)
+   * For the driver; at most 2000 characters. The one free-text field that may be empty or only whitespace: stored as sent (on PATCH such a string is a value and replaces the notes; null leaves them). Null or absent: unchanged. (Clearing is not supported.)
    */
   notes?: string | null;
   /**
@@ -653,7 +661,7 @@ export interface ProviderUpdateDeliveryRequest1 {
    */
   customerName?: string | null;
   /**
-   * The recipient's e-mail, a string (the spec shows no maximum: 254 is ours, the longest address SMTP carries; the format is not checked). 1 to 254 characters, not only whitespace.
+   * The recipient's e-mail, a string (the spec shows no maximum: 254 is ours, the longest address SMTP carries; the format is not checked). Only PATCH has it: the create request has no customerEmail, so one sent there is ignored like any unknown property. 1 to 254 characters, not only whitespace.
    */
   customerEmail?: string | null;
   /**
@@ -678,7 +686,7 @@ export interface ProviderUpdateDeliveryRequest1 {
   preparationTimeMinutes?: number | null;
 }
 /**
- * Cancel a delivery. Not retried automatically by the platform; repeating the same cancel is idempotent.
+ * Cancel a delivery. Not retried automatically by the platform; repeating the same cancel is idempotent. Properties not listed here are accepted and ignored (neither validated nor stored): versioning rule 1 makes a new optional request property a backward-compatible change.
  */
 export interface ProviderCancelRequest {
   /**
@@ -687,7 +695,7 @@ export interface ProviderCancelRequest {
   stage: 'before_pickup' | 'after_pickup';
 }
 /**
- * Bring picked-up goods back to the pickup (supportsReturnToOrigin).
+ * Bring picked-up goods back to the pickup (supportsReturnToOrigin). Properties not listed here are accepted and ignored (neither validated nor stored): versioning rule 1 makes a new optional request property a backward-compatible change.
  */
 export interface ProviderReturnRequest {
   /**
@@ -696,11 +704,11 @@ export interface ProviderReturnRequest {
   reasonCode: string;
 }
 /**
- * Ours (the spec does not show this body). `{}` (or an empty body) tests the global webhook URL. Other properties are ignored, not refused, since the spec leaves the body open.
+ * Ours (the spec does not show this body). `{}` (or an empty body) tests the global webhook URL. Properties not listed here are accepted and ignored (neither validated nor stored): versioning rule 1 makes a new optional request property a backward-compatible change.
  */
 export interface ProviderWebhookTestRequest {
   /**
-   * The callback to test. Null or absent: the account's global webhook URL. Nothing is stored: a test changes no delivery and no setting. An absolute `https://` URL of at most 2048 characters, without credentials, fragment or a port other than 443, whose host resolves to a public address (else 422 `request.invalid`). Redirects are not followed. The token in its path is a secret: never logged. (Local and test deployments also accept plain `http://` to loopback, on any port; production does not.)
+   * The callback to test. Null or absent: the account's global webhook URL. Nothing is stored: a test changes no delivery and no setting. An absolute `https://` URL of at most 2048 characters, without credentials, fragment or a port other than 443, whose host resolves to a public address (else 422 `request.invalid`). Redirects are not followed. The token in its path is a secret: never logged. An empty or blank string is 422, not read as absent: send null or leave the property out. (Local and test deployments also accept plain `http://` to loopback, on any port; production does not.)
    */
   url?: string | null;
   /**
@@ -1390,7 +1398,7 @@ export interface ProviderCreateDeliveryResponse {
    */
   providerDeliveryId?: string;
   /**
-   * A tracking id of ours, when the delivery has one.
+   * Never sent by this provider: the spec makes it optional, and our deliveries have no tracking id besides providerDeliveryId (the customer’s tracking page is the `trackingUrl` of events and tracking reads).
    */
   providerTrackingId?: string;
   /**
@@ -1481,7 +1489,7 @@ export interface ProviderWebhookEvent1 {
    */
   providerDeliveryId: string;
   /**
-   * Sent when the delivery has a tracking id.
+   * Never sent by this provider (optional in the spec; our deliveries have no tracking id besides providerDeliveryId, which every event carries).
    */
   providerTrackingId?: string;
   status: ProviderStatus;
@@ -1547,7 +1555,7 @@ export interface ProviderWebhookTestResponse {
  */
 export interface ProviderError {
   /**
-   * Stable code: `request.malformed` (400), `auth.unauthenticated` (401), `auth.forbidden` (403), `delivery.not_found` (404), `idempotency.payload_mismatch` (409), `idempotency.callback_mismatch` (409), `delivery.state_conflict` (409), `request.too_large` (413), `request.unsupported_media_type` (415), `request.invalid` (422), `request.rate_limited` (429), `internal` (500), `dependency.failed` (502), `service.unavailable` (503), `resource.busy` (503). Further codes may be added.
+   * Stable code: `request.malformed` (400), `request.invalid` (400, 422), `request.path_invalid` (400), `request.aborted` (400), `auth.unauthenticated` (401), `auth.forbidden` (403), `delivery.not_found` (404), `resource.not_found` (404), `request.method_not_allowed` (405), `request.timeout` (408), `idempotency.payload_mismatch` (409), `idempotency.callback_mismatch` (409), `request.too_large` (413), `request.unsupported_media_type` (415), `request.rate_limited` (429), `request.headers_too_large` (431), `internal` (500), `service.unavailable` (503), `resource.busy` (503). Further codes may be added.
    */
   code: string;
   /**
@@ -1555,7 +1563,7 @@ export interface ProviderError {
    */
   message: string;
   /**
-   * Whether the same request may succeed later (429, 502, 503).
+   * Whether the same request may succeed later (429 and 503).
    */
   retryable: boolean;
   /**

@@ -51,7 +51,10 @@ export const TaxCategoryInput = object(
 export const BranchInput = object(
   {
     name,
-    isActive: bool(),
+    isActive: bool(
+      'Default true. An active branch takes orders, so it needs an address and coordinates (the pickup a driver ' +
+        'is sent to): without them 400 `request.invalid` naming `address` and `coordinates`.',
+    ),
     externalLocationId: nullable(text(256)),
     address: nullable(
       object(

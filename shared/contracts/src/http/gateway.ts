@@ -157,6 +157,9 @@ export const ContractVersionInput: JsonSchema = {
           description:
             'orders.updated and catalog.updated are reserved: accepted, never emitted. system.test cannot be subscribed to.',
         },
+        description:
+          'Must include delivery.assigned when any Delivery.* scope is given (a delivery provider learns of its work by it); ' +
+          'else 400 `request.invalid` naming subscribedEvents.',
       },
       webhookUrl: nullable(outboundUrl('Where webhooks are sent. Required when any event is subscribed.')),
       oauth2: nullable(OAuth2Input, 'Required if and only if authType is OAuth2.'),

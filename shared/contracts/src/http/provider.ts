@@ -217,34 +217,65 @@ export const PROVIDER_REJECTION_REASONS = {
     'scheduledDeliveryAtUtc was set but the scheduled-delivery capability is not enabled for the account',
 } as const;
 
-/** Error codes of the envelope, with their HTTP status (ours: the spec shows none but the validation shape). */
+/**
+ * Error codes of the envelope, each with the HTTP statuses it comes with (ours: the spec shows none
+ * but the validation shape): exactly what provider-delivery sends on `/v1`, from its platform
+ * routes, use cases and guards and the shared HTTP layer (provider-delivery's
+ * http/openapi/error-codes.test.ts reads them from the source and checks this list both ways).
+ */
 export const PROVIDER_ERROR_CODES = {
-  'request.malformed': { status: 400, meaning: 'the body is not valid JSON' },
-  'auth.unauthenticated': { status: 401, meaning: 'the API key is missing or invalid' },
-  'auth.forbidden': { status: 403, meaning: 'the key is valid but not allowed for this resource or account' },
-  'delivery.not_found': { status: 404, meaning: 'no such delivery for this account (another account’s is the same)' },
+  'request.malformed': { statuses: [400], meaning: 'the body (or the request itself) is not valid JSON or HTTP' },
+  'request.invalid': {
+    statuses: [400, 422],
+    meaning:
+      'fields break the contract, fieldErrors names each (422); a JSON body nested too deeply, before any field is read (400)',
+  },
+  'request.path_invalid': {
+    statuses: [400],
+    meaning: 'the path is not canonical: a dot or empty segment, an encoded dot, slash or backslash (in an id, say)',
+  },
+  'request.aborted': { statuses: [400], meaning: 'the client went away before its body was received' },
+  'auth.unauthenticated': { statuses: [401], meaning: 'the API key is missing or invalid' },
+  'auth.forbidden': {
+    statuses: [403],
+    meaning: 'the key is valid but the account lacks the endpoint’s capability (update, cancellation, return)',
+  },
+  'delivery.not_found': {
+    statuses: [404],
+    meaning: 'no such delivery for this account (another account’s is the same)',
+  },
+  'resource.not_found': { statuses: [404], meaning: 'no such path: it is not an endpoint of this contract' },
+  'request.method_not_allowed': {
+    statuses: [405],
+    meaning: 'the path exists but not with this method (`Allow` names its methods)',
+  },
+  'request.timeout': { statuses: [408], meaning: 'the request was not received in time; the connection is closed' },
   'idempotency.payload_mismatch': {
-    status: 409,
+    statuses: [409],
     meaning: 'the idempotencyKey was used with a different delivery payload',
   },
   'idempotency.callback_mismatch': {
-    status: 409,
+    statuses: [409],
     meaning: 'the idempotencyKey was used with a different webhook.url',
   },
-  'delivery.state_conflict': {
-    status: 409,
-    meaning:
-      'the status changed while the request was applied; nothing of it was applied: read the status and decide again',
+  'request.too_large': { statuses: [413], meaning: 'the body is larger than the service accepts' },
+  'request.unsupported_media_type': { statuses: [415], meaning: 'the body is not application/json' },
+  'request.rate_limited': { statuses: [429], meaning: 'too many requests; wait Retry-After seconds' },
+  'request.headers_too_large': {
+    statuses: [431],
+    meaning: 'the request line and headers are too large; the connection is closed',
   },
-  'request.too_large': { status: 413, meaning: 'the body is larger than the service accepts' },
-  'request.unsupported_media_type': { status: 415, meaning: 'the body is not application/json' },
-  'request.invalid': { status: 422, meaning: 'fields break the contract; fieldErrors names each' },
-  'request.rate_limited': { status: 429, meaning: 'too many requests; wait Retry-After seconds' },
-  internal: { status: 500, meaning: 'an unexpected failure (details are logged, never returned)' },
-  'dependency.failed': { status: 502, meaning: 'a service we depend on failed' },
-  'service.unavailable': { status: 503, meaning: 'we are unavailable for a moment' },
-  'resource.busy': { status: 503, meaning: 'another change of the same delivery holds it; try again in a second' },
-} as const;
+  internal: { statuses: [500], meaning: 'an unexpected failure (details are logged, never returned)' },
+  'service.unavailable': {
+    statuses: [503],
+    meaning:
+      'we are unavailable for a moment (a store, or the callback host’s DNS, out of reach); wait Retry-After seconds',
+  },
+  'resource.busy': {
+    statuses: [503],
+    meaning: 'another change of the same delivery holds it; try again after Retry-After (a second)',
+  },
+} as const satisfies Record<string, { statuses: readonly number[]; meaning: string }>;
 export type ProviderErrorCode = keyof typeof PROVIDER_ERROR_CODES;
 
 const L = PROVIDER_LIMITS;
@@ -294,7 +325,9 @@ const paymentMethod: JsonSchema = filled(
 const notes: JsonSchema = {
   type: ['string', 'null'],
   maxLength: L.notesMaxLength,
-  description: `For the driver; at most ${L.notesMaxLength} characters.`,
+  description:
+    `For the driver; at most ${L.notesMaxLength} characters. The one free-text field that may be empty or only ` +
+    'whitespace: stored as sent (on PATCH such a string is a value and replaces the notes; null leaves them).',
 };
 const preparationTimeMinutes: JsonSchema = {
   ...int32('Minutes until the goods are ready at the pickup; 0 or more.'),
@@ -324,9 +357,20 @@ const callbackUrl = (description: string): JsonSchema => ({
   description:
     `${description} An absolute \`https://\` URL of at most ${L.callbackUrlMaxLength} characters, without credentials, ` +
     'fragment or a port other than 443, whose host resolves to a public address (else 422 `request.invalid`). ' +
-    'Redirects are not followed. The token in its path is a secret: never logged. (Local and test deployments also ' +
-    'accept plain `http://` to loopback, on any port; production does not.)',
+    'Redirects are not followed. The token in its path is a secret: never logged. An empty or blank string is 422, not ' +
+    'read as absent: send null or leave the property out. (Local and test deployments also accept plain `http://` to ' +
+    'loopback, on any port; production does not.)',
 });
+
+/**
+ * Every request body is open, at every level (the callback object included): versioning rule 1
+ * makes a new optional request property a backward-compatible change, so a property we do not
+ * know is accepted and ignored. The service validates the properties each schema lists and passes
+ * on only them (`dropUnknown` of `bodyValidator`): nothing unknown is checked, stored or compared.
+ */
+const IGNORED =
+  'Properties not listed here are accepted and ignored (neither validated nor stored): versioning rule 1 makes a new ' +
+  'optional request property a backward-compatible change.';
 
 const PROVIDER_CALLBACK = {
   ...object(
@@ -336,7 +380,7 @@ const PROVIDER_CALLBACK = {
           'URL, else no push (poll the status).',
       ),
     },
-    { optional: ['url'] },
+    { optional: ['url'], closed: false, description: `The per-delivery callback. ${IGNORED}` },
   ),
   title: 'ProviderCallback',
 };
@@ -372,9 +416,12 @@ export const ProviderCreateDeliveryRequest: JsonSchema = object(
   },
   {
     optional: ['deliveryFeeAmount', 'notes', 'scheduledDeliveryAtUtc', 'webhook'],
+    closed: false,
     description:
       'Create a delivery. Replays with the same idempotencyKey return the first answer; a changed payload or callback ' +
-      'is 409. The HMAC secret is provisioned separately and never part of this body.',
+      'is 409; the comparison covers the properties listed here only, so a replay that adds an unknown one is the same ' +
+      'request. The HMAC secret is provisioned separately and never part of this body (a `webhook.secret` is ignored ' +
+      `like any other unknown property). ${IGNORED}`,
   },
 );
 
@@ -418,7 +465,8 @@ export const ProviderUpdateDeliveryRequest: JsonSchema = {
         filled(
           L.customerEmailMaxLength,
           `The recipient's e-mail, a string (the spec shows no maximum: ${L.customerEmailMaxLength} is ours, the longest ` +
-            'address SMTP carries; the format is not checked).',
+            'address SMTP carries; the format is not checked). Only PATCH has it: the create request has no ' +
+            'customerEmail, so one sent there is ignored like any unknown property.',
         ),
       ),
       amount: nullable(amount('What the customer pays.')),
@@ -429,11 +477,13 @@ export const ProviderUpdateDeliveryRequest: JsonSchema = {
     },
     {
       optional: [...PROVIDER_UPDATE_FIELDS],
+      closed: false,
       description:
         `Any subset of the fields; types and limits are those of the create request. ${UNCHANGED} (An omitted field ` +
         'and an explicit null both leave the field as it is; clearing a nullable field is not supported.) ' +
         'dropoffAddress, dropoffLat and dropoffLng are sent together: any one of them not null needs the other two not ' +
-        'null (else 422 `request.invalid`, naming the missing ones). An empty object changes nothing.',
+        'null (else 422 `request.invalid`, naming the missing ones). An empty object changes nothing. ' +
+        `${IGNORED} An ignored property gets no entry in \`fieldAccepted\`.`,
     },
   ),
   // A trio member that is set (not null) needs the other two set. Not `dependencies` (draft-07 only,
@@ -461,7 +511,10 @@ export const ProviderCancelRequest: JsonSchema = object(
         "cancellation table of the document's description.",
     },
   },
-  'Cancel a delivery. Not retried automatically by the platform; repeating the same cancel is idempotent.',
+  {
+    closed: false,
+    description: `Cancel a delivery. Not retried automatically by the platform; repeating the same cancel is idempotent. ${IGNORED}`,
+  },
 );
 
 export const ProviderReturnRequest: JsonSchema = object(
@@ -471,7 +524,7 @@ export const ProviderReturnRequest: JsonSchema = object(
       'Why the goods go back to the pickup (the platform’s code, stored as is).',
     ),
   },
-  'Bring picked-up goods back to the pickup (supportsReturnToOrigin).',
+  { closed: false, description: `Bring picked-up goods back to the pickup (supportsReturnToOrigin). ${IGNORED}` },
 );
 
 export const ProviderWebhookTestRequest: JsonSchema = object(
@@ -490,8 +543,7 @@ export const ProviderWebhookTestRequest: JsonSchema = object(
     optional: ['url', 'eventType'],
     closed: false,
     description:
-      'Ours (the spec does not show this body). `{}` (or an empty body) tests the global webhook URL. Other properties ' +
-      'are ignored, not refused, since the spec leaves the body open.',
+      'Ours (the spec does not show this body). `{}` (or an empty body) tests the global webhook URL. ' + IGNORED,
   },
 );
 
@@ -568,7 +620,10 @@ export const providerSchemas: Record<string, JsonSchema> = {
           pattern: '\\S',
           description: 'Our durable delivery id, for every later call. Present (non-blank) exactly when accepted.',
         },
-        providerTrackingId: str('A tracking id of ours, when the delivery has one.'),
+        providerTrackingId: str(
+          'Never sent by this provider: the spec makes it optional, and our deliveries have no tracking id besides ' +
+            'providerDeliveryId (the customer’s tracking page is the `trackingUrl` of events and tracking reads).',
+        ),
         rejectionReason: {
           type: 'string',
           minLength: 1,
@@ -654,7 +709,10 @@ export const providerSchemas: Record<string, JsonSchema> = {
         eventType: ref('ProviderEventType'),
         platformReference: str('As received on create, unchanged.'),
         providerDeliveryId: str('Our delivery id (always sent).'),
-        providerTrackingId: str('Sent when the delivery has a tracking id.'),
+        providerTrackingId: str(
+          'Never sent by this provider (optional in the spec; our deliveries have no tracking id besides ' +
+            'providerDeliveryId, which every event carries).',
+        ),
         status: ref('ProviderStatus'),
         eventTimeUtc: dateTime('When we observed the event; the same on every retry of the event.'),
         driverName: nullableStr(),
@@ -706,12 +764,12 @@ export const providerSchemas: Record<string, JsonSchema> = {
       code: str(
         'Stable code: ' +
           Object.entries(PROVIDER_ERROR_CODES)
-            .map(([code, { status }]) => `\`${code}\` (${status})`)
+            .map(([code, { statuses }]) => `\`${code}\` (${statuses.join(', ')})`)
             .join(', ') +
           '. Further codes may be added.',
       ),
       message: str('For people; never contains stack traces, SQL, secrets, internal exception types or credentials.'),
-      retryable: bool('Whether the same request may succeed later (429, 502, 503).'),
+      retryable: bool('Whether the same request may succeed later (429 and 503).'),
       fieldErrors: {
         type: 'object',
         additionalProperties: { type: 'array', items: { type: 'string' } },

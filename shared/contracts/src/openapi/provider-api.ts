@@ -54,11 +54,11 @@ const EVENT_TABLE = table(
 
 const ERROR_TABLE = table(
   ['HTTP status', 'Code', 'Meaning', 'retryable'],
-  Object.entries(PROVIDER_ERROR_CODES).map(([name, { status, meaning }]) => [
-    String(status),
+  Object.entries(PROVIDER_ERROR_CODES).map(([name, { statuses, meaning }]) => [
+    statuses.join(', '),
     code(name),
     meaning,
-    [429, 502, 503].includes(status) ? 'true' : 'false',
+    statuses.some((status) => [429, 503].includes(status)) ? 'true' : 'false',
   ]),
 );
 
@@ -135,12 +135,24 @@ const DESCRIPTION = [
   '- **Authentication**: every request carries `Authorization: Bearer <API_KEY>`. A key belongs to one account ' +
     '(integration audience), is revocable and rotated, and is never logged. Missing or invalid: 401 ' +
     '`auth.unauthenticated`; valid but not allowed (the endpoint’s capability is not enabled for the account): 403 ' +
-    '`auth.forbidden`. Another account’s delivery is 404, as an unknown one.',
+    '`auth.forbidden`. Another account’s delivery is 404, as an unknown one. On `PATCH`, `…/cancel` and `…/return` an ' +
+    'unknown delivery is 404 before anything else: before a missing capability (403) and before invalid fields (422).',
   '- **Media type**: request and response bodies are `application/json; charset=utf-8`; send `Accept: application/json`. ' +
     'Timestamps are RFC 3339 with an explicit offset (we send UTC, `Z`); money is a JSON number in the major unit.',
+  '- **Unknown properties**: every request body accepts properties it does not list, at any level (`webhook` ' +
+    'included), and ignores them: they are neither validated nor stored, and are not part of the idempotency ' +
+    'comparison (versioning rule 1: a new optional request property is a backward-compatible change). The listed ' +
+    'fields keep their rules.',
+  '- **Blank strings**: the required text fields and their PATCH forms (`platformReference`, `idempotencyKey`, ' +
+    '`pickupAddress`, `dropoffAddress`, `customerName`, `customerPhone`, `customerEmail`, `paymentMethod`, ' +
+    '`reasonCode`) must have at least one character that is not whitespace (else 422); they are stored as sent, not ' +
+    'trimmed. `notes` may be empty or only whitespace and is stored as sent. An empty `webhook.url` (or test `url`) is ' +
+    '422, not read as absent: send null or leave it out. `currency` is three uppercase letters, `stage` one of its two ' +
+    `values. \`customerEmail\` (PATCH only) is at most ${L.customerEmailMaxLength} characters, our limit (the spec shows none).`,
   '- **Identifiers**: `platformReference` is yours, stored and returned unchanged in every event; ' +
-    '`providerDeliveryId` is ours and names the delivery in every path; `providerTrackingId`, when there is one, ' +
-    'replaces neither.',
+    '`providerDeliveryId` is ours and names the delivery in every path. `providerTrackingId` (optional in the spec) is ' +
+    'never sent: our deliveries have no tracking id besides `providerDeliveryId`, and the customer’s tracking page is ' +
+    'the `trackingUrl` of events and tracking reads.',
   '- **Capabilities** we declare at onboarding: supportsPolling (status and tracking), supportsReturnToOrigin, ' +
     'cancellation, the update fields below; supportsProofOfDelivery is false in this revision; scheduled delivery is ' +
     'enabled per account.',
@@ -151,7 +163,9 @@ const DESCRIPTION = [
     'concurrent duplicates converge on one delivery and one answer. Retry a timeout or an ambiguous answer with the same key.',
   '2. A replay with a changed payload is 409 `idempotency.payload_mismatch`; with a changed `webhook.url`, 409 ' +
     '`idempotency.callback_mismatch`. A replay without `webhook` (or with a null `url`) keeps the original callback; ' +
-    'one that adds a callback the original did not have is a change. An absent nullable field and a null one are the same.',
+    'one that adds a callback the original did not have is a change. An absent nullable field and a null one are the same. ' +
+    'The comparison covers the listed fields only: a replay that adds an unknown property is the same request and gets ' +
+    'the first answer.',
   '3. A business refusal is 200 with `accepted: false` and a `rejectionReason` (an open set; ours: ' +
     Object.keys(PROVIDER_REJECTION_REASONS).map(code).join(', ') +
     '); its replay gets the same refusal. Invalid fields are 422 `request.invalid` with `fieldErrors`; a body that is ' +
@@ -169,7 +183,8 @@ const DESCRIPTION = [
     'location, tracking URL and estimate (null when unknown).',
   '- **Signature**: header `X-Platform-Signature`, the lowercase hex HMAC-SHA256 of the exact UTF-8 bytes of the body with ' +
     'the account’s webhook secret, without a `sha256=` prefix. Verify it over the raw bytes before parsing; any change to ' +
-    'the body invalidates it.',
+    'the body invalidates it. The HMAC key is the whole secret string as shown (`pwhsec_` and 43 characters) taken as ' +
+    'its UTF-8 bytes: not base64-decoded, prefix not removed.',
   `- **Retries**: any 2xx completes the attempt. 408, 429, 5xx and network errors are retried with bounded exponential ` +
     `backoff and jitter: ${R.attempts} attempts, the first at once, then after ${R.firstDelaySeconds} seconds, doubling up to ` +
     `${R.maxDelaySeconds / 60} minutes (±${R.jitter * 100} %): ${minutes(retrySpanMinutes)} minutes from the first attempt ` +
@@ -208,7 +223,11 @@ const DESCRIPTION = [
   'Every error answer is the envelope `{ code, message, retryable, fieldErrors? }` (`ProviderError`, `application/json`). ' +
     'Messages never contain stack traces, SQL, secrets, internal exception types or credentials. 404 is only for an ' +
     'unknown delivery (or path); a transient 429 or 5xx is never disguised as 404 or as success. 429 and 503 carry ' +
-    '`Retry-After` in seconds.',
+    '`Retry-After` in seconds. Every error answer of an operation lists its codes in the extension `x-error-codes`; ' +
+    'the document’s own `x-error-codes` lists them all, as the table below. `resource.not_found`, 405, 408 and 431 ' +
+    'answer requests that are no operation of this document (an unknown path, a method the path does not have, a ' +
+    'request not received in time or whose head is too large) and are listed here only. We answer no 502 or 504: ' +
+    'nothing we depend on is called within a request but the callback host’s DNS, whose failure is 503.',
   `**Rate limit**: each account (all its keys together) may make ${PLATFORM_RATE_LIMIT.defaultRequestsPerMinute.toLocaleString('en')} ` +
     `authenticated requests in any ${PLATFORM_RATE_LIMIT.windowSeconds} seconds (a sliding window, every endpoint counted), unless ` +
     'agreed otherwise for the account; counted answers carry `RateLimit-Limit` and `RateLimit-Remaining`, and a request ' +
@@ -218,29 +237,69 @@ const DESCRIPTION = [
 
 // ---- Answers ----
 
+/** Headers of the answers (inline: every `$ref` of this document names a schema). */
+const HEADERS: Record<string, Json> = {
+  RetryAfter: {
+    description: 'Whole seconds to wait before trying again (at least 1).',
+    required: true,
+    schema: { type: 'integer', minimum: 1 },
+  },
+  CacheControl: {
+    description: '`no-store`: answers to the API are never cached.',
+    schema: { type: 'string' },
+  },
+  RateLimitLimit: {
+    description:
+      'The account’s request budget per window. On every answer once the key is checked; not on 401, nor on a 429 ' +
+      'of the per-IP limit.',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  RateLimitRemaining: {
+    description: 'What is left of the account’s budget in the current window, this request counted.',
+    schema: { type: 'integer', minimum: 0 },
+  },
+};
+const header = (name: string): Json => HEADERS[name]!;
+/** The error envelope with the codes it can carry (in the description and in `x-error-codes`). */
 const envelope = (description: string, codes: string[], headers?: Json): Json => ({
   description: `${description} Codes: ${codes.map(code).join(', ')}.`,
   ...(headers ? { headers } : {}),
   content: { 'application/json': { schema: ref('ProviderError') } },
+  'x-error-codes': codes,
 });
-const retryAfter: Json = {
-  'Retry-After': { schema: { type: 'integer', minimum: 1 }, description: 'Seconds to wait before trying again.' },
-};
+const retryAfter: Json = { 'Retry-After': header('RetryAfter') };
+
+/**
+ * The platform guard's headers (http/auth.ts): `Cache-Control: no-store` on its answers, the
+ * rate-limit headers once the account is known (not on 401, nor on a 429 of the per-IP limit).
+ */
+function withGuardHeaders(status: string, response: Json): Json {
+  const headers: Json = {
+    ...((response.headers as Json | undefined) ?? {}),
+    'Cache-Control': header('CacheControl'),
+    ...(status === '401'
+      ? {}
+      : { 'RateLimit-Limit': header('RateLimitLimit'), 'RateLimit-Remaining': header('RateLimitRemaining') }),
+  };
+  return { ...response, headers };
+}
 
 const COMMON: Json = {
   '401': envelope('The API key is missing or invalid.', ['auth.unauthenticated']),
-  '403': envelope('The key is valid but the account may not use this endpoint.', ['auth.forbidden']),
+  '403': envelope(
+    'The key is valid but the account may not use this endpoint (only update, cancel and return need a capability ' +
+      'beyond the key).',
+    ['auth.forbidden'],
+  ),
   '429': envelope('Too many requests.', ['request.rate_limited'], retryAfter),
   '500': envelope('An unexpected failure; nothing to fix on your side.', ['internal']),
-  '502': envelope('A service we depend on failed.', ['dependency.failed']),
   '503': envelope(
-    'Unavailable for a moment, or another change of the same delivery holds it.',
-    ['service.unavailable', 'resource.busy'],
+    'Unavailable for a moment (a store, or the callback host’s DNS, out of reach).',
+    ['service.unavailable'],
     retryAfter,
   ),
 };
 const WITH_BODY: Json = {
-  '400': envelope('The body is not valid JSON.', ['request.malformed']),
   '413': envelope('The body is too large.', ['request.too_large']),
   '415': envelope('The body is not `application/json`.', ['request.unsupported_media_type']),
   '422': envelope('Fields break the contract; `fieldErrors` names each field with its messages.', ['request.invalid']),
@@ -248,13 +307,39 @@ const WITH_BODY: Json = {
 const NOT_FOUND: Json = {
   '404': envelope('No such delivery for this account (another account’s is the same answer).', ['delivery.not_found']),
 };
-const STATE_CONFLICT: Json = {
-  '409': envelope(
-    'The delivery’s status changed while the request was applied, so the outcome decided for the old status no ' +
-      'longer holds; nothing of this request was applied. Read the status and decide again.',
-    ['delivery.state_conflict'],
+/** PATCH, cancel and return change the delivery with a compare-and-set: losing too many races is 503 `resource.busy`. */
+const BUSY: Json = {
+  '503': envelope(
+    'Unavailable for a moment (a store out of reach), or another change of the same delivery holds it: try again ' +
+      'after `Retry-After`.',
+    ['service.unavailable', 'resource.busy'],
+    retryAfter,
   ),
 };
+
+/** The 400 of an operation: a body that cannot be read, an id that makes the path not canonical. */
+function badRequest(hasBody: boolean, namesDelivery: boolean): Json {
+  const parts: Array<[string, string]> = [
+    ...(hasBody
+      ? ([
+          ['request.malformed', 'the body is not valid JSON'],
+          ['request.invalid', 'the body is nested too deeply to be read'],
+          ['request.aborted', 'the client went away before its body was received'],
+        ] as Array<[string, string]>)
+      : []),
+    ...(namesDelivery
+      ? ([
+          ['request.path_invalid', 'an id that makes the path not canonical, such as `..` or an encoded slash'],
+        ] as Array<[string, string]>)
+      : []),
+  ];
+  return {
+    '400': envelope(
+      `Bad request: ${parts.map(([name, when]) => `${when} (${code(name)})`).join('; ')}.`,
+      parts.map(([name]) => name),
+    ),
+  };
+}
 
 const deliveryId: Json = {
   name: 'providerDeliveryId',
@@ -283,7 +368,13 @@ const op = (
   summary,
   description,
   ...extra,
-  responses: { ...responses, ...COMMON },
+  responses: Object.fromEntries(
+    Object.entries({
+      ...COMMON,
+      ...badRequest('requestBody' in extra, JSON.stringify(extra.parameters ?? []).includes('providerDeliveryId')),
+      ...responses,
+    }).map(([status, response]) => [status, withGuardHeaders(status, response as Json)]),
+  ),
 });
 
 const webhookResponses: Json = {
@@ -302,7 +393,8 @@ const signature: Json = {
   required: true,
   schema: { type: 'string', pattern: '^[0-9a-f]{64}$' },
   description:
-    'Lowercase hex HMAC-SHA256 of the exact UTF-8 bytes of the body with the account’s webhook secret; no `sha256=` prefix.',
+    'Lowercase hex HMAC-SHA256 of the exact UTF-8 bytes of the body, keyed with the account’s webhook secret: the whole ' +
+    'string (`pwhsec_…`, prefix included) as its UTF-8 bytes, not base64-decoded. No `sha256=` prefix.',
 };
 
 export const providerApiDocument: Json = {
@@ -319,6 +411,12 @@ export const providerApiDocument: Json = {
     { name: 'Deliveries', description: 'Create, read, update, cancel and return deliveries.' },
     { name: 'Webhooks', description: 'Test the webhook callback.' },
   ],
+  'x-error-codes': Object.fromEntries(
+    Object.entries(PROVIDER_ERROR_CODES).map(([name, { statuses, meaning }]) => [
+      name,
+      { statuses: [...statuses], description: meaning },
+    ]),
+  ),
   paths: {
     '/deliveries': {
       post: op(
@@ -368,7 +466,7 @@ export const providerApiDocument: Json = {
           '200': json('One boolean per field sent.', ref('ProviderUpdateDeliveryResponse')),
           ...WITH_BODY,
           ...NOT_FOUND,
-          ...STATE_CONFLICT,
+          ...BUSY,
         },
       ),
     },
@@ -382,7 +480,7 @@ export const providerApiDocument: Json = {
           '200': json('Confirmed, or not with the reason.', ref('ProviderCancelResponse')),
           ...WITH_BODY,
           ...NOT_FOUND,
-          ...STATE_CONFLICT,
+          ...BUSY,
         },
       ),
     },
@@ -396,7 +494,7 @@ export const providerApiDocument: Json = {
           '200': json('Accepted, or not with the reason.', ref('ProviderReturnResponse')),
           ...WITH_BODY,
           ...NOT_FOUND,
-          ...STATE_CONFLICT,
+          ...BUSY,
         },
       ),
     },

@@ -27,8 +27,10 @@ const RULES = [
 
 const INSTALLATION_RULES =
   "The installation must be one of the tenant's (else 422 `delivery.installation_unknown`: another tenant's is the same " +
-  'answer), connected (`delivery.installation_not_connected`) and hold the scope `Delivery.Accept` ' +
-  "(`delivery.installation_lacks_scope`). The order's branch must have an address and coordinates " +
+  'answer), connected (`delivery.installation_not_connected`), hold the scope `Delivery.Accept` ' +
+  '(`delivery.installation_lacks_scope`) and be able to be told of the assignment: subscribed to `delivery.assigned`, ' +
+  'with a webhook URL and a signing secret (`delivery.provider_not_notifiable`). ' +
+  "The order's branch must have an address and coordinates " +
   '(`delivery.branch_not_locatable`): they are snapshotted as the pickup, which the installation reads on the order ' +
   'unchanged while the assignment lasts, even if the tenant edits the branch.';
 
@@ -90,7 +92,7 @@ export const tenantDeliveriesApiDocument: Json = {
           '422': problem(
             'The order cannot be delivered, or the installation or the branch does not qualify.',
             '`delivery.order_not_deliverable`, `delivery.installation_unknown`, `delivery.installation_not_connected`, ' +
-              '`delivery.installation_lacks_scope`, `delivery.branch_not_locatable`',
+              '`delivery.installation_lacks_scope`, `delivery.provider_not_notifiable`, `delivery.branch_not_locatable`',
           ),
           ...BUSY,
         },

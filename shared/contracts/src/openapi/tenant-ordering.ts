@@ -342,11 +342,12 @@ export const tenantOrderingApiDocument: Json = {
           ...closed({
             name: text,
             address: text,
-            latitude: nullable({ type: 'number', format: 'double' }),
-            longitude: nullable({ type: 'number', format: 'double' }),
+            latitude: { type: 'number', format: 'double' },
+            longitude: { type: 'number', format: 'double' },
             externalLocationId: nullable(text),
           }),
-          description: 'The branch as it was when the order was placed.',
+          description:
+            'The branch as it was when the order was placed (an order is refused at a branch without coordinates).',
         },
         paymentStatus: { type: 'integer', enum: [1, 2], description: PAYMENT_STATUSES },
         externalOrderId: text,

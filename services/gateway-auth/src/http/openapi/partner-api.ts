@@ -47,6 +47,130 @@ const headerRef = (name: string): Json => ({ $ref: `#/components/headers/${name}
 // info.description: what the specification leaves open, as the gateway implements it
 // ---------------------------------------------------------------------------------------------
 
+// ---------------------------------------------------------------------------------------------
+// Error codes
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Every code a partner can receive, with the statuses it comes with and when: the Errors table of
+ * `info.description` and the document's `x-error-codes`; each error response lists its own codes
+ * in `x-error-codes`. error-codes.test.ts reads the codes the gateway and the owner services send
+ * from their source and checks this list against them, both ways.
+ */
+export const PARTNER_ERROR_CODES: Record<string, { statuses: number[]; when: string }> = {
+  'request.malformed': { statuses: [400], when: 'The body is not JSON.' },
+  'request.invalid': {
+    statuses: [400],
+    when:
+      'Validation failed; `errors` maps field paths such as `lines[2].modifierSelections[0].modifierOptionId` to ' +
+      'messages. Also a JSON body nested too deeply.',
+  },
+  'request.path_invalid': {
+    statuses: [400],
+    when: 'The path is not canonical: a dot segment, an empty segment, an encoded dot, slash or backslash (in a path parameter, say).',
+  },
+  'request.aborted': {
+    statuses: [400],
+    when: 'The client went away before its body was received (nobody reads this answer).',
+  },
+  'idempotency.key_missing': { statuses: [400], when: 'A POST or PATCH without an `Idempotency-Key` header.' },
+  'idempotency.key_invalid': {
+    statuses: [400],
+    when: 'The `Idempotency-Key` is longer than 128 characters or has leading or trailing whitespace.',
+  },
+  'auth.unauthenticated': {
+    statuses: [401],
+    when: 'One generic message for missing, malformed, unknown or revoked credentials.',
+  },
+  'auth.insufficient_scope': { statuses: [403], when: 'The installation lacks the required scope.' },
+  'resource.not_found': {
+    statuses: [404],
+    when: 'The resource does not exist or is not visible to the installation (indistinguishable); also a path that is not an operation.',
+  },
+  'request.method_not_allowed': {
+    statuses: [405],
+    when: 'The path exists but not with this method (`Allow` names its methods).',
+  },
+  'request.timeout': {
+    statuses: [408],
+    when: 'The request (head or body) was not received in time; the connection is closed.',
+  },
+  'idempotency.key_reused': { statuses: [409], when: 'The same `Idempotency-Key` with a different request.' },
+  'idempotency.request_in_progress': {
+    statuses: [409],
+    when: 'The first request with this key is still running after the wait.',
+  },
+  'tenancy.partner_api.external_order_id_conflict': {
+    statuses: [409],
+    when: '`externalOrderId` already used by the installation under a different idempotency key.',
+  },
+  'tenancy.order.price_mismatch': {
+    statuses: [409],
+    when: '`expectedTotal` differs from the computed `grandTotal`; nothing was created.',
+  },
+  'tenancy.partner_api.order_not_cancellable': {
+    statuses: [409],
+    when: 'Source cancel after the order left Pending; `status_detail.status` holds the current status name.',
+  },
+  'delivery.accept_not_allowed': {
+    statuses: [409],
+    when:
+      "Accept while the assignment is not Assigned; `status_detail.status` holds the assignment's status name (as " +
+      'every `delivery.*` conflict).',
+  },
+  'delivery.reject_not_allowed': {
+    statuses: [409],
+    when: 'Reject after accepting: only an Assigned delivery can be rejected.',
+  },
+  'delivery.cancel_not_allowed': {
+    statuses: [409],
+    when: 'Cancel while not Accepted or InTransit (while Assigned, reject instead; a Delivered delivery is final).',
+  },
+  'delivery.transition_not_allowed': {
+    statuses: [409],
+    when: 'Invalid delivery status transition: 4 (InTransit) only from Accepted, 5 (Delivered) only from InTransit.',
+  },
+  'delivery.update_not_allowed': {
+    statuses: [409],
+    when: 'Driver, ETA or tracking changed while the assignment is not Accepted or InTransit.',
+  },
+  'request.too_large': { statuses: [413], when: 'The request body is too large.' },
+  'request.unsupported_media_type': {
+    statuses: [415],
+    when: 'The request body is not one of the accepted JSON media types.',
+  },
+  'rate_limit.exceeded': { statuses: [429], when: 'A rate limit was exceeded (see below); with `Retry-After`.' },
+  'request.headers_too_large': {
+    statuses: [431],
+    when: 'The request line and headers together are larger than 16 KiB; the connection is closed.',
+  },
+  internal: { statuses: [500], when: 'An unexpected failure; the details are logged, never returned.' },
+  'upstream.bad_response': { statuses: [502], when: 'An internal service answered badly.' },
+  'service.unavailable': {
+    statuses: [503],
+    when: 'A store the service needs (database, Redis) is out of reach for a moment; with `Retry-After`.',
+  },
+  'resource.busy': {
+    statuses: [503],
+    when:
+      'Another change of the same order or delivery holds it (POST and PATCH); with `Retry-After: 1`: the same ' +
+      'request, with the same `Idempotency-Key`, succeeds shortly.',
+  },
+  'upstream.unavailable': { statuses: [503], when: 'An internal service is unavailable; with `Retry-After`.' },
+  'upstream.timeout': { statuses: [504], when: 'An internal service did not answer in time.' },
+};
+
+const ERRORS_TABLE = [
+  '| Status | Code | When |',
+  '|---|---|---|',
+  ...Object.entries(PARTNER_ERROR_CODES).map(
+    ([code, { statuses, when }]) => `| ${statuses.join(', ')} | \`${code}\` | ${when} |`,
+  ),
+].join('\n');
+
+/** The codes of one error response, each with its status in PARTNER_ERROR_CODES (error-codes.test.ts). */
+const X_ERROR_CODES = 'x-error-codes';
+
 const S = ASSIGNMENT_STATUS;
 /** A status as the document writes it: name and value, e.g. `Accepted (2)`. */
 const st = (name: keyof typeof ASSIGNMENT_STATUS) => `${name} (${S[name]})`;
@@ -86,34 +210,14 @@ is the same generic 404.
 
 Errors are \`application/problem+json\` (RFC 7807) with \`status\`, \`title\`, \`detail\`, a stable
 string \`code\` and optionally \`instance\` and \`type\`. Clients inspect \`code\`, not only the
-status. Codes:
+status. Every error response of an operation lists its codes in the extension \`x-error-codes\`; the
+document's own \`x-error-codes\` lists them all. Codes:
 
-| Status | Code | When |
-|---|---|---|
-| 400 | \`request.malformed\` | The body is not JSON. |
-| 400 | \`request.invalid\` | Validation failed; \`errors\` maps field paths such as \`lines[2].modifierSelections[0].modifierOptionId\` to messages. |
-| 400 | \`idempotency.key_missing\` | A POST or PATCH without an \`Idempotency-Key\` header. |
-| 400 | \`idempotency.key_invalid\` | The \`Idempotency-Key\` is longer than 128 characters or has leading or trailing whitespace. |
-| 401 | \`auth.unauthenticated\` | One generic message for missing, malformed, unknown or revoked credentials. |
-| 403 | \`auth.insufficient_scope\` | The installation lacks the required scope. |
-| 404 | \`resource.not_found\` | The resource does not exist or is not visible to the installation (indistinguishable). |
-| 405 | \`request.method_not_allowed\` | The path exists but not with this method. |
-| 409 | \`idempotency.key_reused\` | The same \`Idempotency-Key\` with a different request. |
-| 409 | \`idempotency.request_in_progress\` | The first request with this key is still running after the wait. |
-| 409 | \`tenancy.partner_api.external_order_id_conflict\` | \`externalOrderId\` already used by the installation under a different idempotency key. |
-| 409 | \`tenancy.order.price_mismatch\` | \`expectedTotal\` differs from the computed \`grandTotal\`; nothing was created. |
-| 409 | \`tenancy.partner_api.order_not_cancellable\` | Source cancel after the order left Pending; \`status_detail.status\` holds the current status name. |
-| 409 | \`delivery.accept_not_allowed\` | Accept while the assignment is not Assigned; \`status_detail.status\` holds the assignment's status name (as every \`delivery.*\` conflict). |
-| 409 | \`delivery.reject_not_allowed\` | Reject after accepting: only an Assigned delivery can be rejected. |
-| 409 | \`delivery.cancel_not_allowed\` | Cancel while not Accepted or InTransit (while Assigned, reject instead; a Delivered delivery is final). |
-| 409 | \`delivery.transition_not_allowed\` | Invalid delivery status transition: 4 (InTransit) only from Accepted, 5 (Delivered) only from InTransit. |
-| 409 | \`delivery.update_not_allowed\` | Driver, ETA or tracking changed while the assignment is not Accepted or InTransit. |
-| 413 | \`request.too_large\` | The request body is too large. |
-| 415 | \`request.unsupported_media_type\` | The request body is not one of the accepted JSON media types. |
-| 429 | \`rate_limit.exceeded\` | A rate limit was exceeded (see below). |
-| 502 | \`upstream.bad_response\` | An internal service answered badly. |
-| 503 | \`upstream.unavailable\` | An internal service is unavailable. |
-| 504 | \`upstream.timeout\` | An internal service did not answer in time. |
+${ERRORS_TABLE}
+
+429 and 503 answers carry \`Retry-After\` (whole seconds). 405, 408 and 431 answer a request that is
+no operation of this document (a method the path does not have; a request not read in time or whose
+head is too large) and are listed here only.
 
 ## Rate limits
 
@@ -127,6 +231,18 @@ A sliding window of exactly 60 seconds, counted in Redis by one atomic script:
 A refused request is not counted. A refused request gets **429** \`rate_limit.exceeded\` with
 \`Retry-After\` = the whole number of seconds until the oldest counted request leaves the window
 (at least 1).
+
+Every answer to an authenticated request (all but 401, and a 429 of the per-IP limit) carries
+\`RateLimit-Limit\` (the installation's budget per window, 60) and \`RateLimit-Remaining\` (what is
+left of it after this request).
+
+## Catalog caching
+
+Catalog reads answer with a weak \`ETag\` and \`Cache-Control: no-cache\` (keep the body, but
+revalidate before reusing it: a change shows at once). Send the \`ETag\` back in \`If-None-Match\`:
+an unchanged catalog is **304 Not Modified** without a body. A client that sends
+\`Accept-Encoding: gzip\` may get the body gzipped (\`Content-Encoding: gzip\`, \`Vary: Accept-Encoding\`).
+Revalidations count against the rate limit like any request.
 
 ## Idempotency
 
@@ -205,11 +321,85 @@ interface OperationSpec {
   parameters?: Json[];
   requestBody?: Json;
   success: Record<string, Json>;
-  /** Error responses beyond 401, 403 and 429, which every operation has. */
+  /**
+   * Error responses beyond those `operation` adds: 400 (for a POST or PATCH, or a path parameter),
+   * 401, 403, 413 and 415 (POST and PATCH), 429, 500, 502, 503 and 504.
+   */
   errors: Record<string, Json>;
+  /** Examples of the 400 answer. */
+  badRequestExamples?: Record<string, Json>;
 }
 
 const MUTATING_SUCCESS_HEADERS: Json = { 'Idempotent-Replayed': headerRef('IdempotentReplayed') };
+
+/** On every answer to an authenticated request (partner/edge.ts): all but 401. */
+const RATE_LIMIT_HEADERS: Json = {
+  'RateLimit-Limit': headerRef('RateLimitLimit'),
+  'RateLimit-Remaining': headerRef('RateLimitRemaining'),
+};
+
+/**
+ * An error response of the Partner API: problem+json, the codes it can carry (in the description
+ * and in `x-error-codes`), the rate-limit headers (not on 401, answered before the installation is
+ * known) and any other headers.
+ */
+function problem(
+  codes: string[],
+  description: string,
+  options: { examples?: Record<string, Json>; headers?: Json; rateLimit?: boolean } = {},
+): Json {
+  const headers = { ...(options.rateLimit === false ? {} : RATE_LIMIT_HEADERS), ...(options.headers ?? {}) };
+  return {
+    ...problemResponse(description, options.examples),
+    ...(Object.keys(headers).length > 0 ? { headers } : {}),
+    [X_ERROR_CODES]: codes,
+  };
+}
+
+/** A success response with the rate-limit headers added to its own. */
+function withRateLimit(response: Json): Json {
+  return { ...response, headers: { ...(response.headers ?? {}), ...RATE_LIMIT_HEADERS } };
+}
+
+const PATH_PARAMETERS = new Set(['OrderId', 'BranchId', 'ProductId'].map((name) => parameterRef(name).$ref));
+
+/**
+ * The 400 of an operation: a path parameter that makes the path not canonical (`..`, an encoded
+ * slash) and, on POST and PATCH, the Idempotency-Key and the body. Undefined when none applies.
+ */
+function badRequest(
+  spec: OperationSpec,
+  mutating: boolean,
+  pathParameters: boolean,
+  examples?: Record<string, Json>,
+): Json | undefined {
+  const parts: Array<[string, string]> = [];
+  if (mutating) {
+    parts.push(
+      spec.requestBody
+        ? ['request.invalid', 'validation failed; `errors` maps field paths to messages']
+        : ['request.invalid', 'a body, which this operation does not take, nested too deeply'],
+      [
+        'request.malformed',
+        spec.requestBody ? 'the body is not JSON' : 'a body, which this operation does not take, is not JSON',
+      ],
+      ['idempotency.key_missing', 'no `Idempotency-Key`'],
+      ['idempotency.key_invalid', 'an `Idempotency-Key` over 128 characters or with surrounding whitespace'],
+      ['request.aborted', 'the client went away before its body was received'],
+    );
+  }
+  if (pathParameters)
+    parts.push([
+      'request.path_invalid',
+      'a path parameter that makes the path not canonical, such as `..` or an encoded slash',
+    ]);
+  if (parts.length === 0) return undefined;
+  return problem(
+    parts.map(([code]) => code),
+    `Bad request. Codes: ${parts.map(([code, when]) => `\`${code}\` (${when})`).join(', ')}.`,
+    { examples },
+  );
+}
 
 function operation(spec: OperationSpec, mutating: boolean): Json {
   const scopeText =
@@ -217,6 +407,8 @@ function operation(spec: OperationSpec, mutating: boolean): Json {
       ? `**Required scope:** \`${spec.scopes[0]}\`.`
       : `**Required scope:** ${spec.scopes.map((s) => `\`${s}\``).join(' or ')} (any one), plus ownership.`;
   const parameters = [...(spec.parameters ?? []), ...(mutating ? [parameterRef('IdempotencyKey')] : [])];
+  const pathParameters = parameters.some((p) => PATH_PARAMETERS.has(p.$ref));
+  const invalid = badRequest(spec, mutating, pathParameters, spec.badRequestExamples);
   return {
     tags: [spec.tag],
     operationId: spec.operationId,
@@ -229,10 +421,18 @@ function operation(spec: OperationSpec, mutating: boolean): Json {
     ...(spec.requestBody ? { requestBody: spec.requestBody } : {}),
     // Integer-like keys keep ascending order in JavaScript objects.
     responses: {
-      ...spec.success,
+      ...Object.fromEntries(
+        Object.entries(spec.success).map(([status, response]) => [status, withRateLimit(response)]),
+      ),
+      ...(invalid ? { '400': invalid } : {}),
       '401': responseRef('Unauthorized'),
       '403': responseRef('Forbidden'),
+      ...(mutating ? { '413': responseRef('PayloadTooLarge'), '415': responseRef('UnsupportedMediaType') } : {}),
       '429': responseRef('TooManyRequests'),
+      '500': responseRef('InternalError'),
+      '502': responseRef('BadGateway'),
+      '503': responseRef(mutating ? 'UnavailableOrBusy' : 'Unavailable'),
+      '504': responseRef('GatewayTimeout'),
       ...spec.errors,
     },
   };
@@ -254,32 +454,30 @@ function jsonBody(schemaName: string, description: string): Json {
 
 const P = '/api/partner/v1';
 
-const IDEMPOTENCY_CONFLICTS = '`idempotency.key_reused`, `idempotency.request_in_progress`';
+const IDEMPOTENCY_CONFLICT_CODES = ['idempotency.key_reused', 'idempotency.request_in_progress'];
+const IDEMPOTENCY_CONFLICTS = IDEMPOTENCY_CONFLICT_CODES.map((code) => `\`${code}\``).join(', ');
 /** The 409 of a delivery operation: its own state conflict (with `status_detail`) and the idempotency ones. */
 function deliveryConflict(code: string, when: string, example: keyof typeof ASSIGNMENT_STATUS): Json {
-  return problemResponse(
+  return problem(
+    [code, ...IDEMPOTENCY_CONFLICT_CODES],
     `Conflict. Codes: \`${code}\` (${when}; \`status_detail.status\` holds the assignment's status name), ` +
       `${IDEMPOTENCY_CONFLICTS}.`,
     {
-      notAllowed: {
-        type: 'about:blank',
-        title: 'Conflict',
-        status: 409,
-        detail: `The delivery does not allow this in status ${example}.`,
-        code,
-        status_detail: { status: example },
+      examples: {
+        notAllowed: {
+          type: 'about:blank',
+          title: 'Conflict',
+          status: 409,
+          detail: `The delivery does not allow this in status ${example}.`,
+          code,
+          status_detail: { status: example },
+        },
       },
     },
   );
 }
-const badRequestIdempotency = problemResponse(
-  'Bad request. Codes: `idempotency.key_missing`, `idempotency.key_invalid`.',
-);
-const badRequestBody = problemResponse(
-  'Bad request. Codes: `request.invalid` (validation failed; `errors` maps field paths to messages), ' +
-    '`request.malformed` (the body is not JSON), `idempotency.key_missing`, `idempotency.key_invalid`.',
-);
-const notFoundAssignment = problemResponse(
+const notFoundAssignment = problem(
+  ['resource.not_found'],
   "Not found (`resource.not_found`): the order does not exist, or the caller's installation does not hold its live " +
     'delivery assignment (never assigned to it, assigned to another installation, or the assignment ended: ' +
     'rejected, cancelled, superseded or terminated). The cases are indistinguishable.',
@@ -311,7 +509,7 @@ function deliveryAction(
     scopes: [scope],
     parameters: [parameterRef('OrderId')],
     success: { '200': assignmentResult },
-    errors: { '400': badRequestIdempotency, '404': notFoundAssignment, '409': conflict },
+    errors: { '404': notFoundAssignment, '409': conflict },
   });
 }
 
@@ -332,7 +530,7 @@ function deliveryUpdate(
     parameters: [parameterRef('OrderId')],
     requestBody: jsonBody(body, summary),
     success: { '200': assignmentResult },
-    errors: { '400': badRequestBody, '404': notFoundAssignment, '409': conflict },
+    errors: { '404': notFoundAssignment, '409': conflict },
   });
 }
 
@@ -344,6 +542,20 @@ const updateConflict = deliveryConflict(
   'Assigned',
 );
 
+/** Catalog reads: a weak ETag, revalidation with If-None-Match (304), gzip when accepted (catalog partner-routes.ts). */
+const CATALOG_HEADERS: Json = {
+  ETag: headerRef('ETag'),
+  'Cache-Control': headerRef('CatalogCacheControl'),
+  Vary: headerRef('Vary'),
+};
+const catalogRead = (description: string, schema: Json): Record<string, Json> => ({
+  '200': jsonResponse(description, schema, { ...CATALOG_HEADERS, 'Content-Encoding': headerRef('ContentEncoding') }),
+  '304': {
+    description: 'Not modified: the `If-None-Match` named the current `ETag`. No body.',
+    headers: CATALOG_HEADERS,
+  },
+});
+
 const paths: Json = {
   [`${P}/catalog/branches`]: get({
     tag: 'Catalog',
@@ -351,7 +563,8 @@ const paths: Json = {
     summary: 'List the branches',
     description: 'Every active branch of the tenant that installed the app. A full snapshot: no pagination.',
     scopes: ['Catalog.Read'],
-    success: { '200': jsonResponse('The active branches.', arrayOf(ref('Branch'))) },
+    parameters: [parameterRef('IfNoneMatch')],
+    success: catalogRead('The active branches.', arrayOf(ref('Branch'))),
     errors: { '404': responseRef('NotFound') },
   }),
   [`${P}/catalog/branches/{branchId}/products`]: get({
@@ -362,8 +575,8 @@ const paths: Json = {
       "The branch's full effective catalog as categories with product summaries, without modifier detail. " +
       'A full snapshot: no pagination, no change feed.',
     scopes: ['Catalog.Read'],
-    parameters: [parameterRef('BranchId'), parameterRef('Language')],
-    success: { '200': jsonResponse('The catalog of the branch.', ref('ProductListResponse')) },
+    parameters: [parameterRef('BranchId'), parameterRef('Language'), parameterRef('IfNoneMatch')],
+    success: catalogRead('The catalog of the branch.', ref('ProductListResponse')),
     errors: { '404': responseRef('NotFound') },
   }),
   [`${P}/catalog/branches/{branchId}/products/{productId}`]: get({
@@ -372,8 +585,13 @@ const paths: Json = {
     summary: 'Get a product with its modifiers',
     description: 'One product of the branch with its variants and the complete, recursively nested modifier hierarchy.',
     scopes: ['Catalog.Read'],
-    parameters: [parameterRef('BranchId'), parameterRef('ProductId'), parameterRef('Language')],
-    success: { '200': jsonResponse('The product.', ref('ProductDetailResponse')) },
+    parameters: [
+      parameterRef('BranchId'),
+      parameterRef('ProductId'),
+      parameterRef('Language'),
+      parameterRef('IfNoneMatch'),
+    ],
+    success: catalogRead('The product.', ref('ProductDetailResponse')),
     errors: { '404': responseRef('NotFound') },
   }),
   [`${P}/orders`]: post({
@@ -409,31 +627,34 @@ const paths: Json = {
         ...MUTATING_SUCCESS_HEADERS,
       }),
     },
+    badRequestExamples: {
+      validation: {
+        type: 'about:blank',
+        title: 'Bad Request',
+        status: 400,
+        detail: 'The request is invalid.',
+        code: 'request.invalid',
+        errors: { 'lines[2].modifierSelections[0].modifierOptionId': ['must match format "uuid"'] },
+      },
+    },
     errors: {
-      '400': problemResponse(
-        'Bad request. Codes: `request.invalid` (validation failed, with the `errors` map), `request.malformed` (the body is not JSON), ' +
-          '`idempotency.key_missing`, `idempotency.key_invalid`.',
-        {
-          validation: {
-            type: 'about:blank',
-            title: 'Bad Request',
-            status: 400,
-            detail: 'The request is invalid.',
-            code: 'request.invalid',
-            errors: { 'lines[2].modifierSelections[0].modifierOptionId': ['must match format "uuid"'] },
-          },
-        },
-      ),
-      '409': problemResponse(
+      '409': problem(
+        [
+          'tenancy.order.price_mismatch',
+          'tenancy.partner_api.external_order_id_conflict',
+          ...IDEMPOTENCY_CONFLICT_CODES,
+        ],
         'Conflict. Codes: `tenancy.order.price_mismatch`, `tenancy.partner_api.external_order_id_conflict`, ' +
           `${IDEMPOTENCY_CONFLICTS}.`,
         {
-          priceMismatch: {
-            type: 'about:blank',
-            title: 'Conflict',
-            status: 409,
-            detail: 'expectedTotal does not match the computed grandTotal.',
-            code: 'tenancy.order.price_mismatch',
+          examples: {
+            priceMismatch: {
+              type: 'about:blank',
+              title: 'Conflict',
+              status: 409,
+              detail: 'expectedTotal does not match the computed grandTotal.',
+              code: 'tenancy.order.price_mismatch',
+            },
           },
         },
       ),
@@ -469,18 +690,20 @@ const paths: Json = {
       '200': jsonResponse('The order was cancelled.', ref('OrderCancellationResponse'), MUTATING_SUCCESS_HEADERS),
     },
     errors: {
-      '400': badRequestIdempotency,
       '404': responseRef('NotFound'),
-      '409': problemResponse(
+      '409': problem(
+        ['tenancy.partner_api.order_not_cancellable', ...IDEMPOTENCY_CONFLICT_CODES],
         `Conflict. Codes: \`tenancy.partner_api.order_not_cancellable\`, ${IDEMPOTENCY_CONFLICTS}.`,
         {
-          notCancellable: {
-            type: 'about:blank',
-            title: 'Conflict',
-            status: 409,
-            detail: 'The order can no longer be cancelled.',
-            code: 'tenancy.partner_api.order_not_cancellable',
-            status_detail: { status: 'Accepted' },
+          examples: {
+            notCancellable: {
+              type: 'about:blank',
+              title: 'Conflict',
+              status: 409,
+              detail: 'The order can no longer be cancelled.',
+              code: 'tenancy.partner_api.order_not_cancellable',
+              status_detail: { status: 'Accepted' },
+            },
           },
         },
       ),
@@ -701,6 +924,9 @@ export const partnerApiDocument: Json = {
   ],
   paths,
   webhooks,
+  [X_ERROR_CODES]: Object.fromEntries(
+    Object.entries(PARTNER_ERROR_CODES).map(([code, { statuses, when }]) => [code, { statuses, description: when }]),
+  ),
   components: {
     securitySchemes: {
       partnerApiKey: {
@@ -733,6 +959,15 @@ export const partnerApiDocument: Json = {
         description:
           'Requested language. Resolved from this parameter alone, never from Accept-Language; the response field ' +
           '`resolvedLanguage` reports the result.',
+        schema: { type: 'string' },
+      },
+      IfNoneMatch: {
+        name: 'If-None-Match',
+        in: 'header',
+        required: false,
+        description:
+          'The `ETag` of a catalog answer the client holds: when it is still the current one, the answer is 304 Not ' +
+          'Modified without a body.',
         schema: { type: 'string' },
       },
       WebhookEventId: {
@@ -768,23 +1003,86 @@ export const partnerApiDocument: Json = {
         required: true,
         schema: { type: 'integer', minimum: 1 },
       },
+      RetryAfterUnavailable: {
+        description: 'Whole seconds to wait before trying again (at least 1).',
+        required: true,
+        schema: { type: 'integer', minimum: 1 },
+      },
+      RateLimitLimit: {
+        description:
+          "The installation's request budget per 60-second window. On every answer to an authenticated request; not on " +
+          '401, nor on a 429 of the per-IP limit.',
+        schema: { type: 'integer', minimum: 0 },
+      },
+      RateLimitRemaining: {
+        description: "What is left of the installation's budget in the current window, this request counted.",
+        schema: { type: 'integer', minimum: 0 },
+      },
+      ETag: {
+        description: 'A weak validator of the catalog answer (`W/"…"`); send it back in `If-None-Match` to revalidate.',
+        schema: { type: 'string' },
+      },
+      CatalogCacheControl: {
+        description:
+          '`no-cache`: the answer may be kept but must be revalidated (`If-None-Match`) before it is reused.',
+        schema: { type: 'string' },
+      },
+      Vary: {
+        description: '`Accept-Encoding`: the body may be gzipped for a client that accepts it.',
+        schema: { type: 'string' },
+      },
+      ContentEncoding: {
+        description: '`gzip` when the request accepted it (`Accept-Encoding`) and the body is worth compressing.',
+        schema: { type: 'string' },
+      },
     },
     responses: {
-      Unauthorized: problemResponse(
+      Unauthorized: problem(
+        ['auth.unauthenticated'],
         'Unauthenticated (`auth.unauthenticated`): the credential is missing, malformed, unknown or revoked. One generic ' +
           'message; it never says which part of the credential was wrong.',
+        { rateLimit: false },
       ),
-      Forbidden: problemResponse('The installation lacks the required scope (`auth.insufficient_scope`).'),
-      NotFound: problemResponse(
+      Forbidden: problem(
+        ['auth.insufficient_scope'],
+        'The installation lacks the required scope (`auth.insufficient_scope`).',
+      ),
+      NotFound: problem(
+        ['resource.not_found'],
         'Not found (`resource.not_found`): the resource does not exist or is not visible to the installation; the two ' +
           'cases are indistinguishable.',
       ),
-      TooManyRequests: {
-        ...problemResponse(
-          'Rate limited (`rate_limit.exceeded`): 120 requests per IP or 60 per installation in any 60 seconds.',
-        ),
-        headers: { 'Retry-After': headerRef('RetryAfter') },
-      },
+      PayloadTooLarge: problem(['request.too_large'], 'The request body is too large (`request.too_large`).'),
+      UnsupportedMediaType: problem(
+        ['request.unsupported_media_type'],
+        'The request body is not `application/json`, `text/json` or `application/*+json` ' +
+          '(`request.unsupported_media_type`).',
+      ),
+      TooManyRequests: problem(
+        ['rate_limit.exceeded'],
+        'Rate limited (`rate_limit.exceeded`): 120 requests per IP or 60 per installation in any 60 seconds. ' +
+          '`RateLimit-Limit` and `RateLimit-Remaining` are absent when the per-IP limit refused the request.',
+        { headers: { 'Retry-After': headerRef('RetryAfter') } },
+      ),
+      InternalError: problem(
+        ['internal'],
+        'An unexpected failure (`internal`); the details are logged, never returned.',
+      ),
+      BadGateway: problem(['upstream.bad_response'], 'An internal service answered badly (`upstream.bad_response`).'),
+      Unavailable: problem(
+        ['service.unavailable', 'upstream.unavailable'],
+        'Unavailable for a moment: a store the service needs is out of reach (`service.unavailable`) or an internal ' +
+          'service is unavailable (`upstream.unavailable`). Retry after `Retry-After` seconds.',
+        { headers: { 'Retry-After': headerRef('RetryAfterUnavailable') } },
+      ),
+      UnavailableOrBusy: problem(
+        ['service.unavailable', 'upstream.unavailable', 'resource.busy'],
+        'Unavailable for a moment: a store the service needs is out of reach (`service.unavailable`), an internal ' +
+          'service is unavailable (`upstream.unavailable`), or another change of the same order or delivery holds it ' +
+          '(`resource.busy`). Retry after `Retry-After` seconds with the same `Idempotency-Key`.',
+        { headers: { 'Retry-After': headerRef('RetryAfterUnavailable') } },
+      ),
+      GatewayTimeout: problem(['upstream.timeout'], 'An internal service did not answer in time (`upstream.timeout`).'),
     },
     schemas,
   },

@@ -99,8 +99,8 @@ it('describes an order the way the service answers it', () => {
     branch: {
       name: 'Mitte',
       address: 'Torstr. 2, 10119 Berlin, DE',
-      latitude: null,
-      longitude: null,
+      latitude: 52.53,
+      longitude: 13.4,
       externalLocationId: null,
     },
     paymentStatus: 1,

@@ -9,17 +9,6 @@ import { pickupBranch, type PickupSnapshot } from '../../domain/delivery';
 import type { Order } from '../../domain/order';
 import { paymentStatusName, statusName } from '../../domain/order-status';
 
-/**
- * The source-owned read: the published OrderResponse but for one field: the branch's latitude and
- * longitude are null when the branch has no coordinates (as this service answers, see the README's
- * Reads), where the contract's BranchPickupInfo says numbers. Everything else is checked against
- * the contract. (The delivery-owned read shows the pickup snapshot, which always has coordinates:
- * it is the contract's OrderResponse exactly.)
- */
-type OrderReadBody = Omit<OrderResponse, 'branch'> & {
-  branch: Omit<BranchPickupInfo, 'latitude' | 'longitude'> & { latitude: number | null; longitude: number | null };
-};
-
 const money = (order: Order, minor: number) => fromMinorUnits(minor, order.decimals);
 
 /** Spec: Create order response. */
@@ -46,7 +35,7 @@ export function createdView(order: Order): CreateOrderResponse {
  * delivery-assignment-owned read: the seven fields the spec lists are null (grandTotal stays: a
  * driver may collect cash).
  */
-function orderBody<B>(order: Order, financial: boolean, branch: B): Omit<OrderResponse, 'branch'> & { branch: B } {
+function orderBody(order: Order, financial: boolean, branch: BranchPickupInfo): OrderResponse {
   const t = order.totals;
   const orFinancial = <T>(value: T) => (financial ? value : null);
   return {
@@ -89,8 +78,11 @@ function orderBody<B>(order: Order, financial: boolean, branch: B): Omit<OrderRe
   };
 }
 
-/** The source-owned read: everything, the branch as it was when the order was placed. */
-export function orderView(order: Order): OrderReadBody {
+/**
+ * The source-owned read: everything, the branch as it was when the order was placed (with its
+ * coordinates, always: an order is refused at a branch without them).
+ */
+export function orderView(order: Order): OrderResponse {
   return orderBody(order, true, order.branch);
 }
 
