@@ -294,6 +294,8 @@ async function setUp(url) {
     serviceArea: BERLIN,
     rateLimit: { requestsPerMinute: 1_000_000 },
     simulator: { enabled: true, drivers: options.drivers, timeScale: SCALE },
+    // Opted in to provider-delivery's own event types: the bench times arrival at pickup from them.
+    eventTypes: require('./shared/contracts/dist/index.js').PROVIDER_EVENT_TYPES,
   });
   accountId = account.id;
   const { apiKey } = await admin('POST', `/admin/v1/platform-accounts/${account.id}/api-keys`);

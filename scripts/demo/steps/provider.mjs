@@ -30,6 +30,28 @@ const AREA_HALF_SIDE = 0.03;
  * minute (15 minutes of preparation are 30 seconds).
  */
 const SIMULATOR = { enabled: true, drivers: 5, timeScale: 30 };
+/**
+ * The event types the demo platform receives: the spec's table and, opted in, provider-delivery's
+ * own (arrival at pickup, on the way, the return's), so the demo's callbacks show every move (an
+ * account receives only the spec's table unless it opts in).
+ */
+const EVENT_TYPES = [
+  'delivery.accepted',
+  'driver.assigned',
+  'driver.location_updated',
+  'eta.updated',
+  'tracking.updated',
+  'delivery.picked_up',
+  'delivery.delivered',
+  'delivery.cancelled',
+  'delivery.failed',
+  'driver.arrived_at_pickup',
+  'delivery.on_the_way',
+  'delivery.return_requested',
+  'delivery.returning_to_origin',
+  'delivery.returned_to_origin',
+  'delivery.return_failed',
+];
 
 /** A GeoJSON Polygon ([lng, lat] positions, closed ring): a square of ±d degrees around a point. */
 function squareAround({ latitude, longitude }, d) {
@@ -55,6 +77,7 @@ export const providerStep = {
       // The zone's `inside` point is the branch itself.
       serviceArea: squareAround(zone.inside, AREA_HALF_SIDE),
       simulator: SIMULATOR,
+      eventTypes: EVENT_TYPES,
     };
     const accounts = await admin.call('GET', ACCOUNTS, undefined, [200]);
     const found = accounts.find((a) => a.name === DEMO_PLATFORM_ACCOUNT);

@@ -18,5 +18,11 @@ export const settings = {
    * default: the whole history, so a new database fills itself) or `latest` (tests, whose tenants
    * are all new).
    */
+  /**
+   * How long a partner action's answer is kept to answer a repeat of its Idempotency-Key: the
+   * gateway's retention (its setting of the same name and default), so a retry the gateway can no
+   * longer answer is not answered here either, and one it could is.
+   */
+  idempotencyRetentionHours: int('IDEMPOTENCY_RETENTION_HOURS', { default: 24, min: 1, max: 24 * 30 }),
   copiesStart: oneOf('COPIES_START', ['earliest', 'latest'] as const, { default: 'earliest' }),
 };

@@ -12,6 +12,9 @@ import { registerRoutes } from './http/routes';
 import type { DeliveryContext } from './usecases/context';
 import { RecentDeliveries } from './usecases/recent-deliveries';
 
+/** How often answers kept for Idempotency-Key repeats are removed once past their retention. */
+const PRUNE_INTERVAL_MS = 10 * 60_000;
+
 /** Delivery assignment: what it owns, the topics it uses and its indexes, in one place. */
 export const deliveryAssignmentService: ServiceDefinition<typeof settings> = {
   name: 'delivery-assignment',
@@ -60,15 +63,25 @@ export const deliveryAssignmentService: ServiceDefinition<typeof settings> = {
           { retryAfterSeconds: 1 },
         );
       },
+      partnerRequestRetentionMs: config.idempotencyRetentionHours * 3_600_000,
       metrics: assignmentMetrics(context.metrics),
       logger: context.logger,
       now: () => new Date(),
       newId: randomUUID,
     };
     registerRoutes(context, ctx);
+    const pruning = setInterval(() => {
+      ctx.store.deliveries
+        .deleteExpiredPartnerRequests(ctx.now())
+        .catch((error: unknown) => context.logger.warn({ err: error }, 'pruning expired partner requests failed'));
+    }, PRUNE_INTERVAL_MS);
+    pruning.unref();
     return {
       consumers: consumers(ctx, progress, config.copiesStart === 'earliest'),
-      onStop: () => admin.disconnect(),
+      onStop: async () => {
+        clearInterval(pruning);
+        await admin.disconnect();
+      },
     };
   },
 };

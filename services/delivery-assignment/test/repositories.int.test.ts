@@ -18,6 +18,7 @@ import type { DeliveryDoc } from '../src/adapters/deliveries-repository';
 import type { InstallationCopyDoc } from '../src/adapters/installation-copies-repository';
 import { deliveryIndexes, deliveryStore, type DeliveryStore } from '../src/adapters/store';
 import type { Assignment, Delivery } from '../src/domain/delivery';
+import { partnerRequestId, type PartnerRequest } from '../src/domain/partner-requests';
 
 // Every repository query of delivery-assignment, on the real engine, with its collections holding
 // 1,000 documents and then 20,000 (the extra ones other tenants'): a query an index serves costs
@@ -72,6 +73,28 @@ function assignment(i: number, status: Assignment['status']): Assignment {
   };
 }
 
+/** A partner action's answer kept on the delivery; half of them past their retention at `at(20_000)`. */
+function partnerRequest(installationId: string, i: number): PartnerRequest {
+  return {
+    id: partnerRequestId(installationId, `key-${i}`),
+    fingerprint: `fingerprint-${i}`,
+    response: {
+      assignmentId: randomUUID(),
+      orderId: randomUUID(),
+      appInstallationId: installationId,
+      status: 2,
+      assignedAtUtc: at(i).toISOString(),
+      respondedAtUtc: at(i + 1).toISOString(),
+      driverName: null,
+      driverPhone: null,
+      etaUtc: null,
+      trackingUrl: null,
+    },
+    createdAt: at(i),
+    expiresAt: at(i % 2 === 0 ? i : 40_000 + i),
+  };
+}
+
 function delivery(tenantId: string, i: number, id: string = randomUUID()): Delivery {
   return {
     _id: id,
@@ -81,6 +104,10 @@ function delivery(tenantId: string, i: number, id: string = randomUUID()): Deliv
     history: [assignment(i, 'Superseded')],
     version: 4,
     eventRevision: 3,
+    partnerRequests: [
+      partnerRequest(`installation-${i % 300}`, 2 * i),
+      partnerRequest(`installation-${i % 300}`, 2 * i + 1),
+    ],
     createdAt: at(i),
     updatedAt: at(i),
   };
@@ -118,8 +145,11 @@ async function growTo(total: number): Promise<void> {
   ]);
 }
 
+const OWN_INSTALLATION = `installation-of-${owner.tenantId}`;
+const ownRequest = partnerRequest(OWN_INSTALLATION, 3);
+
 async function seed() {
-  const deliveries = [delivery(owner.tenantId, 1), delivery(owner.tenantId, 2)];
+  const deliveries = [delivery(owner.tenantId, 1), { ...delivery(owner.tenantId, 2), partnerRequests: [ownRequest] }];
   for (const d of deliveries) await store.deliveries.insert(owner, d);
   const installations = [installation(owner.tenantId, 1), installation(owner.tenantId, 2)];
   for (const i of installations) await store.installations.saveIfNewer(owner, i);
@@ -154,6 +184,23 @@ function cases({ deliveries, installations, branches }: Awaited<ReturnType<typeo
         );
       },
       check: (ok) => expect(ok).toBe(true),
+    },
+    {
+      name: "DeliveriesRepository.findPartnerRequest: an installation's key",
+      run: () =>
+        store.deliveries.findPartnerRequest(
+          { tenantId: owner.tenantId, installationId: OWN_INSTALLATION },
+          ownRequest.id,
+          at(0),
+        ),
+      check: (found) => expect((found as PartnerRequest).fingerprint).toBe(ownRequest.fingerprint),
+    },
+    {
+      // Each run finds the expired answers of a few minutes more (the filled documents' are spread
+      // over their minutes): what a sweep every few minutes meets.
+      name: 'DeliveriesRepository.deleteExpiredPartnerRequests: the expired answers',
+      run: () => store.deliveries.deleteExpiredPartnerRequests(at(++n)),
+      check: () => undefined,
     },
     {
       name: 'InstallationCopiesRepository.find: one installation',
@@ -206,6 +253,23 @@ describe('delivery-assignment repositories', () => {
         at(1),
       ),
     ).toBe(false);
+    const strangerWithTheKey = { tenantId: stranger.tenantId, installationId: OWN_INSTALLATION };
+    expect(await store.deliveries.findPartnerRequest(strangerWithTheKey, ownRequest.id, at(0))).toBeUndefined();
+  });
+
+  it('a partner request is found until its retention ends; the sweep removes only the expired ones', async () => {
+    const installationId = randomUUID();
+    const mine = { tenantId: owner.tenantId, installationId };
+    const [expiring, kept] = [partnerRequest(installationId, 6), partnerRequest(installationId, 7)];
+    const d = { ...delivery(owner.tenantId, 3), partnerRequests: [expiring, kept] };
+    await store.deliveries.insert(owner, d);
+    expect(await store.deliveries.findPartnerRequest(mine, expiring.id, at(5))).toEqual(expiring);
+    expect(await store.deliveries.findPartnerRequest(mine, expiring.id, at(6))).toBeUndefined();
+    expect(await store.deliveries.deleteExpiredPartnerRequests(at(6))).toBeGreaterThanOrEqual(1);
+    expect((await store.deliveries.findByOrder(owner, d._id))?.partnerRequests).toEqual([kept]);
+    await expect(
+      store.deliveries.findPartnerRequest({ tenantId: owner.tenantId, installationId: 'another' }, kept.id, at(0)),
+    ).rejects.toThrow('another installation');
   });
 
   it('a stale version or revision changes nothing', async () => {

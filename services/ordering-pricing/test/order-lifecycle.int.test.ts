@@ -189,7 +189,7 @@ describe('tenant order actions', () => {
     ['complete a Pending order', [], 'complete'],
     ['reject an Accepted order', ['accept'], 'reject'],
     ['accept a Rejected order', ['reject'], 'accept'],
-    ['cancel a Completed order', ['accept', 'complete'], 'cancel'],
+    ['cancel a Cancelled order again', ['cancel'], 'cancel'],
     ['accept a Cancelled order', ['cancel'], 'accept'],
   ])('refuses to %s (409 with the current status)', async (_name, before, action) => {
     const order = await create();
@@ -219,6 +219,45 @@ describe('tenant order actions', () => {
     expect((await stranger.manage('GET', '/orders')).body).toEqual([]);
     expect((await stranger.manage('GET', `/orders/${order.orderId}`)).status).toBe(404);
     expect((await stranger.manage('POST', `/orders/${order.orderId}/accept`)).status).toBe(404);
+  });
+});
+
+describe('the tenant cancels from any status (spec: any | tenant cancels)', () => {
+  it.each([
+    ['Pending', []],
+    ['Accepted', ['accept']],
+    ['Completed', ['accept', 'complete']],
+    ['Rejected', ['reject']],
+  ])('a %s order: 200 Cancelled, orders.cancelled for the source installation', async (previous, before) => {
+    const order = await create();
+    for (const step of before) expect((await r.manage('POST', `/orders/${order.orderId}/${step}`)).status).toBe(200);
+    const res = await r.manage('POST', `/orders/${order.orderId}/cancel`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: 8, statusName: 'Cancelled', paymentStatus: 1, refundDue: 0 });
+    expect(res.body.history.at(-1)).toMatchObject({ status: 'Cancelled', by: 'tenant' });
+    const cancelled = await waitFor('orders.cancelled', () =>
+      eventsOf(order.orderId).find((e) => e.type === 'orders.cancelled'),
+    );
+    expect(validate(cancelled.data)).toBe(true);
+    expect(cancelled.data).toMatchObject({
+      orderId: order.orderId,
+      status: 'Cancelled',
+      previousStatus: previous,
+      cancelledBy: 'tenant',
+      sourceInstallationId: r.source.installationId,
+      externalOrderId: order.externalOrderId,
+    });
+    expect((await r.partner('GET', `/orders/${order.orderId}`)).body.status).toBe(8);
+  });
+
+  it('a paid Completed order keeps its payment and shows the grand total as the refund due', async () => {
+    const order = await create();
+    for (const step of ['accept', 'complete', 'payment'])
+      expect((await r.manage('POST', `/orders/${order.orderId}/${step}`)).status).toBe(200);
+    const res = await r.manage('POST', `/orders/${order.orderId}/cancel`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: 8, paymentStatus: 2, paymentStatusName: 'Paid', refundDue: 17.95 });
+    expect((await r.manage('GET', `/orders/${order.orderId}`)).body.refundDue).toBe(17.95);
   });
 });
 

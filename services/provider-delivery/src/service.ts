@@ -14,6 +14,7 @@ import { registerRoutes } from './http/routes';
 import type { ProviderContext } from './usecases/context';
 import { KeyCache } from './usecases/key-cache';
 import { TransportSecrets } from './usecases/account-secrets';
+import { RedisWebhookTestMemory } from './adapters/webhook-test-memory';
 import { DELIVERIES_OUTBOX } from './usecases/delivery-events';
 import { ACCOUNTS_OUTBOX } from './usecases/platform-accounts';
 import { Dispatcher } from './usecases/dispatcher';
@@ -65,7 +66,9 @@ export const providerDeliveryService: ServiceDefinition<typeof settings> = {
       transportKey: config.webhookSecretTransportKey,
       transportSecrets: new TransportSecrets(),
       outbox: context.outbox,
-      // The webhook test's one attempt: the webhook sender's limits (3 s to connect, 10 s for the answer).
+      webhookTests: new RedisWebhookTestMemory(context.redis, config.redisKeyPrefix, context.logger),
+      // The webhook test's one attempt: the webhook sender's limits (3 s to connect, 10 s for the
+      // answer), inside the test's own deadline of 10 s for the whole call (usecases/webhook-test.ts).
       http: new SafeHttpClient({
         connectTimeoutMs: 3_000,
         responseTimeoutMs: 10_000,

@@ -10,7 +10,7 @@ import {
   type Receiver,
   type ServiceProcess,
 } from '@marketplace/testing';
-import { createRequest, ProviderUnderTest, type TestAccount } from './support/provider';
+import { ALL_EVENT_TYPES, createRequest, ProviderUnderTest, type TestAccount } from './support/provider';
 
 // A delivery's events travel from provider-delivery through `provider-events` and the webhook
 // sender to the platform's callback (a real HTTP receiver here): signed over the raw bytes, in a
@@ -45,7 +45,8 @@ beforeAll(async () => {
     },
     90_000,
   );
-  account = await provider.account({ webhookUrl: `${receiver.url}/global/tok_global` });
+  // Opted in to our own event types: the journeys below include arrival at pickup, on the way and returns.
+  account = await provider.account({ webhookUrl: `${receiver.url}/global/tok_global`, eventTypes: ALL_EVENT_TYPES });
   // A new sender joins the attempt topics at their beginning and reads past the attempts of every
   // earlier sender on the stack before its first own one: wait for that once, here.
   await create(account, { webhook: { url: `${receiver.url}/warm-up` } });
@@ -161,6 +162,62 @@ it('runs a delivery to delivered: every event in a legal order, nothing after th
     estimatedDeliveryAtUtc: '2030-01-01T10:30:00.000Z',
   });
   for (const r of receiver.at(path)) expect(signedBy(r, account.webhookSecret)).toBe(true);
+});
+
+it('sends only the spec’s table to an account on the default, and our own types once it opts in', async () => {
+  const path = '/cb/tok_default';
+  const optedPath = '/cb/tok_opted';
+  receiver.respond = () => 200;
+  const plain = await provider.account();
+  const plainView = await provider.admin('GET', `/platform-accounts/${plain.id}`);
+  expect(plainView.body.eventTypes).toEqual([
+    'delivery.accepted',
+    'driver.assigned',
+    'driver.location_updated',
+    'eta.updated',
+    'tracking.updated',
+    'delivery.picked_up',
+    'delivery.delivered',
+    'delivery.cancelled',
+    'delivery.failed',
+  ]);
+  const run = async (a: TestAccount, url: string) => {
+    const id = await create(a, { webhook: { url } });
+    await report(a, id, 'driver.assigned', { driverName: 'Dana' });
+    await report(a, id, 'driver.arrived_at_pickup');
+    await report(a, id, 'delivery.picked_up');
+    await report(a, id, 'delivery.on_the_way');
+    await report(a, id, 'delivery.delivered');
+    return id;
+  };
+  const id = await run(plain, `${receiver.url}${path}`);
+  await waitFor('the default account’s delivered event', () => typesAt(path).includes('delivery.delivered'), 60_000);
+  const got = events(path).sort((a, b) => a.eventTimeUtc.localeCompare(b.eventTimeUtc));
+  expect(got.map((e) => e.eventType)).toEqual([
+    'delivery.accepted',
+    'driver.assigned',
+    'delivery.picked_up',
+    'delivery.delivered',
+  ]);
+  // The status moved all the same: the read shows it, and the next event sent carries it.
+  expect((await plain.call('GET', `/deliveries/${id}/status`)).body.status).toBe('delivered');
+
+  const opted = await provider.admin('PATCH', `/platform-accounts/${plain.id}`, {
+    eventTypes: ['driver.arrived_at_pickup', 'delivery.accepted', 'delivery.delivered', 'driver.assigned'],
+  });
+  expect(opted.body.eventTypes).toEqual([
+    'delivery.accepted',
+    'driver.assigned',
+    'delivery.delivered',
+    'driver.arrived_at_pickup',
+  ]);
+  await run(plain, `${receiver.url}${optedPath}`);
+  await waitFor('the opted-in delivered event', () => typesAt(optedPath).includes('delivery.delivered'), 60_000);
+  expect(
+    events(optedPath)
+      .sort((a, b) => a.eventTimeUtc.localeCompare(b.eventTimeUtc))
+      .map((e) => e.eventType),
+  ).toEqual(['delivery.accepted', 'driver.assigned', 'driver.arrived_at_pickup', 'delivery.delivered']);
 });
 
 it('retries 503 with the same bytes and signature; does not retry 400', async () => {

@@ -468,6 +468,42 @@ describe('POST /webhooks/test', () => {
     expect(unsafe.status).toBe(422);
     expect(Object.keys(unsafe.body.fieldErrors)).toEqual(['url']);
   });
+
+  it('answers a repeat of the same test with the first outcome, sending one event', async () => {
+    receiver.respond = () => 200;
+    const url = `${receiver.url}/test/tok_repeat`;
+    const first = await account.call('POST', '/webhooks/test', { url });
+    const again = await account.call('POST', '/webhooks/test', { url });
+    expect(first.body.delivered).toBe(true);
+    expect(again.body).toEqual(first.body);
+    expect(receiver.at('/test/tok_repeat')).toHaveLength(1);
+    // Another URL (or another account) is another test.
+    const other = await account.call('POST', '/webhooks/test', { url: `${url}2` });
+    expect(other.body.testId).not.toBe(first.body.testId);
+    const theirs = await (await provider.account()).call('POST', '/webhooks/test', { url });
+    expect(theirs.body.testId).not.toBe(first.body.testId);
+    expect(receiver.at('/test/tok_repeat')).toHaveLength(2);
+  });
+
+  it('answers within the platform’s 15 s when the callback holds the request: a timeout, one event for two calls', async () => {
+    const path = '/test/tok_hold';
+    receiver.respond = (req) => (req.path === path ? 'hang' : 200);
+    const started = performance.now();
+    const [first, second] = await Promise.all([
+      account.call('POST', '/webhooks/test', { url: `${receiver.url}${path}` }),
+      account.call('POST', '/webhooks/test', { url: `${receiver.url}${path}` }),
+    ]);
+    expect(performance.now() - started).toBeLessThan(15_000);
+    expect(first.body).toMatchObject({
+      callbackConfigured: true,
+      delivered: false,
+      responseStatus: null,
+      errorMessage: 'The callback did not answer within the test’s 10 seconds.',
+    });
+    expect(second.body).toEqual(first.body);
+    expect(receiver.at(path)).toHaveLength(1);
+    receiver.respond = () => 200;
+  });
 });
 
 describe('unknown request properties (versioning rule 1: accepted and ignored)', () => {

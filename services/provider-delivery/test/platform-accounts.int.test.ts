@@ -92,6 +92,18 @@ describe('the administrator API', () => {
       ...accountInput('Shown once'),
       rateLimit: { requestsPerMinute: 1_200 },
       simulator: { enabled: false, drivers: 0, timeScale: 1 },
+      // The spec's event table: our own types are opt-in.
+      eventTypes: [
+        'delivery.accepted',
+        'driver.assigned',
+        'driver.location_updated',
+        'eta.updated',
+        'tracking.updated',
+        'delivery.picked_up',
+        'delivery.delivered',
+        'delivery.cancelled',
+        'delivery.failed',
+      ],
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });
@@ -148,12 +160,19 @@ describe('the administrator API', () => {
       [{ capabilities: { supportsPolling: true } }, 'capabilities.supportsReturnToOrigin'],
       [{ serviceArea: { type: 'Point', coordinates: [13.4, 52.5] } }, 'serviceArea.type'],
       [{ owner: 'x' }, 'owner'],
+      [{ eventTypes: ['delivery.accepted', 'driver.teleported'] }, 'eventTypes[1]'],
+      [{ eventTypes: ['delivery.accepted', 'delivery.accepted'] }, 'eventTypes'],
+      [{ eventTypes: 'delivery.accepted' }, 'eventTypes'],
     ] as const) {
       const res = await admin('PATCH', `/${id}`, body);
       expect({ body, status: res.status, code: res.body.code }).toEqual({ body, status: 400, code: 'request.invalid' });
       expect(Object.keys(res.body.fieldErrors)).toContain(field);
     }
     expect((await admin('GET', `/${id}`)).body.name).toBe('Renamed');
+    const opted = await admin('PATCH', `/${id}`, { eventTypes: ['delivery.on_the_way', 'delivery.accepted'] });
+    expect([opted.status, opted.body.eventTypes]).toEqual([200, ['delivery.accepted', 'delivery.on_the_way']]);
+    const created = await admin('POST', '', { ...accountInput('Chooses'), eventTypes: ['driver.teleported'] });
+    expect([created.status, created.body.code]).toEqual([400, 'request.invalid']);
     expect((await admin('PATCH', `/${randomUUID()}`, { name: 'x' })).status).toBe(404);
   });
 

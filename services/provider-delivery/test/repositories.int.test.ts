@@ -86,6 +86,7 @@ const account = (id: string, i: number): PlatformAccount => ({
   serviceArea: { type: 'Polygon', coordinates: [square] },
   rateLimit: { requestsPerMinute: 600 },
   simulator: { enabled: false, drivers: 0, timeScale: 1 },
+  eventTypes: ['delivery.accepted', 'delivery.delivered', 'driver.arrived_at_pickup'],
   createdAt: at(i),
   updatedAt: at(i),
 });
@@ -219,6 +220,15 @@ function cases({ keys, deliveries, context, drivers, simulated }: Awaited<Return
       name: 'PlatformAccountsRepository.findSealedWebhookSecret: opens to the secret',
       run: () => store.accounts.findSealedWebhookSecret(owner),
       check: (stored) => expect(box.open((stored as SealedWebhookSecret).sealed, context)).toBe('pwhsec_test'),
+    },
+    {
+      name: 'PlatformAccountsRepository.findPublishing: the sealed secret and the chosen event types',
+      run: () => store.accounts.findPublishing(owner),
+      check: (found) => {
+        const { secret, eventTypes } = found as { secret: SealedWebhookSecret; eventTypes: string[] };
+        expect(box.open(secret.sealed, context)).toBe('pwhsec_test');
+        expect(eventTypes).toEqual(['delivery.accepted', 'delivery.delivered', 'driver.arrived_at_pickup']);
+      },
     },
     {
       name: 'PlatformAccountsRepository.listSimulated: the accounts with the simulator on',
@@ -409,6 +419,28 @@ describe('provider-delivery repositories', () => {
     const changed = await store.accounts.update(stored, { rateLimit: { requestsPerMinute: 30 } }, at(8));
     expect(changed?.rateLimit).toEqual({ requestsPerMinute: 30 });
     expect((await store.accounts.find(owner))?.rateLimit).toEqual({ requestsPerMinute: 600 });
+  });
+
+  it('give an account stored before event types could be chosen the spec’s table, until one is chosen', async () => {
+    const { eventTypes: _, ...legacy } = accountDoc(9);
+    await db.collection<PlatformAccountDoc>('platform_accounts').insertOne(legacy);
+    const stored: AccountOwner = { accountId: legacy._id };
+    const spec = [
+      'delivery.accepted',
+      'driver.assigned',
+      'driver.location_updated',
+      'eta.updated',
+      'tracking.updated',
+      'delivery.picked_up',
+      'delivery.delivered',
+      'delivery.cancelled',
+      'delivery.failed',
+    ];
+    expect((await store.accounts.find(stored))?.eventTypes).toEqual(spec);
+    expect((await store.accounts.findPublishing(stored))?.eventTypes).toEqual(spec);
+    const changed = await store.accounts.update(stored, { eventTypes: ['delivery.on_the_way'] }, at(10));
+    expect(changed?.eventTypes).toEqual(['delivery.on_the_way']);
+    expect((await store.accounts.findPublishing(stored))?.eventTypes).toEqual(['delivery.on_the_way']);
   });
 
   it('rotation ends the other live keys, never later than their own expiry; revocation once', async () => {

@@ -9,7 +9,7 @@ import {
   type Receiver,
   type ServiceProcess,
 } from '@marketplace/testing';
-import { createRequest, ProviderUnderTest, type TestAccount } from './support/provider';
+import { ALL_EVENT_TYPES, createRequest, ProviderUnderTest, type TestAccount } from './support/provider';
 
 // The whole lifecycle with nobody at the wheel: deliveries created through the contract are
 // dispatched to the courier simulator's drivers (clients of the courier API), which ride on a
@@ -43,7 +43,11 @@ beforeAll(async () => {
     },
     90_000,
   );
-  account = await provider.account({ simulator: { enabled: true, drivers: 4, timeScale: 60 } });
+  // Opted in to our own event types: the journeys below follow arrival at pickup, on the way and returns.
+  account = await provider.account({
+    simulator: { enabled: true, drivers: 4, timeScale: 60 },
+    eventTypes: ALL_EVENT_TYPES,
+  });
 }, 120_000);
 
 afterAll(async () => {

@@ -267,6 +267,13 @@ it('serves every repository query from an index: the time per lookup does not gr
     });
     await deliveries.createForAccount(ACCOUNT_OWNER, { ...c, attempts: [], nextAttempt: 1 }, [], day(0));
   }
+  // And a fourth whose terminal event left (marked before its request) with no attempt recorded: a crash mid-request.
+  const { accountId: _a5, ...left } = callback('left-true', ACCOUNT, 'provider-delivery-5', 0, {
+    terminal: true,
+    status: 'pending',
+  });
+  await deliveries.createForAccount(ACCOUNT_OWNER, { ...left, attempts: [], nextAttempt: 1 }, [], day(0));
+  await deliveries.markSending(ACCOUNT_OWNER, 'left-true', day(0));
   expect(await accountSecrets.saveIfNewer(ACCOUNT_OWNER, { sealed: 'v1.first', rotatedAt: day(1) })).toBe(true);
 
   let revision = 1;
@@ -474,6 +481,14 @@ it('serves every repository query from an index: the time per lookup does not gr
       run: async () => expect(await deliveries.terminalEventSent(ACCOUNT_OWNER, 'provider-delivery-4')).toBe(false),
     },
     {
+      name: 'DeliveriesRepository.terminalEventSent: once its request was marked as leaving, with no attempt recorded',
+      run: async () => expect(await deliveries.terminalEventSent(ACCOUNT_OWNER, 'provider-delivery-5')).toBe(true),
+    },
+    {
+      name: 'DeliveriesRepository.markSending: a terminal callback about to be sent (the first mark is kept)',
+      run: async () => void (await deliveries.markSending(ACCOUNT_OWNER, 'left-true', day(9))),
+    },
+    {
       name: 'DeliveriesRepository.hasUnattemptedNonterminal: an earlier event waits for its first attempt',
       run: async () =>
         expect(await deliveries.hasUnattemptedNonterminal(ACCOUNT_OWNER, 'provider-delivery-4')).toBe(true),
@@ -619,6 +634,10 @@ it('serves every repository query from an index: the time per lookup does not gr
   const retriedCallback = (await raw.findOne({ _id: 'callback-6' }))!;
   expect(retriedCallback[OUTBOX]?.length).toBeGreaterThan(0);
   expect((await raw.findOne({ _id: 'callback-5' }))!.round).toBe(callbackRound);
+  expect((await raw.findOne({ _id: 'left-true' }))!).toMatchObject({ sendStartedAt: day(0) });
+  // Only a terminal callback is marked: the account's nonterminal one of the burst stays as it was.
+  await deliveries.markSending(ACCOUNT_OWNER, 'burst-false', day(9));
+  expect((await raw.findOne({ _id: 'burst-false' }))!.sendStartedAt).toBeUndefined();
   expect(await accountSecrets.findForAccount(ACCOUNT_OWNER)).toEqual({
     _id: ACCOUNT,
     sealed: `v1.rotated-${rotations}`,

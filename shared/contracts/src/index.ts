@@ -36,6 +36,8 @@ export {
   PROVIDER_UPDATE_FIELDS,
   TERMINAL_STATUSES,
   WEBHOOK_TEST_EVENT_TYPE,
+  WEBHOOK_TEST_LIMITS,
+  SPEC_EVENT_TYPES,
   isTerminalStatus,
   type ProviderErrorCode,
   type ProviderEventTypeName,

@@ -428,3 +428,51 @@ export function headersSetIn(path: string, until?: RegExp): string[] {
     ),
   ];
 }
+
+/** The header the shared HTTP layer writes from an error's `retryAfterSeconds` (error-format.ts). */
+export function retryAfterHeaderName(): string | undefined {
+  return /headers\['([A-Za-z-]+)'\]\s*=\s*String\([^)]*retryAfterSeconds/.exec(
+    sourceWithoutComments('shared/http/src/error-format.ts'),
+  )?.[1];
+}
+
+/**
+ * Where a document fails to show `header` (Retry-After): every status some sent error carries it
+ * with (`statuses`) must be a response of every operation, with the header, required when every
+ * error sent with that status carries it.
+ */
+export function retryAfterProblems(
+  doc: Json,
+  operations: DocumentedOperation[],
+  sentSites: readonly ErrorCodeSite[],
+  statusOfSite: (site: ErrorCodeSite) => number | undefined,
+  header: string,
+): { statuses: number[]; problems: string[] } {
+  const statuses = [...new Set(sentSites.filter((s) => s.retryAfter).map((s) => statusOfSite(s)!))].sort();
+  const problems: string[] = [];
+  for (const status of statuses) {
+    const always = sentSites.filter((s) => statusOfSite(s) === status).every((s) => s.retryAfter);
+    for (const op of operations) {
+      const response = op.responses[String(status)];
+      if (!response) {
+        problems.push(`${op.id}: no ${status}`);
+        continue;
+      }
+      const documented = (response.headers as Json | undefined)?.[header];
+      if (!documented) problems.push(`${op.id} ${status}: no ${header}`);
+      else if (always && followRef(doc, documented).required !== true)
+        problems.push(`${op.id} ${status}: ${header} not required`);
+    }
+  }
+  return { statuses, problems };
+}
+
+/** The codes of the document's table that no operation lists and that are not known to come from outside every operation. */
+export function codesOnNoOperation(
+  operations: DocumentedOperation[],
+  table: Map<string, number[]>,
+  outsideOperations: Record<string, string>,
+): string[] {
+  const onOperations = new Set(operations.flatMap((op) => [...operationErrorCodes(op).keys()]));
+  return [...table.keys()].filter((code) => !onOperations.has(code) && !(code in outsideOperations));
+}

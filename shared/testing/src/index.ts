@@ -45,6 +45,7 @@ export {
 } from './secret-audit';
 export { validateOpenApi, componentValidator, tenantDocumentOperationIds } from './openapi';
 export {
+  codesOnNoOperation,
   documentOperations,
   errorTableOf,
   followRef,
@@ -52,6 +53,8 @@ export {
   operationErrorCodes,
   responseCodeProblems,
   responseErrorCodes,
+  retryAfterHeaderName,
+  retryAfterProblems,
   scanErrorCodes,
   sourceWithoutComments,
   statusesByCode,

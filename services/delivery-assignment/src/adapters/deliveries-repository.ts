@@ -1,8 +1,14 @@
 import type { Collection, Db } from 'mongodb';
 import type { OutgoingEvent } from '@marketplace/events';
 import { updateWithOutbox, type OutboxFields } from '@marketplace/outbox';
-import { isDuplicateKeyError, type RepositoryStorage, type TenantOwner } from '@marketplace/store';
+import {
+  isDuplicateKeyError,
+  type InstallationOwner,
+  type RepositoryStorage,
+  type TenantOwner,
+} from '@marketplace/store';
 import type { Delivery } from '../domain/delivery';
+import type { PartnerRequest } from '../domain/partner-requests';
 
 /** An order's delivery as stored, carrying its unpublished events (outbox). */
 export type DeliveryDoc = Delivery & OutboxFields;
@@ -17,8 +23,13 @@ const WITHOUT_OUTBOX = { projection: { _outbox: 0, _outboxSince: 0, _outboxVersi
 export class DeliveriesRepository {
   static readonly storage: RepositoryStorage = {
     collection: 'deliveries',
-    // Every query goes by `_id` (the order id): no other index.
-    indexes: [],
+    // Every order's query goes by `_id` (the order id). A partner's Idempotency-Key is looked up
+    // across the orders (the key is the installation's, not the order's): multikey on the records'
+    // id; the sweep of expired records by their expiry. No TTL index: the service prunes.
+    indexes: [
+      { key: { 'partnerRequests.id': 1 }, name: 'partner_requests' },
+      { key: { 'partnerRequests.expiresAt': 1 }, name: 'partner_requests_expiry' },
+    ],
   };
 
   private readonly deliveries: Collection<DeliveryDoc>;
@@ -29,6 +40,32 @@ export class DeliveriesRepository {
 
   async findByOrder(owner: TenantOwner, orderId: string): Promise<Delivery | undefined> {
     return (await this.deliveries.findOne({ _id: orderId, tenantId: owner.tenantId }, WITHOUT_OUTBOX)) ?? undefined;
+  }
+
+  /**
+   * The installation's unexpired record of a partner request (`id` from partnerRequestId, which
+   * holds the installation), on whichever of the tenant's orders it was made.
+   */
+  async findPartnerRequest(owner: InstallationOwner, id: string, now: Date): Promise<PartnerRequest | undefined> {
+    if (!id.startsWith(`${owner.installationId}:`)) throw new Error('the request id belongs to another installation');
+    const doc = await this.deliveries.findOne(
+      { 'partnerRequests.id': id, tenantId: owner.tenantId },
+      { projection: { partnerRequests: 1 } },
+    );
+    return doc?.partnerRequests?.find((r) => r.id === id && r.expiresAt > now);
+  }
+
+  /**
+   * The periodic sweep of every tenant's partner requests past their retention: a system task, no
+   * owner. It leaves `version` alone: a change decided before it writes the records it read back,
+   * expired ones included, which lookups ignore and the next write or sweep drops.
+   */
+  async deleteExpiredPartnerRequests(now: Date): Promise<number> {
+    const { modifiedCount } = await this.deliveries.updateMany(
+      { 'partnerRequests.expiresAt': { $lte: now } },
+      { $pull: { partnerRequests: { expiresAt: { $lte: now } } } },
+    );
+    return modifiedCount;
   }
 
   /** Stores the delivery of an order seen for the first time; false when it is stored already. */

@@ -1,4 +1,5 @@
 import { ASSIGNMENT_STATUS, type AssignmentStatusName } from '@marketplace/contracts';
+import type { PartnerRequest } from './partner-requests';
 
 export { ASSIGNMENT_STATUS, type AssignmentStatusName };
 
@@ -56,6 +57,11 @@ export interface Delivery {
   version: number;
   /** Grows with every event published about the order's delivery (consumers keep the highest). */
   eventRevision: number;
+  /**
+   * The answers of the partner actions on this order, by installation and Idempotency-Key, until
+   * their retention ends (domain/partner-requests.ts). Absent on deliveries no partner acted on.
+   */
+  partnerRequests?: PartnerRequest[];
   createdAt: Date;
   updatedAt: Date;
 }

@@ -226,6 +226,21 @@ describe('the order changes', () => {
     expect(orderStatusChanged(withLive('InTransit'), 'Completed', LATER)?.events).toEqual([]);
   });
 
+  it('Cancelled after Completed (the tenant cancels from any status) still terminates an active assignment', () => {
+    const completed = withLive('InTransit');
+    const base = { ...completed, order: { ...completed.order, status: 'Completed' as const } };
+    const change = orderStatusChanged(base, 'Cancelled', LATER)!;
+    expect(change.next.order.status).toBe('Cancelled');
+    expect(change.next.live).toBeNull();
+    expect(change.events).toEqual([
+      { type: 'delivery.cancelled', assignment: change.next.history[0], previousStatus: 'InTransit' },
+    ]);
+    // Cancelled is the last status: a late Completed or Rejected after it changes nothing.
+    const cancelled = delivery({ order: { ...delivery().order, status: 'Cancelled' } });
+    expect(orderStatusChanged(cancelled, 'Completed', LATER)).toBeUndefined();
+    expect(orderStatusChanged(cancelled, 'Rejected', LATER)).toBeUndefined();
+  });
+
   it('a repeated or late status changes nothing (statuses only move forward)', () => {
     const cancelled = delivery({ order: { ...delivery().order, status: 'Cancelled' } });
     expect(orderStatusChanged(cancelled, 'Cancelled', LATER)).toBeUndefined();

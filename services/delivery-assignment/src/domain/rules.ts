@@ -224,12 +224,14 @@ export function assign(delivery: Delivery, input: AssignInput, now: Date): Deliv
   return { next: { ...delivery, live: assignment, history, updatedAt: now }, subject: assignment, events };
 }
 
+// Cancelled ranks above Completed and Rejected: the tenant may cancel an order from any status
+// (spec), so a Cancelled may follow either and must still end a live assignment.
 const ORDER_STATUS_RANK: Record<Delivery['order']['status'], number> = {
   Pending: 0,
   Accepted: 1,
   Completed: 2,
   Rejected: 2,
-  Cancelled: 2,
+  Cancelled: 3,
 };
 
 /**
@@ -241,8 +243,8 @@ export function orderStatusChanged(
   status: Delivery['order']['status'],
   now: Date,
 ): Omit<DeliveryChange, 'subject'> | undefined {
-  // Statuses only move forward (Pending, then Accepted, then one final one): a repeated or late
-  // event (a redelivery after a crash) changes nothing.
+  // Statuses only move forward (Pending, then Accepted, then Completed or Rejected, then
+  // Cancelled): a repeated or late event (a redelivery after a crash) changes nothing.
   if (ORDER_STATUS_RANK[status] <= ORDER_STATUS_RANK[delivery.order.status]) return undefined;
   const next: Delivery = { ...delivery, order: { ...delivery.order, status }, updatedAt: now };
   const live = delivery.live;

@@ -1,49 +1,68 @@
 import type { RouterContext } from '@koa/router';
+import type { DeliveryAssignmentResponse } from '@marketplace/contracts';
 import { identityOf } from '@marketplace/identity';
 import { pathId, requestBody, type RequestState, type RouteTable } from '@marketplace/http';
-import type { Assignment } from '../domain/delivery';
+import { requestFingerprint } from '../domain/partner-requests';
 import type { DeliveryContext } from '../usecases/context';
-import { actAsPartner, checkEta, moveAsPartner, updateAsPartner } from '../usecases/partner-actions';
+import {
+  actAsPartner,
+  checkEta,
+  moveAsPartner,
+  updateAsPartner,
+  type PartnerRequestInput,
+} from '../usecases/partner-actions';
 import { validateDriverUpdate, validateEtaUpdate, validateStatusUpdate, validateTrackingUpdate } from './schemas';
-import { assignmentView } from './views/assignments';
 
 const PREFIX = '/api/partner/v1/deliveries/:orderId';
 type Ctx = RouterContext<RequestState>;
 
 /**
  * Partner API endpoints 7 to 13 (the gateway checked the key, the scope and the Idempotency-Key,
- * and replays a repeated key itself). Each answers the assignment acted on.
+ * and replays a repeated key itself; this service replays one whose answer the gateway never got,
+ * see usecases/partner-actions.ts). Each answers the assignment acted on.
  */
 export function registerPartnerRoutes(routes: RouteTable, ctx: DeliveryContext): void {
-  const answer = async (c: Ctx, run: (orderId: string) => Promise<Assignment>) => {
-    const orderId = pathId(c.params.orderId);
-    c.body = assignmentView(orderId, await run(orderId));
+  const answer = async (
+    c: Ctx,
+    run: (orderId: string, request: PartnerRequestInput) => Promise<DeliveryAssignmentResponse>,
+  ) => {
+    // The request as the gateway compares it: method, path and the parsed body.
+    const request = { fingerprint: requestFingerprint(c.method, c.path, requestBody(c)) };
+    c.body = await run(pathId(c.params.orderId), request);
   };
   for (const action of ['accept', 'reject', 'cancel'] as const) {
     routes.post(`${PREFIX}/${action}`, 'partner', (c) =>
-      answer(c, (orderId) => actAsPartner(ctx, identityOf(c, 'partner'), orderId, action)),
+      answer(c, (orderId, request) => actAsPartner(ctx, identityOf(c, 'partner'), request, orderId, action)),
     );
   }
   routes.patch(`${PREFIX}/status`, 'partner', (c) => {
     const { targetStatus } = validateStatusUpdate(requestBody(c));
-    return answer(c, (orderId) => moveAsPartner(ctx, identityOf(c, 'partner'), orderId, targetStatus));
+    return answer(c, (orderId, request) =>
+      moveAsPartner(ctx, identityOf(c, 'partner'), request, orderId, targetStatus),
+    );
   });
   routes.patch(`${PREFIX}/driver`, 'partner', (c) => {
     const { driverName, driverPhone } = validateDriverUpdate(requestBody(c));
-    return answer(c, (orderId) =>
-      updateAsPartner(ctx, identityOf(c, 'partner'), orderId, {
+    return answer(c, (orderId, request) =>
+      updateAsPartner(ctx, identityOf(c, 'partner'), request, orderId, () => ({
         driverName: driverName?.trim() ?? null,
         driverPhone: driverPhone ?? null,
-      }),
+      })),
     );
   });
   routes.patch(`${PREFIX}/eta`, 'partner', (c) => {
     const { etaUtc } = validateEtaUpdate(requestBody(c));
-    const eta = checkEta(etaUtc === null ? null : new Date(etaUtc), ctx.now());
-    return answer(c, (orderId) => updateAsPartner(ctx, identityOf(c, 'partner'), orderId, { eta }));
+    const requested = etaUtc === null ? null : new Date(etaUtc);
+    // Its time limits are checked when the change is decided: a repeat of a request that passed
+    // them is answered as the first was, however late it comes.
+    return answer(c, (orderId, request) =>
+      updateAsPartner(ctx, identityOf(c, 'partner'), request, orderId, (now) => ({ eta: checkEta(requested, now) })),
+    );
   });
   routes.patch(`${PREFIX}/tracking`, 'partner', (c) => {
     const { trackingUrl } = validateTrackingUpdate(requestBody(c));
-    return answer(c, (orderId) => updateAsPartner(ctx, identityOf(c, 'partner'), orderId, { trackingUrl }));
+    return answer(c, (orderId, request) =>
+      updateAsPartner(ctx, identityOf(c, 'partner'), request, orderId, () => ({ trackingUrl })),
+    );
   });
 }

@@ -21,6 +21,8 @@ export interface DeliveryContext {
    * published before `time`; rejects with a 503 naming what is behind past the configured wait.
    */
   copiesCaughtUp(time: Date): Promise<void>;
+  /** How long a partner action's answer is kept for a repeat of its Idempotency-Key. */
+  partnerRequestRetentionMs: number;
   metrics: AssignmentMetrics;
   logger: Logger;
   now(): Date;

@@ -1,37 +1,92 @@
-import { DELIVERY_LIMITS } from '@marketplace/contracts';
+import { DELIVERY_LIMITS, type DeliveryAssignmentResponse } from '@marketplace/contracts';
 import { validationError } from '@marketplace/errors';
 import type { PartnerIdentity } from '@marketplace/identity';
-import type { Assignment } from '../domain/delivery';
-import { moveStatus, partnerAction, updateDetails, type DetailsUpdate, type PartnerAction } from '../domain/rules';
+import type { Delivery } from '../domain/delivery';
+import { partnerRequestId, replay, storedRequest, withRequest } from '../domain/partner-requests';
+import {
+  moveStatus,
+  partnerAction,
+  updateDetails,
+  type DeliveryChange,
+  type DetailsUpdate,
+  type PartnerAction,
+} from '../domain/rules';
+import { assignmentResponse } from '../domain/assignment-response';
 import { changeDelivery } from './change-delivery';
 import { tenantOf, type DeliveryContext } from './context';
 
 /**
  * Partner API endpoints 7 to 13: each resolves the caller's installation from the signed identity
  * (never from the request) and answers the assignment acted on, in its state after the action.
+ * A repeat of a request that succeeded (same installation, Idempotency-Key and request) answers
+ * the first answer again without acting; the same key with another request is 409
+ * `idempotency.key_reused` (domain/partner-requests.ts). The gateway does this too, but it stores
+ * nothing when the answer never reached it (a 504): this is what the retry then meets.
  */
 async function act(
   ctx: DeliveryContext,
   caller: PartnerIdentity,
+  request: PartnerRequestInput,
   orderId: string,
-  decide: Parameters<typeof changeDelivery<{ subject: Assignment }>>[3],
-): Promise<Assignment> {
-  const decision = await changeDelivery(ctx, tenantOf(caller), orderId, decide);
-  return 'unchanged' in decision ? decision.unchanged : decision.subject;
+  decide: (delivery: Delivery | undefined, now: Date) => DeliveryChange,
+): Promise<DeliveryAssignmentResponse> {
+  // The gateway keys every POST and PATCH; a request without a key is acted on without a record.
+  const id =
+    caller.idempotencyKey === undefined ? undefined : partnerRequestId(caller.installationId, caller.idempotencyKey);
+  const earlier = id && (await ctx.store.deliveries.findPartnerRequest(caller, id, ctx.now()));
+  if (earlier) return replay(earlier, request.fingerprint);
+  const decision = await changeDelivery<{ response: DeliveryAssignmentResponse }, DeliveryAssignmentResponse>(
+    ctx,
+    tenantOf(caller),
+    orderId,
+    (delivery, now) => {
+      // A repeat racing the first on this order: decided on the first one's write, a replay.
+      const stored = id && storedRequest(delivery, id, now);
+      if (stored) return { unchanged: replay(stored, request.fingerprint) };
+      const change = decide(delivery, now);
+      const response = assignmentResponse(orderId, change.subject);
+      const expiresAt = new Date(now.getTime() + ctx.partnerRequestRetentionMs);
+      const next = id
+        ? withRequest(change.next, { id, fingerprint: request.fingerprint, response, createdAt: now, expiresAt }, now)
+        : change.next;
+      return { next, events: change.events, response };
+    },
+  );
+  return 'unchanged' in decision ? decision.unchanged : decision.response;
 }
 
-export const actAsPartner = (ctx: DeliveryContext, caller: PartnerIdentity, orderId: string, action: PartnerAction) =>
-  act(ctx, caller, orderId, (delivery, now) => partnerAction(delivery, caller.installationId, action, now));
+/** What the route hands over of the request beyond the caller: its fingerprint (method, path, body). */
+export interface PartnerRequestInput {
+  fingerprint: string;
+}
 
-export const moveAsPartner = (ctx: DeliveryContext, caller: PartnerIdentity, orderId: string, target: 4 | 5) =>
-  act(ctx, caller, orderId, (delivery, now) => moveStatus(delivery, caller.installationId, target, now));
+export const actAsPartner = (
+  ctx: DeliveryContext,
+  caller: PartnerIdentity,
+  request: PartnerRequestInput,
+  orderId: string,
+  action: PartnerAction,
+) => act(ctx, caller, request, orderId, (delivery, now) => partnerAction(delivery, caller.installationId, action, now));
+
+export const moveAsPartner = (
+  ctx: DeliveryContext,
+  caller: PartnerIdentity,
+  request: PartnerRequestInput,
+  orderId: string,
+  target: 4 | 5,
+) => act(ctx, caller, request, orderId, (delivery, now) => moveStatus(delivery, caller.installationId, target, now));
 
 export const updateAsPartner = (
   ctx: DeliveryContext,
   caller: PartnerIdentity,
+  request: PartnerRequestInput,
   orderId: string,
-  update: DetailsUpdate,
-) => act(ctx, caller, orderId, (delivery, now) => updateDetails(delivery, caller.installationId, update, now));
+  /** The update, given the time it is decided at (the ETA's limits depend on it). */
+  update: (now: Date) => DetailsUpdate,
+) =>
+  act(ctx, caller, request, orderId, (delivery, now) =>
+    updateDetails(delivery, caller.installationId, update(now), now),
+  );
 
 /**
  * The ETA's limits beyond its format: a little in the past is a late report (clock skew, a slow

@@ -1,5 +1,6 @@
 import {
   canRecordPayment,
+  refundDueMinor,
   ORDER_STATUS,
   PAYMENT_STATUS,
   statusName,
@@ -27,6 +28,8 @@ describe('transitions', () => {
     [Accepted, 'complete', Completed],
     [Pending, 'cancelByTenant', Cancelled],
     [Accepted, 'cancelByTenant', Cancelled],
+    [Completed, 'cancelByTenant', Cancelled],
+    [Rejected, 'cancelByTenant', Cancelled],
     [Pending, 'cancelBySource', Cancelled],
     [Pending, 'completeByDelivery', Completed],
     [Accepted, 'completeByDelivery', Completed],
@@ -51,6 +54,17 @@ describe('transitions', () => {
     expect(transition(from, action)).toBeUndefined();
   });
 
+  it('lets the tenant cancel from every state but Cancelled itself (spec: any | tenant cancels)', () => {
+    expect(ALL.filter((from) => transition(from, 'cancelByTenant') === Cancelled)).toEqual([
+      Pending,
+      Accepted,
+      Completed,
+      Rejected,
+    ]);
+    // A second cancel is a 409 like every other repeated tenant action: no second orders.cancelled.
+    expect(transition(Cancelled, 'cancelByTenant')).toBeUndefined();
+  });
+
   it('refuses a source cancel once the tenant accepted (spec)', () => {
     expect(transition(Accepted, 'cancelBySource')).toBeUndefined();
   });
@@ -69,5 +83,18 @@ describe('recording a payment', () => {
 
   it('happens once', () => {
     expect(canRecordPayment(Pending, PAYMENT_STATUS.Paid)).toBe(false);
+  });
+});
+
+describe('the refund due', () => {
+  it('is the grand total of a Paid order that was Cancelled (from any state) or Rejected', () => {
+    expect(refundDueMinor(Cancelled, PAYMENT_STATUS.Paid, 1795)).toBe(1795);
+    expect(refundDueMinor(Rejected, PAYMENT_STATUS.Paid, 1795)).toBe(1795);
+  });
+
+  it('is 0 for an unpaid order, and for a paid order still going ahead or Completed', () => {
+    expect(refundDueMinor(Cancelled, PAYMENT_STATUS.Unpaid, 1795)).toBe(0);
+    for (const status of [Pending, Accepted, Completed])
+      expect(refundDueMinor(status, PAYMENT_STATUS.Paid, 1795)).toBe(0);
   });
 });

@@ -28,15 +28,23 @@ export type OrderAction = 'accept' | 'reject' | 'complete' | 'cancelByTenant' | 
 
 /**
  * The whole state machine. A source may cancel only while Pending (spec); once the tenant acted,
- * only the tenant can cancel. A delivery reported Delivered completes its order whether or not the
+ * only the tenant can cancel, and the tenant may cancel from any state (spec: "any | tenant
+ * cancels"), Completed and Rejected included, so that a restaurant can void an order after the
+ * fact (a complaint, a mistake). Cancelled itself is not cancelled again: the tenant API has no
+ * Idempotency-Key and every other repeated tenant action is a 409, so is this one, and no second
+ * orders.cancelled goes out. A delivery reported Delivered completes its order whether or not the
  * tenant accepted it first: the food has reached the customer, so holding the order open would
- * only leave it for the tenant to close by hand. Completed, Rejected and Cancelled are final.
+ * only leave it for the tenant to close by hand. Completed and Rejected are final for every other
+ * action; Cancelled is final for all.
  */
 const TRANSITIONS: Record<OrderAction, { from: readonly OrderStatus[]; to: OrderStatus }> = {
   accept: { from: [ORDER_STATUS.Pending], to: ORDER_STATUS.Accepted },
   reject: { from: [ORDER_STATUS.Pending], to: ORDER_STATUS.Rejected },
   complete: { from: [ORDER_STATUS.Accepted], to: ORDER_STATUS.Completed },
-  cancelByTenant: { from: [ORDER_STATUS.Pending, ORDER_STATUS.Accepted], to: ORDER_STATUS.Cancelled },
+  cancelByTenant: {
+    from: [ORDER_STATUS.Pending, ORDER_STATUS.Accepted, ORDER_STATUS.Completed, ORDER_STATUS.Rejected],
+    to: ORDER_STATUS.Cancelled,
+  },
   cancelBySource: { from: [ORDER_STATUS.Pending], to: ORDER_STATUS.Cancelled },
   completeByDelivery: { from: [ORDER_STATUS.Pending, ORDER_STATUS.Accepted], to: ORDER_STATUS.Completed },
 };
@@ -59,4 +67,17 @@ export function canRecordPayment(status: OrderStatus, payment: PaymentStatus): b
     payment === PAYMENT_STATUS.Unpaid &&
     (status === ORDER_STATUS.Pending || status === ORDER_STATUS.Accepted || status === ORDER_STATUS.Completed)
   );
+}
+
+/**
+ * What the restaurant owes the customer back, in minor units: the grand total of a Paid order that
+ * did not go ahead (Cancelled, from any state, or Rejected), else 0. The platform moves no money
+ * (payment is cash or card on delivery, recorded by the tenant), so a cancel keeps the payment as
+ * recorded (Paid stays Paid: the money was taken) and this amount tells the tenant a refund is
+ * due; refunding happens outside the platform. Derived, not stored: no payment can be recorded on
+ * a Rejected or Cancelled order (canRecordPayment), so the amount cannot go stale.
+ */
+export function refundDueMinor(status: OrderStatus, payment: PaymentStatus, grandTotalMinor: number): number {
+  const ended = status === ORDER_STATUS.Cancelled || status === ORDER_STATUS.Rejected;
+  return ended && payment === PAYMENT_STATUS.Paid ? grandTotalMinor : 0;
 }

@@ -99,7 +99,12 @@ const TENANT_ACTIONS: Record<'accept' | 'reject' | 'complete' | 'cancel', { acti
 
 export type TenantAction = keyof typeof TENANT_ACTIONS;
 
-/** Accept, reject, complete or cancel, by the tenant (see domain/order-status.ts for what is allowed when). */
+/**
+ * Accept, reject, complete or cancel, by the tenant (see domain/order-status.ts for what is allowed
+ * when; a cancel is allowed from any state but Cancelled). A cancel sends orders.cancelled whatever
+ * the previous status; delivery-assignment ends a live assignment on it. The payment is left as
+ * recorded (the tenant view shows the refund due).
+ */
 export async function actAsTenant(
   ctx: OrderingContext,
   tenant: TenantScope,

@@ -1,4 +1,5 @@
 import type { Collection, Db } from 'mongodb';
+import type { ProviderEventTypeName } from '@marketplace/contracts';
 import type { OutgoingEvent } from '@marketplace/events';
 import { updateWithOutbox, type OutboxFields } from '@marketplace/outbox';
 import type { RepositoryStorage } from '@marketplace/store';
@@ -9,7 +10,7 @@ import type {
   RateLimit,
   SimulatorSettings,
 } from '../domain/platform-account';
-import { defaultRateLimit, SIMULATOR_OFF } from '../domain/platform-account';
+import { defaultEventTypes, defaultRateLimit, SIMULATOR_OFF } from '../domain/platform-account';
 import type { ServiceArea } from '../domain/platform-account';
 
 /**
@@ -27,6 +28,8 @@ export interface PlatformAccountDoc {
   rateLimit?: RateLimit;
   /** Absent on accounts stored before the simulator existed: off. */
   simulator?: SimulatorSettings;
+  /** Absent on accounts stored before the choice existed: the spec's table. */
+  eventTypes?: ProviderEventTypeName[];
   webhookSecretSealed: string;
   /** When the secret was minted (the account's creation, or its last rotation): the newest wins downstream. */
   webhookSecretRotatedAt?: Date;
@@ -36,7 +39,10 @@ export interface PlatformAccountDoc {
 
 /** Fields an administrator changes. */
 export type AccountChanges = Partial<
-  Pick<PlatformAccount, 'name' | 'webhookUrl' | 'capabilities' | 'serviceArea' | 'rateLimit' | 'simulator'>
+  Pick<
+    PlatformAccount,
+    'name' | 'webhookUrl' | 'capabilities' | 'serviceArea' | 'rateLimit' | 'simulator' | 'eventTypes'
+  >
 >;
 
 const WITHOUT_SECRET = {
@@ -58,6 +64,7 @@ function accountOf(doc: Omit<PlatformAccountDoc, 'webhookSecretSealed'>): Platfo
     serviceArea: JSON.parse(doc.serviceAreaJson) as ServiceArea,
     rateLimit: doc.rateLimit ?? defaultRateLimit(),
     simulator: doc.simulator ?? SIMULATOR_OFF,
+    eventTypes: doc.eventTypes ?? defaultEventTypes(),
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
   };
@@ -138,6 +145,25 @@ export class PlatformAccountsRepository {
       ),
     );
     return matchedCount === 1;
+  }
+
+  /**
+   * What every event of the account's deliveries needs (one read): the sealed webhook secret and the
+   * event types its platform receives; undefined when there is no such account.
+   */
+  async findPublishing(
+    owner: AccountOwner,
+  ): Promise<{ secret: SealedWebhookSecret; eventTypes: readonly ProviderEventTypeName[] } | undefined> {
+    const doc = await this.accounts.findOne(
+      { _id: owner.accountId },
+      { projection: { webhookSecretSealed: 1, webhookSecretRotatedAt: 1, createdAt: 1, eventTypes: 1 } },
+    );
+    return doc
+      ? {
+          secret: { sealed: doc.webhookSecretSealed, rotatedAt: doc.webhookSecretRotatedAt ?? doc.createdAt },
+          eventTypes: doc.eventTypes ?? defaultEventTypes(),
+        }
+      : undefined;
   }
 
   /** The sealed webhook secret, for signing; undefined when there is no such account. */

@@ -1,4 +1,4 @@
-import type { PlatformAccount } from './platform-account';
+import { defaultEventTypes, type PlatformAccount } from './platform-account';
 
 /**
  * A platform account for the unit tests of the rules that read it (create and update rules); not
@@ -31,6 +31,7 @@ export const testAccount = (capabilities: Partial<PlatformAccount['capabilities'
   },
   rateLimit: { requestsPerMinute: 1_000 },
   simulator: { enabled: false, drivers: 0, timeScale: 1 },
+  eventTypes: defaultEventTypes(),
   createdAt: new Date(0),
   updatedAt: new Date(0),
 });

@@ -1,5 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { PLATFORM_RATE_LIMIT } from '@marketplace/contracts';
+import {
+  PLATFORM_RATE_LIMIT,
+  PROVIDER_EVENT_TYPES,
+  SPEC_EVENT_TYPES,
+  type ProviderEventTypeName,
+} from '@marketplace/contracts';
 import type { FieldErrors } from '@marketplace/errors';
 import type { AreaGeometry } from '@marketplace/geo';
 
@@ -51,6 +56,34 @@ export const SIMULATOR_OFF: SimulatorSettings = { enabled: false, drivers: 0, ti
 export const timeScaleOf = (account: PlatformAccount): number =>
   account.simulator.enabled ? account.simulator.timeScale : 1;
 
+/**
+ * The event types an account that never chose receives (one stored before the choice existed
+ * too): exactly the spec's table. Our own types are opt-in: a platform built against the table may
+ * answer them 4xx, which the sender takes as permanent.
+ */
+export const defaultEventTypes = (): ProviderEventTypeName[] => [...SPEC_EVENT_TYPES];
+
+/**
+ * The event types an administrator chose, in the order of the known types and each once, or the
+ * field errors naming the unknown ones (the schema refuses them first; this keeps the rule whole
+ * for any other caller).
+ */
+export function checkEventTypes(
+  requested: readonly string[],
+): { eventTypes: ProviderEventTypeName[] } | { errors: FieldErrors } {
+  const known: readonly string[] = PROVIDER_EVENT_TYPES;
+  const unknown = requested.filter((type) => !known.includes(type));
+  if (unknown.length > 0)
+    return { errors: { eventTypes: unknown.map((type) => `${JSON.stringify(type)} is not a known event type`) } };
+  return { eventTypes: PROVIDER_EVENT_TYPES.filter((type) => requested.includes(type)) };
+}
+
+/** Of the events a change sends, those the account receives (the others are not published). */
+export const eventsFor = (
+  chosen: readonly ProviderEventTypeName[],
+  types: readonly ProviderEventTypeName[],
+): ProviderEventTypeName[] => types.filter((type) => chosen.includes(type));
+
 /** A platform that calls us: its settings. Keys and the webhook secret are kept apart. */
 export interface PlatformAccount {
   id: string;
@@ -61,6 +94,8 @@ export interface PlatformAccount {
   serviceArea: ServiceArea;
   rateLimit: RateLimit;
   simulator: SimulatorSettings;
+  /** The event types its platform receives (`defaultEventTypes` unless chosen). */
+  eventTypes: ProviderEventTypeName[];
   createdAt: Date;
   updatedAt: Date;
 }

@@ -21,6 +21,7 @@ export const accountView = (account: PlatformAccount): PlatformAccountBody => ({
   serviceArea: account.serviceArea,
   rateLimit: { requestsPerMinute: account.rateLimit.requestsPerMinute },
   simulator: { ...account.simulator },
+  eventTypes: [...account.eventTypes],
   createdAt: account.createdAt.toISOString(),
   updatedAt: account.updatedAt.toISOString(),
 });

@@ -26,10 +26,14 @@ export const RESOLVE_TIMEOUT_MS = 2_000;
  * credentials, no fragment, the standard port, and a host whose addresses are public: a name is
  * resolved now, and every address it gives must be public (the webhook sender resolves it again
  * and checks again when it connects, since DNS can change). `ALLOW_LOOPBACK_HTTP_URLS` admits
- * loopback (http or https, any port) and nothing else. A resolver that does not answer in time is
- * a 503: the URL may be fine.
+ * loopback (http or https, any port) and nothing else. A resolver that does not answer in time
+ * (`resolveTimeoutMs`, 2 s unless a caller's own deadline leaves less) is a 503: the URL may be fine.
  */
-export async function callbackUrlProblem(ctx: ProviderContext, raw: string): Promise<string | undefined> {
+export async function callbackUrlProblem(
+  ctx: ProviderContext,
+  raw: string,
+  resolveTimeoutMs = RESOLVE_TIMEOUT_MS,
+): Promise<string | undefined> {
   const problem = outboundUrlProblem(raw, {
     allowLoopbackHttp: ctx.allowLoopbackHttpUrls,
     standardPortOnly: true,
@@ -41,7 +45,7 @@ export async function callbackUrlProblem(ctx: ProviderContext, raw: string): Pro
   if (!isHostName(host)) return 'must name a valid host (labels of 1 to 63 letters, digits or hyphens, 253 in all)';
   let addresses: string[];
   try {
-    addresses = await withTimeout(ctx.resolveHost(host), RESOLVE_TIMEOUT_MS, `the resolution of the callback host`);
+    addresses = await withTimeout(ctx.resolveHost(host), resolveTimeoutMs, `the resolution of the callback host`);
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code !== undefined && DOES_NOT_RESOLVE.has(code)) return 'must name a host that resolves';

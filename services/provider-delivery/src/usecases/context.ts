@@ -3,6 +3,7 @@ import type { SafeHttpClient } from '@marketplace/http';
 import type { Logger } from '@marketplace/logging';
 import type { OutboxRelay } from '@marketplace/outbox';
 import type { ProviderStore } from '../adapters/store';
+import type { WebhookTestMemory } from '../adapters/webhook-test-memory';
 import type { TransportSecrets } from './account-secrets';
 import type { KeyCache } from './key-cache';
 import type { RateLimits } from './rate-limits';
@@ -37,6 +38,8 @@ export interface ProviderContext {
   transportSecrets: TransportSecrets;
   /** Publishes the events staged in a write at once (the relay's sweep publishes what a crash left). */
   outbox: OutboxRelay;
+  /** The webhook tests of the dedupe window (a platform's retry answers the first test's outcome). */
+  webhookTests: WebhookTestMemory;
   /** Outbound calls to platform URLs (the webhook test): public addresses only, no redirects. */
   http: SafeHttpClient;
   /** The addresses a host name resolves to (callback URLs are checked when they are given). */

@@ -2,7 +2,8 @@ import { TOPICS, type ProviderEventTypeName } from '@marketplace/contracts';
 import type { OutgoingEvent } from '@marketplace/events';
 import type { StoredDelivery } from '../domain/delivery';
 import { eventBody, isTerminalEvent } from '../domain/delivery-event';
-import { sealedForTransport, type TransportSecret } from './account-secrets';
+import { eventsFor } from '../domain/platform-account';
+import { sealedForTransport, type AccountPublishing } from './account-secrets';
 import { webhookSecretContext, type ProviderContext } from './context';
 
 /** The collection whose documents stage this service's delivery events (the outbox relay publishes them). */
@@ -12,7 +13,9 @@ export const DELIVERIES_OUTBOX = 'deliveries';
  * The `provider-events` messages of events about the delivery as it is after the change: each the
  * flat body the platform receives, the delivery's sealed callback (null: the platform polls, the
  * sender sends nothing) and the account's sealed signing secret. Keyed by delivery, so one
- * delivery's events stay in order.
+ * delivery's events stay in order. Only the types the account receives (its `eventTypes`: the
+ * spec's table unless it opted in to ours) are published; the webhook sender is this topic's only
+ * consumer, so a type left out here reaches no platform, while the change itself is still stored.
  */
 export async function platformEvents(
   ctx: ProviderContext,
@@ -21,10 +24,12 @@ export async function platformEvents(
   at: Date,
 ): Promise<OutgoingEvent[]> {
   if (types.length === 0) return [];
-  const webhookSecret = await ctx.transportSecrets.of(delivery.accountId, ctx.now().getTime(), () =>
-    loadTransportSecret(ctx, delivery.accountId),
+  const { secret: webhookSecret, eventTypes } = await ctx.transportSecrets.of(
+    delivery.accountId,
+    ctx.now().getTime(),
+    () => loadPublishing(ctx, delivery.accountId),
   );
-  return types.map((type) => {
+  return eventsFor(eventTypes, types).map((type) => {
     const body = eventBody(delivery, type, at);
     return {
       topic: TOPICS.providerEvents,
@@ -45,10 +50,13 @@ export async function platformEvents(
   });
 }
 
-/** The account's secret at rest, opened and sealed again for the webhook sender. */
-async function loadTransportSecret(ctx: ProviderContext, accountId: string): Promise<TransportSecret> {
-  const stored = await ctx.store.accounts.findSealedWebhookSecret({ accountId });
+/** The account's secret at rest, opened and sealed again for the webhook sender, and its chosen event types. */
+async function loadPublishing(ctx: ProviderContext, accountId: string): Promise<AccountPublishing> {
+  const stored = await ctx.store.accounts.findPublishing({ accountId });
   if (!stored) throw new Error('the account of a delivery has no webhook secret');
-  const plain = ctx.box.open(stored.sealed, webhookSecretContext(accountId));
-  return sealedForTransport(ctx.transportKey, accountId, plain, stored.rotatedAt);
+  const plain = ctx.box.open(stored.secret.sealed, webhookSecretContext(accountId));
+  return {
+    secret: sealedForTransport(ctx.transportKey, accountId, plain, stored.secret.rotatedAt),
+    eventTypes: stored.eventTypes,
+  };
 }

@@ -6,6 +6,8 @@ import type { OutgoingEvent } from '@marketplace/events';
 import type { AccountChanges } from '../adapters/platform-accounts-repository';
 import {
   checkCapabilities,
+  checkEventTypes,
+  defaultEventTypes,
   defaultRateLimit,
   SIMULATOR_OFF,
   mintWebhookSecret,
@@ -46,6 +48,11 @@ function checkFields(ctx: ProviderContext, input: PlatformAccountPatch): Account
     const { enabled, drivers, timeScale } = input.simulator;
     changes.simulator = { enabled, drivers, timeScale };
   }
+  if (input.eventTypes !== undefined) {
+    const checked = checkEventTypes(input.eventTypes);
+    if ('errors' in checked) Object.assign(errors, checked.errors);
+    else changes.eventTypes = checked.eventTypes;
+  }
   if (input.serviceArea !== undefined) {
     const problem = areaGeometryProblem(input.serviceArea);
     if (problem) errors.serviceArea = [problem];
@@ -70,6 +77,7 @@ export async function createAccount(
     serviceArea: changes.serviceArea!,
     rateLimit: changes.rateLimit ?? defaultRateLimit(),
     simulator: changes.simulator ?? SIMULATOR_OFF,
+    eventTypes: changes.eventTypes ?? defaultEventTypes(),
     createdAt: now,
     updatedAt: now,
   };
@@ -98,6 +106,8 @@ export async function updateAccount(
   const account = await ctx.store.accounts.update({ accountId }, changes, ctx.now());
   if (!account) throw notFound();
   ctx.keyCache.forgetAccount(accountId);
+  // The chosen event types are cached with the signing secret: this process applies a change at once.
+  ctx.transportSecrets.forget(accountId);
   ctx.logger.info({ accountId, fields: Object.keys(changes) }, 'platform account changed');
   return account;
 }

@@ -1,7 +1,7 @@
 import { PLATFORM_RATE_LIMIT } from '@marketplace/contracts';
 import type { RateDecision, RequestLimiter } from '@marketplace/redis';
 import { captureLogger } from '@marketplace/testing';
-import { defaultRateLimit, type PlatformAccount } from '../domain/platform-account';
+import { defaultEventTypes, defaultRateLimit, type PlatformAccount } from '../domain/platform-account';
 import { RateLimits, trackingBucket, type RateLimitScope, type SurfaceLimits } from './rate-limits';
 
 const account = (id: string, requestsPerMinute: number): PlatformAccount => ({
@@ -19,6 +19,7 @@ const account = (id: string, requestsPerMinute: number): PlatformAccount => ({
   serviceArea: { type: 'Polygon', coordinates: [] },
   rateLimit: { requestsPerMinute },
   simulator: { enabled: false, drivers: 0, timeScale: 1 },
+  eventTypes: defaultEventTypes(),
   createdAt: new Date(0),
   updatedAt: new Date(0),
 });

@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { PROVIDER_EVENT_TYPES } from '@marketplace/contracts';
 import {
   ALL_PLATFORM_CAPABILITIES,
   freePort,
@@ -14,6 +15,9 @@ import {
 } from '@marketplace/testing';
 
 /** provider-delivery as a process, with helpers for its administrator and platform APIs. */
+
+/** Every event type, ours included (an account's opt-in to the types beyond the spec's table). */
+export const ALL_EVENT_TYPES: readonly string[] = PROVIDER_EVENT_TYPES;
 
 export interface Answer {
   status: number;
@@ -150,13 +154,14 @@ export class ProviderUnderTest {
       requestsPerMinute?: number;
       /** The courier simulator's settings; a delivery's clock runs `timeScale` times faster while it is on. */
       simulator?: { enabled: boolean; drivers: number; timeScale: number };
+      /** The event types its platform receives (the spec's table unless given; `ALL_EVENT_TYPES` opts in to ours). */
+      eventTypes?: readonly string[];
     } = {},
   ): Promise<TestAccount> {
-    const created = await this.admin(
-      'POST',
-      '/platform-accounts',
-      platformAccountSettings(`Platform ${randomUUID().slice(0, 8)}`, options),
-    );
+    const created = await this.admin('POST', '/platform-accounts', {
+      ...platformAccountSettings(`Platform ${randomUUID().slice(0, 8)}`, options),
+      ...(options.eventTypes ? { eventTypes: options.eventTypes } : {}),
+    });
     if (created.status !== 201) throw new Error(`account: ${created.status} ${created.text}`);
     const id = created.body.account.id as string;
     const key = await this.admin('POST', `/platform-accounts/${id}/api-keys`);

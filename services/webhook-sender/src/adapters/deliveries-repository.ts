@@ -61,7 +61,7 @@ export class DeliveriesRepository {
     collection: 'deliveries',
     indexes: [
       // The unique `_id` (implicit) serves create, createForAccount, findForAttempt, findForTenant,
-      // findProviderCallback, recordAttempt, startRound.
+      // findProviderCallback, markSending, recordAttempt, startRound.
       // listForInstallation without a status: the installation's deliveries, newest first.
       { key: { tenantId: 1, installationId: 1, createdAt: -1 }, name: 'installation_recent' },
       // listForInstallation with a status (the dead letters among many delivered): only those, newest first.
@@ -174,13 +174,33 @@ export class DeliveriesRepository {
     return found.filter((d): d is ProviderCallbackDelivery => d.kind === PROVIDER);
   }
 
-  /** Whether a terminal event of the provider delivery was attempted at least once. */
+  /**
+   * Whether a terminal event of the provider delivery was sent, or may have been: its first request
+   * was marked as leaving (`markSending`), or an attempt of it was recorded (callbacks attempted
+   * before the mark existed have only that).
+   */
   async terminalEventSent(owner: AccountOwner, providerDeliveryId: string): Promise<boolean> {
     const found = await this.deliveries.findOne(
-      { ...ownerFilter(owner), providerDeliveryId, terminal: true, 'attempts.0': { $exists: true } },
+      {
+        ...ownerFilter(owner),
+        providerDeliveryId,
+        terminal: true,
+        $or: [{ sendStartedAt: { $exists: true } }, { 'attempts.0': { $exists: true } }],
+      },
       { projection: { _id: 1 } },
     );
     return found !== null;
+  }
+
+  /**
+   * Marks a terminal callback as sent before its request leaves (`sendStartedAt`, kept from the
+   * first time): from then on `terminalEventSent` holds, whatever becomes of the request.
+   */
+  async markSending(owner: AccountOwner, deliveryId: string, at: Date): Promise<void> {
+    await this.deliveries.updateOne(
+      { _id: deliveryId, ...ownerFilter(owner), terminal: true, sendStartedAt: { $exists: false } },
+      { $set: { sendStartedAt: at } },
+    );
   }
 
   /** Whether a nonterminal event of the provider delivery still waits for its first attempt. */

@@ -158,14 +158,14 @@ describe('PROVIDER_CALLBACK_POLICY (delivery-provider contract, Events rule 5)',
     }
   }
 
-  it('is 30 s, ×2, 10-minute cap, 8 attempts, ±20 %, Retry-After on 429 and 503 up to 1 hour', () => {
+  it('is 30 s, ×2, 10-minute cap, 8 attempts, ±20 %, Retry-After up to 1 hour', () => {
     expect(provider).toEqual({
       baseMs: 30_000,
       multiplier: 2,
       capMs: 10 * MIN,
       maxAttempts: 8,
       jitterRatio: 0.2,
-      retryAfter: { statuses: [429, 503], capMs: 60 * MIN, timeScale: 1 },
+      retryAfter: { capMs: 60 * MIN, timeScale: 1 },
     });
   });
 
@@ -313,11 +313,23 @@ describe('delayAfter', () => {
     expect(delayAfter(provider, 1, response(429), '3599', now, half)).toBe(60 * MIN - 1000);
   });
 
-  it('reads Retry-After on 429 and 503 only', () => {
-    for (const status of [408, 500, 502, 504]) {
-      expect(delayAfter(provider, 1, response(status), '120', now, half)).toBe(30_000);
-    }
+  // Events rule 5: retry after 408, 429 and 5xx, and honour Retry-After: on each of them, not on 429 and 503 alone.
+  it.each([408, 429, 500, 501, 502, 503, 504, 505, 507, 599])(
+    'reads Retry-After on every answer that is retried: %p',
+    (status) => {
+      expect(delayAfter(provider, 1, response(status), '120', now, half)).toBe(120_000);
+      expect(delayAfter(provider, 1, response(status), 'Sat, 19 Sep 2026 12:20:00 GMT', now, half)).toBe(20 * MIN);
+      expect(delayAfter(provider, 1, response(status), '7200', now, half)).toBe(60 * MIN); // capped alike
+      expect(delayAfter(provider, 1, response(status), '10', now, half)).toBe(30_000); // never shortens
+    },
+  );
+
+  it('has no header to read on a network error', () => {
     expect(delayAfter(provider, 1, { kind: 'network', errorClass: 'timeout' }, '120', now, half)).toBe(30_000);
+  });
+
+  it.each([400, 404, 409, 422, 301, 200])('ignores Retry-After on an answer that is not retried: %p', (status) => {
+    expect(delayAfter(provider, 1, response(status), '120', now, half)).toBe(30_000);
   });
 
   it('has no attempt after the last one, Retry-After or not', () => {
@@ -336,14 +348,15 @@ describe('delayAfter', () => {
 
   it("divides a Retry-After wait and its cap by a scaled policy's factor, like every other delay", () => {
     const fast = scaledPolicy(provider, 1000);
-    expect(fast.retryAfter).toEqual({ statuses: [429, 503], capMs: 3600, timeScale: 1000 });
+    expect(fast.retryAfter).toEqual({ capMs: 3600, timeScale: 1000 });
     expect(delayAfter(fast, 1, response(429), '120', now, half)).toBe(120);
+    expect(delayAfter(fast, 1, response(500), '120', now, half)).toBe(120);
     expect(delayAfter(fast, 1, response(429), 'Sat, 19 Sep 2026 12:20:00 GMT', now, half)).toBe(1200);
     expect(delayAfter(fast, 1, response(429), '7200', now, half)).toBe(3600);
     expect(delayAfter(fast, 1, response(429), '0', now, half)).toBe(30);
     // Scaling twice multiplies the factors; the original stays as it was.
     expect(scaledPolicy(fast, 10).retryAfter).toMatchObject({ capMs: 360, timeScale: 10_000 });
-    expect(provider.retryAfter).toEqual({ statuses: [429, 503], capMs: 60 * MIN, timeScale: 1 });
+    expect(provider.retryAfter).toEqual({ capMs: 60 * MIN, timeScale: 1 });
   });
 
   it('does not add a Retry-After rule when scaling a policy without one', () => {

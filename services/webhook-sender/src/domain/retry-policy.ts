@@ -8,13 +8,15 @@ export interface RetryPolicy {
   capMs: number; // largest delay, applied before jitter
   maxAttempts: number; // attempts in all, the first included; after the last one: dead letter
   jitterRatio: number; // ± fraction of the (capped) delay, spreading retries of one outage apart
-  /** When present, a Retry-After header on these responses can lengthen the next delay (`delayAfter`); absent, it is ignored. */
+  /** When present, a Retry-After header on a retried answer can lengthen the next delay (`delayAfter`); absent, it is ignored. */
   retryAfter?: RetryAfterRule;
 }
 
-/** How a policy honours Retry-After (RFC 9110 §10.2.3: delay-seconds or an HTTP date). */
+/**
+ * How a policy honours Retry-After (RFC 9110 §10.2.3: delay-seconds or an HTTP date): on every
+ * answer that is retried (408, 429, any 5xx: `verdictOf`), never on one that ends the delivery.
+ */
 export interface RetryAfterRule {
-  statuses: readonly number[]; // the response statuses whose Retry-After is read
   capMs: number; // the longest wait a Retry-After can impose
   timeScale: number; // the header's wait is divided by it: 1 in production, set by scaledPolicy like every other delay
 }
@@ -35,9 +37,10 @@ export const PARTNER_WEBHOOK_POLICY: RetryPolicy = Object.freeze({
  * exponential backoff and jitter, at least 6 attempts over at least 15 minutes, honour Retry-After):
  * 30 s base, ×2, 10-minute cap, 8 attempts, ±20 % after the cap. Nominal delays 0.5, 1, 2, 4, 8,
  * 10, 10 minutes: 35.5 minutes from the first attempt to the last, 28.4 at −20 % jitter and 42.6 at
- * +20 %. A Retry-After on 429 or 503 (seconds or an HTTP date) is a floor for the next delay, itself
- * capped at 1 hour (longer than the backoff cap, so a receiver's "come back in 30 minutes" is obeyed,
- * yet 7 such waits still end within 7 hours).
+ * +20 %. A Retry-After (seconds or an HTTP date) on any retried answer, 408, 429 or 5xx, as rule 5
+ * says "honor Retry-After" of them all, is a floor for the next delay, itself capped at 1 hour
+ * (longer than the backoff cap, so a receiver's "come back in 30 minutes" is obeyed, yet 7 such
+ * waits still end within 7 hours).
  */
 export const PROVIDER_CALLBACK_POLICY: RetryPolicy = Object.freeze({
   baseMs: MINUTE_MS / 2,
@@ -45,7 +48,7 @@ export const PROVIDER_CALLBACK_POLICY: RetryPolicy = Object.freeze({
   capMs: 10 * MINUTE_MS,
   maxAttempts: 8,
   jitterRatio: 0.2,
-  retryAfter: Object.freeze({ statuses: Object.freeze([429, 503]), capMs: 60 * MINUTE_MS, timeScale: 1 }),
+  retryAfter: Object.freeze({ capMs: 60 * MINUTE_MS, timeScale: 1 }),
 });
 
 /** Delay before attempt `attemptNumber + 1` after attempt `attemptNumber` failed (1-based), before jitter; undefined when no attempt follows. */
@@ -86,8 +89,8 @@ export function scaledPolicy(policy: RetryPolicy, factor: number): RetryPolicy {
 /**
  * The delay before the attempt after `attemptNumber` (1-based), undefined when none follows: the
  * jittered backoff (`retryDelayMs`), lengthened to the wait a Retry-After header asks for when the
- * policy honours it on this response's status, that wait capped at the policy's
- * `retryAfter.capMs`. A missing, unreadable or past Retry-After leaves the backoff as it is, and a
+ * policy honours Retry-After and the answer is one that is retried (408, 429, 5xx), that wait
+ * capped at the policy's `retryAfter.capMs`. A missing, unreadable or past Retry-After leaves the backoff as it is, and a
  * Retry-After never shortens it: max(backoff, min(wait, cap)). `now` is when the response arrived
  * (an HTTP date is relative to it); `random` as in retryDelayMs.
  */
@@ -102,7 +105,8 @@ export function delayAfter(
   const backoff = retryDelayMs(policy, attemptNumber, random);
   if (backoff === undefined) return undefined;
   const rule = policy.retryAfter;
-  if (!rule || result.kind !== 'response' || !rule.statuses.includes(result.status)) return backoff;
+  // A network error has no header; an answer that is not retried has no next attempt to put off.
+  if (!rule || result.kind !== 'response' || verdictOf(result) !== 'retry') return backoff;
   const waitMs = retryAfterMs(retryAfterHeader, now);
   if (waitMs === undefined) return backoff;
   return Math.max(backoff, Math.min(Math.round(waitMs / rule.timeScale), rule.capMs));

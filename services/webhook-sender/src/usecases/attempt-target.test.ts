@@ -114,6 +114,14 @@ describe('targetOf a provider callback', () => {
     expect(await targetOf(context({ earlierUnsent: true }).ctx, retried)).toMatchObject({ send: true });
   });
 
+  it('does not hold a terminal event again whose first request already left unrecorded (a crash mid-request)', async () => {
+    // Its delivery's nonterminal events are superseded from the mark on: waiting for them is pointless.
+    const { ctx, asked } = context({ earlierUnsent: true });
+    const resent = { ...callback(true), createdAt: new Date(NOW.getTime() - 1_000), sendStartedAt: NOW };
+    expect(await targetOf(ctx, resent)).toMatchObject({ send: true });
+    expect(asked).toEqual([]);
+  });
+
   it('never asks whether a terminal event was sent before sending one (it is the terminal event)', async () => {
     const { ctx, asked } = context({ terminalSent: true });
     expect(await targetOf(ctx, { ...callback(true), createdAt: NOW })).toMatchObject({ send: true });

@@ -51,8 +51,8 @@ async function installationTarget(ctx: WebhookContext, delivery: PartnerWebhookD
  * The contract's terminal rule ("after sending a terminal event the provider MUST stop sending
  * nonterminal events") is kept in two halves, so that a delivery's events all reach the platform
  * when they come in a burst (a simulated courier, a sender catching up), yet none follows its end:
- * - a nonterminal event ends as cancelled once a terminal event of its delivery was attempted,
- *   however many of its retries are left;
+ * - a nonterminal event ends as cancelled once a terminal event of its delivery was sent or was
+ *   about to be (`markSending` comes before its request), however many of its retries are left;
  * - a terminal event's first attempt waits while an earlier event of its delivery has not had its
  *   first attempt (at most TERMINAL_HOLD.maxMs after the terminal event came).
  * A secret or URL that cannot be had ends the callback as failed: an operator fixes the cause
@@ -64,6 +64,7 @@ async function callbackTarget(ctx: WebhookContext, delivery: ProviderCallbackDel
     const now = ctx.now();
     if (
       delivery.attempts.length === 0 &&
+      !delivery.sendStartedAt &&
       now.getTime() - delivery.createdAt.getTime() < TERMINAL_HOLD.maxMs &&
       (await ctx.store.deliveries.hasUnattemptedNonterminal(owner, delivery.providerDeliveryId))
     )

@@ -19,6 +19,12 @@ const LOCK = { ttlMs: 30_000, waitMs: 10_000 };
  * holds that delivery's callbacks back until it ends (the consumer retries meanwhile).
  */
 const CALLBACK_ORDER_WAIT_MS = 10_000;
+/**
+ * A provider callback's request leaves within this of taking that lock, or not at all (the attempt
+ * is retried): the lease is the longest request plus 20 s (service.ts), so the request has ended,
+ * at the receiver too, before the lease can run out and let the delivery's next callback go.
+ */
+const SEND_WITHIN_MS = 10_000;
 
 /**
  * Makes one scheduled attempt: signs the stored body with the kind's signer, the current secret
@@ -36,15 +42,16 @@ export async function makeAttempt(ctx: WebhookContext, job: AttemptJob): Promise
     `callbacks:${delivery.providerDeliveryId}`,
     { ttlMs: ctx.attemptLeaseMs, waitMs: CALLBACK_ORDER_WAIT_MS },
     async () => {
+      const sendBy = new Date(ctx.now().getTime() + SEND_WITHIN_MS);
       // Read again under the lock: another attempt of the delivery may have ended it meanwhile.
       const current = await ctx.store.deliveries.findForAttempt(job.deliveryId);
-      if (isCurrent(current, job)) await attemptNow(ctx, job, current);
+      if (isCurrent(current, job)) await attemptNow(ctx, job, current, sendBy);
     },
   );
   if (!done) throw new Error(`the callbacks of ${delivery.providerDeliveryId} stayed locked; the attempt is retried`);
 }
 
-async function attemptNow(ctx: WebhookContext, job: AttemptJob, delivery: Delivery): Promise<void> {
+async function attemptNow(ctx: WebhookContext, job: AttemptJob, delivery: Delivery, sendBy?: Date): Promise<void> {
   const target = await targetOf(ctx, delivery);
   if (!target.send) {
     await record(ctx, job, () =>
@@ -54,6 +61,12 @@ async function attemptNow(ctx: WebhookContext, job: AttemptJob, delivery: Delive
     );
     return;
   }
+  if (delivery.kind === 'provider-callback' && delivery.terminal && !delivery.sendStartedAt)
+    // Before the request, not with its outcome: a terminal event that left and was never recorded
+    // (a crash mid-request, the database away) must still stop its delivery's nonterminal ones.
+    await ctx.store.deliveries.markSending({ accountId: delivery.accountId }, delivery._id, ctx.now());
+  if (sendBy && ctx.now() > sendBy)
+    throw new Error(`the attempt of ${delivery._id} could not leave in time under its delivery's lock; it is retried`);
   const kind = ctx.kinds[delivery.kind];
   const body = Buffer.from(delivery.body, 'utf8');
   const at = ctx.now();

@@ -38,7 +38,6 @@ describe('deliveryKinds', () => {
       }
     }
     expect(kinds['provider-callback'].policy.retryAfter).toEqual({
-      statuses: [429, 503],
       capMs: 360,
       timeScale: 10_000,
     });

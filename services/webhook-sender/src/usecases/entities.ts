@@ -67,6 +67,12 @@ export interface ProviderCallbackDelivery extends DeliveryCommon {
   callbackUrlSealed: string;
   /** Whether the event's status is terminal: after one, no nonterminal event of the delivery is sent. */
   terminal: boolean;
+  /**
+   * A terminal callback's first request was about to leave then: written before the request, so the
+   * terminal rule sees it even when the outcome is never recorded (a crash mid-request, the
+   * database away). Absent on nonterminal callbacks and on terminal ones never sent.
+   */
+  sendStartedAt?: Date;
 }
 
 export type Delivery = PartnerWebhookDelivery | ProviderCallbackDelivery;

@@ -794,6 +794,28 @@ export interface PlatformAccountInput {
      */
     timeScale: number;
   };
+  /**
+   * The event types the platform receives. Any of the known types, each at most once; an unknown one is 400 `request.invalid`. The spec’s table (`delivery.accepted`, `driver.assigned`, `driver.location_updated`, `eta.updated`, `tracking.updated`, `delivery.picked_up`, `delivery.delivered`, `delivery.cancelled`, `delivery.failed`) unless set; ours, opt-in: `driver.arrived_at_pickup`, `delivery.on_the_way`, `delivery.return_requested`, `delivery.returning_to_origin`, `delivery.returned_to_origin`, `delivery.return_failed`. A type not chosen is not sent for the account’s deliveries (their status still moves: the status and tracking reads show it, and the next event sent carries it). An empty list sends no event.
+   *
+   * @maxItems 15
+   */
+  eventTypes?: (
+    | 'delivery.accepted'
+    | 'driver.assigned'
+    | 'driver.location_updated'
+    | 'eta.updated'
+    | 'tracking.updated'
+    | 'delivery.picked_up'
+    | 'delivery.delivered'
+    | 'delivery.cancelled'
+    | 'delivery.failed'
+    | 'driver.arrived_at_pickup'
+    | 'delivery.on_the_way'
+    | 'delivery.return_requested'
+    | 'delivery.returning_to_origin'
+    | 'delivery.returned_to_origin'
+    | 'delivery.return_failed'
+  )[];
 }
 /**
  * The fields to change.
@@ -870,6 +892,28 @@ export interface PlatformAccountPatch {
      */
     timeScale: number;
   };
+  /**
+   * The event types the platform receives (the whole list is replaced; events of existing deliveries follow it within 5 seconds). Any of the known types, each at most once; an unknown one is 400 `request.invalid`. The spec’s table (`delivery.accepted`, `driver.assigned`, `driver.location_updated`, `eta.updated`, `tracking.updated`, `delivery.picked_up`, `delivery.delivered`, `delivery.cancelled`, `delivery.failed`) unless set; ours, opt-in: `driver.arrived_at_pickup`, `delivery.on_the_way`, `delivery.return_requested`, `delivery.returning_to_origin`, `delivery.returned_to_origin`, `delivery.return_failed`. A type not chosen is not sent for the account’s deliveries (their status still moves: the status and tracking reads show it, and the next event sent carries it). An empty list sends no event.
+   *
+   * @maxItems 15
+   */
+  eventTypes?: (
+    | 'delivery.accepted'
+    | 'driver.assigned'
+    | 'driver.location_updated'
+    | 'eta.updated'
+    | 'tracking.updated'
+    | 'delivery.picked_up'
+    | 'delivery.delivered'
+    | 'delivery.cancelled'
+    | 'delivery.failed'
+    | 'driver.arrived_at_pickup'
+    | 'delivery.on_the_way'
+    | 'delivery.return_requested'
+    | 'delivery.returning_to_origin'
+    | 'delivery.returned_to_origin'
+    | 'delivery.return_failed'
+  )[];
 }
 /**
  * Mint a new key; the others expire after the overlap.
@@ -1522,11 +1566,11 @@ export interface ProviderWebhookTestEvent {
   eventTimeUtc: string;
 }
 /**
- * The outcome of one signed `webhook.test` event sent at once (one attempt, at most 10 seconds, no retries).
+ * The outcome of one signed `webhook.test` event sent at once (one attempt, no retries; the whole call within 10 seconds). A repeat of the same test (same account, same URL) within 60 seconds answers this same outcome, `testId` included, and sends nothing.
  */
 export interface ProviderWebhookTestResponse {
   /**
-   * Identifies the test event that was sent (or would have been).
+   * Identifies the test event that was sent (or would have been); a repeat answered from the first test has the first test’s id.
    */
   testId: string;
   /**
@@ -1587,6 +1631,26 @@ export interface PlatformAccount {
   serviceArea: {};
   rateLimit: PlatformRateLimitView;
   simulator: PlatformSimulatorView;
+  /**
+   * The event types the platform receives, in the order of the known types (the spec’s table for an account that never chose).
+   */
+  eventTypes: (
+    | 'delivery.accepted'
+    | 'driver.assigned'
+    | 'driver.location_updated'
+    | 'eta.updated'
+    | 'tracking.updated'
+    | 'delivery.picked_up'
+    | 'delivery.delivered'
+    | 'delivery.cancelled'
+    | 'delivery.failed'
+    | 'driver.arrived_at_pickup'
+    | 'delivery.on_the_way'
+    | 'delivery.return_requested'
+    | 'delivery.returning_to_origin'
+    | 'delivery.returned_to_origin'
+    | 'delivery.return_failed'
+  )[];
   createdAt: string;
   updatedAt: string;
 }

@@ -74,6 +74,8 @@ export {
   PROVIDER_STATUS_MEANINGS,
   TERMINAL_STATUSES,
   WEBHOOK_TEST_EVENT_TYPE,
+  WEBHOOK_TEST_LIMITS,
+  SPEC_EVENT_TYPES,
   isTerminalStatus,
   type ProviderErrorCode,
   type ProviderEventTypeName,

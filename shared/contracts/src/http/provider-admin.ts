@@ -11,7 +11,7 @@ import {
   uuid,
 } from '../json-schema';
 import { areaGeometry } from './geometry';
-import { PROVIDER_LIMITS } from './provider';
+import { PROVIDER_EVENT_TYPES, PROVIDER_EVENTS, PROVIDER_LIMITS, SPEC_EVENT_TYPES } from './provider';
 
 /**
  * provider-delivery's administrator API: the platform accounts that call the provider contract,
@@ -77,6 +77,26 @@ const rateLimit = (description: string): JsonSchema =>
     description,
   );
 
+/**
+ * The event types the account's platform receives (ours: the spec has no such setting). The spec's
+ * table is the default; our own types (the moves the table gives no event) are opt-in, since a
+ * platform built against the table may answer them 4xx, which is permanent.
+ */
+const eventTypes = (description: string): JsonSchema => ({
+  type: 'array',
+  uniqueItems: true,
+  maxItems: PROVIDER_EVENT_TYPES.length,
+  items: { type: 'string', enum: [...PROVIDER_EVENT_TYPES] },
+  description:
+    `${description} Any of the known types, each at most once; an unknown one is 400 \`request.invalid\`. The spec’s ` +
+    `table (${SPEC_EVENT_TYPES.map((t) => `\`${t}\``).join(', ')}) unless set; ours, opt-in: ` +
+    `${PROVIDER_EVENT_TYPES.filter((t) => PROVIDER_EVENTS[t].ours)
+      .map((t) => `\`${t}\``)
+      .join(', ')}. ` +
+    'A type not chosen is not sent for the account’s deliveries (their status still moves: the status and tracking ' +
+    'reads show it, and the next event sent carries it). An empty list sends no event.',
+});
+
 /** The courier simulator's bounds (local setups, tests, the demo). */
 export const SIMULATOR_LIMITS = { maxDrivers: 1_000, maxTimeScale: 1_000 } as const;
 
@@ -114,8 +134,9 @@ export const PlatformAccountInput: JsonSchema = object(
       `The platform API’s rate limit; ${R.defaultRequestsPerMinute} requests per minute when absent.`,
     ),
     simulator: simulator('The courier simulator; off when absent.'),
+    eventTypes: eventTypes('The event types the platform receives.'),
   },
-  { optional: ['webhookUrl', 'rateLimit', 'simulator'], description: 'A new platform account.' },
+  { optional: ['webhookUrl', 'rateLimit', 'simulator', 'eventTypes'], description: 'A new platform account.' },
 );
 
 export const PlatformAccountPatch: JsonSchema = {
@@ -127,9 +148,13 @@ export const PlatformAccountPatch: JsonSchema = {
       serviceArea,
       rateLimit: rateLimit('The platform API’s rate limit; takes effect within 5 seconds.'),
       simulator: simulator('The courier simulator; deliveries already created keep their clock.'),
+      eventTypes: eventTypes(
+        'The event types the platform receives (the whole list is replaced; events of existing deliveries follow it ' +
+          'within 5 seconds).',
+      ),
     },
     {
-      optional: ['name', 'webhookUrl', 'capabilities', 'serviceArea', 'rateLimit', 'simulator'],
+      optional: ['name', 'webhookUrl', 'capabilities', 'serviceArea', 'rateLimit', 'simulator', 'eventTypes'],
       description: 'The fields to change.',
     },
   ),
@@ -159,6 +184,13 @@ export const providerAdminSchemas: Record<string, JsonSchema> = {
       serviceArea: { type: 'object', description: 'The GeoJSON Polygon or MultiPolygon as entered.' },
       rateLimit: ref('PlatformRateLimitView'),
       simulator: ref('PlatformSimulatorView'),
+      eventTypes: {
+        type: 'array',
+        items: { type: 'string', enum: [...PROVIDER_EVENT_TYPES] },
+        description:
+          'The event types the platform receives, in the order of the known types (the spec’s table for an account ' +
+          'that never chose).',
+      },
       createdAt: dateTime(),
       updatedAt: dateTime(),
     },

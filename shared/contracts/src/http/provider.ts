@@ -120,8 +120,9 @@ export const PROVIDER_TRANSITIONS: Readonly<Record<ProviderStatusName, readonly 
  * How we deliver events to a callback (ours, above the spec's floor of at least 6 attempts over at
  * least 15 minutes; webhook-sender's `PROVIDER_CALLBACK_POLICY` applies it): 8 attempts, the first
  * at once, then after 30 s doubling up to a 10-minute cap, ±20 % jitter (nominal delays 0.5, 1, 2,
- * 4, 8, 10, 10 minutes: 35.5 minutes first to last, at least 28.4). A Retry-After on 429 or 503
- * (seconds or an HTTP date) is a floor for the next delay, itself capped at 1 hour. Each attempt
+ * 4, 8, 10, 10 minutes: 35.5 minutes first to last, at least 28.4). A Retry-After on any answer
+ * that is retried (408, 429, 5xx; seconds or an HTTP date) is a floor for the next delay, itself
+ * capped at 1 hour. Each attempt
  * waits at most 10 seconds for the answer; redirects are not followed.
  */
 export const PROVIDER_WEBHOOK_RETRY = {
@@ -130,7 +131,6 @@ export const PROVIDER_WEBHOOK_RETRY = {
   factor: 2,
   maxDelaySeconds: 600,
   jitter: 0.2,
-  retryAfterStatuses: [429, 503],
   maxRetryAfterSeconds: 3600,
   attemptTimeoutSeconds: 10,
 } as const;
@@ -182,6 +182,25 @@ export const PROVIDER_EVENTS: Record<
   'delivery.returned_to_origin': { status: 'returned_to_origin', requires: [], data: 'none', ours: true },
   'delivery.return_failed': { status: 'return_failed', requires: [], data: 'none', ours: true },
 };
+
+/**
+ * The spec's event table: what a platform account receives unless it chooses otherwise (its
+ * `eventTypes`). A platform built against that table may answer our own types 4xx, which the
+ * sender takes as permanent, so ours are opt-in.
+ */
+export const SPEC_EVENT_TYPES: readonly ProviderEventTypeName[] = PROVIDER_EVENT_TYPES.filter(
+  (type) => !PROVIDER_EVENTS[type].ours,
+);
+
+/**
+ * `POST /webhooks/test` (ours: the spec shows no bodies). One deadline covers the whole call (the
+ * callback host's resolution, the connection and the answer), well inside the platform's 15-second
+ * timeout; a repeat of the same test (same account, same URL) within `dedupeWindowSeconds` answers
+ * the first one's outcome and sends nothing, since the platform retries this endpoint
+ * automatically. A repeat that finds the first still running waits for its outcome at most
+ * `repeatWaitSeconds` from its own start (the first, begun earlier, is done by then).
+ */
+export const WEBHOOK_TEST_LIMITS = { deadlineSeconds: 10, repeatWaitSeconds: 11, dedupeWindowSeconds: 60 } as const;
 
 /**
  * The limits of the create table, which PATCH shares. Only `customerEmailMaxLength` is ours (the
@@ -744,7 +763,10 @@ export const providerSchemas: Record<string, JsonSchema> = {
 
   ProviderWebhookTestResponse: object(
     {
-      testId: uuid('Identifies the test event that was sent (or would have been).'),
+      testId: uuid(
+        'Identifies the test event that was sent (or would have been); a repeat answered from the first test has ' +
+          'the first test’s id.',
+      ),
       callbackConfigured: bool(
         'Whether there was a URL to test (the `url` of the request or the global webhook URL) and a webhook secret.',
       ),
@@ -756,7 +778,9 @@ export const providerSchemas: Record<string, JsonSchema> = {
       ),
       eventTimeUtc: dateTime('The eventTimeUtc of the test event.'),
     },
-    'The outcome of one signed `webhook.test` event sent at once (one attempt, at most 10 seconds, no retries).',
+    'The outcome of one signed `webhook.test` event sent at once (one attempt, no retries; the whole call within ' +
+      `${WEBHOOK_TEST_LIMITS.deadlineSeconds} seconds). A repeat of the same test (same account, same URL) within ` +
+      `${WEBHOOK_TEST_LIMITS.dedupeWindowSeconds} seconds answers this same outcome, \`testId\` included, and sends nothing.`,
   ),
 
   ProviderError: object(

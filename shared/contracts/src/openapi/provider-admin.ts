@@ -101,6 +101,14 @@ const DESCRIPTION = [
     `(${PLATFORM_RATE_LIMIT.minRequestsPerMinute} to ${PLATFORM_RATE_LIMIT.maxRequestsPerMinute}, ` +
     `${PLATFORM_RATE_LIMIT.defaultRequestsPerMinute} unless set) is 429 \`request.rate_limited\` with Retry-After. A ` +
     'change applies within 5 seconds; requests already counted in the window stay counted.',
+  '**Event types** (`eventTypes`, ours: the spec has no such setting): the event types an account’s platform ' +
+    'receives. Unless chosen (and for an account stored before the choice existed) exactly the spec’s event table; our ' +
+    'own types (`driver.arrived_at_pickup`, `delivery.on_the_way`, `delivery.return_requested`, ' +
+    '`delivery.returning_to_origin`, `delivery.returned_to_origin`, `delivery.return_failed`) are opt-in, since a ' +
+    'platform built against the table may answer them 4xx, which is permanent. Set at create or by `PATCH` (the whole ' +
+    'list is replaced; answered in the order of the known types, each once); an unknown name or a repeated one is 400 ' +
+    '`request.invalid` with `fieldErrors`. A type not chosen is not sent (the delivery’s status still moves); a change ' +
+    'applies to the next event of every delivery of the account, within 5 seconds.',
   '**Operations on deliveries**: beside the drivers, who report through the courier API, an operator reads an ' +
     'account’s delivery (status, driver, tracking; no customer data) and records what happened to it. Each report goes through the one ' +
     'table of moves of the contract document and sends its event to the platform; a move the table refuses (any event ' +

@@ -18,6 +18,7 @@ import {
   PROVIDER_STATUS_MEANINGS,
   PROVIDER_TRANSITIONS,
   PROVIDER_WEBHOOK_RETRY,
+  WEBHOOK_TEST_LIMITS,
   isTerminalStatus,
   providerSchemas,
 } from '../http/provider';
@@ -63,6 +64,7 @@ const ERROR_TABLE = table(
 );
 
 const R = PROVIDER_WEBHOOK_RETRY;
+const T = WEBHOOK_TEST_LIMITS;
 /** Minutes from the first attempt to the last, nominal and at the most negative jitter. */
 const retrySpanMinutes = Array.from({ length: R.attempts - 1 }, (_, k) =>
   Math.min(R.firstDelaySeconds * R.factor ** k, R.maxDelaySeconds),
@@ -189,8 +191,8 @@ const DESCRIPTION = [
     `backoff and jitter: ${R.attempts} attempts, the first at once, then after ${R.firstDelaySeconds} seconds, doubling up to ` +
     `${R.maxDelaySeconds / 60} minutes (±${R.jitter * 100} %): ${minutes(retrySpanMinutes)} minutes from the first attempt ` +
     `to the last, at least ${minutes(retrySpanMinutes * (1 - R.jitter))} (the contract asks for at least 6 attempts over at least 15 minutes). ` +
-    'A `Retry-After` on ' +
-    `${R.retryAfterStatuses.join(' or ')} (seconds or an HTTP date) is honoured as the least wait before the next attempt, ` +
+    'A `Retry-After` on any answer that is retried (408, 429, 5xx; seconds or an HTTP date) is honoured as the least ' +
+    'wait before the next attempt, ' +
     `up to ${R.maxRetryAfterSeconds / 60} minutes. Other 4xx are not retried until the configuration or payload is ` +
     `corrected. Each attempt waits at most ${R.attemptTimeoutSeconds} seconds for the answer; redirects are not followed.`,
   '- **Order and duplicates**: `eventTimeUtc` is when we observed the event and is the same on every retry; events may ' +
@@ -200,6 +202,10 @@ const DESCRIPTION = [
   'The statuses the spec’s event table gives no event (`arrived_at_pickup`, `on_the_way` and the return’s) have event ' +
     'types of ours, which the versioning rules allow as new optional event types (a backward-compatible change). ' +
     '`sent_to_provider` is never the status of an event.',
+  '**Our own event types are opt-in**: a platform receives exactly the spec’s table unless its account was set up to ' +
+    'receive more (the account’s `eventTypes`, set by our administrators when the platform asks). A move with no event ' +
+    'for the platform still changes the status: `GET …/status` and `GET …/tracking` show it, and the next event sent ' +
+    'carries it in `status` (e.g. a `driver.location_updated` with status `on_the_way`).',
   '## Statuses and transitions',
   'The vocabulary is closed: we send no other value and never report an unknown state as `failed`. The moves are ours ' +
     '(the spec leaves them to the provider); they only go forward, and `driver_assigned` → `driver_assigned` is a new ' +
@@ -503,9 +509,18 @@ export const providerApiDocument: Json = {
         'sendWebhookTest',
         'Send a signed test event to a callback',
         'Ours (the spec does not show these bodies): sends one `webhook.test` event (`ProviderWebhookTestEvent`), signed ' +
-          'like every event, to `url` or else the account’s global webhook URL, in one attempt of at most ' +
-          `${R.attemptTimeoutSeconds} seconds, and answers with the outcome (200 also when the callback failed). Changes ` +
-          'no delivery and no setting; each call sends a new event. An empty body is read as `{}`. ' +
+          'like every event, to `url` or else the account’s global webhook URL, in one attempt, and answers with the ' +
+          'outcome (200 also when the callback failed). Changes no delivery and no setting. An empty body is read as `{}`.' +
+          `\n\n**One deadline**: ${T.deadlineSeconds} seconds for the whole call — the check of a given \`url\`’s host ` +
+          '(its name resolution, at most 2 seconds of it), then the connection and the callback’s answer in what is left — ' +
+          'so the answer comes well inside the platform’s 15-second timeout; a callback that has not answered by then is ' +
+          'reported as a timeout (`delivered: false`, `responseStatus: null`).' +
+          `\n\n**Repeats send nothing**: the platform retries this call automatically, so the same test (same account, same ` +
+          `target URL: \`url\`, or the global one) within ${T.dedupeWindowSeconds} seconds of the first answers the first ` +
+          'test’s outcome (the same `testId`) without a second event. A repeat arriving while the first still runs waits ' +
+          `for its outcome (at most ${T.repeatWaitSeconds} seconds from its own start); should the first never finish (its ` +
+          'instance stopped), the repeat answers `delivered: false` with that reason and sends nothing. Shared by every ' +
+          'instance (kept in Redis; without Redis a test is sent each time). After the window, a call sends a new event. ' +
           retried(true, 'webhook providers'),
         { requestBody: { ...body('ProviderWebhookTestRequest'), required: false } },
         { '200': json('The outcome of the attempt.', ref('ProviderWebhookTestResponse')), ...WITH_BODY },

@@ -79,10 +79,10 @@ const DESCRIPTION = [
     'event of a provider delivery with a callback URL, POSTed to that URL with `X-Platform-Signature` (lowercase-hex ' +
     'HMAC-SHA256 of the exact body bytes under the platform account’s webhook secret), each with its attempts (time, ' +
     'HTTP status, latency, error class; never headers, the URL’s path or the secret). Retries after 408, 429, 5xx and ' +
-    'network errors: 30 s doubling to 10 minutes, ±20 % jitter, 8 attempts, a Retry-After on 429 or 503 honoured up to ' +
-    '1 hour; other statuses are final.',
-  '**Terminal rule**: once a terminal event of a provider delivery was received, its nonterminal events still waiting ' +
-    'for an attempt end as `cancelled` (reason `superseded: …`) and cannot be redelivered (409).',
+    'network errors: 30 s doubling to 10 minutes, ±20 % jitter, 8 attempts, a Retry-After on any retried answer honoured ' +
+    'up to 1 hour; other statuses are final.',
+  '**Terminal rule**: once a terminal event of a provider delivery was sent (or its request was about to leave), its ' +
+    'nonterminal events still waiting for an attempt end as `cancelled` (reason `superseded: …`) and cannot be redelivered (409).',
   '**Authentication**: `Authorization: Bearer <token>`, an HS256 JWT with `role: "admin"`, `sub` and `exp`, signed with ' +
     '`PROVIDER_ADMIN_TOKEN_SECRET`, the key of provider-delivery’s administrator API (its operators are these ' +
     'callbacks’ audience). Answers carry `Cache-Control: no-store`. Errors are problem+json.',
@@ -135,7 +135,7 @@ export const providerCallbacksAdminApiDocument: Json = {
           '202': json('The callback, pending again.', ref('ProviderCallback')),
           '404': NOT_FOUND,
           '409': problem(
-            'Still being attempted, or a nonterminal event of a provider delivery whose terminal event was received.',
+            'Still being attempted, or a nonterminal event of a provider delivery whose terminal event was sent.',
             '`webhook.delivery_in_progress`, `provider_callback.superseded`',
           ),
           '503': problem('The callback is being updated.', '`resource.busy`'),

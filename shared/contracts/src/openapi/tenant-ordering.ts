@@ -22,9 +22,18 @@ const TRANSITIONS = [
   '| Pending | accept | Accepted | `orders.status-changed` |',
   '| Pending | reject | Rejected | `orders.status-changed` |',
   '| Accepted | complete | Completed | `orders.status-changed` |',
-  '| Pending, Accepted | cancel | Cancelled | `orders.cancelled` |',
+  '| Pending, Accepted, Completed, Rejected | cancel | Cancelled | `orders.cancelled` (to the source installation); a live delivery assignment is terminated (`delivery.cancelled` to its installation) |',
   '| Pending, Accepted, Completed (Unpaid) | record payment | paymentStatus Paid | `payment.completed` |',
 ].join('\n');
+
+const CANCEL =
+  'Pending, Accepted, Completed or Rejected → Cancelled (the Partner API spec lets the tenant cancel from any status). ' +
+  '`orders.cancelled` goes to the source installation, with `previousStatus`, whatever the previous status was; ' +
+  'a live delivery assignment (Assigned, Accepted or InTransit) is terminated and its installation receives `delivery.cancelled` ' +
+  '(a Delivered one stays as it is). The payment stays as recorded: a Paid order keeps `paymentStatus` 2 and shows the amount ' +
+  'to give back in `refundDue`; the platform moves no money, the refund happens outside it. ' +
+  'An order that is already Cancelled is refused with 409 `order.invalid_transition` (`status_detail.status` Cancelled), ' +
+  'like every repeated tenant action, and nothing is sent again.';
 
 const idParam: Json = { name: 'id', in: 'path', required: true, schema: uuid };
 
@@ -145,7 +154,7 @@ const ORDER_ACTIONS: Array<{
   ['accept', 'Accept a Pending order', 'Pending → Accepted.'],
   ['reject', 'Reject a Pending order', 'Pending → Rejected.'],
   ['complete', 'Complete an Accepted order', 'Accepted → Completed.'],
-  ['cancel', 'Cancel a Pending or Accepted order', 'Pending or Accepted → Cancelled.'],
+  ['cancel', 'Cancel an order, from any status', CANCEL],
 ].map(([action, summary, description]) => ({
   action: action!,
   operationId: `${action}Order`,
@@ -358,6 +367,11 @@ export const tenantOrderingApiDocument: Json = {
         serviceFee: money,
         statusName: { type: 'string', enum: STATUS_NAMES },
         paymentStatusName: { type: 'string', enum: ['Unpaid', 'Paid'] },
+        refundDue: {
+          ...money,
+          description:
+            'What the restaurant owes the customer back: the grand total of a Paid order that was Cancelled or Rejected, else 0. The platform moves no money; the refund happens outside it.',
+        },
         paymentMethod: { type: 'integer', description: '1 Cash, 2 CardOnDelivery.' },
         branchId: uuid,
         deliveryZoneId: nullable(uuid),

@@ -1,12 +1,15 @@
 import { AppError, type ErrorKind } from '@marketplace/errors';
 import { JSON_MEDIA_TYPES, statusOf } from '@marketplace/http';
 import {
+  codesOnNoOperation,
   documentOperations,
   errorTableOf,
   followRef,
   headersSetIn,
   operationErrorCodes,
   responseCodeProblems,
+  retryAfterHeaderName,
+  retryAfterProblems,
   scanErrorCodes,
   sourceWithoutComments,
   statusesByCode,
@@ -163,11 +166,7 @@ describe('Partner API document: the codes and statuses the services send', () =>
   });
 
   it('answers every code of the Errors table on some operation, unless no operation can', () => {
-    const onOperations = new Set(operations.flatMap((op) => [...operationErrorCodes(op).keys()]));
-    const nowhere = [...errorsTable().keys()].filter(
-      (code) => !onOperations.has(code) && !(code in OUTSIDE_OPERATIONS),
-    );
-    expect(nowhere).toEqual([]);
+    expect(codesOnNoOperation(operations, errorsTable(), OUTSIDE_OPERATIONS)).toEqual([]);
     for (const code of Object.keys(OUTSIDE_OPERATIONS)) expect(sent.has(code)).toBe(true);
   });
 
@@ -192,29 +191,11 @@ describe('Partner API document: the codes and statuses the services send', () =>
 
 describe('Partner API document: the headers and media types the services send and accept', () => {
   it('sends Retry-After with every status whose errors carry it, required where all of them do', () => {
-    // The shared HTTP layer writes the header of `retryAfterSeconds` (error-format.ts).
-    const header = /headers\['([A-Za-z-]+)'\]\s*=\s*String\([^)]*retryAfterSeconds/.exec(
-      sourceWithoutComments('shared/http/src/error-format.ts'),
-    )?.[1];
+    const header = retryAfterHeaderName();
     expect(header).toBe('Retry-After');
     const partnerSites = scan.sites.filter((site) => sent.has(site.code));
-    const statuses = new Set(partnerSites.filter((s) => s.retryAfter).map((s) => statusOfSite(s)!));
-    expect([...statuses].sort()).toEqual([429, 503]);
-    const problems: string[] = [];
-    for (const status of statuses) {
-      const always = partnerSites.filter((s) => statusOfSite(s) === status).every((s) => s.retryAfter);
-      for (const op of operations) {
-        const response = op.responses[String(status)];
-        if (!response) {
-          problems.push(`${op.id}: no ${status}`);
-          continue;
-        }
-        const documented = obj(response.headers ?? {})[header!];
-        if (!documented) problems.push(`${op.id} ${status}: no ${header}`);
-        else if (always && followRef(doc, documented).required !== true)
-          problems.push(`${op.id} ${status}: ${header} not required`);
-      }
-    }
+    const { statuses, problems } = retryAfterProblems(doc, operations, partnerSites, statusOfSite, header!);
+    expect(statuses).toEqual([429, 503]);
     expect(problems).toEqual([]);
   });
 

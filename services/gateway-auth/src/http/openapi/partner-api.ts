@@ -259,6 +259,13 @@ trailing whitespace).
 - A concurrent request with the same key waits for the first and replays its result (exactly one
   mutation); if the first is still running after the wait: **409**
   \`idempotency.request_in_progress\`.
+- An answer lost after the change was made (a **504** \`upstream.timeout\`, a dropped connection)
+  was not stored here, but the service that made the change knows the key too: a retry with the
+  same key and request gets the original status and body (without \`Idempotent-Replayed\`), not
+  a conflict with the state that change produced. The delivery operations keep their answers as
+  long as stored responses are kept here and answer the same key with a different request (another
+  body, another operation or order) **409** \`idempotency.key_reused\`; order creation answers
+  the order the key created; the source cancel answers the cancellation the key made.
 
 \`externalOrderId\` is the partner's permanent order identifier; \`Idempotency-Key\` identifies one
 request attempt only.

@@ -112,6 +112,7 @@ it('describes an order the way the service answers it', () => {
     serviceFee: 0.81,
     statusName: 'Accepted',
     paymentStatusName: 'Unpaid',
+    refundDue: 0,
     paymentMethod: 1,
     branchId: ids.branch,
     deliveryZoneId: ids.zone,
@@ -129,6 +130,9 @@ it('describes an order the way the service answers it', () => {
   expect(validator('TenantOrder')(order)).toBe(true);
   expect(validator('TenantOrder')({ ...order, extra: 1 })).toBe(false);
   expect(validator('TenantOrder')({ ...order, status: 3 })).toBe(false);
+  expect(validator('TenantOrder')({ ...order, status: 8, paymentStatus: 2, refundDue: 19.47 })).toBe(true);
+  const { refundDue: _refundDue, ...withoutRefund } = order;
+  expect(validator('TenantOrder')(withoutRefund)).toBe(false);
   const { history: _history, ...withoutHistory } = order;
   expect(validator('TenantOrder')(withoutHistory)).toBe(false);
 });

@@ -7,7 +7,7 @@ import type {
 import { fromMinorUnits } from '@marketplace/money';
 import { pickupBranch, type PickupSnapshot } from '../../domain/delivery';
 import type { Order } from '../../domain/order';
-import { paymentStatusName, statusName } from '../../domain/order-status';
+import { paymentStatusName, refundDueMinor, statusName } from '../../domain/order-status';
 
 const money = (order: Order, minor: number) => fromMinorUnits(minor, order.decimals);
 
@@ -105,12 +105,16 @@ export function cancellationView(order: Order): OrderCancellationResponse {
   };
 }
 
-/** What the tenant sees: the whole order, statuses as integers with their names. */
+/**
+ * What the tenant sees: the whole order, statuses as integers with their names, and what it owes
+ * the customer back (a Paid order that was cancelled or rejected; domain/order-status.ts).
+ */
 export function tenantOrderView(order: Order) {
   return {
     ...orderView(order),
     statusName: statusName(order.status),
     paymentStatusName: paymentStatusName(order.paymentStatus),
+    refundDue: money(order, refundDueMinor(order.status, order.paymentStatus, order.totals.grandTotalMinor)),
     paymentMethod: order.paymentMethod,
     branchId: order.branchId,
     deliveryZoneId: order.deliveryZoneId,
