@@ -150,16 +150,41 @@ export async function loadMenuSlice(
   const variants = lines.flatMap((l) => products.get(l.productId)?.variants.filter((v) => v.id === l.variantId) ?? []);
   const chosenOptions = new Set(lines.flatMap((l) => l.modifierSelections.map((s) => s.modifierOptionId)));
   const taxIds = [...products.values()].flatMap((p) => (p.taxCategoryId ? [p.taxCategoryId] : []));
-  const taxesLoading = load<CopiedTaxCategory>(store, tenantId, 'tax-category', taxIds);
+  // The taxes and the modifier groups load side by side, awaited together: a store failing in one
+  // must not leave the other's rejection unhandled (that ended the process while MongoDB was away).
+  const [taxes, groups] = await Promise.all([
+    load<CopiedTaxCategory>(store, tenantId, 'tax-category', taxIds),
+    loadModifierGroups(
+      store,
+      tenantId,
+      [
+        ...variants.flatMap((v) => v.modifierGroupIds),
+        ...lines.flatMap((l) => l.modifierSelections.map((s) => s.modifierGroupId)),
+      ],
+      chosenOptions,
+    ),
+  ]);
+  return {
+    branch,
+    availability: availability ?? { products: {}, variants: {}, modifierOptions: {} },
+    products,
+    groups,
+    taxes,
+  };
+}
 
+/** The groups named, and the child groups of the chosen options, level by level. */
+async function loadModifierGroups(
+  store: CopyReader,
+  tenantId: string,
+  named: string[],
+  chosenOptions: ReadonlySet<string>,
+): Promise<Map<string, CopiedModifierGroup>> {
   const groups = new Map<string, CopiedModifierGroup>();
   const asked = new Set<string>();
-  let next = [
-    ...variants.flatMap((v) => v.modifierGroupIds),
-    ...lines.flatMap((l) => l.modifierSelections.map((s) => s.modifierGroupId)),
-  ];
-  // Level by level; the catalog forbids cycles and limits nesting to 10 levels, and `asked` stops
-  // a malformed copy from looping.
+  let next = named;
+  // The catalog forbids cycles and limits nesting to 10 levels, and `asked` stops a malformed copy
+  // from looping.
   while (next.length > 0) {
     const wanted = next.filter((id) => !asked.has(id));
     wanted.forEach((id) => asked.add(id));
@@ -170,11 +195,5 @@ export async function loadMenuSlice(
       for (const option of group.options) if (chosenOptions.has(option.id)) next.push(...option.childGroupIds);
     }
   }
-  return {
-    branch,
-    availability: availability ?? { products: {}, variants: {}, modifierOptions: {} },
-    products,
-    groups,
-    taxes: await taxesLoading,
-  };
+  return groups;
 }
