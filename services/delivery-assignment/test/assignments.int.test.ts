@@ -275,10 +275,8 @@ describe('the installation acts (Partner API)', () => {
     const tenantOrder = await r.tenant.call('GET', `/api/tenant/v1/orders/${order.orderId}`);
     expect(tenantOrder.body).toMatchObject({ status: 1, paymentStatus: 1 });
     expect((await r.delivery(order.orderId)).body).toMatchObject({ live: null, history: [{ status: 7 }] });
-    await waitFor('the order read to end after the reject', async () => {
-      const read = await r.providerA.call('GET', `/orders/${order.orderId}`);
-      return read.status === 404;
-    });
+    // No wait: the read asks delivery-assignment who holds the order now.
+    expect((await r.providerA.call('GET', `/orders/${order.orderId}`)).status).toBe(404);
     for (const action of ['accept', 'reject', 'cancel'])
       expect((await r.providerA.call('POST', `/deliveries/${order.orderId}/${action}`)).status).toBe(404);
   });
@@ -302,9 +300,7 @@ describe('the installation acts (Partner API)', () => {
       live: null,
       history: [{ statusName: 'Cancelled' }],
     });
-    await waitFor('the order read to end after the cancel', async () => {
-      return (await r.providerA.call('GET', `/orders/${order.orderId}`)).status === 404;
-    });
+    expect((await r.providerA.call('GET', `/orders/${order.orderId}`)).status).toBe(404);
     // The tenant cancelling the order now sends nothing either: no live assignment is left.
     expect((await r.tenant.call('POST', `/api/tenant/v1/orders/${order.orderId}/cancel`)).status).toBe(200);
     await sleep(1_000);
@@ -448,9 +444,7 @@ describe('the order ends', () => {
     expect(verifySignature(hook!.request, r.providerA.webhookSecret!)).toBe(true);
     const read = await r.delivery(order.orderId);
     expect(read.body).toMatchObject({ live: null, history: [{ status: 10, statusName: 'Terminated' }] });
-    await waitFor('the order read to end after the termination', async () => {
-      return (await r.providerA.call('GET', `/orders/${order.orderId}`)).status === 404;
-    });
+    expect((await r.providerA.call('GET', `/orders/${order.orderId}`)).status).toBe(404);
     expect((await r.providerA.call('PATCH', `/deliveries/${order.orderId}/status`, { targetStatus: 4 })).status).toBe(
       404,
     );
@@ -557,6 +551,72 @@ describe('races', () => {
         expect(read.live).toMatchObject({ appInstallationId: r.providerB.installationId, status: 1 });
         expect(read.history).toEqual([expect.objectContaining({ statusName: 'Superseded' })]);
       }
+    }
+  });
+});
+
+describe('the order read at the instant each webhook lands', () => {
+  it('follows delivery-assignment, not ordering’s copy of its topic, whatever the copy says', async () => {
+    const orders = cluster.orderingDb.collection<{ _id: string; liveAssignment: unknown }>('orders');
+    const copied = (orderId: string) =>
+      waitFor(
+        `ordering's copy of ${orderId}'s assignment`,
+        async () => (await orders.findOne({ _id: orderId }))?.liveAssignment,
+      );
+    // A copy that has not seen the assignment: the holder reads the order all the same.
+    const held = await assigned();
+    await copied(held.orderId);
+    await orders.updateOne({ _id: held.orderId }, { $set: { liveAssignment: null } });
+    expect((await r.providerA.call('GET', `/orders/${held.orderId}`)).status).toBe(200);
+    // A copy that names another installation: it reads nothing.
+    const other = await assigned();
+    await copied(other.orderId);
+    await orders.updateOne(
+      { _id: other.orderId },
+      { $set: { 'liveAssignment.installationId': r.providerB.installationId } },
+    );
+    expect((await r.providerB.call('GET', `/orders/${other.orderId}`)).status).toBe(404);
+  });
+
+  // The provider reads the order from inside its webhook handler, before answering it: on
+  // delivery.assigned the read is the order, on delivery.superseded and delivery.cancelled it is
+  // gone, every time (the read follows delivery-assignment at the time of the request, not a copy
+  // of its topic that may lag behind the webhook).
+  it('reads the order on delivery.assigned, and no longer on delivery.superseded or delivery.cancelled', async () => {
+    const ROUNDS = 8;
+    const reads = new Map<string, Promise<number>>();
+    const answer = cluster.receiver.respond;
+    cluster.receiver.respond = (request, nth) => {
+      if (request.path === r.providerA.hookPath) {
+        const { type, data } = JSON.parse(request.body.toString('utf8'));
+        const key = `${type} ${data.orderId}`;
+        if (!reads.has(key))
+          reads.set(
+            key,
+            r.providerA.call('GET', `/orders/${data.orderId}`).then((res) => res.status),
+          );
+      }
+      return answer(request, nth);
+    };
+    try {
+      const orders = await Promise.all(Array.from({ length: ROUNDS }, () => assigned()));
+      for (const { orderId } of orders) await webhooksFor(cluster, r.providerA, 'delivery.assigned', orderId);
+      // Half go to the other provider (superseded), half are cancelled by the tenant.
+      const [reassigned, cancelled] = [orders.slice(0, ROUNDS / 2), orders.slice(ROUNDS / 2)];
+      for (const { orderId } of reassigned)
+        expect((await r.assign(orderId, r.providerB.installationId)).status).toBe(201);
+      for (const { orderId } of cancelled)
+        expect((await r.tenant.call('POST', `/api/tenant/v1/orders/${orderId}/cancel`)).status).toBe(200);
+      for (const { orderId } of reassigned) await webhooksFor(cluster, r.providerA, 'delivery.superseded', orderId);
+      for (const { orderId } of cancelled) await webhooksFor(cluster, r.providerA, 'delivery.cancelled', orderId);
+
+      const statuses = async (type: string, list: typeof orders) =>
+        Promise.all(list.map(({ orderId }) => reads.get(`${type} ${orderId}`) ?? Promise.resolve(0))); // 0: never read
+      expect(await statuses('delivery.assigned', orders)).toEqual(orders.map(() => 200));
+      expect(await statuses('delivery.superseded', reassigned)).toEqual(reassigned.map(() => 404));
+      expect(await statuses('delivery.cancelled', cancelled)).toEqual(cancelled.map(() => 404));
+    } finally {
+      cluster.receiver.respond = answer;
     }
   });
 });

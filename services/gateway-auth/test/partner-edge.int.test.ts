@@ -1,4 +1,5 @@
-import { IDENTITY_HEADER } from '@marketplace/identity';
+import { randomUUID } from 'node:crypto';
+import { IDENTITY_HEADER, type HeldAssignment } from '@marketplace/identity';
 import { connectedApp, partnerCall, startGateway, type ConnectedApp, type TestGateway } from '@marketplace/testing';
 import { TestUpstream } from './support/upstream';
 
@@ -165,6 +166,52 @@ describe('scopes (403) per endpoint', () => {
 });
 
 describe('forwarding to the owner service', () => {
+  it('asks delivery-assignment who holds the order before an Orders.Read caller reads it, and passes the answer on', async () => {
+    const reader = await connectedApp(gw, ['Orders.Read']);
+    const [heldId, freeId, openId] = [randomUUID(), randomUUID(), randomUUID()];
+    const held: HeldAssignment = {
+      orderId: heldId,
+      assignmentId: randomUUID(),
+      pickup: {
+        branchId: randomUUID(),
+        name: 'Mitte',
+        address: 'Torstrasse 1',
+        latitude: 52.53,
+        longitude: 13.4,
+        externalLocationId: null,
+      },
+    };
+    upstream.held.set(heldId, held);
+    upstream.held.set(openId, 503);
+
+    // Held: the read goes to ordering with the assignment in its signed identity.
+    expect((await partnerCall(gw, reader.apiKey, 'GET', `/orders/${heldId}`)).status).toBe(200);
+    const [ask, read] = upstream.seen.slice(-2);
+    expect(ask).toMatchObject({ method: 'GET', url: `/api/partner/v1/orders/${heldId}/held-assignment` });
+    expect(ask!.identity).toMatchObject({ installationId: reader.installationId });
+    expect(ask!.identity).not.toHaveProperty('heldAssignment');
+    expect(read).toMatchObject({ url: `/api/partner/v1/orders/${heldId}` });
+    expect(read!.identity).toMatchObject({ installationId: reader.installationId, heldAssignment: held });
+
+    // Not held (404 there): the read goes on without one, and ordering answers its 404.
+    expect((await partnerCall(gw, reader.apiKey, 'GET', `/orders/${freeId}`)).status).toBe(200);
+    expect(upstream.seen.at(-1)!.identity).not.toHaveProperty('heldAssignment');
+
+    // delivery-assignment cannot say: 503 with Retry-After, and the read is not forwarded.
+    const before = upstream.seen.length;
+    const open = await partnerCall(gw, reader.apiKey, 'GET', `/orders/${openId}`);
+    expect(open.status).toBe(503);
+    expect(open.body.code).toBe('upstream.unavailable');
+    expect(open.headers.get('retry-after')).toBe('1');
+    expect(upstream.seen.slice(before).map((r) => r.url)).toEqual([`/api/partner/v1/orders/${openId}/held-assignment`]);
+
+    // A caller without Orders.Read is never a provider: nobody is asked.
+    const source = await connectedApp(gw, ['Orders.Create']);
+    const beforeSource = upstream.seen.length;
+    await partnerCall(gw, source.apiKey, 'GET', `/orders/${heldId}`);
+    expect(upstream.seen.slice(beforeSource).map((r) => r.url)).toEqual([`/api/partner/v1/orders/${heldId}`]);
+  });
+
   it('carries a verifiable identity, the query and the raw body; keeps the API key and internal headers inside', async () => {
     const res = await partnerCall(gw, full.apiKey, 'GET', `/catalog/branches/${ID}/products?language=de-AT`, {
       headers: { 'x-marketplace-identity': 'v1.forged.identity', 'accept-language': 'fr' },

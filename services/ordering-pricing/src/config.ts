@@ -21,10 +21,4 @@ export const settings = {
    * orders are all new).
    */
   deliveryCopyStart: oneOf('DELIVERY_COPY_START', ['earliest', 'latest'] as const, { default: 'earliest' }),
-  /**
-   * How long a partner read that finds no delivery assignment of the caller waits for the
-   * deliveries copy to reach the time of the request (a provider may read the order as soon as
-   * its webhook arrives) before answering 404.
-   */
-  deliveryCopyWaitMs: int('DELIVERY_COPY_WAIT_MS', { default: 2_000, min: 0, max: 30_000 }),
 };

@@ -1,9 +1,7 @@
 import { TOPICS } from '@marketplace/contracts';
-import { CopyProgress, createKafka } from '@marketplace/events';
 import { gatewayGuards, publicKeyFrom } from '@marketplace/identity';
 import type { ServiceDefinition } from '@marketplace/runtime';
 import { RedisLock } from '@marketplace/redis';
-import { KafkaDeliveriesCopyProgress } from './adapters/deliveries-copy-progress';
 import { OrderLock } from './adapters/order-lock';
 import { ORDERS, orderingIndexes, orderingStore } from './adapters/store';
 import { settings } from './config';
@@ -11,7 +9,6 @@ import { consumers } from './consumers';
 import { registerRoutes } from './http/routes';
 import { CopyCache } from './usecases/catalog-copy';
 import type { OrderingContext } from './usecases/context';
-import { liveAssignmentOwnership } from './usecases/delivery-ownership';
 import { OrderNumbers } from './usecases/order-numbers';
 
 /** Ordering and pricing: what it owns, the topics it uses and its indexes, in one place. */
@@ -32,33 +29,16 @@ export const orderingPricingService: ServiceDefinition<typeof settings> = {
       waitMs: config.orderLockWaitMs,
       ttlMs: 30_000,
     });
-    // Partner reads wait on the delivery copy's progress: its consumer group (named as the
-    // runtime names it: `<prefix>.<consumer name>`) against the topic's offsets.
-    const admin = createKafka({
-      brokers: config.kafkaBrokers,
-      clientId: 'ordering-pricing-copy-progress',
-      logger: context.logger,
-    }).admin();
-    await admin.connect();
-    const deliveries = new KafkaDeliveriesCopyProgress(
-      new CopyProgress(admin, `${config.consumerGroupPrefix ?? 'ordering-pricing'}.delivery-copy`, TOPICS.deliveries),
-      config.deliveryCopyWaitMs,
-    );
     const ordering: OrderingContext = {
       store,
       outbox: context.outbox,
       orderLock,
-      deliveryOwnership: liveAssignmentOwnership,
-      deliveriesCopy: deliveries,
       orderNumbers: new OrderNumbers(store.orderClaims),
       catalogCopy: new CopyCache(store.catalogCopy),
       logger: context.logger,
       now: () => new Date(),
     };
     registerRoutes(context, ordering);
-    return {
-      consumers: consumers(context, { catalogCopy: store.catalogCopy, ordering, deliveries }),
-      onStop: () => admin.disconnect(),
-    };
+    return { consumers: consumers(context, { catalogCopy: store.catalogCopy, ordering }) };
   },
 };

@@ -92,9 +92,11 @@ describe('GET /orders/{orderId}', () => {
     ]);
   });
 
-  it('is the same 404 for another installation, another tenant, a reader without an assignment and an unknown id', async () => {
+  // A reader with Orders.Read but no assignment: delivery-assignment's assignments test (the
+  // gateway asks it who holds the order, and it does not run here).
+  it('is the same 404 for another installation, another tenant and an unknown id', async () => {
     const order = await create();
-    const sibling = await connectedApp(cluster.gateway, ['Orders.Create', 'Orders.Read'], [], {
+    const sibling = await connectedApp(cluster.gateway, ['Orders.Create'], [], {
       tenantId: r.tenantId,
       tenant: r.tenant,
     });
@@ -109,7 +111,7 @@ describe('GET /orders/{orderId}', () => {
       expect(res.body.code).toBe(notFound[2]!.body.code);
     }
   });
-  // The delivery-assignment-owned read, from real deliveries events: delivery-copy.int.test.ts.
+  // The delivery-assignment-owned read: delivery-assignment's assignments test, with it running.
 });
 
 describe('POST /orders/{orderId}/cancel by the source', () => {

@@ -1,4 +1,5 @@
 import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
+import type { HeldAssignment } from './held-assignment';
 
 /**
  * Who is calling, as the gateway established it. Internal services never see API keys or tenant
@@ -28,6 +29,12 @@ export interface PartnerIdentity {
   scopes: string[];
   /** The partner's Idempotency-Key on POST and PATCH, so the owner can dedupe a lost response. */
   idempotencyKey?: string;
+  /**
+   * On a delivery provider's order read only: the order's live assignment, as delivery-assignment
+   * (its owner) said the caller held it when the gateway asked, just before forwarding the read.
+   * Absent: the caller held none. Ordering answers the delivery read from this, not from a copy.
+   */
+  heldAssignment?: HeldAssignment;
 }
 
 export interface TenantIdentity {

@@ -10,6 +10,7 @@ export {
   type TenantProfile,
   type RequestBinding,
 } from './identity-token';
+export { HELD_ASSIGNMENT_PATTERN, heldAssignmentPath, type HeldAssignment } from './held-assignment';
 export { gatewayGuards, requireIdentity, identityOf, unauthenticated } from './middleware';
 export { identityPublicKeySetting } from './settings';
 export {

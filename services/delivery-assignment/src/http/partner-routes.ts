@@ -1,9 +1,10 @@
 import type { RouterContext } from '@koa/router';
 import type { DeliveryAssignmentResponse } from '@marketplace/contracts';
-import { identityOf } from '@marketplace/identity';
+import { HELD_ASSIGNMENT_PATTERN, identityOf, type HeldAssignment } from '@marketplace/identity';
 import { pathId, requestBody, type RequestState, type RouteTable } from '@marketplace/http';
 import { requestFingerprint } from '../domain/partner-requests';
 import type { DeliveryContext } from '../usecases/context';
+import { heldAssignment } from '../usecases/reads';
 import {
   actAsPartner,
   checkEta,
@@ -58,6 +59,20 @@ export function registerPartnerRoutes(routes: RouteTable, ctx: DeliveryContext):
     return answer(c, (orderId, request) =>
       updateAsPartner(ctx, identityOf(c, 'partner'), request, orderId, (now) => ({ eta: checkEta(requested, now) })),
     );
+  });
+  // Not a Partner API endpoint: the gateway asks it before it forwards a delivery provider's order
+  // read to ordering (@marketplace/identity's held-assignment.ts), with the caller's identity
+  // signed for this path and service like any forwarded request.
+  routes.get(HELD_ASSIGNMENT_PATTERN, 'partner', async (c) => {
+    const orderId = pathId(c.params.orderId);
+    const live = await heldAssignment(ctx, identityOf(c, 'partner'), orderId);
+    const { branchId, name, address, latitude, longitude, externalLocationId } = live.pickup;
+    const body: HeldAssignment = {
+      orderId,
+      assignmentId: live.assignmentId,
+      pickup: { branchId, name, address, latitude, longitude, externalLocationId },
+    };
+    c.body = body;
   });
   routes.patch(`${PREFIX}/tracking`, 'partner', (c) => {
     const { trackingUrl } = validateTrackingUpdate(requestBody(c));

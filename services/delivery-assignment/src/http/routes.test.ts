@@ -15,6 +15,7 @@ it('declares exactly these routes, each with its audience', () => {
     'partner  PATCH  /api/partner/v1/deliveries/:orderId/status',
     'partner  PATCH  /api/partner/v1/deliveries/:orderId/driver',
     'partner  PATCH  /api/partner/v1/deliveries/:orderId/eta',
+    'partner  GET    /api/partner/v1/orders/:orderId/held-assignment',
     'partner  PATCH  /api/partner/v1/deliveries/:orderId/tracking',
     'tenant   GET    /api/tenant/v1/deliveries/openapi.json',
     'tenant   POST   /api/tenant/v1/deliveries/:orderId/assign',

@@ -1,6 +1,6 @@
 import { notFound } from '@marketplace/errors';
-import type { TenantOwner } from '@marketplace/store';
-import type { Delivery } from '../domain/delivery';
+import type { InstallationOwner, TenantOwner } from '@marketplace/store';
+import { LIVE_STATUSES, type Assignment, type Delivery } from '../domain/delivery';
 import type { DeliveryContext } from './context';
 
 /** GET /api/tenant/v1/deliveries/{orderId}: the order's live assignment and the ended ones. */
@@ -8,4 +8,20 @@ export async function readDelivery(ctx: DeliveryContext, tenant: TenantOwner, or
   const delivery = await ctx.store.deliveries.findByOrder(tenant, orderId);
   if (!delivery) throw notFound();
   return delivery;
+}
+
+/**
+ * The order's live assignment when the installation holds it now, else the 404 of an unknown
+ * order. What the gateway asks before it forwards a delivery provider's order read (Partner API 5)
+ * to ordering: this service decides who holds an order, so the read follows its answer at the time
+ * of the request, not a copy that may lag behind it.
+ */
+export async function heldAssignment(
+  ctx: DeliveryContext,
+  caller: InstallationOwner,
+  orderId: string,
+): Promise<Assignment> {
+  const live = (await ctx.store.deliveries.findByOrder(caller, orderId))?.live;
+  if (!live || live.installationId !== caller.installationId || !LIVE_STATUSES.includes(live.status)) throw notFound();
+  return live;
 }

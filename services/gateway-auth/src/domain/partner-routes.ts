@@ -19,6 +19,12 @@ export interface PartnerRoute {
   owner: Owner;
   /** Any one of these grants the call; ownership is then checked by the owner service. */
   scopes: Scope[];
+  /**
+   * A delivery provider may read this order (Orders.Read): delivery-assignment is asked first
+   * whether the caller holds its live assignment, and the answer goes to the owner with the
+   * identity (usecases/held-assignment.ts).
+   */
+  asksHeldAssignment?: true;
 }
 
 export const PARTNER_PREFIX = '/api/partner/v1';
@@ -34,7 +40,13 @@ export const PARTNER_ROUTES: PartnerRoute[] = [
     scopes: ['Catalog.Read'],
   }, // 3
   { method: 'POST', pattern: '/orders', owner: 'ordering', scopes: ['Orders.Create'] }, // 4
-  { method: 'GET', pattern: '/orders/:orderId', owner: 'ordering', scopes: ['Orders.Create', 'Orders.Read'] }, // 5
+  {
+    method: 'GET',
+    pattern: '/orders/:orderId',
+    owner: 'ordering',
+    scopes: ['Orders.Create', 'Orders.Read'],
+    asksHeldAssignment: true,
+  }, // 5
   { method: 'POST', pattern: '/orders/:orderId/cancel', owner: 'ordering', scopes: ['Orders.Create'] }, // 6
   { method: 'POST', pattern: '/deliveries/:orderId/accept', owner: 'delivery', scopes: ['Delivery.Accept'] }, // 7
   { method: 'POST', pattern: '/deliveries/:orderId/reject', owner: 'delivery', scopes: ['Delivery.Reject'] }, // 8

@@ -1,6 +1,12 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { IDENTITY_HEADER, publicKeyFrom, verifyIdentity, type CallerIdentity } from '@marketplace/identity';
+import {
+  IDENTITY_HEADER,
+  publicKeyFrom,
+  verifyIdentity,
+  type CallerIdentity,
+  type HeldAssignment,
+} from '@marketplace/identity';
 import { localEnv } from '@marketplace/testing';
 
 const OWNER_SERVICES = ['catalog', 'ordering-pricing', 'delivery-assignment', 'webhook-sender'];
@@ -19,9 +25,13 @@ export interface SeenRequest {
  * arrive with their own issues): it verifies the gateway's signed identity exactly as they do and
  * answers with what it saw. A request body may steer the answer: `{"respondWith": 409}` answers
  * that status, `{"delayMs": 300}` answers late. Mutations count per path, to prove "exactly once".
+ * As delivery-assignment, it answers who holds an order's live assignment (the gateway asks before a
+ * provider's order read) from `held`: 404 for an order not in it, or the status set for it.
  */
 export class TestUpstream {
   readonly seen: SeenRequest[] = [];
+  /** orderId → the assignment the caller holds (any caller), or a status to answer instead. */
+  readonly held = new Map<string, HeldAssignment | number>();
   private server?: Server;
   url = '';
 
@@ -44,6 +54,14 @@ export class TestUpstream {
         this.seen.push({ method: req.method ?? '', url: req.url ?? '', identity, headers: req.headers, body });
         if (!identity) {
           res.writeHead(401, { 'content-type': 'application/problem+json' }).end('{"status":401}');
+          return;
+        }
+        const heldOf = /^\/api\/partner\/v1\/orders\/([^/]+)\/held-assignment$/.exec(path);
+        if (heldOf) {
+          const held = this.held.get(decodeURIComponent(heldOf[1]!));
+          const status = held === undefined ? 404 : typeof held === 'number' ? held : 200;
+          const type = status === 200 ? 'application/json; charset=utf-8' : 'application/problem+json';
+          res.writeHead(status, { 'content-type': type }).end(JSON.stringify(status === 200 ? held : { status }));
           return;
         }
         let steer: { respondWith?: number; delayMs?: number } = {};

@@ -5,20 +5,19 @@ import type { settings } from '../config';
 import { applyCatalogChange } from '../usecases/catalog-copy';
 import type { OrderingContext } from '../usecases/context';
 import { applyDeliveryEvent } from '../usecases/delivery-copy';
-import type { DeliveriesCopyProgress } from '../usecases/delivery-ownership';
 
 /**
  * Kafka consumers of this service; each runs in the consumer group `ordering-pricing.<name>`.
  * Both copies read their topic from its beginning (each is kept forever), so a new database fills
  * itself.
  * - `catalog-copy`: the catalog, for pricing.
- * - `delivery-copy`: each order's live delivery assignment (who may read it as its delivery
- *   provider), and Delivered deliveries complete their orders. Reads wait on its progress
- *   (`deliveries`), so it reports each message it handled.
+ * - `delivery-copy`: each order's live delivery assignment (carried by the order's events), and
+ *   Delivered deliveries complete their orders. Who may read an order as its delivery provider is
+ *   not decided from this copy: delivery-assignment answers it per read (see usecases/order-reads.ts).
  */
 export function consumers(
   context: ServiceContext<typeof settings>,
-  parts: { catalogCopy: CatalogCopyRepository; ordering: OrderingContext; deliveries: DeliveriesCopyProgress },
+  parts: { catalogCopy: CatalogCopyRepository; ordering: OrderingContext },
 ): ConsumerSpec[] {
   return [
     defineConsumer({
@@ -33,10 +32,7 @@ export function consumers(
       topics: [TOPICS.deliveries],
       fromBeginning: context.config.deliveryCopyStart === 'earliest',
       dedupe: false, // the order keeps the highest revision, and completing is done once: a repeat changes nothing
-      handler: async (event) => {
-        await applyDeliveryEvent(parts.ordering, event.type, event.data, event.log);
-        parts.deliveries.handledUpTo(event.partition, event.offset);
-      },
+      handler: (event) => applyDeliveryEvent(parts.ordering, event.type, event.data, event.log),
     }),
   ];
 }

@@ -20,7 +20,7 @@ export function registerPartnerRoutes(routes: RouteTable, ctx: OrderingContext):
   });
   routes.get(`${PREFIX}/:orderId`, 'partner', async (c) => {
     const read = await readOrderAsPartner(ctx, identityOf(c, 'partner'), pathId(c.params.orderId));
-    c.body = read.read === 'source' ? orderView(read.order) : deliveryOrderView(read.order, read.assignment.pickup);
+    c.body = read.read === 'source' ? orderView(read.order) : deliveryOrderView(read.order, read.pickup);
   });
   routes.post(`${PREFIX}/:orderId/cancel`, 'partner', async (c) => {
     c.body = cancellationView(await cancelBySource(ctx, identityOf(c, 'partner'), pathId(c.params.orderId)));

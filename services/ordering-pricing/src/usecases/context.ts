@@ -5,7 +5,6 @@ import type { OutboxRelay } from '@marketplace/outbox';
 import type { OrderLock } from '../adapters/order-lock';
 import type { OrderingStore } from '../adapters/store';
 import type { CopyReader } from './catalog-copy';
-import type { DeliveriesCopyProgress, DeliveryOwnership } from './delivery-ownership';
 import type { OrderNumbers } from './order-numbers';
 
 /** What the use cases work with. */
@@ -14,9 +13,6 @@ export interface OrderingContext {
   outbox: OutboxRelay;
   /** One change at a time per order (by order id). */
   orderLock: OrderLock;
-  deliveryOwnership: DeliveryOwnership;
-  /** How far the copy of the deliveries topic (which keeps `liveAssignment`) has read it. */
-  deliveriesCopy: DeliveriesCopyProgress;
   orderNumbers: OrderNumbers;
   /** The catalog copy as order pricing reads it (cached per tenant sequence). */
   catalogCopy: CopyReader;

@@ -675,7 +675,9 @@ const paths: Json = {
       'Source-owned read: scope `Orders.Create` and the caller created the order via POST /orders; the response includes ' +
       '`paymentStatus`, `externalOrderId`, `subtotal`, `discountTotal`, `taxTotal`, `deliveryFee` and `serviceFee`.\n\n' +
       "Delivery-assignment-owned read: scope `Orders.Read` and the caller holds the order's live delivery assignment; " +
-      'those seven fields are null.\n\n' +
+      'those seven fields are null, and `branch` is the pickup as it was at assignment. Whether the caller holds it is ' +
+      'decided at the time of the request: the order is readable as soon as `delivery.assigned` arrives, and no longer ' +
+      'once `delivery.superseded` or `delivery.cancelled` is sent.\n\n' +
       'A scope alone never grants access: any failure (wrong installation, no ownership, nonexistent order) is the same ' +
       'generic 404. Order status changes other than cancellation are observable only by polling this route.',
     scopes: ['Orders.Create', 'Orders.Read'],

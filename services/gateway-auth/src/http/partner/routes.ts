@@ -14,6 +14,7 @@ import {
 } from '../../domain/partner-routes';
 import type { GatewayContext } from '../../usecases/context';
 import type { ForwardRouting, StreamedUpstreamResponse, UpstreamResponse } from '../../usecases/forward-request';
+import { askHeldAssignment } from '../../usecases/held-assignment';
 import { runIdempotent, type IdempotencySettings, type StoredResponse } from '../../usecases/idempotent-request';
 import { partnerApiDocument } from '../openapi/partner-api';
 import { forwardSigned, sendUpstream } from '../forward';
@@ -66,7 +67,13 @@ async function handle(
     appId: caller.appId,
     scopes: caller.scopes,
   };
-  if (!isMutation(route)) return sendUpstream(c, await forwardRead(routing, route, c, identity)); // streamed as it comes (gzip too)
+  if (!isMutation(route)) {
+    if (route.asksHeldAssignment && caller.scopes.includes('Orders.Read')) {
+      const held = await askHeldAssignment(routing, identity, c.params.orderId!, c.state.requestId, c.state.log);
+      if (held) identity.heldAssignment = held;
+    }
+    return sendUpstream(c, await forwardRead(routing, route, c, identity)); // streamed as it comes (gzip too)
+  }
 
   const key = c.get('idempotency-key'); // '' when absent: missing and empty are the same problem
   const problem = checkIdempotencyKey(key);
