@@ -36,3 +36,4 @@ export { isUuid, pathId, queryId } from './path-params';
 export { isLoopbackHost, isInternalAddress } from './outbound-address';
 export { outboundUrlProblem, type OutboundUrlRules } from './outbound-url';
 export { SafeHttpClient, type SafeHttpOptions, type SafePostResult, type NetworkErrorClass } from './safe-http';
+export { canonicalJson, requestFingerprint } from './request-fingerprint';

@@ -32,26 +32,6 @@ export interface PartnerRequestKey {
 export const partnerRequestId = (installationId: string, idempotencyKey: string) =>
   `${installationId}:${createHash('sha256').update(idempotencyKey).digest('base64url')}`;
 
-/** JSON with object keys sorted, so that `{"a":1,"b":2}` and `{ "b": 2, "a": 1 }` are one payload (the gateway's rule). */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.keys(value)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
-    return `{${entries.join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
-/** Method, path and parsed JSON body, as the gateway compares them. */
-export function requestFingerprint(method: string, path: string, body: unknown): string {
-  return createHash('sha256')
-    .update(`${method.toUpperCase()} ${path}\n`)
-    .update(body === undefined ? '' : canonicalJson(body))
-    .digest('base64url');
-}
-
 /**
  * What of a delivery these rules read and write: its request records. Structural, so that
  * delivery.ts can name PartnerRequest without an import cycle.

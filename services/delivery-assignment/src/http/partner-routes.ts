@@ -1,8 +1,7 @@
 import type { RouterContext } from '@koa/router';
 import type { DeliveryAssignmentResponse } from '@marketplace/contracts';
 import { HELD_ASSIGNMENT_PATTERN, identityOf, type HeldAssignment } from '@marketplace/identity';
-import { pathId, requestBody, type RequestState, type RouteTable } from '@marketplace/http';
-import { requestFingerprint } from '../domain/partner-requests';
+import { pathId, requestBody, requestFingerprint, type RequestState, type RouteTable } from '@marketplace/http';
 import type { DeliveryContext } from '../usecases/context';
 import { heldAssignment } from '../usecases/reads';
 import {

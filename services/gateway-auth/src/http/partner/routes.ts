@@ -1,8 +1,8 @@
 import type { RouterContext } from '@koa/router';
 import { AppError, notFound, validationError } from '@marketplace/errors';
-import { requestBody, type RequestState, type RouteTable } from '@marketplace/http';
+import { requestBody, requestFingerprint, type RequestState, type RouteTable } from '@marketplace/http';
 import { unauthenticated, type PartnerIdentity } from '@marketplace/identity';
-import { checkIdempotencyKey, requestFingerprint } from '../../domain/idempotency';
+import { checkIdempotencyKey } from '../../domain/idempotency';
 import {
   hasScope,
   isMutation,
