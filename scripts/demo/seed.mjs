@@ -21,11 +21,20 @@ import { catalogStep } from './steps/catalog.mjs';
 import { deliveryProviderStep } from './steps/delivery-provider.mjs';
 import { orderSourceStep } from './steps/order-source.mjs';
 import { orderingStep } from './steps/ordering.mjs';
+import { paymentProcessorStep } from './steps/payment-processor.mjs';
 import { providerStep } from './steps/provider.mjs';
 import { tenantStep } from './steps/tenant.mjs';
 
 /** In order; later steps may use what earlier ones put into ctx.fixture (the tenant step comes first). */
-export const SEED_STEPS = [tenantStep, orderSourceStep, deliveryProviderStep, catalogStep, orderingStep, providerStep];
+export const SEED_STEPS = [
+  tenantStep,
+  orderSourceStep,
+  deliveryProviderStep,
+  catalogStep,
+  orderingStep,
+  paymentProcessorStep,
+  providerStep,
+];
 
 async function main(argv) {
   const options = parseOptions(argv);

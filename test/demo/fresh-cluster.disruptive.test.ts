@@ -209,7 +209,7 @@ describe('a fresh cluster: seed, order, webhook', () => {
     console.log(`fresh cluster: order to webhook in ${webhook.at - placedAt} ms`);
   }, 60_000);
 
-  it("runs the README's delivery journey as written: assigned, accepted, driver, ETA, tracking, InTransit, Delivered, order Completed", () => {
+  it("runs the README's delivery journey as written: assigned, accepted, driver, ETA, tracking, InTransit, Delivered, order Completed, payment confirmed", () => {
     const run = runReadmeBlock('delivery-journey');
     expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
     expect(run.stdout.trim().split('\n')).toEqual([
@@ -223,8 +223,22 @@ describe('a fresh cluster: seed, order, webhook', () => {
       '5',
       'Delivered',
       'Completed',
+      'confirmed',
+      'Paid',
     ]);
   }, 90_000);
+
+  it("sends the journey's payment.completed to the order source, subscribed, signed with its secret", async () => {
+    const webhook = await waitFor(
+      'payment.completed at the receiver',
+      () => receiver.at('/hooks').find((r) => JSON.parse(r.body.toString('utf8')).type === 'payment.completed'),
+      30_000,
+      50,
+    );
+    const envelope = JSON.parse(webhook.body.toString('utf8'));
+    expect(envelope.data).toMatchObject({ paymentStatus: 'Paid', paymentMethod: 2 });
+    expect(verifySignature(webhook, fixture.installations.orderSource.webhookSecret)).toBe(true);
+  }, 60_000);
 
   it('sends delivery.assigned for that order to the demo delivery provider only, signed with its secret', async () => {
     const provider = fixture.installations.deliveryProvider;

@@ -79,6 +79,7 @@ interface Fixture {
   }[];
   promotionCode: string;
   provider: { baseUrl: string; apiKey: string; webhookSecret: string; accountId: string };
+  paymentProcessor: { notificationUrl: string; secret: string };
 }
 interface Run {
   code: number | null;
@@ -121,6 +122,7 @@ function expectNoSecretsPrinted(result: Run, fixture: Fixture): void {
     ...INSTALLATIONS.flatMap((name) => [fixture.installations[name].apiKey, fixture.installations[name].webhookSecret]),
     fixture.provider.apiKey,
     fixture.provider.webhookSecret,
+    fixture.paymentProcessor.secret,
   ]) {
     expect(printed).not.toContain(secret);
     expect(printed).not.toContain(secret.split('.').at(-1));
@@ -372,6 +374,51 @@ describe('npm run demo:seed', () => {
     expect(outside.body.errors.deliveryAddress).toEqual(['lies outside the delivery zone']);
   });
 
+  it("seeds the restaurant's payment processor: `npm run demo:pay` confirms a card order, and the order source gets payment.completed", async () => {
+    const fixture = runs[1]!.fixture;
+    expect(fixture.paymentProcessor).toEqual({
+      notificationUrl: `${gw.url}/api/payments/v1/tenants/${fixture.tenantId}/notifications`,
+      secret: expect.stringMatching(/^ppsec_[A-Za-z0-9_-]{43}$/),
+    });
+    expect(fixture.paymentProcessor.secret).not.toBe(runs[0]!.fixture.paymentProcessor.secret);
+    const order = await placeDemoOrder(gw, fixture, { paymentMethod: 2 });
+    expect(order.status).toBe(201);
+    const pay = (eventId: string) =>
+      run('npm', [
+        'run',
+        '--silent',
+        'demo:pay',
+        '--',
+        '--order',
+        order.body.orderId,
+        '--fixture',
+        fileOf('run2.json'),
+        '--event-id',
+        eventId,
+      ]);
+    const paid = await pay('evt_seed_test_1');
+    expect({ code: paid.code, stdout: paid.stdout.trim() }).toEqual({ code: 0, stdout: 'confirmed' });
+    expect((await pay('evt_seed_test_2')).stdout.trim()).toBe('already_confirmed');
+    const webhook = await waitFor(
+      "the order's payment.completed at the seeded webhook URL",
+      () =>
+        receiver
+          .at('/hooks')
+          .find(
+            (r) =>
+              r.body.toString('utf8').includes(order.body.orderId) &&
+              JSON.parse(r.body.toString('utf8')).type === 'payment.completed',
+          ),
+      10_000,
+      50,
+    );
+    expect(verifySignature(webhook, fixture.installations.orderSource.webhookSecret)).toBe(true);
+    expect(JSON.parse(webhook.body.toString('utf8')).data).toMatchObject({
+      orderId: order.body.orderId,
+      paymentStatus: 'Paid',
+    });
+  });
+
   it('gives the delivery providers no catalog access: 403 auth.insufficient_scope', async () => {
     for (const name of ['deliveryProvider', 'deliveryProviderB'] as const) {
       const res = await branches(runs[1]!.fixture.installations[name].apiKey);
@@ -395,7 +442,7 @@ describe('npm run demo:seed', () => {
       authType: 'ApiKey',
     });
     expect([...source.scopes].sort()).toEqual(['Catalog.Read', 'Orders.Create']);
-    expect([...source.subscribedEvents].sort()).toEqual(['orders.cancelled', 'orders.created']);
+    expect([...source.subscribedEvents].sort()).toEqual(['orders.cancelled', 'orders.created', 'payment.completed']);
     for (const name of ['deliveryProvider', 'deliveryProviderB'] as const) {
       const provider = byApp.get(fixture.installations[name].appId);
       expect(provider).toMatchObject({

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Audience, DeclaredRoute } from '@marketplace/http';
 import { IDENTITY_HEADER, privateKeyFrom, signIdentity, type CallerIdentity } from '@marketplace/identity';
-import { adminToken, localEnv, platformAccountSettings } from '@marketplace/testing';
+import { adminToken, localEnv, platformAccountSettings, processorSignatureOf } from '@marketplace/testing';
 import { send, startHostileCluster, type HostileCluster } from './support/cluster';
 import { ALL_SCOPES, installation, providerAdmin } from './support/owners';
 import { inPool, rawRequest, type RawAnswer } from './support/raw-http';
@@ -55,13 +55,20 @@ type CredentialName =
   | 'platform API key'
   | 'courier token'
   | 'tenant identity'
-  | 'partner identity';
+  | 'partner identity'
+  | 'processor signature'
+  | 'processor identity';
 
 /** The credentials of each audience a service serves: a route's own; every other one is another audience's. */
 const OWN: Record<ServiceName, Partial<Record<Audience, CredentialName>>> = {
-  'gateway-auth': { partner: 'partner API key', tenant: 'tenant token', admin: 'gateway admin token' },
+  'gateway-auth': {
+    partner: 'partner API key',
+    tenant: 'tenant token',
+    admin: 'gateway admin token',
+    processor: 'processor signature',
+  },
   catalog: { partner: 'partner identity', tenant: 'tenant identity' },
-  'ordering-pricing': { partner: 'partner identity', tenant: 'tenant identity' },
+  'ordering-pricing': { partner: 'partner identity', tenant: 'tenant identity', processor: 'processor identity' },
   'delivery-assignment': { partner: 'partner identity', tenant: 'tenant identity' },
   'provider-delivery': { admin: 'provider admin token', platform: 'platform API key', courier: 'courier token' },
   'webhook-sender': { tenant: 'tenant identity', admin: 'provider admin token' },
@@ -78,6 +85,7 @@ interface Credentials {
   accountId: string;
   platformKey: string;
   courierToken: string;
+  processorSecret: string;
 }
 
 interface Call {
@@ -141,6 +149,8 @@ beforeAll(async () => {
       position: { lat: 52.528, lng: 13.4 },
     }),
   ]);
+  const processor = await tenant('POST', '/payment-processor/secret/rotate');
+  if (processor.status !== 200) throw new Error(`processor secret: ${processor.status} ${processor.text}`);
   if (key.status !== 201 || driver.status !== 201)
     throw new Error(`platform key or driver: ${key.status} ${key.text} ${driver.status} ${driver.text}`);
   creds = {
@@ -153,6 +163,7 @@ beforeAll(async () => {
     accountId,
     platformKey: key.body.apiKey,
     courierToken: driver.body.courierToken,
+    processorSecret: processor.body.secret,
   };
   await reading;
 }, 180_000);
@@ -175,12 +186,13 @@ function routeTables(): RouteTables {
 
 const tenantProfile = { currencyCode: 'EUR', defaultLanguage: 'en' };
 
-/** The headers of a credential for a request of `method` to `target` at `service`. */
+/** The headers of a credential for a request of `method` to `target` at `service`, with `body`. */
 function headersOf(
   credential: CredentialName,
   service: ServiceName,
   method: string,
   target: string,
+  body?: unknown,
 ): Record<string, string> {
   const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
   const identity = (id: CallerIdentity) => ({
@@ -212,6 +224,17 @@ function headersOf(
         appId: randomUUID(),
         scopes: ALL_SCOPES,
       });
+    case 'processor signature': {
+      // The tenant's processor secret over the exact body sent (none: the empty string), signed now.
+      const timestamp = Math.floor(Date.now() / 1000);
+      const raw = body === undefined ? '' : JSON.stringify(body);
+      return {
+        'X-Processor-Timestamp': String(timestamp),
+        'X-Processor-Signature': processorSignatureOf(creds.processorSecret, timestamp, raw),
+      };
+    }
+    case 'processor identity':
+      return identity({ kind: 'processor', tenantId: creds.tenantId, tenant: tenantProfile });
   }
 }
 
@@ -224,13 +247,21 @@ const ALL_CREDENTIALS: CredentialName[] = [
   'courier token',
   'tenant identity',
   'partner identity',
+  'processor signature',
+  'processor identity',
 ];
 
 /** Sends the calls (a few at a time) and returns one line per answer outside its allowed statuses. */
 async function failuresOf(calls: Call[]): Promise<string[]> {
   const t0 = Date.now();
   const answers = await inPool(calls, CONCURRENCY, (call): Promise<RawAnswer> => {
-    const headers: Record<string, string> = headersOf(call.credential, call.service, call.method, call.target);
+    const headers: Record<string, string> = headersOf(
+      call.credential,
+      call.service,
+      call.method,
+      call.target,
+      call.body,
+    );
     if (call.method === 'POST' || call.method === 'PATCH') headers['Idempotency-Key'] = randomUUID();
     return rawRequest({
       base: cluster.services[call.service]!.url,

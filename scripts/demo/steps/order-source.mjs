@@ -10,7 +10,7 @@ export const orderSourceStep = {
       contract: {
         authType: 'ApiKey',
         scopes: ['Catalog.Read', 'Orders.Create'],
-        subscribedEvents: ['orders.created', 'orders.cancelled'],
+        subscribedEvents: ['orders.created', 'orders.cancelled', 'payment.completed'],
         webhookUrl: ctx.webhookUrl,
       },
     });

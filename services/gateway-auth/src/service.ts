@@ -13,6 +13,7 @@ import { registerRoutes } from './http/routes';
 import { partnerGuard } from './http/partner/edge';
 import { requireBearer } from './http/bearer-auth';
 import { auditMutations } from './http/audit';
+import { processorHeadersPresent } from './http/payment-processor-routes';
 import { RevokedTokenIds } from './usecases/token-revocations';
 import { ipLimitFor, perCallerLimit } from './http/surface-limits';
 import type { GatewayContext } from './usecases/context';
@@ -91,6 +92,15 @@ export const gatewayAuthService: ServiceDefinition<typeof settings> = {
         }),
       )
       .guard('partner', partnerGuard(gateway, limiter, limits))
+      // A payment processor: counted with the public pages per IP; its signature is checked by its route.
+      .guard(
+        'processor',
+        ipLimitFor('public', gateway, limiter, {
+          perIp: config.publicRateLimitPerIp,
+          windowSeconds: config.rateLimitWindowSeconds,
+        }),
+        processorHeadersPresent,
+      )
       .guard(
         'tenant',
         ipLimitFor('tenant', gateway, limiter, tenantLimits),

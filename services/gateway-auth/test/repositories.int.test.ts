@@ -432,6 +432,21 @@ it('serves every repository query from an index: the time per lookup does not gr
       run: async () => expect(await tenants.findBySlug(TENANT)).toMatchObject({ _id: TENANT }),
     },
     {
+      name: "TenantsRepository.setProcessorSecrets: the tenant's payment processor secrets",
+      run: async () =>
+        expect(
+          await tenants.setProcessorSecrets(
+            { tenantId: TENANT },
+            { currentSealed: 'v1.sealed', rotatedAt: later(0), previousSealed: null, previousValidUntil: null },
+          ),
+        ).toBe(true),
+    },
+    {
+      name: "TenantsRepository.processorSecretsOf: the tenant's payment processor secrets",
+      run: async () =>
+        expect(await tenants.processorSecretsOf({ tenantId: TENANT })).toMatchObject({ currentSealed: 'v1.sealed' }),
+    },
+    {
       name: 'AppsRepository.insert: a new app',
       run: async () => {
         const n = counter('app');

@@ -21,9 +21,12 @@ export const orderingPricingService: ServiceDefinition<typeof settings> = {
   outboxCollections: [ORDERS],
   async setup(context) {
     const { config } = context;
-    // Partner and tenant routes answer only requests whose identity the gateway signed.
+    // Partner, tenant and processor routes answer only requests whose identity the gateway signed.
     const gateway = gatewayGuards(publicKeyFrom(config.identityPublicKey), 'ordering-pricing');
-    context.routes.guard('partner', gateway.partner).guard('tenant', gateway.tenant);
+    context.routes
+      .guard('partner', gateway.partner)
+      .guard('tenant', gateway.tenant)
+      .guard('processor', gateway.processor);
     const store = orderingStore(context.db);
     const orderLock = new OrderLock(new RedisLock(context.redis, 'ordering-pricing:'), {
       waitMs: config.orderLockWaitMs,

@@ -16,6 +16,7 @@ import {
   type OrderingCluster,
   type Restaurant,
 } from './support/cluster';
+import { paymentProcessor } from './support/processor';
 
 // Reading, cancelling and acting on orders, and the events each step publishes on `orders`.
 let cluster: OrderingCluster;
@@ -181,8 +182,11 @@ describe('tenant order actions', () => {
       status: 6,
       statusName: 'Completed',
     });
-    const paid = await r.manage('POST', `/orders/${order.orderId}/payment`);
+    const paid = await r.manage('POST', `/orders/${order.orderId}/payment`, { reason: 'paid cash at the counter' });
     expect(paid.body).toMatchObject({ paymentStatus: 2, paymentStatusName: 'Paid' });
+    expect(paid.body.paymentRecords).toEqual([
+      { by: 'tenant', at: expect.any(String), reason: 'paid cash at the counter' },
+    ]);
     expect(paid.body.history.map((h: any) => h.status)).toEqual(['Pending', 'Accepted', 'Completed']);
     expect((await r.partner('GET', `/orders/${order.orderId}`)).body).toMatchObject({ status: 6, paymentStatus: 2 });
   });
@@ -204,11 +208,14 @@ describe('tenant order actions', () => {
 
   it('records a payment once, and never on a cancelled order', async () => {
     const paid = await create();
-    expect((await r.manage('POST', `/orders/${paid.orderId}/payment`)).status).toBe(200);
-    expect((await r.manage('POST', `/orders/${paid.orderId}/payment`)).body.code).toBe('order.payment_not_recordable');
+    const cash = { reason: 'cash' };
+    expect((await r.manage('POST', `/orders/${paid.orderId}/payment`, cash)).status).toBe(200);
+    expect((await r.manage('POST', `/orders/${paid.orderId}/payment`, cash)).body.code).toBe(
+      'order.payment_not_recordable',
+    );
     const cancelled = await create();
     await r.manage('POST', `/orders/${cancelled.orderId}/cancel`);
-    expect((await r.manage('POST', `/orders/${cancelled.orderId}/payment`)).status).toBe(409);
+    expect((await r.manage('POST', `/orders/${cancelled.orderId}/payment`, cash)).status).toBe(409);
   });
 
   it('lists the tenant’s orders newest first, filtered by status; another tenant sees none of them', async () => {
@@ -254,8 +261,9 @@ describe('the tenant cancels from any status (spec: any | tenant cancels)', () =
 
   it('a paid Completed order keeps its payment and shows the grand total as the refund due', async () => {
     const order = await create();
-    for (const step of ['accept', 'complete', 'payment'])
+    for (const step of ['accept', 'complete'])
       expect((await r.manage('POST', `/orders/${order.orderId}/${step}`)).status).toBe(200);
+    expect((await r.manage('POST', `/orders/${order.orderId}/payment`, { reason: 'cash' })).status).toBe(200);
     const res = await r.manage('POST', `/orders/${order.orderId}/cancel`);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: 8, paymentStatus: 2, paymentStatusName: 'Paid', refundDue: 17.95 });
@@ -290,9 +298,10 @@ describe('events on the orders topic', () => {
     });
   });
 
-  it('a tenant cancel of an accepted order, and payment.completed', async () => {
-    const order = await create();
-    await r.manage('POST', `/orders/${order.orderId}/payment`);
+  it('a tenant cancel of an accepted order, and payment.completed on the processor’s confirmation', async () => {
+    const order = await create({ paymentMethod: 2 });
+    const processor = await paymentProcessor(cluster, r);
+    expect((await processor.confirm(order.orderId, 1795)).status).toBe(200);
     await r.manage('POST', `/orders/${order.orderId}/accept`);
     await r.manage('POST', `/orders/${order.orderId}/cancel`);
     const events = await waitFor('four events of the order', () =>

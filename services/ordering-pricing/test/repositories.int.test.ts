@@ -237,6 +237,16 @@ async function growTo(total: number): Promise<void> {
       serviceFee: { fixedMinor: 49, percent: 2 },
       updatedAt: at(i),
     })),
+    fillTo(c('payment_notifications'), total, (i) => ({
+      _id: `${otherTenant(i)}:evt_${i}`,
+      tenantId: otherTenant(i),
+      eventId: `evt_${i}`,
+      orderId: randomUUID(),
+      fingerprint: 'f',
+      status: 200,
+      body: { result: 'confirmed' },
+      receivedAt: at(i),
+    })),
   ]);
 }
 
@@ -284,6 +294,14 @@ async function seed() {
     await store.promotionUses.takeSlot(owner, promotions[0]!._id, slot, randomUUID());
 
   await store.settings.saveServiceFee(owner, { fixedMinor: 49, percent: 2 }, at(0));
+  await store.paymentNotifications.save(owner, {
+    eventId: 'evt_seeded',
+    orderId: orders[0]!._id,
+    fingerprint: 'seeded',
+    status: 200,
+    body: { result: 'confirmed' },
+    receivedAt: at(0),
+  });
   return { orders, products, zones, promotions };
 }
 
@@ -536,6 +554,25 @@ function cases(seeded: Awaited<ReturnType<typeof seed>>): Case[] {
       run: () => store.settings.saveServiceFee(owner, { fixedMinor: 49, percent: 2 }, at(next())).then(() => n),
       check: (k) => expect(k).toBeGreaterThan(0),
     },
+
+    {
+      name: "PaymentNotificationsRepository.find: the tenant's event",
+      run: () => store.paymentNotifications.find(owner, 'evt_seeded'),
+      check: (stored) => expect(stored).toEqual({ fingerprint: 'seeded', status: 200, body: { result: 'confirmed' } }),
+    },
+    {
+      name: 'PaymentNotificationsRepository.save: a new event',
+      run: () =>
+        store.paymentNotifications.save(owner, {
+          eventId: `evt_new_${next()}`,
+          orderId: orders[0]!._id,
+          fingerprint: 'f',
+          status: 200,
+          body: {},
+          receivedAt: at(n),
+        }),
+      check: (first) => expect(first).toBeUndefined(),
+    },
   ];
 }
 
@@ -562,6 +599,7 @@ describe('ordering repositories', () => {
     expect(await store.orders.findById(stranger, newest!._id)).toBeUndefined();
     expect(await store.orders.listRecent(stranger, { limit: 50 })).toEqual([]);
     expect(await store.promotionUses.countUses(stranger, 'x')).toBe(0);
+    expect(await store.paymentNotifications.find(stranger, 'evt_seeded')).toBeUndefined();
   });
 
   it('stay index lookups as the data grows twentyfold', () => {

@@ -6,6 +6,7 @@ export {
   httpSchemas,
   ORDER_LIMITS,
   PHONE_PATTERN,
+  PAYMENT_SUCCEEDED,
   ASSIGNMENT_STATUS,
   DELIVERY_LIMITS,
   type AssignmentStatusName,

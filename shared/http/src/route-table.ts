@@ -21,8 +21,10 @@ export interface RequestState {
  * - `admin`: the platform's administrators (an administrator token of the service's own key).
  * - `platform`: a platform calling the delivery-provider contract (a platform account's API key).
  * - `courier`: a driver of provider-delivery (a courier token).
+ * - `processor`: a tenant's payment processor notifying a confirmed payment (an HMAC signature over
+ *   the body with the tenant's processor secret at the gateway; its signed identity behind it).
  */
-export const AUDIENCES = ['public', 'probe', 'partner', 'tenant', 'admin', 'platform', 'courier'] as const;
+export const AUDIENCES = ['public', 'probe', 'partner', 'tenant', 'admin', 'platform', 'courier', 'processor'] as const;
 export type Audience = (typeof AUDIENCES)[number];
 /**
  * The audiences a service supplies a guard for: each that presents credentials must have one; the

@@ -6,7 +6,7 @@ import type { HeldAssignment } from './held-assignment';
  * tokens: they trust only this, signed by the gateway with Ed25519. Services hold the public key
  * only, so a compromised internal service cannot mint identities for the others.
  */
-export type CallerIdentity = PartnerIdentity | TenantIdentity;
+export type CallerIdentity = PartnerIdentity | TenantIdentity | ProcessorIdentity;
 
 /**
  * What every owner service needs to know about the tenant and cannot change: its currency (prices
@@ -39,6 +39,16 @@ export interface PartnerIdentity {
 
 export interface TenantIdentity {
   kind: 'tenant';
+  tenantId: string;
+  tenant: TenantProfile;
+}
+
+/**
+ * The tenant's payment processor, whose notification the gateway authenticated by its signature
+ * with the tenant's processor secret: it may confirm payments of that tenant's orders, nothing else.
+ */
+export interface ProcessorIdentity {
+  kind: 'processor';
   tenantId: string;
   tenant: TenantProfile;
 }

@@ -7,6 +7,7 @@ export {
   type CallerIdentity,
   type PartnerIdentity,
   type TenantIdentity,
+  type ProcessorIdentity,
   type TenantProfile,
   type RequestBinding,
 } from './identity-token';

@@ -6,6 +6,7 @@ import {
   verifyIdentity,
   type CallerIdentity,
   type PartnerIdentity,
+  type ProcessorIdentity,
   type TenantIdentity,
 } from './identity-token';
 
@@ -14,7 +15,11 @@ export const unauthenticated = () =>
   new AppError('unauthenticated', 'auth.unauthenticated', 'Missing or invalid credentials.');
 
 type Kind = CallerIdentity['kind'];
-type IdentityOf<K extends Kind> = K extends 'partner' ? PartnerIdentity : TenantIdentity;
+type IdentityOf<K extends Kind> = K extends 'partner'
+  ? PartnerIdentity
+  : K extends 'processor'
+    ? ProcessorIdentity
+    : TenantIdentity;
 
 /**
  * The check of the `partner` or `tenant` audience at a service behind the gateway (a route table's
@@ -46,12 +51,13 @@ export function identityOf<K extends Kind>(
 }
 
 /**
- * The checks of the `partner` and `tenant` audiences at a service behind the gateway, for its route
+ * The checks of the `partner`, `tenant` and `processor` audiences at a service behind the gateway, for its route
  * table: `routes.guard('partner', guards.partner)`.
  */
 export function gatewayGuards(publicKey: KeyObject, service: string) {
   return {
     partner: requireIdentity(publicKey, 'partner', service),
     tenant: requireIdentity(publicKey, 'tenant', service),
+    processor: requireIdentity(publicKey, 'processor', service),
   };
 }

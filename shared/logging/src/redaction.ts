@@ -30,6 +30,7 @@ const SECRET_KEYS = [
   'encryptionkey',
   'xmarketplacesignature',
   'xplatformsignature',
+  'xprocessorsignature',
   'signature',
 ];
 

@@ -111,3 +111,9 @@ export {
   providerAdminToken,
 } from './provider-platform';
 export { launchChromium, CHROMIUM_BINARY, CHROMIUM_LAUNCH_BUDGET_MS, type ChromiumLauncher } from './browser';
+export {
+  paymentSucceeded,
+  postProcessorNotification,
+  processorSignatureOf,
+  type ProcessorNotificationOptions,
+} from './payment-processor';

@@ -17,7 +17,7 @@ type Point = { latitude: number; longitude: number };
 export async function placeDemoOrder(
   gw: TestGateway,
   fixture: DemoOrderFixture,
-  options: { point?: Point; promotionCode?: string } = {},
+  options: { point?: Point; promotionCode?: string; paymentMethod?: 1 | 2 } = {},
 ) {
   const key = fixture.installations.orderSource.apiKey;
   const mitte = fixture.branches.find((b) => b.name === 'Demo Bistro Mitte')!;
@@ -31,7 +31,7 @@ export async function placeDemoOrder(
       orderMode: 1,
       customerName: 'Demo Customer',
       customerPhone: '+49 30 555 0100',
-      paymentMethod: 1,
+      paymentMethod: options.paymentMethod ?? 1,
       externalOrderId: uniqueName('demo'),
       ...(options.promotionCode ? { promotionCode: options.promotionCode } : {}),
       deliveryZoneId: zone.id,

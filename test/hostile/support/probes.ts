@@ -67,6 +67,8 @@ export const NOT_OWNER_SCOPED: Record<string, string> = {
       "provider-delivery's operators manage every platform account: the account id is the owner itself",
     ]),
   ),
+  'marketplace POST /api/payments/v1/tenants/{tenantId}/notifications':
+    "the tenant id names whose processor secret must sign: another tenant's secret, an unknown tenant and a wrong signature are the same 401 (services/ordering-pricing/test/payments.int.test.ts)",
   'provider-callbacks-admin GET /admin/v1/provider-callbacks/{deliveryId}':
     "provider-delivery's operators see every account's callbacks",
   'provider-callbacks-admin POST /admin/v1/provider-callbacks/{deliveryId}/redeliver':
@@ -189,7 +191,7 @@ export function pathProbes(cluster: HostileCluster, { a, b, pa, pb }: Owners): P
     [`POST ${T}/orders/{id}/accept`, a.openOrderId, byId],
     [`POST ${T}/orders/{id}/reject`, a.openOrderId, byId],
     [`POST ${T}/orders/{id}/complete`, a.orderId, byId],
-    [`POST ${T}/orders/{id}/payment`, a.openOrderId, byId],
+    [`POST ${T}/orders/{id}/payment`, a.openOrderId, put({ reason: 'mine' })],
     [`POST ${T}/orders/{id}/cancel`, a.openOrderId, byId],
   ]);
   add('tenant-deliveries', "tenant B with A's", tenantB, [

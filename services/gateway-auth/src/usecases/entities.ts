@@ -12,6 +12,19 @@ export interface Tenant {
   currencyCode: string;
   defaultLanguage: string;
   createdAt: Date;
+  /** The secrets its payment processor signs notifications with (absent until the first rotation). */
+  paymentProcessor?: ProcessorSecrets | null;
+}
+
+/**
+ * A tenant's payment-processor secrets, sealed (SecretBox): the current one, and after a rotation
+ * the previous one until `previousValidUntil`, so the processor can be switched over without a gap.
+ */
+export interface ProcessorSecrets {
+  currentSealed: string;
+  rotatedAt: Date;
+  previousSealed: string | null;
+  previousValidUntil: Date | null;
 }
 
 export interface App {

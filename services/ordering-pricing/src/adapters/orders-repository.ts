@@ -84,9 +84,10 @@ export class OrdersRepository {
     events: OutgoingEvent[],
     now: Date,
   ): Promise<boolean> {
+    // Without events, a plain write: staging none would still mark the outbox as waiting.
     const { matchedCount } = await this.orders.updateOne(
       { _id: orderId, tenantId: owner.tenantId },
-      updateWithOutbox<OrderDoc>({ $set: set }, events, now),
+      events.length === 0 ? { $set: set } : updateWithOutbox<OrderDoc>({ $set: set }, events, now),
     );
     return matchedCount === 1;
   }

@@ -4,6 +4,7 @@ import { CatalogCopyRepository } from './catalog-copy-repository';
 import { DeliveryZonesRepository } from './delivery-zones-repository';
 import { OrderClaimsRepository } from './order-claims-repository';
 import { OrdersRepository } from './orders-repository';
+import { PaymentNotificationsRepository } from './payment-notifications-repository';
 import { PromotionUsesRepository } from './promotion-uses-repository';
 import { PromotionsRepository } from './promotions-repository';
 import { TenantSettingsRepository } from './tenant-settings-repository';
@@ -22,6 +23,7 @@ export interface OrderingStore {
   promotions: PromotionsRepository;
   promotionUses: PromotionUsesRepository;
   settings: TenantSettingsRepository;
+  paymentNotifications: PaymentNotificationsRepository;
 }
 
 export function orderingStore(db: Db): OrderingStore {
@@ -33,6 +35,7 @@ export function orderingStore(db: Db): OrderingStore {
     promotions: new PromotionsRepository(db),
     promotionUses: new PromotionUsesRepository(db),
     settings: new TenantSettingsRepository(db),
+    paymentNotifications: new PaymentNotificationsRepository(db),
   };
 }
 
@@ -48,4 +51,5 @@ export const orderingIndexes: IndexPlan = indexPlanOf(
   ...PromotionsRepository.storages,
   PromotionUsesRepository.storage,
   TenantSettingsRepository.storage,
+  PaymentNotificationsRepository.storage,
 );

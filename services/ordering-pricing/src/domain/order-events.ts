@@ -82,7 +82,10 @@ export function orderStatusChanged(order: Order, previous: OrderStatus, at: Date
   return event(order, 'orders.status-changed', { previousStatus: statusName(previous), changedAt: at.toISOString() });
 }
 
-/** The tenant recorded the payment (webhook payment.completed, broadcast). */
+/**
+ * The tenant's payment processor confirmed the order's payment, for the first time (webhook
+ * payment.completed, broadcast: the Partner API's gateway-confirmed payment transition).
+ */
 export function paymentCompleted(order: Order, at: Date): OrderEvent {
   return event(order, 'payment.completed', {
     paymentStatus: paymentStatusName(order.paymentStatus),

@@ -1,5 +1,6 @@
 import type { LiveAssignment } from './delivery';
 import type { ResolvedLine } from './order-lines';
+import type { PaymentRecord } from './payment';
 import type { ORDER_MODE, OrderStatus, OrderStatusName, PaymentStatus } from './order-status';
 import type { PriceBreakdown, PricedLine, PromotionEffect } from './pricing';
 
@@ -51,6 +52,11 @@ export interface Order {
   deliveryRevision: number;
   /** Set by a cancel, so that the same request repeated is answered the same way. */
   cancellation: { by: 'source' | 'tenant'; idempotencyKey: string | null; at: Date } | null;
+  /**
+   * How the order was paid (domain/payment.ts), oldest first; absent on orders stored before payment
+   * records existed (read as none).
+   */
+  paymentRecords?: PaymentRecord[];
   /** `delivery`: completed because its delivery was Delivered. */
   history: Array<{ status: OrderStatusName; at: Date; by: 'source' | 'tenant' | 'delivery' }>;
   createdAt: Date;

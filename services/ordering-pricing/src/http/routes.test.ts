@@ -32,5 +32,6 @@ it('declares exactly these routes, each with its audience', () => {
     'tenant   POST   /api/tenant/v1/orders/:id/complete',
     'tenant   POST   /api/tenant/v1/orders/:id/cancel',
     'tenant   POST   /api/tenant/v1/orders/:id/payment',
+    'processor POST   /api/payments/v1/notifications',
   ]);
 });

@@ -3,6 +3,7 @@ import type { ServiceContext } from '@marketplace/runtime';
 import type { settings } from '../config';
 import type { OrderingContext } from '../usecases/context';
 import { registerPartnerRoutes } from './partner-routes';
+import { registerPaymentRoutes } from './payment-routes';
 import { registerTenantRoutes } from './tenant-routes';
 
 /** Routes of this service. /healthz, /readyz and /metrics come from the shared HTTP app. */
@@ -16,6 +17,7 @@ export function registerRoutes(
 function declare(routes: RouteTable, ordering: OrderingContext): void {
   registerPartnerRoutes(routes, ordering);
   registerTenantRoutes(routes, ordering);
+  registerPaymentRoutes(routes, ordering);
 }
 
 /**

@@ -2,6 +2,8 @@ import {
   requestSchemas,
   type CreateOrderRequest,
   type DeliveryZoneInput,
+  type ManualPaymentRecord,
+  type ProcessorNotification,
   type PromotionInput,
   type ServiceFeeInput,
 } from '@marketplace/contracts';
@@ -46,3 +48,5 @@ export function validateOrderRequest(body: unknown): CreateOrderRequest {
 export const validateZone = bodyValidator<DeliveryZoneInput>(requestSchemas.DeliveryZoneInput);
 export const validatePromotion = bodyValidator<PromotionInput>(requestSchemas.PromotionInput);
 export const validateServiceFeeInput = bodyValidator<ServiceFeeInput>(requestSchemas.ServiceFeeInput);
+export const validateManualPaymentRecord = bodyValidator<ManualPaymentRecord>(requestSchemas.ManualPaymentRecord);
+export const validateProcessorNotification = bodyValidator<ProcessorNotification>(requestSchemas.ProcessorNotification);

@@ -4,13 +4,14 @@ import { identityOf } from '@marketplace/identity';
 import { toMinorUnits } from '@marketplace/money';
 import { pathId, queryId, requestBody, type RequestState, type RouteTable } from '@marketplace/http';
 import { tenantScope, type OrderingContext } from '../usecases/context';
-import { actAsTenant, recordPayment, type TenantAction } from '../usecases/order-actions';
+import { actAsTenant, type TenantAction } from '../usecases/order-actions';
+import { recordPaymentByTenant } from '../usecases/payments';
 import { listOrders, readOrderAsTenant } from '../usecases/order-reads';
 import * as promotions from '../usecases/promotions';
 import { getServiceFee, putServiceFee } from '../usecases/settings';
 import * as zones from '../usecases/zones';
 import { tenantOrderingApiDocument } from '@marketplace/contracts';
-import { validatePromotion, validateServiceFeeInput, validateZone } from './schemas';
+import { validateManualPaymentRecord, validatePromotion, validateServiceFeeInput, validateZone } from './schemas';
 import { tenantOrderView } from './views/orders';
 import { promotionView } from './views/promotions';
 import { serviceFeeView } from './views/service-fee';
@@ -123,6 +124,8 @@ export function registerTenantRoutes(routes: RouteTable, ctx: OrderingContext): 
   }
   routes.post(`${ordersPath}/:id/payment`, 'tenant', async (c) => {
     const tenant = tenantOf(c);
-    c.body = tenantOrderView(await recordPayment(ctx, tenant, pathId(c.params.id)));
+    const orderId = pathId(c.params.id);
+    const { reason } = validateManualPaymentRecord(requestBody(c) ?? {});
+    c.body = tenantOrderView(await recordPaymentByTenant(ctx, tenant, orderId, reason));
   });
 }

@@ -1,4 +1,4 @@
-import type { PartnerIdentity, TenantIdentity } from '@marketplace/identity';
+import type { PartnerIdentity, ProcessorIdentity, TenantIdentity } from '@marketplace/identity';
 import type { Logger } from '@marketplace/logging';
 import { currencyDecimals } from '@marketplace/money';
 import type { OutboxRelay } from '@marketplace/outbox';
@@ -27,7 +27,7 @@ export interface TenantScope {
   decimals: number;
 }
 
-export function tenantScope(identity: TenantIdentity | PartnerIdentity): TenantScope {
+export function tenantScope(identity: TenantIdentity | PartnerIdentity | ProcessorIdentity): TenantScope {
   return {
     tenantId: identity.tenantId,
     currencyCode: identity.tenant.currencyCode,

@@ -1,17 +1,9 @@
 import { AppError, notFound } from '@marketplace/errors';
-import type { OutgoingEvent } from '@marketplace/events';
 import type { PartnerIdentity } from '@marketplace/identity';
-import { ORDERS } from '../adapters/store';
 import type { Order } from '../domain/order';
-import { orderCancelled, orderStatusChanged, paymentCompleted } from '../domain/order-events';
-import {
-  canRecordPayment,
-  ORDER_STATUS,
-  PAYMENT_STATUS,
-  statusName,
-  transition,
-  type OrderAction,
-} from '../domain/order-status';
+import { orderCancelled, orderStatusChanged } from '../domain/order-events';
+import { ORDER_STATUS, statusName, transition, type OrderAction } from '../domain/order-status';
+import { changeOrder } from './change-order';
 import type { OrderingContext, TenantScope } from './context';
 
 const notCancellable = (order: Order) =>
@@ -29,41 +21,6 @@ const illegalTransition = (order: Order, action: string) =>
     `The order cannot be ${action} in status ${statusName(order.status)}.`,
     { details: { status_detail: { status: statusName(order.status) } } },
   );
-
-/**
- * Changes an order under its lock (see adapters/order-lock.ts): the decision is taken on the order
- * as read, so no other change may come between the read and the write. The change and its events
- * are one write (outbox), published right after.
- */
-async function changeOrder(
-  ctx: OrderingContext,
-  tenantId: string,
-  orderId: string,
-  decide: (
-    order: Order,
-    now: Date,
-  ) => { set: Partial<Order>; events: OutgoingEvent[]; by: Order['history'][number]['by'] } | 'unchanged',
-): Promise<Order> {
-  return ctx.orderLock.run(orderId, async () => {
-    const order = await ctx.store.orders.findById({ tenantId }, orderId);
-    if (!order) throw notFound();
-    const now = ctx.now();
-    const decision = decide(order, now);
-    if (decision === 'unchanged') return order;
-    const next: Order = { ...order, ...decision.set, updatedAt: now };
-    if (decision.set.status !== undefined)
-      next.history = [...order.history, { status: statusName(next.status), at: now, by: decision.by }];
-    await ctx.store.orders.updateWithEvents(
-      { tenantId },
-      orderId,
-      { ...decision.set, updatedAt: now, history: next.history },
-      decision.events,
-      now,
-    );
-    await ctx.outbox.flush(ORDERS, orderId);
-    return next;
-  });
-}
 
 /**
  * POST /orders/{orderId}/cancel by the source: only the installation that created the order (any
@@ -133,35 +90,12 @@ export async function actAsTenant(
   });
 }
 
-/** The tenant records that the order was paid: payment.completed goes to every subscribed installation. */
-export async function recordPayment(ctx: OrderingContext, tenant: TenantScope, orderId: string): Promise<Order> {
-  return changeOrder(ctx, tenant.tenantId, orderId, (order, now) => {
-    if (!canRecordPayment(order.status, order.paymentStatus)) {
-      throw new AppError(
-        'conflict',
-        'order.payment_not_recordable',
-        order.paymentStatus === PAYMENT_STATUS.Paid
-          ? 'The payment was already recorded.'
-          : `No payment can be recorded on an order in status ${statusName(order.status)}.`,
-        {
-          details: { status_detail: { status: statusName(order.status) } },
-        },
-      );
-    }
-    return {
-      set: { paymentStatus: PAYMENT_STATUS.Paid },
-      events: [paymentCompleted({ ...order, paymentStatus: PAYMENT_STATUS.Paid }, now)],
-      by: 'tenant',
-    };
-  });
-}
-
 /**
  * The order's delivery was Delivered: a Pending or Accepted order becomes Completed, by `delivery`,
  * with orders.status-changed. Any other status stays: Completed (by the tenant, or by this same
  * event handled before: a replay changes nothing), Rejected or Cancelled (final; delivery-assignment
  * ends the assignment of such an order itself). Payment is not touched: recording it stays the
- * tenant's. Answers the order's status before, and whether it changed.
+ * tenant's and its processor's (usecases/payments.ts). Answers the order's status before, and whether it changed.
  */
 export async function completeByDelivery(
   ctx: OrderingContext,

@@ -22,7 +22,7 @@ export type PaymentMethod = 1 | 2;
  */
 export type OrderStatus = number;
 /**
- * Payment status, an integer: 1 Unpaid (every new order), 2 Paid (the restaurant recorded the payment; `payment.completed` is sent).
+ * Payment status, an integer: 1 Unpaid (every new order), 2 Paid (confirmed by the restaurant's payment processor, which sends `payment.completed`, or recorded by the restaurant by hand, which sends nothing).
  */
 export type PaymentStatus = number;
 /**
@@ -504,6 +504,42 @@ export interface ServiceFeeInput {
    * Percent of the discounted subtotal, at most 2 decimals.
    */
   percent: number;
+}
+export interface ManualPaymentRecord {
+  /**
+   * Why the payment is recorded by hand (kept with the order, shown in its payment records).
+   */
+  reason: string;
+}
+export interface ProcessorNotification {
+  /**
+   * The processor's own event id: a notification sent again with it is answered as the first time.
+   */
+  eventId: string;
+  /**
+   * `payment.succeeded` confirms a payment; any other type is acknowledged (200, result `ignored`) and changes nothing.
+   */
+  type: string;
+  /**
+   * The order paid for (its `orderId`).
+   */
+  orderId: string;
+  /**
+   * The amount captured, in integer minor units of currencyCode: must be the order's grand total.
+   */
+  amountMinor: number;
+  /**
+   * ISO 4217; must be the order's currency.
+   */
+  currencyCode: string;
+  /**
+   * The processor's id of the payment (kept with the order for reconciliation).
+   */
+  paymentReference: string;
+  /**
+   * When the processor captured the payment.
+   */
+  occurredAt: string;
 }
 export interface DeliveryStatusUpdateRequest {
   /**

@@ -51,10 +51,17 @@ import {
   TenantInput,
   TenantTokenRequest,
 } from './gateway';
-import { DeliveryZoneInput, PromotionInput, ServiceFeeInput } from './ordering-tenant';
+import {
+  DeliveryZoneInput,
+  ManualPaymentRecord,
+  ProcessorNotification,
+  PromotionInput,
+  ServiceFeeInput,
+} from './ordering-tenant';
 import { CreateOrderRequest } from './orders';
 
 export { ORDER_LIMITS, PHONE_PATTERN } from './orders';
+export { PAYMENT_SUCCEEDED } from './ordering-tenant';
 export { ASSIGNMENT_STATUS, DELIVERY_LIMITS, type AssignmentStatusName } from './partner-deliveries';
 export { API_KEY_ROTATION_OVERLAP, OAuth2Input, TENANT_TOKEN_LIFETIME } from './gateway';
 export { PLATFORM_RATE_LIMIT, SIMULATOR_LIMITS } from './provider-admin';
@@ -106,6 +113,9 @@ export const requestSchemas = {
   DeliveryZoneInput,
   PromotionInput,
   ServiceFeeInput,
+  ManualPaymentRecord,
+  // ordering-pricing: a tenant's payment processor, through the gateway
+  ProcessorNotification,
   // delivery-assignment: Partner and tenant APIs
   DeliveryStatusUpdateRequest,
   DeliveryDriverUpdateRequest,

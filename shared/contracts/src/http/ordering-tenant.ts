@@ -83,3 +83,60 @@ export const ServiceFeeInput = object({
     description: 'Percent of the discounted subtotal, at most 2 decimals.',
   },
 });
+
+/**
+ * The tenant's record of a payment by hand (cash, or a card payment its processor never confirmed):
+ * an audited override. It marks the order Paid and never claims a gateway confirmation, so it sends
+ * no `payment.completed`.
+ */
+export const ManualPaymentRecord = object({
+  reason: {
+    type: 'string',
+    minLength: 1,
+    maxLength: 500,
+    pattern: '\\S',
+    description: 'Why the payment is recorded by hand (kept with the order, shown in its payment records).',
+  },
+});
+
+/** The event type of a processor notification that confirms a payment; every other type is acknowledged and ignored. */
+export const PAYMENT_SUCCEEDED = 'payment.succeeded';
+
+/**
+ * What a tenant's payment processor (the processor of its card-on-delivery terminals) posts to the
+ * gateway, signed with the tenant's processor secret. Open to properties added later: a processor
+ * sends more than we read.
+ */
+export const ProcessorNotification = object(
+  {
+    eventId: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 200,
+      pattern: '^[\\x21-\\x7e]+$',
+      description: "The processor's own event id: a notification sent again with it is answered as the first time.",
+    },
+    type: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 100,
+      description: `\`${PAYMENT_SUCCEEDED}\` confirms a payment; any other type is acknowledged (200, result \`ignored\`) and changes nothing.`,
+    },
+    orderId: uuid('The order paid for (its `orderId`).'),
+    amountMinor: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 100_000_000_000,
+      description: "The amount captured, in integer minor units of currencyCode: must be the order's grand total.",
+    },
+    currencyCode: { type: 'string', pattern: '^[A-Z]{3}$', description: "ISO 4217; must be the order's currency." },
+    paymentReference: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 200,
+      description: "The processor's id of the payment (kept with the order for reconciliation).",
+    },
+    occurredAt: dateTime('When the processor captured the payment.'),
+  },
+  { closed: false },
+);

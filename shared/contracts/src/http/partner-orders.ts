@@ -36,7 +36,7 @@ export const partnerOrderSchemas: Record<string, JsonSchema> = {
       '(Webhook payloads carry the status by name.)',
   ),
   PaymentStatus: int32(
-    'Payment status, an integer: 1 Unpaid (every new order), 2 Paid (the restaurant recorded the payment; `payment.completed` is sent).',
+    "Payment status, an integer: 1 Unpaid (every new order), 2 Paid (confirmed by the restaurant's payment processor, which sends `payment.completed`, or recorded by the restaurant by hand, which sends nothing).",
   ),
 
   // Order creation: the request is CreateOrderRequest (orders.ts) ------------------------------

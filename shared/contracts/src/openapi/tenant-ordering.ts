@@ -23,7 +23,8 @@ const TRANSITIONS = [
   '| Pending | reject | Rejected | `orders.status-changed` |',
   '| Accepted | complete | Completed | `orders.status-changed` |',
   '| Pending, Accepted, Completed, Rejected | cancel | Cancelled | `orders.cancelled` (to the source installation); a live delivery assignment is terminated (`delivery.cancelled` to its installation) |',
-  '| Pending, Accepted, Completed (Unpaid) | record payment | paymentStatus Paid | `payment.completed` |',
+  '| Pending, Accepted, Completed (Unpaid) | record payment by hand (with a reason) | paymentStatus Paid | none: an audited override, not a gateway confirmation |',
+  "| any (card on delivery) | the tenant's payment processor confirms the grand total | paymentStatus Paid | `payment.completed`, on the first confirmation |",
 ].join('\n');
 
 const CANCEL =
@@ -150,6 +151,7 @@ const ORDER_ACTIONS: Array<{
   summary: string;
   description: string;
   conflict: Json;
+  requestBody?: Json;
 }> = [
   ['accept', 'Accept a Pending order', 'Pending → Accepted.'],
   ['reject', 'Reject a Pending order', 'Pending → Rejected.'],
@@ -170,8 +172,14 @@ const ORDER_ACTIONS: Array<{
 ORDER_ACTIONS.push({
   action: 'payment',
   operationId: 'recordOrderPayment',
-  summary: 'Record that the order was paid',
-  description: `Unpaid → Paid, on a Pending, Accepted or Completed order. ${PAYMENT_STATUSES}\n\n${TRANSITIONS}`,
+  summary: 'Record by hand that the order was paid',
+  description:
+    'Unpaid → Paid, on a Pending, Accepted or Completed order: cash, or a card payment the processor did not confirm. ' +
+    'An audited override: the reason is kept in `paymentRecords` (and the request in the audit log), and no ' +
+    '`payment.completed` is sent, since that webhook means a payment confirmed by the payment processor ' +
+    '(`POST /api/payments/v1/tenants/{tenantId}/notifications`, in the marketplace API document); a later confirmation ' +
+    `of the same order by the processor sends it. ${PAYMENT_STATUSES}\n\n${TRANSITIONS}`,
+  requestBody: { required: true, content: { 'application/json': { schema: ref('ManualPaymentRecord') } } },
   conflict: {
     '409': problem(
       'Already paid, or the order is Rejected or Cancelled; its status is in `status_detail.status`.',
@@ -188,8 +196,10 @@ const orderActionPaths = (): Record<string, Json> =>
         parameters: [idParam],
         post: op('Orders', a.operationId, a.summary, {
           description: a.description,
+          ...(a.requestBody ? { requestBody: a.requestBody } : {}),
           responses: {
             '200': json('The order after the change.', ref('TenantOrder')),
+            ...(a.requestBody ? WRITE_ERRORS : {}),
             ...NOT_FOUND,
             ...a.conflict,
             ...BUSY,
@@ -273,6 +283,7 @@ export const tenantOrderingApiDocument: Json = {
       DeliveryZoneInput: requestSchemas.DeliveryZoneInput,
       PromotionInput: requestSchemas.PromotionInput,
       ServiceFeeInput: requestSchemas.ServiceFeeInput,
+      ManualPaymentRecord: requestSchemas.ManualPaymentRecord,
       DeliveryZone: closed({
         id: uuid,
         branchId: uuid,
@@ -386,6 +397,24 @@ export const tenantOrderingApiDocument: Json = {
             at: dateTime,
             by: { type: 'string', enum: ['source', 'tenant', 'delivery'] },
           }),
+        },
+        paymentRecords: {
+          type: 'array',
+          description:
+            "How the order was paid, oldest first: the payment processor's confirmations (the first one sent `payment.completed`) and the tenant's records by hand.",
+          items: {
+            oneOf: [
+              closed({
+                by: { const: 'processor' },
+                at: dateTime,
+                eventId: text,
+                paymentReference: text,
+                amount: money,
+                occurredAt: dateTime,
+              }),
+              closed({ by: { const: 'tenant' }, at: dateTime, reason: text }),
+            ],
+          },
         },
         ...stamps,
       }),

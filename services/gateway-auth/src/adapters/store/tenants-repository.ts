@@ -1,5 +1,6 @@
 import type { Collection, Db } from 'mongodb';
 import type { RepositoryStorage, TenantOwner } from '@marketplace/store';
+import type { ProcessorSecrets } from '../../usecases/entities';
 import type { TenantDoc } from './documents';
 
 /** The platform's tenants (restaurants), collection `tenants`. A tenant is its own owner. */
@@ -7,7 +8,7 @@ export class TenantsRepository {
   static readonly storage: RepositoryStorage = {
     collection: 'tenants',
     indexes: [
-      // The unique `_id` (implicit) serves findTenant and profileOf.
+      // The unique `_id` (implicit) serves findTenant, profileOf, processorSecretsOf and setProcessorSecrets.
       // insert (a taken slug is a duplicate key) and findBySlug.
       { key: { slug: 1 }, name: 'slug_unique', unique: true },
       // listAllAcrossTenants: on MongoDB 7 the sort and limit walk this index (the local engine
@@ -38,6 +39,21 @@ export class TenantsRepository {
       { projection: { currencyCode: 1, defaultLanguage: 1 } },
     );
     return doc ? { currencyCode: doc.currencyCode, defaultLanguage: doc.defaultLanguage } : undefined;
+  }
+
+  /** The tenant's payment-processor secrets (sealed); null when it has none, undefined when there is no such tenant. */
+  async processorSecretsOf(owner: TenantOwner): Promise<ProcessorSecrets | null | undefined> {
+    const doc = await this.tenants.findOne({ _id: owner.tenantId }, { projection: { paymentProcessor: 1 } });
+    return doc ? (doc.paymentProcessor ?? null) : undefined;
+  }
+
+  /** Replaces the tenant's payment-processor secrets (null: none); false when there is no such tenant. */
+  async setProcessorSecrets(owner: TenantOwner, secrets: ProcessorSecrets | null): Promise<boolean> {
+    const { matchedCount } = await this.tenants.updateOne(
+      { _id: owner.tenantId },
+      { $set: { paymentProcessor: secrets } },
+    );
+    return matchedCount === 1;
   }
 
   /** Administrators look tenants up by slug: no owner, the slug is what they know. */

@@ -40,6 +40,7 @@ const TENANT_ASSIGN =
   "tenant deliveries API only: assigning an order's delivery (delivery-assignment usecases/assign.ts)";
 const MARKETPLACE = 'marketplace API only (tenants, apps, contract versions, installations, credentials)';
 const OAUTH = "marketplace API only: the OAuth2 connect flow against the partner's authorization server";
+const PROCESSOR = "payment processors only: a tenant's processor confirming a payment (ordering usecases/payments.ts)";
 /** Codes the scan finds that no Partner API request can receive, and why. */
 const NOT_PARTNER: Record<string, string> = {
   'catalog.in_use': 'tenant catalog API only: deleting a resource still in use',
@@ -69,6 +70,10 @@ const NOT_PARTNER: Record<string, string> = {
   'order.invalid_transition': "tenant orders API only: the tenant's order actions",
   'order.payment_not_recordable': "tenant orders API only: the tenant's order actions",
   'promotion.code_taken': 'tenant orders API only: promotions',
+  'payment.event_conflict': PROCESSOR,
+  'payment.method_not_card': PROCESSOR,
+  'payment.currency_mismatch': PROCESSOR,
+  'payment.amount_mismatch': PROCESSOR,
 };
 
 /**

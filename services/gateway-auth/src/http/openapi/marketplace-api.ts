@@ -11,6 +11,7 @@ import {
   partnerApiSchemas,
   bool,
   dateTime,
+  nullable,
   nullableDateTime,
   nullableRef,
   nullableStr,
@@ -575,6 +576,87 @@ const tenantPaths: Json = {
   },
 };
 
+const SIGNATURE_SCHEME =
+  'Signed like our own webhooks: `X-Processor-Timestamp` is the Unix time of the send in seconds, and ' +
+  '`X-Processor-Signature` the lowercase hex HMAC-SHA256, keyed with the processor secret (the whole string, as UTF-8), ' +
+  'over `{timestamp}.{raw body}`, the exact bytes sent. A timestamp more than 300 s from the server clock, either way, is refused.';
+
+const processorPaths: Json = {
+  [`${T}/payment-processor`]: {
+    get: tenant({
+      tag: 'Payment processor',
+      operationId: 'getPaymentProcessor',
+      summary: "The payment processor's settings",
+      description:
+        'Whether the tenant has a processor secret, where its processor sends notifications, and until when the previous ' +
+        'secret still works after a rotation. Never the secret.',
+      responses: { '200': jsonResponse('The settings.', ref('PaymentProcessorSettings')) },
+    }),
+  },
+  [`${T}/payment-processor/secret/rotate`]: {
+    post: tenant({
+      tag: 'Payment processor',
+      operationId: 'rotatePaymentProcessorSecret',
+      summary: 'Create or rotate the processor secret',
+      description:
+        'A new secret, shown once, to enter in the processor. The secret it replaces keeps working for 24 hours, so that ' +
+        'no notification is refused while the processor is switched over. Two rotations at the same moment: the later wins.',
+      responses: {
+        '200': jsonResponse(
+          'The new secret (shown once) and the settings.',
+          ref('PaymentProcessorSecretRotation'),
+          NO_STORE,
+        ),
+      },
+    }),
+  },
+  [`${T}/payment-processor/secret`]: {
+    delete: tenant({
+      tag: 'Payment processor',
+      operationId: 'revokePaymentProcessorSecret',
+      summary: 'Revoke every processor secret',
+      description:
+        'The current and the previous secret stop working at once: notifications get 401 until a new rotation.',
+      responses: { '204': { description: 'Revoked.' } },
+    }),
+  },
+  '/api/payments/v1/tenants/{tenantId}/notifications': {
+    post: {
+      tags: ['Payment processor'],
+      operationId: 'notifyPayment',
+      summary: "The tenant's payment processor confirms a payment",
+      description:
+        "Server to server, from the processor of the tenant's card-on-delivery terminals. " +
+        SIGNATURE_SCHEME +
+        '\n\n`payment.succeeded` for an order paid by card on delivery, of its grand total in its currency, marks the order ' +
+        'Paid (from any status: a Cancelled or Rejected order then shows its refund due). The first confirmation of an order ' +
+        'sends the Partner API webhook `payment.completed`; a later one (another event id) is kept with the order and ' +
+        'announces nothing (`already_confirmed`). Every other event type is acknowledged with `ignored` and changes nothing.' +
+        '\n\nIdempotent by `eventId`: the same event sent again gets the first answer again (a refusal included); the same id ' +
+        'with another body is 409 `payment.event_conflict`. Properties not listed are accepted and ignored.',
+      security: [{ processorSignature: [], processorTimestamp: [] }],
+      parameters: [parameterRef('TenantId')],
+      requestBody: body('ProcessorNotification', 'The notification.'),
+      responses: {
+        '200': jsonResponse('Applied, already applied, or ignored.', ref('ProcessorNotificationResult')),
+        '400': BAD_REQUEST,
+        '401': problemResponse(
+          '`auth.unauthenticated`: a signature header is missing, the timestamp is stale, the signature matches no live ' +
+            'secret of the tenant, or the tenant is unknown or has no secret (all alike).',
+        ),
+        '404': problemResponse("`resource.not_found`: no such order of this tenant (another tenant's order included)."),
+        '409': conflict('`payment.event_conflict` (the event id was received with another body)'),
+        '422': problemResponse(
+          'The notification does not fit the order; nothing changes. Codes: `payment.method_not_card` (a Cash order: the ' +
+            'restaurant records it), `payment.currency_mismatch`, `payment.amount_mismatch` (not the grand total, to the minor unit).',
+        ),
+        '429': problemResponse('`rate_limit.exceeded`: counted per client IP with the public pages.'),
+        ...BUSY,
+      },
+    },
+  },
+};
+
 const oauthPaths: Json = {
   '/api/marketplace/oauth/callback': {
     get: op('none', {
@@ -840,6 +922,34 @@ const schemas: Record<string, Json> = {
   }),
   OAuthCallbackResult: response({ installation: ref('Installation'), credentials: ref('Credentials') }),
 
+  // Payment processor ---------------------------------------------------------------------------
+  PaymentProcessorSettings: response({
+    configured: bool('Whether a processor secret exists.'),
+    notificationUrl: str('Where the processor posts its notifications.'),
+    rotatedAt: nullable(dateTime(), 'When the current secret was made; null without one.'),
+    previousValidUntil: nullable(dateTime(), 'Until when the previous secret still works; null when it does not.'),
+  }),
+  PaymentProcessorSecretRotation: response({
+    secret: str('The new processor secret. Shown once.'),
+    configured: { type: 'boolean', const: true },
+    notificationUrl: str('Where the processor posts its notifications.'),
+    rotatedAt: dateTime(),
+    previousValidUntil: nullable(dateTime(), 'Until when the replaced secret still works; null on the first rotation.'),
+  }),
+  ProcessorNotification: requestSchemas.ProcessorNotification,
+  ProcessorNotificationResult: {
+    oneOf: [
+      response({
+        eventId: str(),
+        result: { enum: ['confirmed', 'already_confirmed'] },
+        orderId: uuid(),
+        orderNumber: str(),
+        paymentStatus: { type: 'integer', const: 2, description: 'Paid.' },
+      }),
+      response({ eventId: str(), result: { const: 'ignored' } }),
+    ],
+  },
+
   // Errors -------------------------------------------------------------------------------------
   Problem: partnerApiSchemas.Problem!,
 };
@@ -895,8 +1005,13 @@ export const marketplaceApiDocument: Json = {
     { name: 'Installations', description: "Tenant: the tenant's installations and their credentials." },
     { name: 'Audit', description: 'Administrator: the audit log of administrator and tenant mutations.' },
     { name: 'OAuth', description: "The restaurant's browser returning from a partner's OAuth2 server." },
+    {
+      name: 'Payment processor',
+      description:
+        'Tenant: the secret its payment processor signs with; the processor: confirmations of card-on-delivery payments.',
+    },
   ],
-  paths: withPathRefusals({ ...adminPaths, ...tenantPaths, ...oauthPaths }),
+  paths: withPathRefusals({ ...adminPaths, ...tenantPaths, ...processorPaths, ...oauthPaths }),
   components: {
     securitySchemes: {
       adminToken: {
@@ -911,6 +1026,18 @@ export const marketplaceApiDocument: Json = {
         bearerFormat: 'JWT',
         description:
           'Signed bearer token (JWS, HS256) with `role` = `tenant`, bound to one tenant (`tid`). Required on every /api/tenant/v1 route.',
+      },
+      processorSignature: {
+        type: 'apiKey',
+        in: 'header',
+        name: 'X-Processor-Signature',
+        description: SIGNATURE_SCHEME,
+      },
+      processorTimestamp: {
+        type: 'apiKey',
+        in: 'header',
+        name: 'X-Processor-Timestamp',
+        description: 'Unix time of the send, in seconds (decimal); signed with the body.',
       },
     },
     parameters: {

@@ -594,6 +594,10 @@ describe('Marketplace API document', () => {
     ['POST', '/api/tenant/v1/installations/{installationId}/webhook-secret/rotate', 'tenantToken'],
     ['POST', '/api/tenant/v1/installations/{installationId}/disconnect', 'tenantToken'],
     ['GET', '/api/marketplace/oauth/callback', 'none'],
+    ['GET', '/api/tenant/v1/payment-processor', 'tenantToken'],
+    ['POST', '/api/tenant/v1/payment-processor/secret/rotate', 'tenantToken'],
+    ['DELETE', '/api/tenant/v1/payment-processor/secret', 'tenantToken'],
+    ['POST', '/api/payments/v1/tenants/{tenantId}/notifications', 'processorSignature'],
   ];
 
   it('has exactly the expected operations, each with its bearer scheme', () => {
@@ -639,6 +643,7 @@ describe('Marketplace API document', () => {
       '/api/tenant/v1/installations/{installationId}/reconnect',
       '/api/tenant/v1/installations/{installationId}/api-key/rotate',
       '/api/tenant/v1/installations/{installationId}/webhook-secret/rotate',
+      '/api/tenant/v1/payment-processor/secret/rotate',
       '/api/marketplace/oauth/callback',
     ];
     for (const path of carrying) {

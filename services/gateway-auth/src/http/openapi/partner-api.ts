@@ -858,7 +858,9 @@ const webhooks: Json = {
     'payment.completed',
     'PaymentCompletedData',
     'broadcast',
-    'a gateway-confirmed payment transition.',
+    "a gateway-confirmed payment transition: the restaurant's payment processor confirmed the order's card-on-delivery " +
+      'payment (once per order, on its first confirmation). A payment the restaurant records by hand (cash, say) is ' +
+      'not gateway-confirmed and sends nothing: poll `GET /orders/{orderId}` for `paymentStatus`.',
   ),
   'delivery.assigned': webhook(
     'delivery.assigned',

@@ -2,10 +2,11 @@ import { RouteTable } from '@marketplace/http';
 import type { GatewayContext } from '../../usecases/context';
 import { registerAdminRoutes } from '../admin-routes';
 import { registerOAuthRoutes } from '../oauth-routes';
+import { registerPaymentProcessorRoutes } from '../payment-processor-routes';
 import { registerTenantRoutes } from '../tenant-routes';
 import { marketplaceApiDocument } from './marketplace-api';
 
-// Every administrator, tenant and OAuth route the gateway serves is in the marketplace OpenAPI
+// Every administrator, tenant, payment-processor and OAuth route the gateway serves is in the marketplace OpenAPI
 // document, and the document describes no route that does not exist.
 function servedOperations(): string[] {
   const routes = new RouteTable();
@@ -13,6 +14,7 @@ function servedOperations(): string[] {
   registerAdminRoutes(routes, context);
   registerTenantRoutes(routes, context);
   registerOAuthRoutes(routes, context);
+  registerPaymentProcessorRoutes(routes, context, {} as never);
   return routes.routes().map(({ method, path }) => `${method} ${path.replace(/:([A-Za-z]+)/g, '{$1}')}`);
 }
 

@@ -124,11 +124,16 @@ it('describes an order the way the service answers it', () => {
       { status: 'Pending', at, by: 'source' },
       { status: 'Accepted', at, by: 'tenant' },
     ],
+    paymentRecords: [
+      { by: 'tenant', at, reason: 'cash at the door' },
+      { by: 'processor', at, eventId: 'evt_1', paymentReference: 'pay_1', amount: 19.47, occurredAt: at },
+    ],
     createdAt: at,
     updatedAt: at,
   };
   expect(validator('TenantOrder')(order)).toBe(true);
   expect(validator('TenantOrder')({ ...order, extra: 1 })).toBe(false);
+  expect(validator('TenantOrder')({ ...order, paymentRecords: [{ by: 'tenant', at }] })).toBe(false);
   expect(validator('TenantOrder')({ ...order, status: 3 })).toBe(false);
   expect(validator('TenantOrder')({ ...order, status: 8, paymentStatus: 2, refundDue: 19.47 })).toBe(true);
   const { refundDue: _refundDue, ...withoutRefund } = order;

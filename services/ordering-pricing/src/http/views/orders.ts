@@ -123,6 +123,19 @@ export function tenantOrderView(order: Order) {
     promotionCode: order.promotion?.code ?? null,
     sourceInstallationId: order.source.installationId,
     history: order.history.map((h) => ({ status: h.status, at: h.at.toISOString(), by: h.by })),
+    // How it was paid: a processor's confirmations and the tenant's records by hand, oldest first.
+    paymentRecords: (order.paymentRecords ?? []).map((r) =>
+      r.by === 'processor'
+        ? {
+            by: r.by,
+            at: r.at.toISOString(),
+            eventId: r.eventId,
+            paymentReference: r.paymentReference,
+            amount: money(order, r.amountMinor),
+            occurredAt: r.occurredAt.toISOString(),
+          }
+        : { by: r.by, at: r.at.toISOString(), reason: r.reason },
+    ),
     createdAt: order.createdAt.toISOString(),
     updatedAt: order.updatedAt.toISOString(),
   };
