@@ -1,7 +1,8 @@
 // The proof's HTTP client: one request, or one request repeated with the same Idempotency-Key until
 // it is answered for good, as a careful partner or platform would retry. It keeps what every
 // request went through: in flight (for the SIGTERM checks), answers by status, network errors by
-// code, 500s (never expected, whatever the fault).
+// code, 500s (never expected, whatever the fault), and every 5xx and network error with its time
+// (for the recovery verdict).
 
 const REQUEST_TIMEOUT_MS = 20_000;
 const RETRY_FIRST_MS = 200;
@@ -26,6 +27,10 @@ export class Client {
     this.errorBodies = [];
     /** Answers 500 (an unexpected error): with their path and body, for the report. */
     this.internalErrors = [];
+    /** Every 5xx answer and network error, with its time, for the recovery verdict (lib/recovery.mjs). */
+    this.failures = [];
+    /** Requests sent (each try counts), for the traffic's rate. */
+    this.sent = 0;
     /** What is going on now (a fault's name), and per phase the answers by status and error code. */
     this.phase = 'start';
     this.byPhase = new Map();
@@ -40,6 +45,7 @@ export class Client {
   async send({ url, method = 'GET', headers = {}, body, via = [] }) {
     const entry = { via, signalledBy: [] };
     this.inFlight.add(entry);
+    this.sent++;
     let outcome;
     try {
       const res = await fetch(url, {
@@ -67,6 +73,14 @@ export class Client {
     } finally {
       this.inFlight.delete(entry);
     }
+    if (outcome.error || outcome.status >= 500)
+      this.failures.push({
+        at: Date.now(),
+        phase: this.phase,
+        method,
+        path: new URL(url).pathname,
+        ...(outcome.error ? { error: outcome.error } : { status: outcome.status, code: outcome.body?.code }),
+      });
     const key =
       outcome.error ?? `${outcome.status}${outcome.status >= 400 && outcome.body?.code ? ` ${outcome.body.code}` : ''}`;
     const phase = this.byPhase.get(this.phase) ?? new Map();

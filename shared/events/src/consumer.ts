@@ -20,6 +20,7 @@ import {
   shouldRetry,
   toDeadLetter,
 } from './failure';
+import { consumerGroupConfig, DEFAULT_GROUP_TIMINGS, type GroupTimings } from './group-timings';
 import { HEADER, extractTraceContext, headerText } from './headers';
 import { holdCauseOf, type HoldWatch } from './holds';
 import type { EventSchemas } from './registry';
@@ -80,6 +81,8 @@ export interface ConsumerOptions<M extends TopicMap = PlatformTopics, T extends 
   onOutcome?: (outcome: ConsumeOutcome, topic: string, code?: string) => void;
   /** Where a message retried in place is reported while it waits (alarm, metric, readiness). */
   holds?: HoldWatch;
+  /** Session timeout, heartbeats and rebalance timeout of the group (DEFAULT_GROUP_TIMINGS if not given). */
+  groupTimings?: GroupTimings;
 }
 
 /** Where a message is: what a hold names. */
@@ -113,6 +116,7 @@ export class EventConsumer<M extends TopicMap = PlatformTopics, T extends TopicO
   private readonly log: Logger;
   private readonly decoder: EventDecoder<M>;
   private readonly subscribed: ReadonlySet<string>;
+  private readonly timings: GroupTimings;
 
   constructor(
     private readonly kafka: Kafka,
@@ -125,12 +129,12 @@ export class EventConsumer<M extends TopicMap = PlatformTopics, T extends TopicO
   ) {
     this.decoder = new EventDecoder<M>(schemas, validator);
     this.subscribed = new Set<string>(options.topics);
+    this.timings = options.groupTimings ?? DEFAULT_GROUP_TIMINGS;
     // A short fetch wait keeps a graceful stop short: disconnect waits for the fetch in flight.
     this.consumer = kafka.consumer({
       groupId: options.groupId,
       allowAutoTopicCreation: false,
-      sessionTimeout: 30_000,
-      heartbeatInterval: 3000,
+      ...consumerGroupConfig(this.timings),
       maxWaitTimeInMs: 1000,
     });
     this.log = logger.child({ consumerGroup: options.groupId });
@@ -228,9 +232,18 @@ export class EventConsumer<M extends TopicMap = PlatformTopics, T extends TopicO
 
   private async handleMessage(payload: EachMessagePayload): Promise<void> {
     const { topic, partition } = payload;
+    // kafkajs heartbeats between messages only: a message in hand for longer than the session
+    // timeout (a slow partner, a retry in place) would cost the member its partitions, and the
+    // partitions their consumer until the next rebalance. Heartbeat while it is in hand. (A failed
+    // heartbeat, a rebalance under way, is kafkajs's to act on after the message: it sees it too.)
+    const beating = setInterval(
+      () => void payload.heartbeat().catch(() => undefined),
+      this.timings.heartbeatIntervalMs,
+    );
     try {
       await this.handleOne(payload);
     } finally {
+      clearInterval(beating);
       // Handled, dead-lettered or abandoned: whatever held this partition is over.
       this.options.holds?.release(this.holdKey(topic, partition));
     }

@@ -1,4 +1,11 @@
 export { createKafka, type KafkaSettings } from './kafka';
+export {
+  consumerGroupConfig,
+  DEFAULT_GROUP_TIMINGS,
+  groupTimingProblems,
+  withGroupTimings,
+  type GroupTimings,
+} from './group-timings';
 export { loadTopicCatalog, createTopicCatalog, defaultSchemasDir, type TopicCatalog, type TopicSpec } from './catalog';
 export { type AnyTopics, type PlatformTopics, type TopicContract, type TopicMap, type TopicOf } from './topics';
 export { SchemaValidator, createAjv } from './validation';

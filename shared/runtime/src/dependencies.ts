@@ -27,7 +27,7 @@ import {
   type IndexPlan,
   type MongoStore,
 } from '@marketplace/store';
-import type { PlatformConfig } from './platform-config';
+import { groupTimingsOf, type PlatformConfig } from './platform-config';
 
 /**
  * A consumer of the topics T (of the topic map M: the platform's topics by default). Declare one
@@ -183,6 +183,7 @@ export async function connectDependencies<M extends TopicMap = PlatformTopics>({
           processed: spec.dedupe === false ? NO_DEDUPE : processedEvents(mongo.db, groupId),
           onOutcome: (outcome, topic, code) => onOutcome?.(outcome, topic, groupId, code),
           holds,
+          groupTimings: groupTimingsOf(config),
         },
         logger,
       );

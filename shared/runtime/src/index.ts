@@ -8,5 +8,5 @@ export {
   type ServiceParts,
   type RunningService,
 } from './service';
-export { platformSettings, type PlatformConfig } from './platform-config';
+export { groupTimingsOf, platformSettings, type PlatformConfig } from './platform-config';
 export { defineConsumer, type ConsumerSpec } from './dependencies';

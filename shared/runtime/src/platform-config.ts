@@ -10,6 +10,7 @@ import {
   url,
   type Setting,
 } from '@marketplace/config';
+import { DEFAULT_GROUP_TIMINGS, groupTimingProblems, type GroupTimings } from '@marketplace/events';
 
 const DATABASE_NAME = /^[A-Za-z0-9_]{1,60}$/;
 
@@ -65,6 +66,29 @@ export function platformSettings(service: string, defaultPort: number) {
      */
     httpHeadersTimeoutMs: int('HTTP_HEADERS_TIMEOUT_MS', { default: 10_000, min: 1000, max: 120_000 }),
     httpRequestTimeoutMs: int('HTTP_REQUEST_TIMEOUT_MS', { default: 30_000, min: 1000, max: 600_000 }),
+    /**
+     * Consumer groups (shared/events group-timings.ts): a member with no heartbeat for
+     * KAFKA_SESSION_TIMEOUT_MS is out of its group, which is how long a crashed process's partitions
+     * wait before its restart (or another instance) gets them; heartbeats every
+     * KAFKA_HEARTBEAT_INTERVAL_MS (at most a third of the session timeout), also while a message is
+     * handled; a rebalance waits KAFKA_REBALANCE_TIMEOUT_MS for the live members to rejoin. The
+     * broker must allow the session timeout (group.min.session.timeout.ms, 6 s by default).
+     */
+    kafkaSessionTimeoutMs: int('KAFKA_SESSION_TIMEOUT_MS', {
+      default: DEFAULT_GROUP_TIMINGS.sessionTimeoutMs,
+      min: 1000,
+      max: 1_800_000,
+    }),
+    kafkaHeartbeatIntervalMs: int('KAFKA_HEARTBEAT_INTERVAL_MS', {
+      default: DEFAULT_GROUP_TIMINGS.heartbeatIntervalMs,
+      min: 100,
+      max: 600_000,
+    }),
+    kafkaRebalanceTimeoutMs: int('KAFKA_REBALANCE_TIMEOUT_MS', {
+      default: DEFAULT_GROUP_TIMINGS.rebalanceTimeoutMs,
+      min: 1000,
+      max: 1_800_000,
+    }),
     /** How long start-up keeps trying to reach Kafka, MongoDB, Redis and the registry. */
     startupTimeoutMs: int('STARTUP_TIMEOUT_MS', { default: 60_000, min: 1000, max: 600_000 }),
   };
@@ -73,3 +97,21 @@ export function platformSettings(service: string, defaultPort: number) {
 export type PlatformConfig = ReturnType<typeof loadConfig<ReturnType<typeof platformSettings>>>;
 
 export type ServiceSettings = Record<string, Setting<unknown>>;
+
+/** The consumer groups' timings of a configuration (checked together when the configuration is read). */
+export function groupTimingsOf(
+  config: Pick<PlatformConfig, 'kafkaSessionTimeoutMs' | 'kafkaHeartbeatIntervalMs' | 'kafkaRebalanceTimeoutMs'>,
+): GroupTimings {
+  return {
+    sessionTimeoutMs: config.kafkaSessionTimeoutMs,
+    heartbeatIntervalMs: config.kafkaHeartbeatIntervalMs,
+    rebalanceTimeoutMs: config.kafkaRebalanceTimeoutMs,
+  };
+}
+
+/** What is wrong with the settings together (one alone is checked by its own range). */
+export function platformConfigProblems(config: PlatformConfig): string[] {
+  return groupTimingProblems(groupTimingsOf(config)).map(
+    (problem) => `KAFKA_SESSION_TIMEOUT_MS, KAFKA_HEARTBEAT_INTERVAL_MS, KAFKA_REBALANCE_TIMEOUT_MS: ${problem}`,
+  );
+}

@@ -20,7 +20,8 @@ import { pruneProcessedEvents, type IndexPlan } from '@marketplace/store';
 import { activeTracing } from '@marketplace/tracing';
 import { consumerLagMetrics, kafkaLagSource, type ConsumerLag } from './consumer-lag';
 import { connectDependencies, type ConsumerSpec } from './dependencies';
-import { platformSettings, type PlatformConfig } from './platform-config';
+import { trackInFlight } from './in-flight';
+import { platformConfigProblems, platformSettings, type PlatformConfig } from './platform-config';
 
 type Values<S> = { [K in keyof S]: S[K] extends Setting<infer T> ? T : never };
 
@@ -92,10 +93,13 @@ export function readConfig<S extends Record<string, Setting<unknown>>, M extends
   env = process.env,
 ) {
   try {
-    return loadConfig(
+    const config = loadConfig(
       { ...platformSettings(definition.name, definition.defaultPort), ...(definition.settings ?? ({} as S)) },
       env,
     ) as PlatformConfig & Values<S>;
+    const problems = platformConfigProblems(config);
+    if (problems.length > 0) throw new ConfigError(problems);
+    return config;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(`${definition.name}: ${error.message}\n`);
@@ -206,13 +210,22 @@ export async function startService<S extends Record<string, Setting<unknown>>, M
   const url = `http://${config.host}:${config.port}`;
   logger.info({ url }, `${definition.name} ready`);
 
+  const inFlight = trackInFlight(server);
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
       logger.info('stopping');
+      // How long each part of the stop took, logged with `stopped`: a slow stop names its cause.
+      const phasesMs: Record<string, number> = {};
+      let phaseStart = Date.now();
+      const phase = (name: string) => {
+        phasesMs[name] = Date.now() - phaseStart;
+        phaseStart = Date.now();
+      };
       clearTimeout(firstPrune);
       clearInterval(pruning);
       http.stopAccepting();
+      inFlight.closeAfterAnswers();
       // Consumers and background work stop taking new work at once (what is in hand finishes):
       // a message or a due retry must not start while the process is on its way out.
       const workStopped = Promise.all([
@@ -226,23 +239,37 @@ export async function startService<S extends Record<string, Setting<unknown>>, M
       // kept-alive clients move off. Then no new connection, and idle ones are closed.
       const drainMs = Math.min(config.shutdownDrainMs, config.shutdownTimeoutMs / 2);
       await new Promise((resolve) => setTimeout(resolve, drainMs));
+      phase('drain');
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // A keep-alive connection whose request finishes after close() stays open and would hold the
-      // stop until the timeout: close each one as soon as it is idle.
-      server.closeIdleConnections();
-      const closingIdle = setInterval(() => server.closeIdleConnections(), 100);
+      // stop until the timeout: close each one as soon as it is idle. So also a connection opened
+      // that has sent no request (Node's closeIdleConnections keeps those until the headers timeout).
+      inFlight.closeIdle();
+      const closingIdle = setInterval(() => inFlight.closeIdle(), 100);
       // Within SHUTDOWN_TIMEOUT_MS, less the drain, with 2 s left for the rest of the stop.
-      await withTimeout(closed, Math.max(1000, config.shutdownTimeoutMs - 2000 - drainMs), 'in-flight HTTP requests')
-        .catch(() => server.closeAllConnections())
+      const httpBoundMs = Math.max(1000, config.shutdownTimeoutMs - 2000 - drainMs);
+      await withTimeout(closed, httpBoundMs, 'in-flight HTTP requests')
+        .catch(() => {
+          const requests = inFlight.list();
+          logger.warn(
+            { boundMs: httpBoundMs, count: requests.length, oldest: requests.slice(0, 20) },
+            'requests still in flight at the stop bound; cut off',
+          );
+          server.closeAllConnections();
+        })
         .finally(() => clearInterval(closingIdle));
+      phase('http');
       await workStopped;
+      phase('work');
       await outbox.stop();
+      phase('outbox');
       await parts.onStop?.();
       await consumerLag.close();
       await deps.close();
       holds.stop();
       await activeTracing()?.shutdown();
-      logger.info('stopped');
+      phase('connections');
+      logger.info({ phasesMs }, 'stopped');
     })());
   return { server, url, shutdownTimeoutMs: config.shutdownTimeoutMs, stop };
 }
