@@ -1,6 +1,6 @@
 import type { LiveAssignment } from './delivery';
 import type { ResolvedLine } from './order-lines';
-import type { PaymentRecord } from './payment';
+import type { PaymentRecord } from './payment-record';
 import type { ORDER_MODE, OrderStatus, OrderStatusName, PaymentStatus } from './order-status';
 import type { PriceBreakdown, PricedLine, PromotionEffect } from './pricing';
 

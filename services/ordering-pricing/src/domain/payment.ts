@@ -1,26 +1,9 @@
 import type { ProcessorNotification } from '@marketplace/contracts';
 import type { Order } from './order';
 import { PAYMENT_METHOD } from './order-status';
+import type { PaymentRecord } from './payment-record';
 
-/**
- * How an order came to be paid, kept with it for reconciliation and audit, oldest first:
- * - `processor`: the tenant's payment processor confirmed a capture (a signed notification through
- *   the gateway). The first one is the gateway-confirmed payment the Partner API's
- *   `payment.completed` announces; a later one (another capture for the same order) is kept, and
- *   announces nothing.
- * - `tenant`: the tenant recorded the payment by hand, with its reason: an audited override that
- *   marks the order Paid and claims no gateway confirmation.
- */
-export type PaymentRecord =
-  | {
-      by: 'processor';
-      at: Date;
-      eventId: string;
-      paymentReference: string;
-      amountMinor: number;
-      occurredAt: Date;
-    }
-  | { by: 'tenant'; at: Date; reason: string };
+export type { PaymentRecord } from './payment-record';
 
 /** What a `payment.succeeded` notification does to an order. */
 export type ProcessorDecision =
