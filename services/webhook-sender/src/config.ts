@@ -34,6 +34,17 @@ export const settings = {
    * alarm after CONSUMER_HOLD_ALARM_MS).
    */
   maxWaitingAttempts: int('WEBHOOK_MAX_WAITING_ATTEMPTS', { default: 100_000, min: 1, max: 10_000_000 }),
+  /**
+   * An endpoint owner's circuit opens after this many consecutive attempts that got no answer
+   * (connection refused, DNS failure, timeout, reset, TLS); its due attempts are then parked.
+   */
+  circuitFailures: int('WEBHOOK_CIRCUIT_FAILURES', { default: 5, min: 1, max: 1_000 }),
+  /**
+   * While a circuit is open, one parked attempt (the one due first) goes as a probe this long after
+   * the circuit opened or the last probe failed; an answer closes the circuit. Not divided by
+   * WEBHOOK_RETRY_TIME_SCALE: tests set it themselves.
+   */
+  circuitProbeIntervalMs: int('WEBHOOK_CIRCUIT_PROBE_INTERVAL_MS', { default: 30_000, min: 10, max: 3_600_000 }),
   /** Every retry delay is divided by this (1 in production; tests run the schedule in seconds). */
   retryTimeScale: int('WEBHOOK_RETRY_TIME_SCALE', { default: 1, min: 1, max: 10_000_000 }),
   /**

@@ -1,6 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { TOPICS } from '@marketplace/contracts';
-import { CopyProgress, createKafka, EventDecoder, EventSchemas, SchemaValidator } from '@marketplace/events';
+import {
+  CopyProgress,
+  createKafka,
+  EventDecoder,
+  EventSchemas,
+  SchemaValidator,
+  withGroupTimings,
+} from '@marketplace/events';
 import {
   gatewayGuards,
   openFromTransport,
@@ -9,15 +16,14 @@ import {
   TRANSPORT_CONTEXTS,
 } from '@marketplace/identity';
 import { RateLimiter, RedisLock } from '@marketplace/redis';
-import type { ServiceDefinition } from '@marketplace/runtime';
-import { attemptMetrics, waitingAttemptsGauge } from './adapters/attempt-metrics';
+import { groupTimingsOf, type ServiceDefinition } from '@marketplace/runtime';
+import { attemptMetrics, queueGauges } from './adapters/attempt-metrics';
 import { rateLimitMetrics } from './adapters/rate-limit-metrics';
 import { AttemptQueue } from './adapters/attempt-queue';
 import { SafeHttpClient } from '@marketplace/http';
 import { DELIVERIES, webhookIndexes, webhookStore } from './adapters/store';
 import { settings } from './config';
 import { consumers } from './consumers';
-import { FairDispatcher } from './domain/fair-dispatcher';
 import { WEBHOOK_SOURCE_TOPICS } from './domain/webhook-events';
 import { adminGuard, adminIpLimit, perAdminLimit } from './http/admin-auth';
 import { registerAdminRoutes } from './http/admin-routes';
@@ -91,11 +97,11 @@ export const webhookSenderService: ServiceDefinition<typeof settings> = {
     registerRoutes(context.routes, ctx);
     registerAdminRoutes(context.routes, ctx);
 
-    const kafka = createKafka({
-      brokers: config.kafkaBrokers,
-      clientId: 'webhook-sender-attempts',
-      logger: context.logger,
-    });
+    // The attempt queue's own consumer group comes back after a crash as fast as the others.
+    const kafka = withGroupTimings(
+      createKafka({ brokers: config.kafkaBrokers, clientId: 'webhook-sender-attempts', logger: context.logger }),
+      groupTimingsOf(config),
+    );
     const groupPrefix = config.consumerGroupPrefix ?? 'webhook-sender';
     const admin = kafka.admin();
     await admin.connect();
@@ -108,19 +114,23 @@ export const webhookSenderService: ServiceDefinition<typeof settings> = {
     const queue = new AttemptQueue(
       kafka,
       new EventDecoder(new EventSchemas(config.schemaRegistryUrl, context.catalog), attemptSchemas),
-      new FairDispatcher({ overall: config.concurrency, perEndpoint: config.concurrencyPerEndpoint }),
+      {
+        overall: config.concurrency,
+        perEndpoint: config.concurrencyPerEndpoint,
+        circuit: { failuresToTrip: config.circuitFailures, probeIntervalMs: config.circuitProbeIntervalMs },
+      },
       {
         groupId: attemptsGroup,
         topics: ATTEMPT_TOPICS,
-        maxInFlight: config.concurrency * 4,
         maxWaiting: config.maxWaitingAttempts,
+        firstAttemptRoom: config.concurrency * 4,
         handle: (job) => makeAttempt(ctx, job),
         holds: context.holds,
         since,
       },
       context.logger.child({ component: 'attempt-queue' }),
     );
-    waitingAttemptsGauge(context.metrics, () => queue.waitingCount);
+    queueGauges(context.metrics, queue);
     context.consumerLag.watch(attemptsGroup, ATTEMPT_TOPICS);
     await queue.start();
     return {

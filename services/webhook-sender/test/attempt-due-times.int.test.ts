@@ -11,7 +11,6 @@ import {
 } from '@marketplace/events';
 import { quietLogger, sleep, stackEnv, uniqueName, waitFor } from '@marketplace/testing';
 import { AttemptQueue, type AttemptJob } from '../src/adapters/attempt-queue';
-import { FairDispatcher } from '../src/domain/fair-dispatcher';
 
 // The attempt queue on the real retry topics: within one tier partition the jitter puts messages
 // due sooner behind a message due later. Each attempt must be made at its own due time (here on a
@@ -55,19 +54,20 @@ function queueFor(groupId: string, log: Log, ours: Set<string>): AttemptQueue {
   return new AttemptQueue(
     kafka,
     new EventDecoder(schemas, new SchemaValidator([[TOPIC, catalog.get(TOPIC).schema]])),
-    new FairDispatcher({ overall: 16, perEndpoint: 4 }),
+    { overall: 16, perEndpoint: 4, circuit: { failuresToTrip: 5, probeIntervalMs: 30_000 } },
     {
       groupId,
       topics: [TOPIC],
-      maxInFlight: 64,
       maxWaiting: 10_000,
+      firstAttemptRoom: 64,
       holds: new HoldWatch({ alarmAfterMs: 30_000, logger }),
       handle: async (job) => {
-        if (!ours.has(job.deliveryId)) return; // other tests' attempts on the shared topic
+        if (!ours.has(job.deliveryId)) return 'not-sent'; // other tests' attempts on the shared topic
         const at = Date.now();
         log.handled.set(job.deliveryId, [...(log.handled.get(job.deliveryId) ?? []), at]);
         // As the service does: the attempt is made once; a repeated message finds it recorded.
         if (!log.sends.has(job.deliveryId)) log.sends.set(job.deliveryId, at);
+        return 'reached';
       },
     },
     logger,

@@ -39,14 +39,40 @@ export function attemptMetrics(registry: Registry): AttemptMetrics {
   };
 }
 
-/** Attempts read ahead and waiting in memory for their due time (retries not due yet). */
-export function waitingAttemptsGauge(registry: Registry, count: () => number): void {
+/** What the attempt queue holds: the counts it reports. */
+export interface QueueCounts {
+  waitingCount: number;
+  queuedCount: number;
+  openCircuits: number;
+}
+
+/**
+ * Attempts read ahead and waiting in memory for their due time (retries not due yet), attempts due
+ * and not started (queued for a slot or parked behind an open circuit), and open circuits.
+ */
+export function queueGauges(registry: Registry, queue: QueueCounts): void {
   new Gauge({
     name: 'webhook_attempts_waiting',
     help: 'Scheduled attempts read from the retry topics and waiting in memory for their due time.',
     registers: [registry],
     collect() {
-      this.set(count());
+      this.set(queue.waitingCount);
+    },
+  });
+  new Gauge({
+    name: 'webhook_attempts_queued',
+    help: 'Attempts due and not started: waiting for a slot, or parked while their endpoint circuit is open.',
+    registers: [registry],
+    collect() {
+      this.set(queue.queuedCount);
+    },
+  });
+  new Gauge({
+    name: 'webhook_endpoint_circuits_open',
+    help: 'Endpoint owners whose circuit is open (no answer to their last attempts): their attempts are parked but for a probe.',
+    registers: [registry],
+    collect() {
+      this.set(queue.openCircuits);
     },
   });
 }

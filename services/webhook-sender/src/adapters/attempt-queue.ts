@@ -10,7 +10,8 @@ import {
   type HoldWatch,
 } from '@marketplace/events';
 import type { Logger } from '@marketplace/logging';
-import type { FairDispatcher } from '../domain/fair-dispatcher';
+import { AttemptScheduler, type StartedAttempt } from '../domain/attempt-scheduler';
+import { EndpointCircuits, type AttemptReach, type CircuitSettings } from '../domain/endpoint-circuit';
 import { PartitionProgress } from '../domain/partition-progress';
 
 /**
@@ -22,17 +23,31 @@ export type AttemptJob = WebhookAttempt;
 /** The topics whose messages are attempts: `webhook-attempts` and its retry tiers. */
 export type AttemptTopic = { [T in TopicName]: TopicPayloads[T] extends WebhookAttempt ? T : never }[TopicName];
 
+/** How due attempts share the sender (domain/attempt-scheduler.ts) and when an endpoint's circuit opens. */
+export interface DispatchSettings {
+  /** Attempts in flight at once, in all. */
+  overall: number;
+  /** Attempts in flight at once to one healthy endpoint owner. */
+  perEndpoint: number;
+  circuit: CircuitSettings;
+}
+
 export interface AttemptQueueOptions {
   groupId: string;
   topics: readonly AttemptTopic[];
-  /** Jobs admitted to the dispatcher but not finished, beyond which fetching waits (memory bound). */
-  maxInFlight: number;
   /**
-   * Attempts read ahead and kept in memory until their due time, in all partitions together.
-   * Beyond it a partition stops reading (a hold, alarmed when it lasts) until one is sent.
+   * Attempts held in memory, in all partitions together: read ahead of their due time, or due and
+   * not started (queued behind others of their endpoint, or parked behind an open circuit). Beyond
+   * it a partition stops reading (a hold, alarmed when it lasts) until one is sent.
    */
   maxWaiting: number;
-  handle(job: AttemptJob): Promise<void>;
+  /**
+   * Room above `maxWaiting` kept for first attempts, so that retries filling the memory bound
+   * (a storm to dead endpoints) never stop new events from being read.
+   */
+  firstAttemptRoom: number;
+  /** Makes the attempt; what it learned of the endpoint feeds the endpoint's circuit. */
+  handle(job: AttemptJob): Promise<AttemptReach>;
   /** Where what the queue holds back is reported (alarm, metric, readiness). */
   holds?: HoldWatch;
   /**
@@ -55,6 +70,12 @@ interface Origin {
   trace: Context;
 }
 
+/** A due attempt in the scheduler: the job and where it came from. */
+interface Queued {
+  job: AttemptJob;
+  origin: Origin;
+}
+
 /** An attempt read ahead of its due time: its timer, and where it came from. */
 interface Waiting {
   timer: NodeJS.Timeout;
@@ -72,8 +93,12 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * one not due yet waits in memory on its own timer, so each attempt is made at its own due time,
  * whatever stands ahead of it (at most `maxWaiting` wait at once; past that, reading waits).
  *
- * Due messages go to the fair dispatcher and the consumer reads on: attempts to a slow endpoint do
- * not hold up the partition. Offsets are committed in order all the same: a partition's commit
+ * Due messages go to the scheduler (domain/attempt-scheduler.ts) and the consumer reads on, never
+ * waiting for a slot: attempts to a slow or dead endpoint hold up neither the partition nor the
+ * next fetch, so a new event's first attempt is read and started while a storm of retries waits
+ * (first attempts and healthy endpoints go first; an endpoint that cannot be reached trips its
+ * circuit, which parks its attempts, in memory and uncommitted, until a probe is answered).
+ * Offsets are committed in order all the same: a partition's commit
  * never passes its oldest unfinished attempt, waiting ones included, so a crash or a restart in
  * the middle of a wait loses nothing; it reads those messages again, and the delivery's attempt
  * number makes a message whose attempt was already made a no-op (at-least-once, no more).
@@ -82,9 +107,12 @@ export class AttemptQueue {
   private readonly consumer: Consumer;
   private readonly progress = new Map<string, PartitionProgress>();
   private readonly waiting = new Map<string, Waiting>();
-  /** Partitions that stopped reading because `maxWaiting` was reached: resumed as room frees. */
-  private readonly full = new Map<string, { topic: string; partition: number }>();
+  /** Partitions that stopped reading because the memory bound was reached: resumed as room frees. */
+  private readonly full = new Map<string, { topic: string; partition: number; limit: number }>();
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly scheduler: AttemptScheduler<Queued>;
+  /** The timer that wakes the scheduler when an open circuit may probe, and when. */
+  private wake: { timer: NodeJS.Timeout; at: number } | undefined;
   private stopping = false;
   private stopped: Promise<void> | undefined;
   private readonly topics: ReadonlySet<string>;
@@ -93,7 +121,7 @@ export class AttemptQueue {
     kafka: Kafka,
     /** Reads the values: decoded through the registry and checked against the topic's schema. */
     private readonly decoder: EventDecoder,
-    private readonly dispatcher: FairDispatcher,
+    dispatch: DispatchSettings,
     private readonly options: AttemptQueueOptions,
     private readonly log: Logger,
   ) {
@@ -105,6 +133,10 @@ export class AttemptQueue {
       maxWaitTimeInMs: 500,
     });
     this.topics = new Set<string>(options.topics);
+    this.scheduler = new AttemptScheduler(
+      { overall: dispatch.overall, perEndpoint: dispatch.perEndpoint },
+      new EndpointCircuits(dispatch.circuit),
+    );
     // After a rebalance, what this process read of partitions it lost is the new owner's to
     // read again: forget it (and its timers), so nothing is attempted twice by this process.
     this.consumer.on(this.consumer.events.GROUP_JOIN, ({ payload }) => this.keepOnly(payload.memberAssignment));
@@ -113,6 +145,21 @@ export class AttemptQueue {
   /** Attempts waiting in memory for their due time (a gauge). */
   get waitingCount(): number {
     return this.waiting.size;
+  }
+
+  /** Attempts due and not started: queued for a slot, or parked behind an open circuit (a gauge). */
+  get queuedCount(): number {
+    return this.scheduler.queued;
+  }
+
+  /** Endpoint owners whose circuit is open (a gauge). */
+  get openCircuits(): number {
+    return this.scheduler.circuits.openCount;
+  }
+
+  /** Attempts held in memory: waiting for their due time, or due and not started. */
+  private get held(): number {
+    return this.waiting.size + this.scheduler.queued;
   }
 
   async start(): Promise<void> {
@@ -127,8 +174,8 @@ export class AttemptQueue {
   }
 
   /**
-   * Stops fetching (pauses everything), drops the waiting attempts (uncommitted: the next consumer
-   * reads them again), lets the attempts in flight finish (each is bounded by its timeouts),
+   * Stops fetching (pauses everything), drops the waiting, queued and parked attempts (uncommitted:
+   * the next consumer reads them again), lets the attempts in flight finish (each is bounded by its timeouts),
    * commits while still in the group, then leaves.
    */
   stop(): Promise<void> {
@@ -139,6 +186,9 @@ export class AttemptQueue {
     this.stopping = true;
     for (const { timer } of this.waiting.values()) clearTimeout(timer);
     this.waiting.clear();
+    this.scheduler.clear();
+    if (this.wake) clearTimeout(this.wake.timer);
+    this.wake = undefined;
     this.consumer.pause(this.options.topics.map((topic) => ({ topic })));
     await Promise.allSettled([...this.inFlight]);
     await this.commitAll().catch((error) =>
@@ -187,13 +237,13 @@ export class AttemptQueue {
         this.log.error({ err: error, topic, partition, offset: message.offset }, 'unreadable attempt message skipped');
       }
       const wait = job ? Date.parse(job.dueAt) - Date.now() : 0;
-      if (job && wait > 0 && this.waiting.size >= this.options.maxWaiting) {
-        // No room to wait for more: this partition reads on from here once an attempt is sent.
-        this.stopReading(topic, partition, message.offset);
+      const limit =
+        job?.attempt === 1 ? this.options.maxWaiting + this.options.firstAttemptRoom : this.options.maxWaiting;
+      if (job && this.held >= limit) {
+        // No room to hold more: this partition reads on from here once an attempt is started.
+        this.stopReading(topic, partition, message.offset, limit);
         break;
       }
-      if (job && wait <= 0) await this.untilRoomInFlight(topic, partition, heartbeat);
-      if (this.stopping) return;
       progress.begin(offset);
       resolveOffset(message.offset);
       const origin: Origin = { topic, partition, offset, trace: messageTraceContext(message.headers) };
@@ -224,71 +274,87 @@ export class AttemptQueue {
           return;
         }
         this.dispatch(job, origin);
-        this.readOnWhereFull();
       },
       Math.min(wait, MAX_TIMER_MS),
     );
     this.waiting.set(key, { timer, topic, partition });
   }
 
+  /** Hands a due attempt to the scheduler, keyed by its endpoint's owner (`installationId`: an installation or a platform account). */
   private dispatch(job: AttemptJob, origin: Origin): void {
+    this.scheduler.add({
+      endpoint: job.installationId,
+      first: job.attempt === 1,
+      dueAt: Date.parse(job.dueAt),
+      job: { job, origin },
+    });
+    this.pump();
+  }
+
+  /** Starts every attempt the scheduler lets start now, and wakes it when a parked endpoint may probe. */
+  private pump(): void {
+    if (this.stopping) return;
+    const now = Date.now();
+    for (let started = this.scheduler.next(now); started; started = this.scheduler.next(now)) this.launch(started);
+    this.wakeForProbe(now);
+    this.readOnWhereFull();
+  }
+
+  private launch(started: StartedAttempt<Queued>): void {
+    const { job, origin } = started.attempt.job;
     const { topic, partition, offset } = origin;
     const progress = this.progressOf(topic, partition);
-    // Fair per endpoint owner: `installationId` holds the installation or the platform account.
-    const running: Promise<void> = this.dispatcher
-      .run(job.installationId, () => this.handleUntilDone(job, origin))
-      .then((done) => {
-        // Unfinished (the service is stopping mid-outage): the offset stays pending, nothing is
-        // committed past it, and the next consumer makes the attempt.
-        if (done) progress.end(offset);
-        this.inFlight.delete(running);
-        return this.commit(topic, partition, progress);
-      });
+    const running: Promise<void> = this.handleUntilDone(job, origin).then((reach) => {
+      this.scheduler.finished(started, reach ?? 'not-sent', Date.now());
+      // Unfinished (the service is stopping mid-outage): the offset stays pending, nothing is
+      // committed past it, and the next consumer makes the attempt.
+      if (reach !== undefined) progress.end(offset);
+      this.inFlight.delete(running);
+      this.pump();
+      return this.commit(topic, partition, progress);
+    });
     this.inFlight.add(running);
   }
 
-  /** Waits while the dispatcher holds as many jobs as allowed (receivers slow): a hold, alarmed when long. */
-  private async untilRoomInFlight(topic: string, partition: number, heartbeat: () => Promise<void>): Promise<void> {
-    if (this.dispatcher.load < this.options.maxInFlight) return;
-    const key = `attempts-busy:${topic}:${partition}`;
-    this.options.holds?.hold(key, {
-      group: this.options.groupId,
-      topic,
-      partition,
-      code: 'webhook.attempts_in_flight_full',
-      reason: `${this.options.maxInFlight} attempts are in flight or queued for their receivers; due attempts wait for a free slot`,
-    });
-    try {
-      while (this.dispatcher.load >= this.options.maxInFlight && !this.stopping) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        await heartbeat();
-      }
-    } finally {
-      this.options.holds?.release(key);
-    }
+  /** A finished attempt pumps the scheduler; only a probe due later needs a timer. */
+  private wakeForProbe(now: number): void {
+    const at = this.scheduler.nextWakeAt();
+    if (this.wake && this.wake.at === at) return;
+    if (this.wake) clearTimeout(this.wake.timer);
+    this.wake = undefined;
+    if (at === undefined || at <= now) return;
+    const timer = setTimeout(
+      () => {
+        this.wake = undefined;
+        this.pump();
+      },
+      Math.min(at - now, MAX_TIMER_MS),
+    );
+    this.wake = { timer, at };
   }
 
-  private stopReading(topic: string, partition: number, offset: string): void {
+  private stopReading(topic: string, partition: number, offset: string, limit: number): void {
     const key = `${topic}:${partition}`;
     this.consumer.pause([{ topic, partitions: [partition] }]);
     this.consumer.seek({ topic, partition, offset });
-    this.full.set(key, { topic, partition });
+    this.full.set(key, { topic, partition, limit });
     this.options.holds?.hold(`attempts-full:${key}`, {
       group: this.options.groupId,
       topic,
       partition,
       offset,
       code: 'webhook.attempts_waiting_full',
-      reason: `${this.waiting.size} attempts wait in memory for their due time (WEBHOOK_MAX_WAITING_ATTEMPTS); this partition reads on when one is sent`,
+      reason: `${this.held} attempts wait in memory for their due time, a slot or their endpoint's circuit (WEBHOOK_MAX_WAITING_ATTEMPTS); this partition reads on when one is sent`,
     });
   }
 
   private readOnWhereFull(): void {
-    if (this.full.size === 0 || this.waiting.size >= this.options.maxWaiting || this.stopping) return;
-    const partitions = [...this.full.values()];
-    this.full.clear();
-    for (const { topic, partition } of partitions) {
-      this.options.holds?.release(`attempts-full:${topic}:${partition}`);
+    if (this.full.size === 0 || this.stopping) return;
+    const held = this.held;
+    for (const [key, { topic, partition, limit }] of this.full) {
+      if (held >= limit) continue;
+      this.full.delete(key);
+      this.options.holds?.release(`attempts-full:${key}`);
       this.consumer.resume([{ topic, partitions: [partition] }]);
     }
   }
@@ -303,6 +369,7 @@ export class AttemptQueue {
       clearTimeout(waiting.timer);
       this.waiting.delete(key);
     }
+    this.scheduler.remove(({ job }) => !kept.has(`${job.origin.topic}:${job.origin.partition}`));
     for (const key of this.progress.keys()) if (!kept.has(key)) this.progress.delete(key);
     for (const key of this.full.keys()) {
       if (kept.has(key)) continue;
@@ -315,7 +382,7 @@ export class AttemptQueue {
    * Runs the attempt; a failure of our own (the database away, say: the partner's answers are
    * results, not failures) is retried with backoff until it succeeds or the service stops.
    */
-  private async handleUntilDone(job: AttemptJob, origin: Origin): Promise<boolean> {
+  private async handleUntilDone(job: AttemptJob, origin: Origin): Promise<AttemptReach | undefined> {
     const { topic, partition } = origin;
     const holdKey = `attempts-retry:${job.deliveryId}:${job.round}:${job.attempt}`;
     try {
@@ -324,7 +391,7 @@ export class AttemptQueue {
           // Each try is a span of the message's trace: the webhook's HTTP request beneath it, and
           // the next attempt it schedules (staged in this context) continuing the same trace.
           // Ids and numbers only: never the URL, a header or the body.
-          await inConsumerSpan(
+          return await inConsumerSpan(
             topic,
             origin.trace,
             {
@@ -336,7 +403,6 @@ export class AttemptQueue {
             },
             () => this.options.handle(job),
           );
-          return true;
         } catch (error) {
           this.log.error(
             { err: error, deliveryId: job.deliveryId, retryInMs: delay },
@@ -352,7 +418,7 @@ export class AttemptQueue {
           });
           // Waits in short steps, so a stop does not sit out the backoff.
           for (const until = Date.now() + delay; Date.now() < until;) {
-            if (this.stopping) return false;
+            if (this.stopping) return undefined;
             await new Promise((resolve) => setTimeout(resolve, 250));
           }
         }

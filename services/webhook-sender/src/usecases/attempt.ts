@@ -2,6 +2,7 @@ import { TOPICS } from '@marketplace/contracts';
 import type { AttemptJob } from '../adapters/attempt-queue';
 import type { DeliveryStateChange } from '../adapters/deliveries-repository';
 import { DELIVERIES } from '../adapters/store';
+import type { AttemptReach } from '../domain/endpoint-circuit';
 import { redactUrl } from '../domain/provider-callback';
 import { delayAfter, verdictOf, type AttemptResult } from '../domain/retry-policy';
 import type { WebhookContext } from './context';
@@ -32,12 +33,14 @@ const SEND_WITHIN_MS = 10_000;
  * the outcome, and schedules the next attempt on its tier's topic, or ends the delivery (delivered,
  * failed for good, dead-lettered after the last attempt, or cancelled when the installation no
  * longer takes it or a terminal event superseded a provider callback). A job that is not the
- * delivery's next attempt (a repeat after a crash, a superseded round) does nothing.
+ * delivery's next attempt (a repeat after a crash, a superseded round) does nothing. Says whether
+ * the endpoint answered (for its circuit: domain/endpoint-circuit.ts).
  */
-export async function makeAttempt(ctx: WebhookContext, job: AttemptJob): Promise<void> {
+export async function makeAttempt(ctx: WebhookContext, job: AttemptJob): Promise<AttemptReach> {
   const delivery = await ctx.store.deliveries.findForAttempt(job.deliveryId);
-  if (!isCurrent(delivery, job)) return;
+  if (!isCurrent(delivery, job)) return 'not-sent';
   if (delivery.kind === 'partner-webhook') return attemptNow(ctx, job, delivery);
+  let reach: AttemptReach = 'not-sent';
   const done = await ctx.locks.withLock(
     `callbacks:${delivery.providerDeliveryId}`,
     { ttlMs: ctx.attemptLeaseMs, waitMs: CALLBACK_ORDER_WAIT_MS },
@@ -45,13 +48,19 @@ export async function makeAttempt(ctx: WebhookContext, job: AttemptJob): Promise
       const sendBy = new Date(ctx.now().getTime() + SEND_WITHIN_MS);
       // Read again under the lock: another attempt of the delivery may have ended it meanwhile.
       const current = await ctx.store.deliveries.findForAttempt(job.deliveryId);
-      if (isCurrent(current, job)) await attemptNow(ctx, job, current, sendBy);
+      if (isCurrent(current, job)) reach = await attemptNow(ctx, job, current, sendBy);
     },
   );
   if (!done) throw new Error(`the callbacks of ${delivery.providerDeliveryId} stayed locked; the attempt is retried`);
+  return reach;
 }
 
-async function attemptNow(ctx: WebhookContext, job: AttemptJob, delivery: Delivery, sendBy?: Date): Promise<void> {
+async function attemptNow(
+  ctx: WebhookContext,
+  job: AttemptJob,
+  delivery: Delivery,
+  sendBy?: Date,
+): Promise<AttemptReach> {
   const target = await targetOf(ctx, delivery);
   if (!target.send) {
     await record(ctx, job, () =>
@@ -59,7 +68,7 @@ async function attemptNow(ctx: WebhookContext, job: AttemptJob, delivery: Delive
         ? { status: 'pending', held: target.until, reason: target.reason }
         : { status: target.status, reason: target.reason },
     );
-    return;
+    return 'not-sent';
   }
   if (delivery.kind === 'provider-callback' && delivery.terminal && !delivery.sendStartedAt)
     // Before the request, not with its outcome: a terminal event that left and was never recorded
@@ -134,6 +143,10 @@ async function attemptNow(ctx: WebhookContext, job: AttemptJob, delivery: Delive
       return { status: 'dead_lettered', attempt, reason: `no success after ${job.attempt} attempts` };
     return { status: 'pending', attempt, next: new Date(now.getTime() + delay) };
   });
+  // Any answer, a 5xx included, shows the endpoint reachable; a network error that is retried
+  // (refused, DNS, timeout, reset, TLS) does not. An address refused by outbound safety sent nothing.
+  if (result.kind === 'response') return 'reached';
+  return verdict === 'retry' ? 'unreachable' : 'not-sent';
 }
 
 /** Who the delivery is for, as logged. */

@@ -22,7 +22,7 @@ export function deliveryIdOf(eventId: string, ownerId: string): string {
 
 /**
  * The attempt message that puts a delivery's next attempt on a topic, keyed by the endpoint's
- * owner, which the dispatcher shares its slots by. (Its field `installationId` holds that owner:
+ * owner, which the scheduler shares its slots by. (Its field `installationId` holds that owner:
  * the name predates provider callbacks, and attempts already queued must still read.)
  */
 export function attemptEvent(

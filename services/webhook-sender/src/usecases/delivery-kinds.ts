@@ -9,7 +9,7 @@ import { marketplaceSigner, platformSigner, type Signer } from '../domain/signin
 
 /**
  * How each kind of delivery is signed, labelled and retried; everything else (queue, tiers,
- * dispatcher, outbound safety, records) is shared.
+ * scheduler, outbound safety, records) is shared.
  * - `partner-webhook`: the Partner API's webhooks (X-Marketplace-* headers, 2 min ×3 up to 12 h).
  * - `provider-callback`: the delivery-provider contract's callbacks to platforms, fed by
  *   provider-delivery's `provider-events` (X-Platform-Signature over the body, 30 s ×2 up to

@@ -79,7 +79,8 @@ export type Delivery = PartnerWebhookDelivery | ProviderCallbackDelivery;
 
 /**
  * Who owns the endpoint a delivery goes to: the installation, or the platform account. It keys the
- * attempt messages and is the fair dispatcher's unit, so one failing endpoint holds up only itself.
+ * attempt messages and is the scheduler's unit (its slots and its circuit), so one failing endpoint
+ * holds up only itself.
  */
 export function endpointOwnerOf(delivery: Delivery): string {
   return delivery.kind === 'partner-webhook' ? delivery.installationId : delivery.accountId;
