@@ -43,3 +43,4 @@ export {
   type OffsetAtTime,
 } from './catch-up';
 export { CopyProgress, waitForCopies } from './copy-progress';
+export { asyncApiDocument } from './asyncapi';
