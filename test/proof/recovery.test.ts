@@ -21,6 +21,7 @@ interface Fault {
   recoveredAt: number;
   readyAfterMs: number;
   boundMs: number;
+  graceMs?: number;
 }
 interface Verdict {
   faults: {
@@ -135,6 +136,16 @@ describe('the fault proof’s recovery verdict', () => {
     expect(v.faults[0]).toMatchObject({ refused: 41, refusalLimit: 40, tooManyRefused: true });
     expect(broken(v)).toEqual({ 'faults with more refusals than their bound': 1 });
     expect(broken(verdict({ faults: [kill(5_000)], failures: failures.slice(1), requestsPerSecond: 1 }))).toEqual({});
+  });
+
+  it('gives a fault its own grace when it has one (a stack component: consumers rejoin, copies catch up)', () => {
+    const component = { ...kill(5_000), fault: 'kill -9 kafka', boundMs: 30_000, graceMs: 12_000 };
+    const late = { ...unavailable(15_000 + 6_100), code: 'delivery.copies_behind' };
+    expect(broken(verdict({ faults: [component], failures: [late], requestsPerSecond: 4 }))).toEqual({});
+    // The same refusal after a service's kill -9 (grace 3 s) is outside its window.
+    expect(broken(verdict({ faults: [kill(5_000)], failures: [late], requestsPerSecond: 4 }))).toEqual({
+      'answers 503 outside a fault window': 1,
+    });
   });
 
   it('gives a refusal to the latest fault whose window holds it', () => {

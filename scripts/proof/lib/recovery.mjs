@@ -20,6 +20,14 @@ export const SIGTERM_BOUND_MS = 10_000;
  */
 export const REFUSAL_GRACE_MS = 3_000;
 /**
+ * The grace after a stack component's fault: every service may be ready again at once (readiness
+ * does not wait for Kafka), while consumers rejoin their groups (up to the session timeout, 6 s)
+ * and the copies catch up; meanwhile delivery-assignment answers 503 `delivery.copies_behind`
+ * (with Retry-After), as documented. Measured in CI: the last such 503 came 6.1 s after every
+ * service was ready following a broker restart.
+ */
+export const COMPONENT_REFUSAL_GRACE_MS = 12_000;
+/**
  * At most this many refusals per second of a fault's window, per request per second of traffic:
  * the client retries a refused request after 200 ms, doubling up to 2 s, so one request sent into
  * an outage is refused about five times in its first second and less often after.
@@ -62,6 +70,7 @@ export function recoveryVerdict({ faults, failures, requestsPerSecond, graceMs =
     // Never ready again (no number) is the slowest of all.
     slow: typeof f.readyAfterMs !== 'number' || f.readyAfterMs > f.boundMs,
     windowMs: Math.max(0, f.recoveredAt - f.startedAt),
+    graceMs: f.graceMs ?? graceMs,
     refused: 0,
     refusedBy: {},
     refusalLimit: 0,
@@ -77,7 +86,7 @@ export function recoveryVerdict({ faults, failures, requestsPerSecond, graceMs =
     // A 503 or a network error: the fault whose window (and grace) holds it, the latest first.
     let owner = -1;
     for (let i = faults.length - 1; i >= 0; i--)
-      if (failure.at >= faults[i].startedAt && failure.at <= faults[i].recoveredAt + graceMs) {
+      if (failure.at >= faults[i].startedAt && failure.at <= faults[i].recoveredAt + (faults[i].graceMs ?? graceMs)) {
         owner = i;
         break;
       }
@@ -91,7 +100,7 @@ export function recoveryVerdict({ faults, failures, requestsPerSecond, graceMs =
     f.refusedBy[key] = (f.refusedBy[key] ?? 0) + 1;
   }
   for (const f of perFault) {
-    f.refusalLimit = Math.ceil(((f.windowMs + graceMs) / 1000) * requestsPerSecond * REFUSALS_PER_REQUEST_SECOND);
+    f.refusalLimit = Math.ceil(((f.windowMs + f.graceMs) / 1000) * requestsPerSecond * REFUSALS_PER_REQUEST_SECOND);
     f.tooManyRefused = f.refused > f.refusalLimit;
   }
   const outside = (status) => unexcused.filter((u) => u.status === status).length;
