@@ -12,7 +12,15 @@
 // on a refusal.
 import { createHmac, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { root } from '../services.mjs';
+
+// The platform's own rule for minor units (built by npm start, which the demo runs against).
+const { currencyDecimals, toMinorUnits } = createRequire(join(root, 'package.json'))(
+  join(root, 'shared/money/dist/index.js'),
+);
 
 const TIMEOUT_MS = 15_000;
 
@@ -43,7 +51,6 @@ if (!orderResponse.ok) {
   console.error(`GET order -> ${orderResponse.status} ${order.code ?? ''}`);
   process.exit(1);
 }
-const decimals = { JPY: 0, KWD: 3, BHD: 3, JOD: 3, OMR: 3, TND: 3 }[order.currencyCode] ?? 2;
 const body = JSON.stringify({
   eventId: values['event-id'] ?? `evt_demo_${randomUUID()}`,
   type: 'payment.succeeded',
@@ -51,7 +58,7 @@ const body = JSON.stringify({
   amountMinor:
     values['amount-minor'] !== undefined
       ? Number(values['amount-minor'])
-      : Math.round(order.grandTotal * 10 ** decimals),
+      : toMinorUnits(order.grandTotal, currencyDecimals(order.currencyCode)),
   currencyCode: order.currencyCode,
   paymentReference: `demo_pay_${randomUUID().slice(0, 12)}`,
   occurredAt: new Date().toISOString(),

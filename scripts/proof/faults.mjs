@@ -50,7 +50,7 @@ import {
   recoveryVerdict,
   SIGTERM_BOUND_MS,
 } from './lib/recovery.mjs';
-import { prepare, seed } from './lib/setup.mjs';
+import { dropDatabases, prepare, seed } from './lib/setup.mjs';
 import { auditSecrets } from './lib/secrets.mjs';
 import { Traffic } from './lib/traffic.mjs';
 import { checkOrders, checkProviderDeliveries, partnerWebhooks, providerCallbacks } from './lib/verify.mjs';
@@ -261,7 +261,7 @@ async function main() {
     if (traffic?.running) await traffic.stop().catch(() => undefined);
     await cluster.stop().catch(() => undefined);
     await receiver.close();
-    if (!KEEP) await dropDatabases(cluster);
+    if (!KEEP) await dropDatabases(cluster, say);
   }
   return finish(report);
 }
@@ -283,19 +283,6 @@ async function drain(receiver, traffic, fixture) {
     () => false,
   );
   return { complete, ms: Date.now() - startedAt };
-}
-
-async function dropDatabases(cluster) {
-  const { MongoClient } = require('mongodb');
-  const mongo = new MongoClient(cluster.stackEnv.MONGO_URL, { serverSelectionTimeoutMS: 10_000 });
-  try {
-    await mongo.connect();
-    for (const name of cluster.databases()) await mongo.db(name).dropDatabase();
-  } catch (error) {
-    say(`could not drop the run's databases: ${error.message}`);
-  } finally {
-    await mongo.close().catch(() => undefined);
-  }
 }
 
 /** The promises, each with its count; prints them and answers the exit code. */

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { root } from '../services.mjs';
 import { Cluster, SERVICES } from './lib/cluster.mjs';
 import { RECOVERY_BOUND_MS, SIGTERM_BOUND_MS } from './lib/recovery.mjs';
-import { prepare, seed } from './lib/setup.mjs';
+import { dropDatabases, prepare, seed } from './lib/setup.mjs';
 import { Client } from './lib/client.mjs';
 import { Traffic } from './lib/traffic.mjs';
 
@@ -32,19 +32,6 @@ const ROUNDS = roundsAt >= 0 ? Math.max(1, Number(args[roundsAt + 1]) || 1) : 1;
 
 const started = Date.now();
 const say = (line) => console.log(`[${String(Math.round((Date.now() - started) / 1000)).padStart(4)} s] ${line}`);
-
-async function dropDatabases(cluster) {
-  const { MongoClient } = require('mongodb');
-  const mongo = new MongoClient(cluster.stackEnv.MONGO_URL, { serverSelectionTimeoutMS: 10_000 });
-  try {
-    await mongo.connect();
-    for (const name of cluster.databases()) await mongo.db(name).dropDatabase();
-  } catch (error) {
-    say(`could not drop the run's databases: ${error.message}`);
-  } finally {
-    await mongo.close().catch(() => undefined);
-  }
-}
 
 async function main() {
   const { startReceiver } = require('./shared/testing/dist/receiver.js');
@@ -104,7 +91,7 @@ async function main() {
     if (traffic?.running) await traffic.stop().catch(() => undefined);
     await cluster.stop().catch(() => undefined);
     await receiver.close();
-    await dropDatabases(cluster);
+    await dropDatabases(cluster, say);
   }
   const worst = (list) => Math.max(...list);
   console.log(`\nrestart-times (${ROUNDS} round${ROUNDS > 1 ? 's' : ''}; worst of the rounds)`);

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 const MODULE = join(__dirname, '..', '..', 'scripts', 'proof', 'lib', 'recovery.mjs');
 
 interface Failure {
+  sentAt?: number;
   at: number;
   status?: number;
   code?: string;
@@ -146,6 +147,19 @@ describe('the fault proof’s recovery verdict', () => {
     expect(broken(verdict({ faults: [kill(5_000)], failures: [late], requestsPerSecond: 4 }))).toEqual({
       'answers 503 outside a fault window': 1,
     });
+  });
+
+  it('gives a failure to the fault its request lived through: a 504 answered an upstream timeout after it was sent', () => {
+    const timeout = (sentAt: number): Failure => ({
+      sentAt,
+      at: sentAt + 10_000,
+      status: 504,
+      code: 'upstream.timeout',
+    });
+    // kill(5_000): the window is 10 s to 15 s, plus 3 s of grace.
+    const v = verdict({ faults: [kill(5_000)], failures: [timeout(12_000), timeout(18_500)], requestsPerSecond: 4 });
+    expect(v.faults[0]).toMatchObject({ refused: 1 });
+    expect(broken(v)).toEqual({ 'answers 504 outside a fault window': 1 });
   });
 
   it('gives a refusal to the latest fault whose window holds it', () => {

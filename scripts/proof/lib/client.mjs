@@ -44,6 +44,7 @@ export class Client {
    */
   async send({ url, method = 'GET', headers = {}, body, via = [] }) {
     const entry = { via, signalledBy: [] };
+    const sentAt = Date.now();
     this.inFlight.add(entry);
     this.sent++;
     let outcome;
@@ -75,6 +76,7 @@ export class Client {
     }
     if (outcome.error || outcome.status >= 500)
       this.failures.push({
+        sentAt,
         at: Date.now(),
         phase: this.phase,
         method,

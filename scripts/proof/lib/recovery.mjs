@@ -55,7 +55,7 @@ export function failureKey(failure) {
  *   happened: the window of a fault runs from its start (the kill, the SIGTERM) to when the
  *   service, or every service, was ready again; `readyAfterMs` is measured from the fault's start
  *   and must be at most `boundMs`.
- * - `failures`: [{ at, status?, code?, error?, method, path }]: every 5xx answer and network error
+ * - `failures`: [{ sentAt?, at, status?, code?, error?, method, path }] (`at`: answered): every 5xx answer and network error
  *   of the run (a 5xx is an answer with status >= 500; `error` a network error's code).
  * - `requestsPerSecond`: the traffic's rate, for the bound on refusals.
  * Answers per fault { fault, readyAfterMs, boundMs, slow, refused, refusedBy, refusalLimit,
@@ -83,13 +83,17 @@ export function recoveryVerdict({ faults, failures, requestsPerSecond, graceMs =
       broken.push(failure);
       continue;
     }
-    // A 503 or a network error: the fault whose window (and grace) holds it, the latest first.
+    // A 502, 503, 504 or a network error: the latest fault whose window (and grace) its request overlaps.
     let owner = -1;
-    for (let i = faults.length - 1; i >= 0; i--)
-      if (failure.at >= faults[i].startedAt && failure.at <= faults[i].recoveredAt + (faults[i].graceMs ?? graceMs)) {
+    for (let i = faults.length - 1; i >= 0; i--) {
+      // A request belongs to a fault when its life (sent to answered) overlaps the fault's window:
+      // a 504 comes an upstream timeout after its request was sent into the fault.
+      const end = faults[i].recoveredAt + (faults[i].graceMs ?? graceMs);
+      if (failure.at >= faults[i].startedAt && (failure.sentAt ?? failure.at) <= end) {
         owner = i;
         break;
       }
+    }
     if (owner < 0) {
       unexcused.push(failure);
       continue;

@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { providerAdminToken } from '../../demo/lib/options.mjs';
+import { createRequire } from 'node:module';
 import { root } from '../../services.mjs';
 
 /** The demo's seed against the cluster, webhooks to `receiverUrl`/hooks: the fixture it wrote. */
@@ -67,4 +68,18 @@ export async function prepare(cluster, fixture) {
   if (patched.status !== 200)
     throw new Error(`PATCH of the demo platform account: ${patched.status} ${await patched.text()}`);
   return admin;
+}
+
+/** Drops the databases of the run's services (their names come from the cluster); `say` reports a failure. */
+export async function dropDatabases(cluster, say) {
+  const { MongoClient } = createRequire(join(root, 'package.json'))('mongodb');
+  const mongo = new MongoClient(cluster.stackEnv.MONGO_URL, { serverSelectionTimeoutMS: 10_000 });
+  try {
+    await mongo.connect();
+    for (const name of cluster.databases()) await mongo.db(name).dropDatabase();
+  } catch (error) {
+    say(`could not drop the run's databases: ${error.message}`);
+  } finally {
+    await mongo.close().catch(() => undefined);
+  }
 }
