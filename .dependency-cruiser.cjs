@@ -1,7 +1,7 @@
 // House rules on imports, checked by dependency-cruiser: `npm run lint:boundaries` (it prints each
 // violation with its rule's comment and exits non-zero on any). test/boundaries/boundaries.test.ts
 // runs these rules over broken and clean fixture trees (test/boundaries/fixtures/*) and over the
-// real tree. The README's "Layout" section has the same rules as a table.
+// real tree. docs/architecture.md has the same rules as a table.
 //
 // Paths are relative to the directory depcruise runs in (the repository root). `@marketplace/<x>`
 // resolves to shared/<x>/src through tsconfig.tests.json's `paths` (as in jest and the type
@@ -91,6 +91,17 @@ module.exports = {
         'the interface it needs (a port, in usecases/), which the adapter implements; service.ts wires the adapter in.',
       from: { path: '^services/([^/]+)/src/(http|consumers)/' },
       to: { path: '^services/$1/src/adapters/' },
+    },
+    {
+      name: 'usecases-through-ports',
+      severity: 'error',
+      comment:
+        'A use case (usecases/) receives its ports (repositories, publisher, clock, outbound clients) through the ' +
+        "service's context: it imports no value from adapters/ (a collection name, a repository class, an outbound " +
+        'call), so it can be run in a unit test with in-memory fakes. Type-only imports of a port the adapter ' +
+        'implements are allowed; a type that belongs to the use case lives in usecases/ or domain/.',
+      from: { path: '^services/([^/]+)/src/usecases/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^services/$1/src/adapters/', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'simulator-is-a-client',

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `node scripts/demo/provider-admin-token.mjs [--minutes N]`: prints an administrator token of
 // provider-delivery (its administrator and operations APIs under /admin/v1), valid for N minutes
-// (default 60), for demos and the README's provider walkthrough against a local cluster. An HS256
+// (default 60), for demos and the provider walkthrough of docs/demo.md against a local cluster. An HS256
 // JWT `{ role: 'admin', sub: 'demo' }` signed with PROVIDER_ADMIN_TOKEN_SECRET (the environment,
 // else .stack/local.env) by the shared bearer-token code; PROVIDER_ADMIN_TOKEN, when set, is
 // printed as it is. The only output is the token: capture it (`TOKEN=$(node ...)`), never log it.

@@ -28,9 +28,9 @@ import { placeDemoOrder } from './support/demo-order';
 // installation and catalog copies read from the beginning), the demo seed (one tenant, three
 // installations, a platform account on provider-delivery), then one order through the gateway. Its
 // `orders.created` must reach a real receiver within 10 seconds with a valid signature. Then the
-// README's delivery journey, run as written (the shell block between its `delivery-journey`
+// delivery journey of docs/demo.md, run as written (the shell block between its `delivery-journey`
 // markers): an order assigned to the demo delivery provider, accepted, given a driver, an ETA and a
-// tracking link, moved to InTransit and Delivered, and the order Completed. Then the README's
+// tracking link, moved to InTransit and Delivered, and the order Completed. Then the demo page's
 // provider walkthrough (between its `provider-contract` markers): a delivery created on
 // provider-delivery with the seeded platform key, its status read, taken by a simulated driver to
 // delivered; each event's callback must reach the seeded webhook URL, signed with the account's
@@ -68,13 +68,13 @@ function seed(args: string[]): Promise<{ code: number | null; stdout: string; st
   });
 }
 
-/** Runs the README's shell block between `<!-- NAME:start -->` and `<!-- NAME:end -->` as written, with the seed's fixture. */
+/** Runs the demo page's (docs/demo.md) shell block between `<!-- NAME:start -->` and `<!-- NAME:end -->` as written, with the seed's fixture. */
 function runReadmeBlock(name: string) {
-  const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+  const readme = readFileSync(join(repoRoot, 'docs', 'demo.md'), 'utf8');
   const block = new RegExp(`<!-- ${name}:start -->\\s*\`\`\`sh\\n([\\s\\S]*?)\`\`\`\\s*<!-- ${name}:end -->`).exec(
     readme,
   )?.[1];
-  if (block === undefined) throw new Error(`README.md has no sh block between the ${name} markers`);
+  if (block === undefined) throw new Error(`docs/demo.md has no sh block between the ${name} markers`);
   return spawnSync('bash', ['-euo', 'pipefail', '-c', block], {
     cwd: repoRoot,
     env: { ...process.env, FIXTURE: fixtureFile },

@@ -2,12 +2,12 @@ import { gatewayGuards, publicKeyFrom } from '@marketplace/identity';
 import { TOPICS } from '@marketplace/contracts';
 import { busy as busyError } from '@marketplace/errors';
 import type { ServiceDefinition } from '@marketplace/runtime';
-import { catalogIndexes, catalogStore, RESOURCE_COLLECTIONS } from './adapters/store';
+import { LruMenuCache } from './adapters/menu-cache';
+import { catalogIndexes, catalogStore, RESOURCE_COLLECTIONS, resourceRepositories } from './adapters/store';
 import { settings } from './config';
 import { consumers } from './consumers';
 import { registerRoutes } from './http/routes';
 import { partnerViews } from './http/views/partner';
-import { MenuReads } from './usecases/menu-reads';
 
 /** Catalog: what it owns, the topics it uses and its indexes, in one place. */
 export const catalogService: ServiceDefinition<typeof settings> = {
@@ -26,15 +26,19 @@ export const catalogService: ServiceDefinition<typeof settings> = {
       ttlMs: 30_000,
       busy: () => busyError('Another change of this catalog is in progress; retry shortly.'),
     });
-    const reads = new MenuReads(
+    const menus = new LruMenuCache(store, {
+      menus: context.config.menuCacheTenants,
+      responseBytes: context.config.menuCacheResponseMegabytes * 1024 * 1024,
+    });
+    registerRoutes(context, {
       store,
-      {
-        menus: context.config.menuCacheTenants,
-        responseBytes: context.config.menuCacheResponseMegabytes * 1024 * 1024,
-      },
-      partnerViews,
-    );
-    registerRoutes(context, { store, reads, outbox: context.outbox, logger: context.logger, now: () => new Date() });
+      resources: resourceRepositories(store),
+      outbox: context.outbox,
+      menus,
+      views: partnerViews,
+      logger: context.logger,
+      now: () => new Date(),
+    });
     return { consumers: consumers(context) };
   },
 };

@@ -6,11 +6,12 @@ import { gatewayGuards, publicKeyFrom } from '@marketplace/identity';
 import type { ServiceDefinition } from '@marketplace/runtime';
 import { DELIVERIES, deliveryIndexes, deliveryStore } from './adapters/store';
 import { assignmentMetrics } from './adapters/assignment-metrics';
+import { outboxDeliveryEvents } from './adapters/delivery-events';
+import { RecentDeliveryCache } from './adapters/recent-deliveries';
 import { settings } from './config';
 import { consumers, COPY_CONSUMERS, type CopiesProgress } from './consumers';
 import { registerRoutes } from './http/routes';
 import type { DeliveryContext } from './usecases/context';
-import { RecentDeliveries } from './usecases/recent-deliveries';
 
 /** How often answers kept for Idempotency-Key repeats are removed once past their retention. */
 const PRUNE_INTERVAL_MS = 10 * 60_000;
@@ -48,8 +49,8 @@ export const deliveryAssignmentService: ServiceDefinition<typeof settings> = {
 
     const ctx: DeliveryContext = {
       store: deliveryStore(context.db),
-      outbox: context.outbox,
-      recent: new RecentDeliveries(),
+      events: outboxDeliveryEvents(context.outbox),
+      recent: new RecentDeliveryCache(),
       copiesCaughtUp: async (time) => {
         const behind = await waitForCopies(copies, time, { timeoutMs: config.copyWaitMs }).catch(
           (error: unknown) => `Kafka could not say (${error instanceof Error ? error.message : String(error)})`,

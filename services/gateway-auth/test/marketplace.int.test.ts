@@ -18,7 +18,7 @@ import {
 import { SecretBox } from '@marketplace/identity';
 import { signBearerToken } from '@marketplace/identity';
 import { marketplaceApiDocument } from '../src/http/openapi/marketplace-api';
-import { webhookSecretContext } from '../src/usecases/credentials';
+import { webhookSecretContext } from '../src/domain/api-key';
 import { TestUpstream } from './support/upstream';
 
 // The marketplace's administrator and tenant APIs (tenants, apps, contract versions, installations

@@ -26,7 +26,7 @@ import type {
   TenantTokenDoc,
 } from '../src/adapters/store/documents';
 import { auditEventId } from '../src/domain/audit';
-import { contractVersionId } from '../src/adapters/store/contract-versions-repository';
+import { contractVersionId } from '../src/domain/ids';
 import { gatewayIndexes, gatewayRepositories } from '../src/adapters/store/repositories';
 
 // Every repository query of the gateway, on the real engine, with its collections at 1,000 and

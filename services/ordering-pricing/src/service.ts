@@ -2,14 +2,15 @@ import { TOPICS } from '@marketplace/contracts';
 import { gatewayGuards, publicKeyFrom } from '@marketplace/identity';
 import type { ServiceDefinition } from '@marketplace/runtime';
 import { RedisLock } from '@marketplace/redis';
+import { CopyCache, uncached } from './adapters/catalog-copy-cache';
 import { OrderLock } from './adapters/order-lock';
+import { OrderNumbers } from './adapters/order-numbers';
+import { orderOutbox } from './adapters/order-outbox';
 import { ORDERS, orderingIndexes, orderingStore } from './adapters/store';
 import { settings } from './config';
 import { consumers } from './consumers';
 import { registerRoutes } from './http/routes';
-import { CopyCache } from './usecases/catalog-copy';
 import type { OrderingContext } from './usecases/context';
-import { OrderNumbers } from './usecases/order-numbers';
 
 /** Ordering and pricing: what it owns, the topics it uses and its indexes, in one place. */
 export const orderingPricingService: ServiceDefinition<typeof settings> = {
@@ -34,10 +35,11 @@ export const orderingPricingService: ServiceDefinition<typeof settings> = {
     });
     const ordering: OrderingContext = {
       store,
-      outbox: context.outbox,
+      orderOutbox: orderOutbox(context.outbox),
       orderLock,
       orderNumbers: new OrderNumbers(store.orderClaims),
       catalogCopy: new CopyCache(store.catalogCopy),
+      uncachedCatalogCopy: uncached(store.catalogCopy),
       logger: context.logger,
       now: () => new Date(),
     };

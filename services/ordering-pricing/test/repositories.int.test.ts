@@ -14,7 +14,7 @@ import {
   type LookupTiming,
 } from '@marketplace/testing';
 import type { CatalogCopyDoc } from '../src/adapters/catalog-copy-repository';
-import { catalogCopyId } from '../src/adapters/catalog-copy-repository';
+import { catalogCopyId } from '../src/domain/catalog-copy';
 import type { DeliveryZoneDoc } from '../src/adapters/delivery-zones-repository';
 import type { PromotionDoc } from '../src/adapters/promotions-repository';
 import { orderingIndexes, orderingStore, type OrderingStore } from '../src/adapters/store';

@@ -8,6 +8,7 @@ import {
   SchemaValidator,
   withGroupTimings,
 } from '@marketplace/events';
+import { SafeHttpClient } from '@marketplace/http';
 import {
   gatewayGuards,
   openFromTransport,
@@ -16,22 +17,27 @@ import {
   TRANSPORT_CONTEXTS,
 } from '@marketplace/identity';
 import { RateLimiter, RedisLock } from '@marketplace/redis';
-import { groupTimingsOf, type ServiceDefinition } from '@marketplace/runtime';
+import { groupTimingsOf, type ServiceContext, type ServiceDefinition } from '@marketplace/runtime';
 import { attemptMetrics, queueGauges } from './adapters/attempt-metrics';
-import { rateLimitMetrics } from './adapters/rate-limit-metrics';
 import { AttemptQueue } from './adapters/attempt-queue';
-import { SafeHttpClient } from '@marketplace/http';
+import { rateLimitMetrics } from './adapters/rate-limit-metrics';
 import { DELIVERIES, webhookIndexes, webhookStore } from './adapters/store';
 import { settings } from './config';
 import { consumers } from './consumers';
+import { deliveryKinds } from './domain/delivery-kinds';
+import { ATTEMPT_TOPICS } from './domain/retry-tiers';
 import { WEBHOOK_SOURCE_TOPICS } from './domain/webhook-events';
 import { adminGuard, adminIpLimit, perAdminLimit } from './http/admin-auth';
 import { registerAdminRoutes } from './http/admin-routes';
 import { registerRoutes } from './http/routes';
-import { makeAttempt } from './usecases/attempt';
-import { sendingSince } from './usecases/installations';
+import { claimSendingSince } from './usecases/claim-sending-since';
 import type { WebhookContext } from './usecases/context';
-import { ATTEMPT_TOPICS, deliveryKinds } from './usecases/delivery-kinds';
+import type { Unsealer } from './usecases/ports';
+import { makeAttempt } from './usecases/make-attempt';
+
+type Context = ServiceContext<typeof settings>;
+type Config = Context['config'];
+type Kafka = ReturnType<typeof createKafka>;
 
 /** Webhook sender: what it owns, the topics it uses and its indexes, in one place. */
 export const webhookSenderService: ServiceDefinition<typeof settings> = {
@@ -45,21 +51,7 @@ export const webhookSenderService: ServiceDefinition<typeof settings> = {
   outboxCollections: [DELIVERIES],
   async setup(context) {
     const { config } = context;
-    // Tenant routes answer only requests whose identity the gateway signed; the administrator
-    // routes only provider-delivery's administrator tokens.
-    const gateway = gatewayGuards(publicKeyFrom(config.identityPublicKey), 'webhook-sender');
-    context.routes.guard('tenant', gateway.tenant);
-    // The administrator API: per-IP limit (before the token), the token, then the per-administrator limit.
-    const redisPrefix = `${config.consumerGroupPrefix ?? 'webhook-sender'}:`;
-    const limiter = new RateLimiter(context.redis, redisPrefix);
-    const adminLimits = { perIp: config.adminRateLimitPerIp, perAdmin: config.adminRateLimitPerAdmin };
-    const limitRejected = rateLimitMetrics(context.metrics);
-    context.routes.guard(
-      'admin',
-      adminIpLimit(limiter, adminLimits, limitRejected),
-      adminGuard(config.providerAdminTokenSecret, () => new Date()),
-      perAdminLimit(limiter, adminLimits, limitRejected),
-    );
+    guardRoutes(context);
     const http = new SafeHttpClient({
       connectTimeoutMs: config.connectTimeoutMs,
       responseTimeoutMs: config.responseTimeoutMs,
@@ -67,33 +59,7 @@ export const webhookSenderService: ServiceDefinition<typeof settings> = {
       allowLoopbackHttp: config.allowLoopbackHttp,
       ...(config.extraCaFile ? { ca: readFileSync(config.extraCaFile) } : {}),
     });
-    const ctx: WebhookContext = {
-      store: webhookStore(context.db),
-      outbox: context.outbox,
-      http,
-      kinds: deliveryKinds(config.retryTimeScale),
-      unseal: {
-        installationSecret: (installationId, sealed) =>
-          openWebhookSecret(config.webhookSecretTransportKey, installationId, sealed),
-        accountSecret: (accountId, sealed) =>
-          openFromTransport(
-            config.webhookSecretTransportKey,
-            TRANSPORT_CONTEXTS.platformAccountSecret(accountId),
-            sealed,
-          ),
-        callbackUrl: (providerDeliveryId, sealed) =>
-          openFromTransport(
-            config.webhookSecretTransportKey,
-            TRANSPORT_CONTEXTS.deliveryCallbackUrl(providerDeliveryId),
-            sealed,
-          ),
-      },
-      metrics: attemptMetrics(context.metrics),
-      locks: new RedisLock(context.redis, redisPrefix),
-      attemptLeaseMs: config.connectTimeoutMs + config.responseTimeoutMs + 20_000,
-      logger: context.logger,
-      now: () => new Date(),
-    };
+    const ctx = webhookContext(context, http);
     registerRoutes(context.routes, ctx);
     registerAdminRoutes(context.routes, ctx);
 
@@ -106,33 +72,8 @@ export const webhookSenderService: ServiceDefinition<typeof settings> = {
     const admin = kafka.admin();
     await admin.connect();
     const installations = new CopyProgress(admin, `${groupPrefix}.installations`, TOPICS.installations);
-    const attemptSchemas = new SchemaValidator(
-      ATTEMPT_TOPICS.map((topic): [string, Record<string, unknown>] => [topic, context.catalog.get(topic).schema]),
-    );
-    const since = await sendingSince(ctx.store, ctx.now());
-    const attemptsGroup = `${groupPrefix}.attempts`;
-    const queue = new AttemptQueue(
-      kafka,
-      new EventDecoder(new EventSchemas(config.schemaRegistryUrl, context.catalog), attemptSchemas),
-      {
-        overall: config.concurrency,
-        perEndpoint: config.concurrencyPerEndpoint,
-        circuit: { failuresToTrip: config.circuitFailures, probeIntervalMs: config.circuitProbeIntervalMs },
-      },
-      {
-        groupId: attemptsGroup,
-        topics: ATTEMPT_TOPICS,
-        maxWaiting: config.maxWaitingAttempts,
-        firstAttemptRoom: config.concurrency * 4,
-        handle: (job) => makeAttempt(ctx, job),
-        holds: context.holds,
-        since,
-      },
-      context.logger.child({ component: 'attempt-queue' }),
-    );
-    queueGauges(context.metrics, queue);
-    context.consumerLag.watch(attemptsGroup, ATTEMPT_TOPICS);
-    await queue.start();
+    const since = await claimSendingSince(ctx.store, ctx.now());
+    const queue = await startAttemptQueue(context, ctx, kafka, since);
     return {
       consumers: consumers(ctx, installations, since, config.installationsCopyStart === 'earliest'),
       stopWork: () => queue.stop(),
@@ -143,3 +84,93 @@ export const webhookSenderService: ServiceDefinition<typeof settings> = {
     };
   },
 };
+
+/**
+ * Tenant routes answer only requests whose identity the gateway signed; the administrator routes
+ * only provider-delivery's administrator tokens: per-IP limit (before the token), the token, then
+ * the per-administrator limit.
+ */
+function guardRoutes(context: Context): void {
+  const { config } = context;
+  const gateway = gatewayGuards(publicKeyFrom(config.identityPublicKey), 'webhook-sender');
+  context.routes.guard('tenant', gateway.tenant);
+  const limiter = new RateLimiter(context.redis, redisPrefixOf(config));
+  const adminLimits = { perIp: config.adminRateLimitPerIp, perAdmin: config.adminRateLimitPerAdmin };
+  const limitRejected = rateLimitMetrics(context.metrics);
+  context.routes.guard(
+    'admin',
+    adminIpLimit(limiter, adminLimits, limitRejected),
+    adminGuard(config.providerAdminTokenSecret, () => new Date()),
+    perAdminLimit(limiter, adminLimits, limitRejected),
+  );
+}
+
+/** The use cases' ports, wired to their adapters. */
+function webhookContext(context: Context, http: SafeHttpClient): WebhookContext {
+  const { config } = context;
+  return {
+    // The deliveries repository publishes what it stages through the outbox relay.
+    store: webhookStore(context.db, context.outbox),
+    http,
+    kinds: deliveryKinds(config.retryTimeScale),
+    unseal: unsealer(config.webhookSecretTransportKey),
+    metrics: attemptMetrics(context.metrics),
+    locks: new RedisLock(context.redis, redisPrefixOf(config)),
+    attemptLeaseMs: config.connectTimeoutMs + config.responseTimeoutMs + 20_000,
+    logger: context.logger,
+    now: () => new Date(),
+  };
+}
+
+/** Opens what arrives sealed under WEBHOOK_SECRET_TRANSPORT_KEY, each bound to its owner. */
+function unsealer(transportKey: Config['webhookSecretTransportKey']): Unsealer {
+  return {
+    installationSecret: (installationId, sealed) => openWebhookSecret(transportKey, installationId, sealed),
+    accountSecret: (accountId, sealed) =>
+      openFromTransport(transportKey, TRANSPORT_CONTEXTS.platformAccountSecret(accountId), sealed),
+    callbackUrl: (providerDeliveryId, sealed) =>
+      openFromTransport(transportKey, TRANSPORT_CONTEXTS.deliveryCallbackUrl(providerDeliveryId), sealed),
+  };
+}
+
+/** The attempt queue (adapters/attempt-queue.ts), started: it reads the attempt topics and makes each attempt when due. */
+async function startAttemptQueue(
+  context: Context,
+  ctx: WebhookContext,
+  kafka: Kafka,
+  since: Date,
+): Promise<AttemptQueue> {
+  const { config } = context;
+  const attemptSchemas = new SchemaValidator(
+    ATTEMPT_TOPICS.map((topic): [string, Record<string, unknown>] => [topic, context.catalog.get(topic).schema]),
+  );
+  const attemptsGroup = `${config.consumerGroupPrefix ?? 'webhook-sender'}.attempts`;
+  const queue = new AttemptQueue(
+    kafka,
+    new EventDecoder(new EventSchemas(config.schemaRegistryUrl, context.catalog), attemptSchemas),
+    {
+      overall: config.concurrency,
+      perEndpoint: config.concurrencyPerEndpoint,
+      circuit: { failuresToTrip: config.circuitFailures, probeIntervalMs: config.circuitProbeIntervalMs },
+    },
+    {
+      groupId: attemptsGroup,
+      topics: ATTEMPT_TOPICS,
+      maxWaiting: config.maxWaitingAttempts,
+      firstAttemptRoom: config.concurrency * 4,
+      handle: (job) => makeAttempt(ctx, job),
+      holds: context.holds,
+      since,
+    },
+    context.logger.child({ component: 'attempt-queue' }),
+  );
+  queueGauges(context.metrics, queue);
+  context.consumerLag.watch(attemptsGroup, ATTEMPT_TOPICS);
+  await queue.start();
+  return queue;
+}
+
+/** Where the sender's Redis keys (rate limits, locks) live. */
+function redisPrefixOf(config: Config): string {
+  return `${config.consumerGroupPrefix ?? 'webhook-sender'}:`;
+}

@@ -20,7 +20,7 @@ import { DeliveriesRepository, type DeliveryDoc } from '../src/adapters/deliveri
 import { InstallationCopiesRepository } from '../src/adapters/installation-copies-repository';
 import { MetaRepository, type MetaDoc } from '../src/adapters/meta-repository';
 import { DELIVERIES, webhookIndexes } from '../src/adapters/store';
-import type { AttemptRecord, PartnerWebhookDelivery, ProviderCallbackDelivery } from '../src/usecases/entities';
+import type { AttemptRecord, PartnerWebhookDelivery, ProviderCallbackDelivery } from '../src/domain/delivery';
 import type { InstallationCopy } from '../src/domain/installation';
 
 // Every repository query of the sender, on the real engine, with its collections at 1,000 and

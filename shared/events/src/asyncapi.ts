@@ -1,5 +1,5 @@
 import { HEADER } from './headers';
-import type { TopicCatalog } from './catalog';
+import type { TopicCatalog, TopicSpec } from './catalog';
 
 /**
  * The platform's Kafka topics as an AsyncAPI 3.0 document, built from schemas/ (the topic catalog
@@ -16,57 +16,16 @@ export function asyncApiDocument(catalog: TopicCatalog): Record<string, unknown>
   const schemas: Record<string, unknown> = {};
   for (const topic of [...catalog.topics.values()].sort((a, b) => a.name.localeCompare(b.name))) {
     schemas[topic.name] = { schemaFormat: 'application/schema+json;version=draft-07', schema: topic.schema };
-    const channelMessages: Record<string, unknown> = {};
-    for (const type of topic.eventTypes) {
-      const id = `${topic.name}.${type}`;
-      messages[id] = {
-        name: type,
-        title: `${type} on ${topic.name}`,
-        contentType: 'application/json',
-        headers: headersOf(type),
-        payload: { $ref: `#/components/schemas/${topic.name}` },
-        bindings: {
-          kafka: {
-            key: { type: 'string', description: `The message key: ${topic.key}.` },
-            bindingVersion: '0.5.0',
-          },
-        },
-      };
-      channelMessages[type] = { $ref: `#/components/messages/${id}` };
-    }
-    channels[topic.name] = {
-      address: topic.name,
-      description: topic.description,
-      messages: channelMessages,
-      bindings: {
-        kafka: {
-          topic: topic.name,
-          partitions: topic.partitions,
-          topicConfiguration: { 'retention.ms': topic.retentionMs },
-          bindingVersion: '0.5.0',
-        },
-      },
-    };
-    operations[`${topic.name}.publish`] = {
-      action: 'send',
-      channel: { $ref: `#/channels/${topic.name}` },
-      summary: `The platform publishes on ${topic.name}.`,
-      messages: Object.keys(channelMessages).map((type) => ({ $ref: `#/channels/${topic.name}/messages/${type}` })),
-    };
+    Object.assign(messages, messagesOf(topic));
+    const channelMessages = Object.fromEntries(
+      topic.eventTypes.map((type) => [type, { $ref: `#/components/messages/${topic.name}.${type}` }]),
+    );
+    channels[topic.name] = channelOf(topic, channelMessages);
+    operations[`${topic.name}.publish`] = publishOperationOf(topic, Object.keys(channelMessages));
   }
-  const { suffix, partitions, retentionMs } = catalog.deadLetter;
   return {
     asyncapi: '3.0.0',
-    info: {
-      title: 'Marketplace platform topics',
-      version: '1.0.0',
-      description:
-        'The Kafka topics of the marketplace platform, generated from schemas/ (`npm run docs:export`). Values are JSON ' +
-        "in the schema registry's wire format (a magic byte 0 and a 4-byte schema id, then the JSON). Every topic has " +
-        `a dead-letter topic \`<topic>${suffix}\` (${partitions} partition, kept ${Math.round(retentionMs / 86_400_000)} days) ` +
-        'carrying a message its consumer could not handle, with `dlt-*` headers saying why. Delivery is at least once: ' +
-        'deduplicate by the `event-id` header.',
-    },
+    info: infoOf(catalog.deadLetter),
     defaultContentType: 'application/json',
     servers: {
       cluster: {
@@ -80,6 +39,68 @@ export function asyncApiDocument(catalog: TopicCatalog): Record<string, unknown>
     operations,
     components: { schemas, messages },
   };
+}
+
+/** The document's info: what the topics are, their wire format, the dead-letter topics, dedupe. */
+function infoOf({ suffix, partitions, retentionMs }: TopicCatalog['deadLetter']): Record<string, unknown> {
+  return {
+    title: 'Marketplace platform topics',
+    version: '1.0.0',
+    description:
+      'The Kafka topics of the marketplace platform, generated from schemas/ (`npm run docs:export`). Values are JSON ' +
+      "in the schema registry's wire format (a magic byte 0 and a 4-byte schema id, then the JSON). Every topic has " +
+      `a dead-letter topic \`<topic>${suffix}\` (${partitions} partition, kept ${Math.round(retentionMs / 86_400_000)} days) ` +
+      'carrying a message its consumer could not handle, with `dlt-*` headers saying why. Delivery is at least once: ' +
+      'deduplicate by the `event-id` header.',
+  };
+}
+
+/** The topic's channel: its address, its messages (references) and its Kafka bindings. */
+function channelOf(topic: TopicSpec, channelMessages: Record<string, unknown>): Record<string, unknown> {
+  return {
+    address: topic.name,
+    description: topic.description,
+    messages: channelMessages,
+    bindings: {
+      kafka: {
+        topic: topic.name,
+        partitions: topic.partitions,
+        topicConfiguration: { 'retention.ms': topic.retentionMs },
+        bindingVersion: '0.5.0',
+      },
+    },
+  };
+}
+
+/** The platform's one operation on a topic: it publishes every event type of it. */
+function publishOperationOf(topic: TopicSpec, types: string[]): Record<string, unknown> {
+  return {
+    action: 'send',
+    channel: { $ref: `#/channels/${topic.name}` },
+    summary: `The platform publishes on ${topic.name}.`,
+    messages: types.map((type) => ({ $ref: `#/channels/${topic.name}/messages/${type}` })),
+  };
+}
+
+/** One component message per event type of the topic (`<topic>.<type>`): headers, key, payload schema. */
+function messagesOf(topic: TopicSpec): Record<string, unknown> {
+  const messages: Record<string, unknown> = {};
+  for (const type of topic.eventTypes) {
+    messages[`${topic.name}.${type}`] = {
+      name: type,
+      title: `${type} on ${topic.name}`,
+      contentType: 'application/json',
+      headers: headersOf(type),
+      payload: { $ref: `#/components/schemas/${topic.name}` },
+      bindings: {
+        kafka: {
+          key: { type: 'string', description: `The message key: ${topic.key}.` },
+          bindingVersion: '0.5.0',
+        },
+      },
+    };
+  }
+  return messages;
 }
 
 function headersOf(type: string): Record<string, unknown> {

@@ -261,87 +261,11 @@ export class SafeHttpClient {
   }
 
   private send(target: CheckedTarget, request: SendRequest): Promise<SendResult> {
-    const { connectTimeoutMs, responseTimeoutMs } = this.options;
-    const { maxResponseBytes, stopAtLimit, deadlineAt, body } = request;
+    const requestOptions = this.requestOptionsFor(target, request);
     const isHttps = target.url.protocol === 'https:';
-
-    // Connect to exactly the address that was checked: no second resolution (DNS rebinding).
-    const pinned: LookupFunction = (_hostname, lookupOptions, callback) => {
-      if (lookupOptions.all)
-        callback(null, [{ address: target.address, family: target.family } satisfies LookupAddress]);
-      else callback(null, target.address, target.family);
-    };
-
-    const headers: Record<string, string | number> = {};
-    for (const [name, value] of Object.entries(request.headers)) {
-      const lower = name.toLowerCase();
-      if (lower === 'content-type' || lower === 'content-length' || lower === 'transfer-encoding' || lower === 'host')
-        continue;
-      headers[name] = value;
-    }
-    if (body) {
-      headers['content-type'] = body.contentType;
-      headers['content-length'] = body.bytes.length;
-    }
-
     return new Promise((resolve, reject) => {
-      let settled = false;
-      let connectTimer: NodeJS.Timeout | undefined;
-      let responseTimer: NodeJS.Timeout | undefined;
+      const exchange = new Exchange(resolve, reject);
       let req: http.ClientRequest;
-
-      // Outcomes are tagged: errors from node core may come from another realm (e.g. under jest),
-      // where `instanceof Error` is false.
-      const finish = (outcome: ({ ok: true } & SendResult) | { ok: false; error: unknown }): void => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(connectTimer);
-        clearTimeout(responseTimer);
-        if (outcome.ok) {
-          resolve({
-            status: outcome.status,
-            headers: outcome.headers,
-            body: outcome.body,
-            truncated: outcome.truncated,
-          });
-        } else {
-          req.destroy();
-          // An Error, possibly of another realm, where `instanceof Error` cannot tell (above).
-          // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
-          reject(outcome.error);
-        }
-      };
-      const fail = (error: unknown): void => finish({ ok: false, error });
-      const startResponseTimer = (): void => {
-        clearTimeout(connectTimer);
-        if (settled || responseTimer) return;
-        const limit = within(responseTimeoutMs, deadlineAt);
-        responseTimer = setTimeout(
-          () =>
-            fail(
-              new SafeHttpFailure(
-                'timeout',
-                limit < responseTimeoutMs
-                  ? "no complete response within the call's deadline"
-                  : `no complete response within ${responseTimeoutMs} ms`,
-              ),
-            ),
-          limit,
-        );
-      };
-
-      const requestOptions: https.RequestOptions = {
-        method: request.method,
-        protocol: target.url.protocol,
-        hostname: target.hostname,
-        port: target.url.port || (isHttps ? 443 : 80),
-        path: `${target.url.pathname}${target.url.search}`,
-        headers,
-        lookup: pinned,
-        agent: isHttps ? this.httpsAgent : this.httpAgent,
-        ...(isHttps && !isIP(target.hostname) ? { servername: target.hostname } : {}),
-        ...(isHttps && this.options.ca !== undefined ? { ca: this.options.ca } : {}),
-      };
       try {
         req = (isHttps ? https : http).request(requestOptions);
       } catch (err) {
@@ -350,61 +274,177 @@ export class SafeHttpClient {
         reject(new SafeHttpFailure('other', `request could not be built${code ? ` (${code})` : ''}`));
         return;
       }
-
-      const connectLimit = within(connectTimeoutMs, deadlineAt);
-      connectTimer = setTimeout(
-        () =>
-          fail(
-            new SafeHttpFailure(
-              'timeout',
-              `connect to ${target.hostname} (${target.address}) timed out after ${connectLimit} ms`,
-            ),
-          ),
-        connectLimit,
-      );
-      req.on('socket', (socket: Socket) => {
-        if (socket.connecting) socket.once('connect', startResponseTimer);
-        else startResponseTimer(); // a kept-alive socket
-      });
-      req.on('error', fail);
-      req.on('response', (res) => {
-        const chunks: Buffer[] = [];
-        let length = 0;
-        let truncated = false;
-        const done = (): void => {
-          finish({
-            ok: true,
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            body: Buffer.concat(chunks, length),
-            truncated,
-          });
-        };
-        const stop = (): void => {
-          done();
-          res.destroy(); // stop reading; the socket is not reused
-        };
-        res.on('data', (chunk: Buffer) => {
-          if (settled) return;
-          const room = maxResponseBytes - length;
-          if (chunk.length > room) {
-            truncated = true;
-            chunks.push(chunk.subarray(0, room));
-            length += room;
-            stop();
-            return;
-          }
-          chunks.push(chunk);
-          length += chunk.length;
-          if (stopAtLimit && length >= maxResponseBytes) stop();
-        });
-        res.on('end', done);
-        // The status arrived; a body cut short by the peer still counts as that response.
-        res.on('close', done);
-        res.on('error', () => done());
-      });
-      req.end(body?.bytes);
+      exchange.watch(req, target, request, this.options);
+      req.end(request.body?.bytes);
     });
+  }
+
+  /** The request's options: the checked address pinned, the caller's headers with the body's own. */
+  private requestOptionsFor(target: CheckedTarget, request: SendRequest): https.RequestOptions {
+    const isHttps = target.url.protocol === 'https:';
+    return {
+      method: request.method,
+      protocol: target.url.protocol,
+      hostname: target.hostname,
+      port: target.url.port || (isHttps ? 443 : 80),
+      path: `${target.url.pathname}${target.url.search}`,
+      headers: outgoingHeaders(request),
+      lookup: pinnedLookup(target),
+      agent: isHttps ? this.httpsAgent : this.httpAgent,
+      ...(isHttps && !isIP(target.hostname) ? { servername: target.hostname } : {}),
+      ...(isHttps && this.options.ca !== undefined ? { ca: this.options.ca } : {}),
+    };
+  }
+}
+
+/** Connect to exactly the address that was checked: no second resolution (DNS rebinding). */
+function pinnedLookup(target: CheckedTarget): LookupFunction {
+  return (_hostname, lookupOptions, callback) => {
+    if (lookupOptions.all) callback(null, [{ address: target.address, family: target.family } satisfies LookupAddress]);
+    else callback(null, target.address, target.family);
+  };
+}
+
+/** The caller's headers, less those that describe the body or the host (ours are set), plus the body's. */
+function outgoingHeaders({ headers: given, body }: SendRequest): Record<string, string | number> {
+  const headers: Record<string, string | number> = {};
+  for (const [name, value] of Object.entries(given)) {
+    const lower = name.toLowerCase();
+    if (lower === 'content-type' || lower === 'content-length' || lower === 'transfer-encoding' || lower === 'host')
+      continue;
+    headers[name] = value;
+  }
+  if (body) {
+    headers['content-type'] = body.contentType;
+    headers['content-length'] = body.bytes.length;
+  }
+  return headers;
+}
+
+/** How one exchange ends: a response (possibly cut at the limit) or a failure. */
+type Outcome = ({ ok: true } & SendResult) | { ok: false; error: unknown };
+
+/**
+ * One request on the wire, settled once: by the response, an error, or one of its two timers
+ * (connect, then the complete response), each bounded by the call's deadline too.
+ */
+class Exchange {
+  private settled = false;
+  private connectTimer: NodeJS.Timeout | undefined;
+  private responseTimer: NodeJS.Timeout | undefined;
+  private req: http.ClientRequest | undefined;
+
+  constructor(
+    private readonly resolve: (result: SendResult) => void,
+    private readonly reject: (error: unknown) => void,
+  ) {}
+
+  /** Arms the connect timer and listens to the request until it settles. */
+  watch(
+    req: http.ClientRequest,
+    target: CheckedTarget,
+    { maxResponseBytes, stopAtLimit, deadlineAt }: SendRequest,
+    { connectTimeoutMs, responseTimeoutMs }: SafeHttpOptions,
+  ): void {
+    this.req = req;
+    const connectLimit = within(connectTimeoutMs, deadlineAt);
+    this.connectTimer = setTimeout(
+      () =>
+        this.fail(
+          new SafeHttpFailure(
+            'timeout',
+            `connect to ${target.hostname} (${target.address}) timed out after ${connectLimit} ms`,
+          ),
+        ),
+      connectLimit,
+    );
+    const startResponseTimer = () => this.startResponseTimer(responseTimeoutMs, deadlineAt);
+    req.on('socket', (socket: Socket) => {
+      if (socket.connecting) socket.once('connect', startResponseTimer);
+      else startResponseTimer(); // a kept-alive socket
+    });
+    req.on('error', this.fail);
+    req.on('response', (res) => this.read(res, maxResponseBytes, stopAtLimit));
+  }
+
+  /**
+   * Outcomes are tagged: errors from node core may come from another realm (e.g. under jest),
+   * where `instanceof Error` is false.
+   */
+  private finish(outcome: Outcome): void {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.connectTimer);
+    clearTimeout(this.responseTimer);
+    if (outcome.ok) {
+      this.resolve({
+        status: outcome.status,
+        headers: outcome.headers,
+        body: outcome.body,
+        truncated: outcome.truncated,
+      });
+    } else {
+      this.req?.destroy();
+      this.reject(outcome.error);
+    }
+  }
+
+  private readonly fail = (error: unknown): void => this.finish({ ok: false, error });
+
+  private startResponseTimer(responseTimeoutMs: number, deadlineAt: number): void {
+    clearTimeout(this.connectTimer);
+    if (this.settled || this.responseTimer) return;
+    const limit = within(responseTimeoutMs, deadlineAt);
+    this.responseTimer = setTimeout(
+      () =>
+        this.fail(
+          new SafeHttpFailure(
+            'timeout',
+            limit < responseTimeoutMs
+              ? "no complete response within the call's deadline"
+              : `no complete response within ${responseTimeoutMs} ms`,
+          ),
+        ),
+      limit,
+    );
+  }
+
+  /** Reads the body up to the limit; the status arrived, so a body cut short still counts as that response. */
+  private read(res: http.IncomingMessage, maxResponseBytes: number, stopAtLimit: boolean): void {
+    const chunks: Buffer[] = [];
+    let length = 0;
+    let truncated = false;
+    const done = (): void => {
+      this.finish({
+        ok: true,
+        status: res.statusCode ?? 0,
+        headers: res.headers,
+        body: Buffer.concat(chunks, length),
+        truncated,
+      });
+    };
+    const stop = (): void => {
+      done();
+      res.destroy(); // stop reading; the socket is not reused
+    };
+    res.on('data', (chunk: Buffer) => {
+      if (this.settled) return;
+      const room = maxResponseBytes - length;
+      if (chunk.length > room) {
+        truncated = true;
+        chunks.push(chunk.subarray(0, room));
+        length += room;
+        stop();
+        return;
+      }
+      chunks.push(chunk);
+      length += chunk.length;
+      if (stopAtLimit && length >= maxResponseBytes) stop();
+    });
+    res.on('end', done);
+    // The status arrived; a body cut short by the peer still counts as that response.
+    res.on('close', done);
+    res.on('error', () => done());
   }
 }
 

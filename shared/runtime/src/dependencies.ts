@@ -112,82 +112,126 @@ async function untilDeadline<T>(what: string, deadline: number, logger: Logger, 
   }
 }
 
-export async function connectDependencies<M extends TopicMap = PlatformTopics>({
-  service,
-  config,
-  catalog,
-  logger,
-  topics,
-  indexes,
-  onOutcome,
-  onConsumerGroup,
-  holds,
-}: ConnectOptions<M>): Promise<Dependencies<M>> {
-  const deadline = Date.now() + config.startupTimeoutMs;
-  const opened: (() => Promise<unknown>)[] = [];
+/** How to close each connection opened so far, in the order opened (closed last first). */
+type Opened = (() => Promise<unknown>)[];
+
+/** What every start-up stage shares: the one deadline, the logger, the list of what to close. */
+interface StartUp {
+  deadline: number;
+  logger: Logger;
+  opened: Opened;
+}
+
+/** MongoDB (with the service's indexes and the processed-event ids') and Redis. */
+async function connectStores({ deadline, logger, opened }: StartUp, config: PlatformConfig, indexes: IndexPlan) {
+  const mongo = await untilDeadline('MongoDB', deadline, logger, () =>
+    connectMongo({ url: config.mongoUrl, database: config.mongoDatabase, logger }),
+  );
+  opened.push(() => mongo.close());
+  await untilDeadline('MongoDB indexes', deadline, logger, () =>
+    ensureIndexes(mongo.db, { ...indexes, [PROCESSED_EVENTS]: PROCESSED_EVENTS_INDEXES }),
+  );
+
+  const redis = await untilDeadline('Redis', deadline, logger, () => connectRedis({ url: config.redisUrl, logger }));
+  opened.push(() => redis.quit());
+  return { mongo, redis };
+}
+
+/** Kafka with the service's topics, their schemas registered, the publisher and the dead-letter producer. */
+async function connectKafka<M extends TopicMap>(
+  { deadline, logger, opened }: StartUp,
+  { service, config, catalog, topics }: Pick<ConnectOptions<M>, 'service' | 'config' | 'catalog' | 'topics'>,
+) {
+  const kafka = createKafka({ brokers: config.kafkaBrokers, clientId: service, logger });
+  await untilDeadline('Kafka topics', deadline, logger, () => ensureTopics(kafka, catalog, topics));
+  const schemas = new EventSchemas(config.schemaRegistryUrl, catalog);
+  await untilDeadline('the schema registry', deadline, logger, () => schemas.register(topics));
+
+  const validator = new SchemaValidator([...catalog.topics].map(([name, spec]) => [name, spec.schema]));
+  const publisher = new EventPublisher<M>(kafka, catalog, schemas, validator, service);
+  await untilDeadline('Kafka (producer)', deadline, logger, () => publisher.connect());
+  opened.push(() => publisher.disconnect());
+  const deadLetters = kafka.producer({
+    allowAutoTopicCreation: false,
+    createPartitioner: Partitioners.DefaultPartitioner,
+  });
+  await untilDeadline('Kafka (dead-letter producer)', deadline, logger, () => deadLetters.connect());
+  opened.push(() => deadLetters.disconnect());
+  return { kafka, schemas, validator, publisher, deadLetters };
+}
+
+type Stores = Awaited<ReturnType<typeof connectStores>>;
+type KafkaParts<M extends TopicMap> = Awaited<ReturnType<typeof connectKafka<M>>>;
+
+/** The /readyz checks of the connections (the Kafka ping holds a connection of its own). */
+function connectionChecks(
+  { mongo, redis }: Stores,
+  { kafka, schemas }: Pick<KafkaParts<TopicMap>, 'kafka' | 'schemas'>,
+  opened: Opened,
+) {
+  const kafkaPing = new KafkaPing(kafka);
+  opened.push(() => kafkaPing.close());
+  const readinessChecks: ReadinessCheck[] = [
+    { name: 'mongodb', check: () => mongo.ping() },
+    { name: 'redis', check: () => redis.ping() },
+    { name: 'kafka', check: () => kafkaPing.ping() },
+    { name: 'schemaRegistry', check: () => schemas.ping() },
+  ];
+  return readinessChecks;
+}
+
+/** Makes the consumer of a spec: its group named after the service, its processed ids in MongoDB. */
+function consumerFactory<M extends TopicMap>(
+  { mongo }: Stores,
+  { kafka, schemas, validator, deadLetters }: KafkaParts<M>,
+  { service, config, catalog, logger, onOutcome, onConsumerGroup, holds }: ConnectOptions<M>,
+) {
+  return (spec: ConsumerSpec<M>) => {
+    const groupId = `${config.consumerGroupPrefix ?? service}.${spec.name}`;
+    onConsumerGroup?.(groupId, spec.topics);
+    return new EventConsumer<M>(
+      kafka,
+      catalog,
+      schemas,
+      validator,
+      deadLetters,
+      {
+        groupId,
+        topics: spec.topics,
+        handler: (event) => spec.handler(event),
+        fromBeginning: spec.fromBeginning,
+        retryBackoffMs: spec.retryBackoffMs,
+        processed: spec.dedupe === false ? NO_DEDUPE : processedEvents(mongo.db, groupId),
+        onOutcome: (outcome, topic, code) => onOutcome?.(outcome, topic, groupId, code),
+        holds,
+        groupTimings: groupTimingsOf(config),
+      },
+      logger,
+    );
+  };
+}
+
+/**
+ * Connects a service's dependencies in order (MongoDB and its indexes, Redis, Kafka topics, the
+ * schema registry, the producers), each waited for up to the start-up timeout. A failure closes
+ * what was already opened.
+ */
+export async function connectDependencies<M extends TopicMap = PlatformTopics>(
+  options: ConnectOptions<M>,
+): Promise<Dependencies<M>> {
+  const { config, logger } = options;
+  const startUp: StartUp = { deadline: Date.now() + config.startupTimeoutMs, logger, opened: [] };
   const close = async () => {
-    for (const closeOne of opened.reverse())
+    for (const closeOne of startUp.opened.reverse())
       await closeOne().catch((error) => logger.warn({ err: error }, 'error while closing'));
   };
   try {
-    const mongo = await untilDeadline('MongoDB', deadline, logger, () =>
-      connectMongo({ url: config.mongoUrl, database: config.mongoDatabase, logger }),
-    );
-    opened.push(() => mongo.close());
-    await untilDeadline('MongoDB indexes', deadline, logger, () =>
-      ensureIndexes(mongo.db, { ...indexes, [PROCESSED_EVENTS]: PROCESSED_EVENTS_INDEXES }),
-    );
-
-    const redis = await untilDeadline('Redis', deadline, logger, () => connectRedis({ url: config.redisUrl, logger }));
-    opened.push(() => redis.quit());
-
-    const kafka = createKafka({ brokers: config.kafkaBrokers, clientId: service, logger });
-    await untilDeadline('Kafka topics', deadline, logger, () => ensureTopics(kafka, catalog, topics));
-    const schemas = new EventSchemas(config.schemaRegistryUrl, catalog);
-    await untilDeadline('the schema registry', deadline, logger, () => schemas.register(topics));
-
-    const validator = new SchemaValidator([...catalog.topics].map(([name, spec]) => [name, spec.schema]));
-    const publisher = new EventPublisher<M>(kafka, catalog, schemas, validator, service);
-    await untilDeadline('Kafka (producer)', deadline, logger, () => publisher.connect());
-    opened.push(() => publisher.disconnect());
-    const deadLetters = kafka.producer({
-      allowAutoTopicCreation: false,
-      createPartitioner: Partitioners.DefaultPartitioner,
-    });
-    await untilDeadline('Kafka (dead-letter producer)', deadline, logger, () => deadLetters.connect());
-    opened.push(() => deadLetters.disconnect());
-
-    const kafkaPing = new KafkaPing(kafka);
-    opened.push(() => kafkaPing.close());
-    const readinessChecks: ReadinessCheck[] = [
-      { name: 'mongodb', check: () => mongo.ping() },
-      { name: 'redis', check: () => redis.ping() },
-      { name: 'kafka', check: () => kafkaPing.ping() },
-      { name: 'schemaRegistry', check: () => schemas.ping() },
-    ];
-    const createConsumer = (spec: ConsumerSpec<M>) => {
-      const groupId = `${config.consumerGroupPrefix ?? service}.${spec.name}`;
-      onConsumerGroup?.(groupId, spec.topics);
-      return new EventConsumer<M>(
-        kafka,
-        catalog,
-        schemas,
-        validator,
-        deadLetters,
-        {
-          groupId,
-          topics: spec.topics,
-          handler: (event) => spec.handler(event),
-          fromBeginning: spec.fromBeginning,
-          retryBackoffMs: spec.retryBackoffMs,
-          processed: spec.dedupe === false ? NO_DEDUPE : processedEvents(mongo.db, groupId),
-          onOutcome: (outcome, topic, code) => onOutcome?.(outcome, topic, groupId, code),
-          holds,
-          groupTimings: groupTimingsOf(config),
-        },
-        logger,
-      );
-    };
+    const stores = await connectStores(startUp, config, options.indexes);
+    const kafkaParts = await connectKafka<M>(startUp, options);
+    const readinessChecks = connectionChecks(stores, kafkaParts, startUp.opened);
+    const createConsumer = consumerFactory(stores, kafkaParts, options);
+    const { mongo, redis } = stores;
+    const { kafka, schemas, publisher, deadLetters } = kafkaParts;
     return { mongo, redis, kafka, schemas, publisher, deadLetters, readinessChecks, createConsumer, close };
   } catch (error) {
     await close();

@@ -13,14 +13,22 @@ import {
   type TopicOf,
 } from '@marketplace/events';
 import { Counter, Gauge, type Registry } from 'prom-client';
-import { createHttpApp, createMetrics, withTimeout, type ErrorFormat, type RouteTable } from '@marketplace/http';
+import {
+  createHttpApp,
+  createMetrics,
+  withTimeout,
+  type ErrorFormat,
+  type HttpApp,
+  type Metrics,
+  type RouteTable,
+} from '@marketplace/http';
 import { createLogger, type Logger } from '@marketplace/logging';
 import { OutboxRelay } from '@marketplace/outbox';
 import { pruneProcessedEvents, type IndexPlan } from '@marketplace/store';
 import { activeTracing } from '@marketplace/tracing';
 import { consumerLagMetrics, kafkaLagSource, type ConsumerLag } from './consumer-lag';
-import { connectDependencies, type ConsumerSpec } from './dependencies';
-import { trackInFlight } from './in-flight';
+import { connectDependencies, type ConnectOptions, type ConsumerSpec, type Dependencies } from './dependencies';
+import { trackInFlight, type InFlight } from './in-flight';
 import { platformConfigProblems, platformSettings, type PlatformConfig } from './platform-config';
 
 type Values<S> = { [K in keyof S]: S[K] extends Setting<infer T> ? T : never };
@@ -107,39 +115,78 @@ export function readConfig<S extends Record<string, Setting<unknown>>, M extends
   }
 }
 
-/**
- * Starts a service: configuration, logger, connections (waiting for each dependency up to the
- * start-up timeout), topics, schemas and indexes, HTTP, consumers and the outbox relay. SIGTERM and
- * SIGINT stop it gracefully: readiness turns false, the HTTP server drains, consumers finish the
- * message in hand, then connections close. Exit code 0 on a clean stop.
- */
-export async function startService<S extends Record<string, Setting<unknown>>, M extends TopicMap = PlatformTopics>(
+/** What the start reads and builds before connecting anything (stage 1). */
+interface Prepared<S, M extends TopicMap> {
+  config: ServiceContext<S, M>['config'];
+  logger: Logger;
+  catalog: TopicCatalog;
+  outboxCollections: string[];
+  metrics: Metrics;
+  holds: HoldWatch;
+  onOutcome: NonNullable<ConnectOptions<M>['onOutcome']>;
+}
+
+/** The live connections and the consumer lag metric that reads them (stage 2). */
+interface Connected<M extends TopicMap> {
+  deps: Dependencies<M>;
+  consumerLag: ConsumerLag;
+}
+
+/** The HTTP app, not yet listening, and the outbox relay, not yet started (stage 3). */
+interface Assembled {
+  http: HttpApp;
+  outbox: OutboxRelay;
+}
+
+/** The service set up and listening, its consumers running (stage 4). */
+interface Serving<M extends TopicMap> {
+  parts: ServiceParts<M>;
+  consumers: EventConsumer<M>[];
+  server: Server;
+}
+
+/** Stage 1: configuration (exits on a bad value), logger, topic catalog, metrics, the hold watch. */
+function prepare<S extends Record<string, Setting<unknown>>, M extends TopicMap>(
   definition: ServiceDefinition<S, M>,
-): Promise<RunningService> {
+): Prepared<S, M> {
   const config = readConfig(definition);
   const logger = createLogger({ service: definition.name, level: config.logLevel });
   const catalog = loadTopicCatalog();
   const outboxCollections = definition.outboxCollections ?? [];
   const metrics = createMetrics(definition.name);
+  const onOutcome = consumerOutcomes(metrics.registry);
+  const holds = consumerHolds(logger, config.consumerHoldAlarmMs, metrics.registry);
+  return { config, logger, catalog, outboxCollections, metrics, holds, onOutcome };
+}
+
+/** Counts what consumers do with each message, and the dead letters by error code. */
+function consumerOutcomes(registry: Registry): NonNullable<ConnectOptions['onOutcome']> {
   const consumed = new Counter({
     name: 'events_consumed_total',
     help: 'Kafka messages taken by consumers, by topic, consumer group and outcome (handled, duplicate, dead_lettered).',
     labelNames: ['topic', 'group', 'outcome'],
-    registers: [metrics.registry],
+    registers: [registry],
   });
   const deadLettered = new Counter({
     name: 'events_dead_lettered_total',
     help: 'Kafka messages a consumer gave up on and copied to the dead-letter topic (<topic>.dlt), by consumer group, topic and error code.',
     labelNames: ['group', 'topic', 'code'],
-    registers: [metrics.registry],
+    registers: [registry],
   });
-  const holds = consumerHolds(logger, config.consumerHoldAlarmMs, metrics.registry);
+  return (outcome, topic, group, code) => {
+    consumed.inc({ topic, group, outcome });
+    if (outcome === 'dead_lettered') deadLettered.inc({ group, topic, code: code ?? 'unknown' });
+  };
+}
+
+/** Stage 2: the connections (each waited for up to the start-up timeout), then the lag metric over Kafka. */
+async function connect<S extends Record<string, Setting<unknown>>, M extends TopicMap>(
+  definition: ServiceDefinition<S, M>,
+  { config, logger, catalog, outboxCollections, metrics, holds, onOutcome }: Prepared<S, M>,
+): Promise<Connected<M>> {
   const deps = await connectDependencies<M>({
     holds,
-    onOutcome: (outcome, topic, group, code) => {
-      consumed.inc({ topic, group, outcome });
-      if (outcome === 'dead_lettered') deadLettered.inc({ group, topic, code: code ?? 'unknown' });
-    },
+    onOutcome,
     // Called only once the dependencies are connected (consumers are created after): by then
     // consumerLag exists.
     onConsumerGroup: (group, topics) => consumerLag.watch(group, topics),
@@ -150,9 +197,16 @@ export async function startService<S extends Record<string, Setting<unknown>>, M
     topics: definition.topics ?? [],
     indexes: mergeIndexPlans(definition.indexes ?? {}, OutboxRelay.indexes(outboxCollections)),
   });
-
   const consumerLag = consumerLagMetrics(metrics.registry, kafkaLagSource(deps.kafka, logger));
+  return { deps, consumerLag };
+}
 
+/** Stage 3: the HTTP app (its readiness over the connections and the consumers) and the outbox relay. */
+function assemble<S extends Record<string, Setting<unknown>>, M extends TopicMap>(
+  definition: ServiceDefinition<S, M>,
+  { config, logger, outboxCollections, metrics, holds }: Prepared<S, M>,
+  { deps }: Connected<M>,
+): Assembled {
   const readinessChecks = [...deps.readinessChecks, consumersCheck(holds)];
   const http = createHttpApp({
     service: definition.name,
@@ -170,11 +224,22 @@ export async function startService<S extends Record<string, Setting<unknown>>, M
     collections: outboxCollections,
     logger,
   });
+  return { http, outbox };
+}
+
+/**
+ * Stage 4: the service's own setup, its consumers started, then HTTP listening. A failure stops
+ * the consumers already started and closes the connections.
+ */
+async function serve<S extends Record<string, Setting<unknown>>, M extends TopicMap>(
+  definition: ServiceDefinition<S, M>,
+  { config, logger, catalog, metrics, holds }: Prepared<S, M>,
+  { deps, consumerLag }: Connected<M>,
+  { http, outbox }: Assembled,
+): Promise<Serving<M>> {
   const consumers: EventConsumer<M>[] = [];
-  let parts: ServiceParts<M>;
-  let server: Server;
   try {
-    parts = await definition.setup({
+    const parts = await definition.setup({
       config,
       logger,
       db: deps.mongo.db,
@@ -192,12 +257,21 @@ export async function startService<S extends Record<string, Setting<unknown>>, M
       consumers.push(consumer);
       await consumer.start();
     }
-    server = await http.listen(config.port, config.host);
+    const server = await http.listen(config.port, config.host);
+    return { parts, consumers, server };
   } catch (error) {
     for (const consumer of consumers) await consumer.stop().catch(() => undefined);
     await deps.close();
     throw error;
   }
+}
+
+/** Stage 5: the outbox relay (if the service has an outbox) and the hourly pruning of processed event ids. */
+function startBackground<S, M extends TopicMap>(
+  { config, logger, outboxCollections }: Prepared<S, M>,
+  { deps }: Connected<M>,
+  { outbox }: Assembled,
+): { stopPruning: () => void } {
   if (outboxCollections.length > 0) outbox.start();
   const prune = () =>
     pruneProcessedEvents(deps.mongo.db, new Date(Date.now() - config.processedEventsRetentionHours * HOUR)).catch(
@@ -207,71 +281,126 @@ export async function startService<S extends Record<string, Setting<unknown>>, M
   const pruning = setInterval(prune, HOUR);
   firstPrune.unref();
   pruning.unref();
+  return {
+    stopPruning: () => {
+      clearTimeout(firstPrune);
+      clearInterval(pruning);
+    },
+  };
+}
+
+/**
+ * Starts a service: configuration, logger, connections (waiting for each dependency up to the
+ * start-up timeout), topics, schemas and indexes, HTTP, consumers and the outbox relay. SIGTERM and
+ * SIGINT stop it gracefully: readiness turns false, the HTTP server drains, consumers finish the
+ * message in hand, then connections close. Exit code 0 on a clean stop.
+ */
+export async function startService<S extends Record<string, Setting<unknown>>, M extends TopicMap = PlatformTopics>(
+  definition: ServiceDefinition<S, M>,
+): Promise<RunningService> {
+  const prepared = prepare(definition);
+  const connected = await connect(definition, prepared);
+  const assembled = assemble(definition, prepared, connected);
+  const serving = await serve(definition, prepared, connected, assembled);
+  const { stopPruning } = startBackground(prepared, connected, assembled);
+  const { config, logger } = prepared;
   const url = `http://${config.host}:${config.port}`;
   logger.info({ url }, `${definition.name} ready`);
 
-  const inFlight = trackInFlight(server);
+  const inFlight = trackInFlight(serving.server);
   let stopping: Promise<void> | undefined;
   const stop = () =>
-    (stopping ??= (async () => {
-      logger.info('stopping');
-      // How long each part of the stop took, logged with `stopped`: a slow stop names its cause.
-      const phasesMs: Record<string, number> = {};
-      let phaseStart = Date.now();
-      const phase = (name: string) => {
-        phasesMs[name] = Date.now() - phaseStart;
-        phaseStart = Date.now();
-      };
-      clearTimeout(firstPrune);
-      clearInterval(pruning);
-      http.stopAccepting();
-      inFlight.closeAfterAnswers();
-      // Consumers and background work stop taking new work at once (what is in hand finishes):
-      // a message or a due retry must not start while the process is on its way out.
-      const workStopped = Promise.all([
-        ...consumers.map((consumer) =>
-          consumer.stop().catch((error) => logger.warn({ err: error }, 'consumer stop failed')),
-        ),
-        parts.stopWork?.().catch((error) => logger.warn({ err: error }, 'background work stop failed')),
-      ]);
-      // Still listening for a moment, answering with `Connection: close`: requests already on
-      // their way (a connection just opened, a request not yet read) are served, not reset, and
-      // kept-alive clients move off. Then no new connection, and idle ones are closed.
-      const drainMs = Math.min(config.shutdownDrainMs, config.shutdownTimeoutMs / 2);
-      await new Promise((resolve) => setTimeout(resolve, drainMs));
-      phase('drain');
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      // A keep-alive connection whose request finishes after close() stays open and would hold the
-      // stop until the timeout: close each one as soon as it is idle. So also a connection opened
-      // that has sent no request (Node's closeIdleConnections keeps those until the headers timeout).
-      inFlight.closeIdle();
-      const closingIdle = setInterval(() => inFlight.closeIdle(), 100);
-      // Within SHUTDOWN_TIMEOUT_MS, less the drain, with 2 s left for the rest of the stop.
-      const httpBoundMs = Math.max(1000, config.shutdownTimeoutMs - 2000 - drainMs);
-      await withTimeout(closed, httpBoundMs, 'in-flight HTTP requests')
-        .catch(() => {
-          const requests = inFlight.list();
-          logger.warn(
-            { boundMs: httpBoundMs, count: requests.length, oldest: requests.slice(0, 20) },
-            'requests still in flight at the stop bound; cut off',
-          );
-          server.closeAllConnections();
-        })
-        .finally(() => clearInterval(closingIdle));
-      phase('http');
-      await workStopped;
-      phase('work');
-      await outbox.stop();
-      phase('outbox');
-      await parts.onStop?.();
-      await consumerLag.close();
-      await deps.close();
-      holds.stop();
-      await activeTracing()?.shutdown();
-      phase('connections');
-      logger.info({ phasesMs }, 'stopped');
-    })());
-  return { server, url, shutdownTimeoutMs: config.shutdownTimeoutMs, stop };
+    (stopping ??= stopSequence({ ...prepared, ...connected, ...assembled, ...serving, inFlight, stopPruning }));
+  return { server: serving.server, url, shutdownTimeoutMs: config.shutdownTimeoutMs, stop };
+}
+
+/** Everything the stop sequence stops, from every stage of the start. */
+type Running<S, M extends TopicMap> = Prepared<S, M> &
+  Connected<M> &
+  Assembled &
+  Serving<M> & { inFlight: InFlight; stopPruning: () => void };
+
+/** How long each part of the stop took, logged with `stopped`: a slow stop names its cause. */
+function phaseTimer() {
+  const phasesMs: Record<string, number> = {};
+  let phaseStart = Date.now();
+  const phase = (name: string) => {
+    phasesMs[name] = Date.now() - phaseStart;
+    phaseStart = Date.now();
+  };
+  return { phasesMs, phase };
+}
+
+/**
+ * The stop, in its phases: drain (HTTP still answering, with `Connection: close`), http (in-flight
+ * requests, within their bound), work (consumers and background work), outbox, connections.
+ */
+async function stopSequence<S, M extends TopicMap>(running: Running<S, M>): Promise<void> {
+  const { logger, http, inFlight, consumers, parts, outbox, consumerLag, deps, holds } = running;
+  logger.info('stopping');
+  const { phasesMs, phase } = phaseTimer();
+  running.stopPruning();
+  http.stopAccepting();
+  inFlight.closeAfterAnswers();
+  // Consumers and background work stop taking new work at once (what is in hand finishes):
+  // a message or a due retry must not start while the process is on its way out.
+  const workStopped = Promise.all([
+    ...consumers.map((consumer) =>
+      consumer.stop().catch((error) => logger.warn({ err: error }, 'consumer stop failed')),
+    ),
+    parts.stopWork?.().catch((error) => logger.warn({ err: error }, 'background work stop failed')),
+  ]);
+  const drainMs = await drainHttp(running);
+  phase('drain');
+  await closeHttp(running, drainMs);
+  phase('http');
+  await workStopped;
+  phase('work');
+  await outbox.stop();
+  phase('outbox');
+  await parts.onStop?.();
+  await consumerLag.close();
+  await deps.close();
+  holds.stop();
+  await activeTracing()?.shutdown();
+  phase('connections');
+  logger.info({ phasesMs }, 'stopped');
+}
+
+/**
+ * Still listening for a moment, answering with `Connection: close`: requests already on their way
+ * (a connection just opened, a request not yet read) are served, not reset, and kept-alive clients
+ * move off. Then no new connection, and idle ones are closed. Returns how long it waited.
+ */
+async function drainHttp<S, M extends TopicMap>({ config }: Running<S, M>): Promise<number> {
+  const drainMs = Math.min(config.shutdownDrainMs, config.shutdownTimeoutMs / 2);
+  await new Promise((resolve) => setTimeout(resolve, drainMs));
+  return drainMs;
+}
+
+/** Closes the HTTP server, waiting for the requests in flight up to their bound, then cutting them off. */
+async function closeHttp<S, M extends TopicMap>(
+  { config, logger, server, inFlight }: Running<S, M>,
+  drainMs: number,
+): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  // A keep-alive connection whose request finishes after close() stays open and would hold the
+  // stop until the timeout: close each one as soon as it is idle. So also a connection opened
+  // that has sent no request (Node's closeIdleConnections keeps those until the headers timeout).
+  inFlight.closeIdle();
+  const closingIdle = setInterval(() => inFlight.closeIdle(), 100);
+  // Within SHUTDOWN_TIMEOUT_MS, less the drain, with 2 s left for the rest of the stop.
+  const httpBoundMs = Math.max(1000, config.shutdownTimeoutMs - 2000 - drainMs);
+  await withTimeout(closed, httpBoundMs, 'in-flight HTTP requests')
+    .catch(() => {
+      const requests = inFlight.list();
+      logger.warn(
+        { boundMs: httpBoundMs, count: requests.length, oldest: requests.slice(0, 20) },
+        'requests still in flight at the stop bound; cut off',
+      );
+      server.closeAllConnections();
+    })
+    .finally(() => clearInterval(closingIdle));
 }
 
 /**

@@ -207,101 +207,130 @@ function findConstants(files: SourceFile[]): Map<string, string> {
   return constants;
 }
 
-export function scanErrorCodes(dirs: string[]): ErrorCodeScan {
+/** What the scan of every file shares: the files, the wrappers and constants found across them. */
+interface Scan {
+  files: SourceFile[];
+  wrappers: Map<string, Wrapper>;
+  constants: Map<string, string>;
+  /** A call that makes an AppError: `new AppError(`, `new HttpLayerError(` or a wrapper's name. */
+  callPattern: RegExp;
+}
+
+/** A code the scan resolved a call's code argument to, with what it adds to the site (a status). */
+interface ResolvedCode {
+  code: string;
+  extra?: Partial<ErrorCodeSite>;
+}
+
+/** The scanned files, each without comments (paths relative to the repository). */
+function readSources(dirs: string[]): SourceFile[] {
   const paths = dirs.flatMap((dir) => sourceFiles(join(repoRoot, dir)));
-  const files: SourceFile[] = paths.map((path) => {
+  return paths.map((path) => {
     const text = withoutComments(readFileSync(path, 'utf8'));
     return { path: relative(repoRoot, path), text, code: codeOnly(text) };
   });
-  /**
-   * For `x.code`: the codes (`code: '…'`) of what `x` comes from, `const x = NAME…` with NAME a
-   * table or a function declared at the top level of this file or of another scanned one (its
-   * declaration up to the next top-level one).
-   */
-  const tableCodesOf = (file: SourceFile, variable: string): string[] => {
-    const source = new RegExp(`\\b(?:const|let)\\s+${variable}\\s*=\\s*(?:await\\s+)?(\\w+)`).exec(file.code)?.[1];
-    if (!source) return [];
-    const declaration = new RegExp(`^(?:export\\s+)?(?:const|let|function)\\s+${source}\\b`, 'm');
-    for (const candidate of [file, ...files.filter((f) => f !== file)]) {
-      const found = declaration.exec(candidate.code);
-      if (!found) continue;
-      const rest = candidate.text.slice(found.index + found[0].length);
-      const next = /^(?:export\s+)?(?:const|let|function|async|type|interface|class)\b/m.exec(rest);
-      const body = next ? rest.slice(0, next.index) : rest;
-      return [...body.matchAll(/\bcode:\s*'([^']*)'/g)].map((m) => m[1]!).filter((c) => CODE.test(c));
+}
+
+/**
+ * For `x.code`: the codes (`code: '…'`) of what `x` comes from, `const x = NAME…` with NAME a
+ * table or a function declared at the top level of this file or of another scanned one (its
+ * declaration up to the next top-level one).
+ */
+function tableCodesOf(files: SourceFile[], file: SourceFile, variable: string): string[] {
+  const source = new RegExp(`\\b(?:const|let)\\s+${variable}\\s*=\\s*(?:await\\s+)?(\\w+)`).exec(file.code)?.[1];
+  if (!source) return [];
+  const declaration = new RegExp(`^(?:export\\s+)?(?:const|let|function)\\s+${source}\\b`, 'm');
+  for (const candidate of [file, ...files.filter((f) => f !== file)]) {
+    const found = declaration.exec(candidate.code);
+    if (!found) continue;
+    const rest = candidate.text.slice(found.index + found[0].length);
+    const next = /^(?:export\s+)?(?:const|let|function|async|type|interface|class)\b/m.exec(rest);
+    const body = next ? rest.slice(0, next.index) : rest;
+    return [...body.matchAll(/\bcode:\s*'([^']*)'/g)].map((m) => m[1]!).filter((c) => CODE.test(c));
+  }
+  return [];
+}
+
+/** What a call says by itself: the error's kind or status, and its code argument as written. */
+function calleeParts(
+  callee: string,
+  args: string[],
+  wrappers: Map<string, Wrapper>,
+): { kind?: string; status?: number; codeArg?: string } {
+  if (callee === 'new AppError') return { kind: literal(args[0]), codeArg: args[1] };
+  if (callee === 'new HttpLayerError')
+    return { status: /^\d{3}$/.test(args[0] ?? '') ? Number(args[0]) : undefined, codeArg: args[1] };
+  const wrapper = wrappers.get(callee)!;
+  let codeArg = args[wrapper.codeIndex];
+  if (codeArg === undefined && wrapper.defaultCode) codeArg = `'${wrapper.defaultCode}'`;
+  return { kind: wrapper.kind, codeArg };
+}
+
+/**
+ * The codes a code argument that is a name resolves to, by the shapes the services write;
+ * undefined when none fits (the site is then reported unresolved).
+ */
+function codesOfName(
+  name: string,
+  callee: string,
+  file: SourceFile,
+  tuples: RegExpExecArray[],
+  scan: Scan,
+): ResolvedCode[] | undefined {
+  if (scan.constants.has(name)) return [{ code: scan.constants.get(name)! }];
+  // `const code = options.code ?? 'request.invalid'`
+  const fallback = new RegExp(`\\b${name}\\s*=\\s*[^;\\n]*\\?\\?\\s*'([^']*)'`).exec(file.text)?.[1];
+  if (/^\w+$/.test(name) && fallback && CODE.test(fallback)) return [{ code: fallback }];
+  // `rule.code` of a table of rules, each with `code: '…'`.
+  const member = /^(\w+)\.code$/.exec(name);
+  const tableCodes = member ? tableCodesOf(scan.files, file, member[1]!) : [];
+  if (tableCodes.length > 0) return tableCodes.map((code) => ({ code }));
+  // `const [status, code, message] = TABLE[…] ?? [400, 'request.malformed', …]`
+  if (/^\w+$/.test(name) && callee === 'new HttpLayerError' && tuples.length > 0)
+    return tuples.map((tuple) => ({ code: tuple[2]!, extra: { status: Number(tuple[1]) } }));
+  return undefined;
+}
+
+/** The sites of one file, added to `sites`; the calls whose code it cannot tell, to `unresolved`. */
+function scanFile(file: SourceFile, scan: Scan, sites: ErrorCodeSite[], unresolved: string[]): void {
+  const lineOf = (index: number) => file.text.slice(0, index).split('\n').length;
+  const tuples = [...file.text.matchAll(/\[\s*(\d{3})\s*,\s*'([^']*)'/g)].filter((m) => CODE.test(m[2]!));
+  for (const match of file.code.matchAll(scan.callPattern)) {
+    const callee = match[1]!.replace(/\s+/g, ' ');
+    const open = match.index + match[0].length - 1;
+    const { args, end } = callArguments(file.text, open);
+    const at = `${file.path}:${lineOf(match.index)}`;
+    const retryAfter = /\bretryAfterSeconds\b/.test(file.text.slice(open, end));
+    // The AppError a wrapper's own definition makes is not a site (its callers are).
+    const inWrapper = [...scan.wrappers.values()].some(
+      (w) => w.file === file.path && match.index >= w.range[0] && match.index < w.range[1],
+    );
+    const { kind, status, codeArg } = calleeParts(callee, args, scan.wrappers);
+    const add = (code: string, extra: Partial<ErrorCodeSite> = {}) =>
+      sites.push({ code, ...(kind ? { kind } : {}), ...(status ? { status } : {}), retryAfter, at, ...extra });
+
+    const code = literal(codeArg);
+    if (code !== undefined && CODE.test(code)) {
+      add(code);
+      continue;
     }
-    return [];
-  };
+    if (inWrapper) continue;
+    const resolved = codesOfName(codeArg ?? '', callee, file, tuples, scan);
+    if (resolved) for (const { code: resolvedCode, extra } of resolved) add(resolvedCode, extra);
+    else unresolved.push(`${at}: ${callee}(${args.join(', ')})`);
+  }
+}
+
+export function scanErrorCodes(dirs: string[]): ErrorCodeScan {
+  const files = readSources(dirs);
   const wrappers = findWrappers(files);
   const constants = findConstants(files);
-  const sites: ErrorCodeSite[] = [];
-  const unresolved: string[] = [];
   const callers = ['new AppError', 'new HttpLayerError', ...wrappers.keys()];
   const callPattern = new RegExp(`(?<![\\w.])(${callers.map((c) => c.replace(/ /g, '\\s+')).join('|')})\\s*\\(`, 'g');
-
-  for (const file of files) {
-    const lineOf = (index: number) => file.text.slice(0, index).split('\n').length;
-    const tuples = [...file.text.matchAll(/\[\s*(\d{3})\s*,\s*'([^']*)'/g)].filter((m) => CODE.test(m[2]!));
-    for (const match of file.code.matchAll(callPattern)) {
-      const callee = match[1]!.replace(/\s+/g, ' ');
-      const open = match.index + match[0].length - 1;
-      const { args, end } = callArguments(file.text, open);
-      const at = `${file.path}:${lineOf(match.index)}`;
-      const retryAfter = /\bretryAfterSeconds\b/.test(file.text.slice(open, end));
-      // The AppError a wrapper's own definition makes is not a site (its callers are).
-      const inWrapper = [...wrappers.values()].some(
-        (w) => w.file === file.path && match.index >= w.range[0] && match.index < w.range[1],
-      );
-      let kind: string | undefined;
-      let status: number | undefined;
-      let codeArg: string | undefined;
-      if (callee === 'new AppError') {
-        kind = literal(args[0]);
-        codeArg = args[1];
-      } else if (callee === 'new HttpLayerError') {
-        status = /^\d{3}$/.test(args[0] ?? '') ? Number(args[0]) : undefined;
-        codeArg = args[1];
-      } else {
-        const wrapper = wrappers.get(callee)!;
-        kind = wrapper.kind;
-        codeArg = args[wrapper.codeIndex];
-        if (codeArg === undefined && wrapper.defaultCode) codeArg = `'${wrapper.defaultCode}'`;
-      }
-      const add = (code: string, extra: Partial<ErrorCodeSite> = {}) =>
-        sites.push({ code, ...(kind ? { kind } : {}), ...(status ? { status } : {}), retryAfter, at, ...extra });
-
-      const code = literal(codeArg);
-      if (code !== undefined && CODE.test(code)) {
-        add(code);
-        continue;
-      }
-      if (inWrapper) continue;
-      const name = codeArg ?? '';
-      if (constants.has(name)) {
-        add(constants.get(name)!);
-        continue;
-      }
-      // `const code = options.code ?? 'request.invalid'`
-      const fallback = new RegExp(`\\b${name}\\s*=\\s*[^;\\n]*\\?\\?\\s*'([^']*)'`).exec(file.text)?.[1];
-      if (/^\w+$/.test(name) && fallback && CODE.test(fallback)) {
-        add(fallback);
-        continue;
-      }
-      // `rule.code` of a table of rules, each with `code: '…'`.
-      const member = /^(\w+)\.code$/.exec(name);
-      const tableCodes = member ? tableCodesOf(file, member[1]!) : [];
-      if (tableCodes.length > 0) {
-        for (const tableCode of tableCodes) add(tableCode);
-        continue;
-      }
-      // `const [status, code, message] = TABLE[…] ?? [400, 'request.malformed', …]`
-      if (/^\w+$/.test(name) && callee === 'new HttpLayerError' && tuples.length > 0) {
-        for (const tuple of tuples) add(tuple[2]!, { status: Number(tuple[1]) });
-        continue;
-      }
-      unresolved.push(`${at}: ${callee}(${args.join(', ')})`);
-    }
-  }
+  const scan: Scan = { files, wrappers, constants, callPattern };
+  const sites: ErrorCodeSite[] = [];
+  const unresolved: string[] = [];
+  for (const file of files) scanFile(file, scan, sites, unresolved);
   return { sites, unresolved, files: files.map((f) => f.path) };
 }
 

@@ -80,69 +80,77 @@ export function containerPlan({ dockerHost, kafkaPort }: { dockerHost: string; k
     throw new Error(`the Kafka client port must not be ${INNER.broker} or ${INNER.controller} (the broker's own)`);
   if (!/^[A-Za-z0-9.:[\]-]+$/.test(dockerHost)) throw new Error(`not a host name or address: ${dockerHost}`);
   return [
-    {
-      component: 'kafka',
-      image: CONTAINER_IMAGES.kafka,
-      port: kafkaPort,
-      fixedHostPort: true,
-      // The native stack's broker settings (scripts/stack/kafka.sh): one combined broker and
-      // controller, no topic auto-creation (the services create theirs), 3 partitions by default.
-      env: {
-        KAFKA_NODE_ID: '1',
-        KAFKA_PROCESS_ROLES: 'broker,controller',
-        KAFKA_CONTROLLER_QUORUM_VOTERS: `1@localhost:${INNER.controller}`,
-        KAFKA_LISTENERS: `CLIENT://:${kafkaPort},BROKER://:${INNER.broker},CONTROLLER://:${INNER.controller}`,
-        KAFKA_ADVERTISED_LISTENERS: `CLIENT://${dockerHost}:${kafkaPort},BROKER://localhost:${INNER.broker}`,
-        KAFKA_LISTENER_SECURITY_PROTOCOL_MAP: 'CLIENT:PLAINTEXT,BROKER:PLAINTEXT,CONTROLLER:PLAINTEXT',
-        KAFKA_INTER_BROKER_LISTENER_NAME: 'BROKER',
-        KAFKA_CONTROLLER_LISTENER_NAMES: 'CONTROLLER',
-        CLUSTER_ID: 'qKmh95wTjURoFN2lYN8LbQ', // any 16 bytes, base64url (one run, one cluster)
-        KAFKA_AUTO_CREATE_TOPICS_ENABLE: 'false',
-        KAFKA_NUM_PARTITIONS: '3',
-        KAFKA_DEFAULT_REPLICATION_FACTOR: '1',
-        KAFKA_MIN_INSYNC_REPLICAS: '1',
-        KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR: '1',
-        KAFKA_OFFSETS_TOPIC_NUM_PARTITIONS: '10',
-        KAFKA_TRANSACTION_STATE_LOG_REPLICATION_FACTOR: '1',
-        KAFKA_TRANSACTION_STATE_LOG_MIN_ISR: '1',
-        KAFKA_GROUP_INITIAL_REBALANCE_DELAY_MS: '0',
-      },
-      readyWhen: { log: /Kafka Server started/ },
-    },
-    {
-      component: 'schemaRegistry',
-      image: CONTAINER_IMAGES.schemaRegistry,
-      port: INNER.registry,
-      fixedHostPort: false,
-      // As scripts/stack/registry.sh, in memory (a test run's schemas only): ids are content ids,
-      // deletions allowed.
-      env: {
-        APICURIO_STORAGE_KIND: 'sql',
-        APICURIO_STORAGE_SQL_KIND: 'h2',
-        APICURIO_CCOMPAT_LEGACY_ID_MODE_ENABLED: 'false',
-        APICURIO_REST_DELETION_GROUP_ENABLED: 'true',
-        APICURIO_REST_DELETION_ARTIFACT_ENABLED: 'true',
-        APICURIO_REST_DELETION_ARTIFACT_VERSION_ENABLED: 'true',
-      },
-      readyWhen: { httpGet: '/apis/ccompat/v7/subjects' },
-    },
-    {
-      component: 'mongodb',
-      image: CONTAINER_IMAGES.mongodb,
-      port: INNER.mongodb,
-      fixedHostPort: false,
-      env: {},
-      readyWhen: { log: /Waiting for connections/ },
-    },
-    {
-      component: 'redis',
-      image: CONTAINER_IMAGES.redis,
-      port: INNER.redis,
-      fixedHostPort: false,
-      env: {},
-      readyWhen: { log: /Ready to accept connections/ },
-    },
+    kafkaContainer(dockerHost, kafkaPort),
+    registryContainer(),
+    plainContainer('mongodb', INNER.mongodb, /Waiting for connections/),
+    plainContainer('redis', INNER.redis, /Ready to accept connections/),
   ];
+}
+
+/** Kafka, listening for clients on `kafkaPort` and advertising it on `dockerHost`. */
+function kafkaContainer(dockerHost: string, kafkaPort: number): ContainerSpec {
+  return {
+    component: 'kafka',
+    image: CONTAINER_IMAGES.kafka,
+    port: kafkaPort,
+    fixedHostPort: true,
+    // The native stack's broker settings (scripts/stack/kafka.sh): one combined broker and
+    // controller, no topic auto-creation (the services create theirs), 3 partitions by default.
+    env: {
+      KAFKA_NODE_ID: '1',
+      KAFKA_PROCESS_ROLES: 'broker,controller',
+      KAFKA_CONTROLLER_QUORUM_VOTERS: `1@localhost:${INNER.controller}`,
+      KAFKA_LISTENERS: `CLIENT://:${kafkaPort},BROKER://:${INNER.broker},CONTROLLER://:${INNER.controller}`,
+      KAFKA_ADVERTISED_LISTENERS: `CLIENT://${dockerHost}:${kafkaPort},BROKER://localhost:${INNER.broker}`,
+      KAFKA_LISTENER_SECURITY_PROTOCOL_MAP: 'CLIENT:PLAINTEXT,BROKER:PLAINTEXT,CONTROLLER:PLAINTEXT',
+      KAFKA_INTER_BROKER_LISTENER_NAME: 'BROKER',
+      KAFKA_CONTROLLER_LISTENER_NAMES: 'CONTROLLER',
+      CLUSTER_ID: 'qKmh95wTjURoFN2lYN8LbQ', // any 16 bytes, base64url (one run, one cluster)
+      KAFKA_AUTO_CREATE_TOPICS_ENABLE: 'false',
+      KAFKA_NUM_PARTITIONS: '3',
+      KAFKA_DEFAULT_REPLICATION_FACTOR: '1',
+      KAFKA_MIN_INSYNC_REPLICAS: '1',
+      KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR: '1',
+      KAFKA_OFFSETS_TOPIC_NUM_PARTITIONS: '10',
+      KAFKA_TRANSACTION_STATE_LOG_REPLICATION_FACTOR: '1',
+      KAFKA_TRANSACTION_STATE_LOG_MIN_ISR: '1',
+      KAFKA_GROUP_INITIAL_REBALANCE_DELAY_MS: '0',
+    },
+    readyWhen: { log: /Kafka Server started/ },
+  };
+}
+
+/** The schema registry (Apicurio). */
+function registryContainer(): ContainerSpec {
+  return {
+    component: 'schemaRegistry',
+    image: CONTAINER_IMAGES.schemaRegistry,
+    port: INNER.registry,
+    fixedHostPort: false,
+    // As scripts/stack/registry.sh, in memory (a test run's schemas only): ids are content ids,
+    // deletions allowed.
+    env: {
+      APICURIO_STORAGE_KIND: 'sql',
+      APICURIO_STORAGE_SQL_KIND: 'h2',
+      APICURIO_CCOMPAT_LEGACY_ID_MODE_ENABLED: 'false',
+      APICURIO_REST_DELETION_GROUP_ENABLED: 'true',
+      APICURIO_REST_DELETION_ARTIFACT_ENABLED: 'true',
+      APICURIO_REST_DELETION_ARTIFACT_VERSION_ENABLED: 'true',
+    },
+    readyWhen: { httpGet: '/apis/ccompat/v7/subjects' },
+  };
+}
+
+/** A container that needs no settings: its image, its port, the log line that says it is ready. */
+function plainContainer(component: 'mongodb' | 'redis', port: number, ready: RegExp): ContainerSpec {
+  return {
+    component,
+    image: CONTAINER_IMAGES[component],
+    port,
+    fixedHostPort: false,
+    env: {},
+    readyWhen: { log: ready },
+  };
 }
 
 /** Where each started container is reached from the tests (host and published port). */

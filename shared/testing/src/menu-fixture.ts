@@ -32,13 +32,11 @@ async function createdBody(manage: TenantCall, path: string, body: unknown) {
   return res.body;
 }
 
-/**
- * Two tax categories (7 % inclusive, 19 % exclusive), three branches (Mitte and Hafen, active, so
- * with an address and coordinates, and an inactive one without), a pizza in two sizes with a required crust and up to two toppings
- * whose Cheese opens a required "Cheese type", and a cola. Prices in EUR.
- */
-export async function seedMenu(manage: TenantCall): Promise<DemoMenu> {
-  const c = (path: string, body: unknown) => createdBody(manage, `/catalog${path}`, body);
+/** A POST under /catalog that must answer 201: the created resource. */
+type Create = (path: string, body: unknown) => Promise<any>;
+
+/** Stage 1: the two tax categories and the three branches. */
+async function seedTaxesAndBranches(c: Create) {
   const food7 = await c('/tax-categories', { name: 'Food 7%', rate: 7, isInclusive: true });
   const drinks19 = await c('/tax-categories', { name: 'Drinks 19%', rate: 19, isInclusive: false });
   const mitte = await c('/branches', {
@@ -55,7 +53,11 @@ export async function seedMenu(manage: TenantCall): Promise<DemoMenu> {
     coordinates: { latitude: 53.5413, longitude: 9.9846 },
   });
   const closed = await c('/branches', { name: 'Closed', isActive: false });
-  const category = await c('/categories', { name: 'Mains' });
+  return { food7, drinks19, mitte, hafen, closed };
+}
+
+/** Stage 2: the modifier groups, "Cheese type" first, as the Toppings' Cheese opens it. */
+async function seedModifierGroups(c: Create) {
   const cheeseType = await c('/modifier-groups', {
     name: 'Cheese type',
     minSelections: 1,
@@ -87,8 +89,16 @@ export async function seedMenu(manage: TenantCall): Promise<DemoMenu> {
       { name: 'Thick', price: 1.5 },
     ],
   });
+  return { cheeseType, toppings, crust };
+}
+
+type Places = Awaited<ReturnType<typeof seedTaxesAndBranches>>;
+type Groups = Awaited<ReturnType<typeof seedModifierGroups>>;
+
+/** Stage 3: the pizza (its sizes with their modifier groups) and the cola, in the category. */
+async function seedProducts(c: Create, categoryId: string, { food7, drinks19 }: Places, { crust, toppings }: Groups) {
   const pizza = await c('/products', {
-    categoryId: category.id,
+    categoryId,
     name: 'Pizza',
     taxCategoryId: food7.id,
     variants: [
@@ -97,11 +107,20 @@ export async function seedMenu(manage: TenantCall): Promise<DemoMenu> {
     ],
   });
   const cola = await c('/products', {
-    categoryId: category.id,
+    categoryId,
     name: 'Cola',
     taxCategoryId: drinks19.id,
     variants: [{ name: '0.33 l', price: 2.5, isDefault: true }],
   });
+  return { pizza, cola };
+}
+
+/** Stage 4: the ids of what was created, as the suites use them. */
+function demoMenuOf(
+  { food7, drinks19, mitte, hafen, closed }: Places,
+  { cheeseType, toppings, crust }: Groups,
+  { pizza, cola }: Awaited<ReturnType<typeof seedProducts>>,
+): DemoMenu {
   const option = (group: any, name: string) => group.options.find((o: any) => o.name === name).id;
   return {
     branchId: mitte.id,
@@ -124,6 +143,20 @@ export async function seedMenu(manage: TenantCall): Promise<DemoMenu> {
       cheddar: option(cheeseType, 'Cheddar'),
     },
   };
+}
+
+/**
+ * Two tax categories (7 % inclusive, 19 % exclusive), three branches (Mitte and Hafen, active, so
+ * with an address and coordinates, and an inactive one without), a pizza in two sizes with a required crust and up to two toppings
+ * whose Cheese opens a required "Cheese type", and a cola. Prices in EUR.
+ */
+export async function seedMenu(manage: TenantCall): Promise<DemoMenu> {
+  const c: Create = (path, body) => createdBody(manage, `/catalog${path}`, body);
+  const places = await seedTaxesAndBranches(c);
+  const category = await c('/categories', { name: 'Mains' });
+  const groups = await seedModifierGroups(c);
+  const products = await seedProducts(c, category.id, places, groups);
+  return demoMenuOf(places, groups, products);
 }
 
 /** The demo menu for a tenant, once ordering-pricing's catalog copy (in its database `orderingDb`) has it. */

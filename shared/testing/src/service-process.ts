@@ -35,19 +35,11 @@ const SURFACE_LIMITS_RAISED: Record<string, string> = Object.fromEntries(
   ].map((name) => [name, '1000000']),
 );
 
-/**
- * Starts a built service (`services/<name>/dist/main.js`) as its own process against the local
- * stack, on the given port, and waits until /readyz answers 200.
- */
-export async function startServiceProcess(
-  name: string,
-  port: number,
-  env: Record<string, string> = {},
-  readyTimeoutMs = 45_000,
-): Promise<ServiceProcess> {
+/** Spawns `services/<name>/dist/main.js` with the stack's addresses, the port and the raised limits. */
+function spawnService(name: string, port: number, env: Record<string, string>): ChildProcess {
   const main = join(repoRoot, 'services', name, 'dist', 'main.js');
   if (!existsSync(main)) throw new Error(`${main} does not exist: run npm run build first`);
-  const child = spawn(process.execPath, [main], {
+  return spawn(process.execPath, [main], {
     env: {
       PATH: process.env.PATH,
       ...stackEnv(),
@@ -60,21 +52,32 @@ export async function startServiceProcess(
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+}
+
+/**
+ * Keeps what the process writes, in memory and in its log file. Every service process of a test
+ * run leaves its log in .test-results/service-logs, where the audit at the end of `npm test`
+ * checks that no secret was ever written.
+ */
+function captureOutput(name: string, child: ChildProcess): () => string {
   let output = '';
-  // Every service process of a test run leaves its log in .test-results/service-logs, where the
-  // audit at the end of `npm test` checks that no secret was ever written.
   mkdirSync(SERVICE_LOG_DIR, { recursive: true });
   const logFile = createWriteStream(join(SERVICE_LOG_DIR, `${name}-${child.pid}.log`));
-  child.stdout.on('data', (chunk) => ((output += String(chunk)), logFile.write(chunk)));
-  child.stderr.on('data', (chunk) => ((output += String(chunk)), logFile.write(chunk)));
+  child.stdout!.on('data', (chunk) => ((output += String(chunk)), logFile.write(chunk)));
+  child.stderr!.on('data', (chunk) => ((output += String(chunk)), logFile.write(chunk)));
   child.once('exit', () => logFile.end());
+  return () => output;
+}
+
+/** The handle a test holds: its stop saves the last metrics, sends SIGTERM and waits for the exit. */
+function serviceHandle(name: string, port: number, child: ChildProcess, output: () => string): ServiceProcess {
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
-  const service: ServiceProcess = {
+  return {
     name,
     url,
     child,
-    output: () => output,
+    output,
     async stop(timeoutMs = 20_000) {
       if (child.exitCode !== null) return child.exitCode;
       await saveMetrics(name, child.pid, url);
@@ -86,12 +89,27 @@ export async function startServiceProcess(
       ).then((r) => r.code);
     },
   };
+}
+
+/**
+ * Starts a built service (`services/<name>/dist/main.js`) as its own process against the local
+ * stack, on the given port, and waits until /readyz answers 200.
+ */
+export async function startServiceProcess(
+  name: string,
+  port: number,
+  env: Record<string, string> = {},
+  readyTimeoutMs = 45_000,
+): Promise<ServiceProcess> {
+  const child = spawnService(name, port, env);
+  const output = captureOutput(name, child);
+  const service = serviceHandle(name, port, child, output);
   try {
     await waitFor(
       `${name} to answer /readyz with 200`,
       async () => {
-        if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}: ${output.slice(-2000)}`);
-        const res = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(3000) });
+        if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}: ${output().slice(-2000)}`);
+        const res = await fetch(`${service.url}/readyz`, { signal: AbortSignal.timeout(3000) });
         return res.status === 200;
       },
       readyTimeoutMs,

@@ -19,6 +19,8 @@ export class AvailabilityRepository {
   };
 
   private readonly collection: Collection<AvailabilityDoc>;
+  /** Where a change's events wait to be published (the outbox relay flushes by collection). */
+  readonly collectionName = AvailabilityRepository.storage.collection;
 
   constructor(db: Db) {
     this.collection = db.collection(AvailabilityRepository.storage.collection);

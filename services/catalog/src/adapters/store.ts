@@ -1,6 +1,6 @@
 import type { Db } from 'mongodb';
 import { indexPlanOf, type DocumentLockOptions, type IndexPlan } from '@marketplace/store';
-import type { Branch, Category, TaxCategory } from '../domain/model';
+import type { Branch, Category, ManagedKind, ManagedResources, TaxCategory } from '../domain/model';
 import { AvailabilityRepository } from './availability-repository';
 import { ModifierGroupRepository } from './modifier-group-repository';
 import { ProductRepository } from './product-repository';
@@ -24,6 +24,9 @@ export interface CatalogStore {
   locks: TenantLockRepository;
 }
 
+/** The repository of each kind the tenant manages one by one. */
+export type ResourceRepositories = { [K in ManagedKind]: ResourceRepository<ManagedResources[K]> };
+
 export function catalogStore(db: Db, lock: DocumentLockOptions): CatalogStore {
   return {
     taxCategories: new ResourceRepository<TaxCategory>(db, RESOURCE_STORAGE.taxCategories),
@@ -34,6 +37,17 @@ export function catalogStore(db: Db, lock: DocumentLockOptions): CatalogStore {
     availability: new AvailabilityRepository(db),
     meta: new TenantMetaRepository(db),
     locks: new TenantLockRepository(db, lock),
+  };
+}
+
+/** The store's repositories of the managed kinds, by kind: how the tenant API's shared routes reach them. */
+export function resourceRepositories(store: CatalogStore): ResourceRepositories {
+  return {
+    'tax-category': store.taxCategories,
+    branch: store.branches,
+    category: store.categories,
+    'modifier-group': store.modifierGroups,
+    product: store.products,
   };
 }
 

@@ -33,3 +33,30 @@ export function productAvailability(
 export function optionAvailability(av: BranchAvailability, optionId: string): AvailabilityValue {
   return av.modifierOptions[optionId] ?? 0;
 }
+
+/** An availability patch: per map, an id's new value, 0 clearing its override (it becomes Available). */
+export type AvailabilityPatchEntries = Partial<Record<keyof BranchAvailability, Record<string, 0 | 1 | 2>>>;
+
+/** The overrides after a patch; ids are kept in lower case, as the catalog's ids are. */
+export function patchedAvailability(
+  current: BranchAvailability | undefined,
+  patch: AvailabilityPatchEntries,
+): BranchAvailability {
+  return {
+    products: mergeEntries(current?.products, patch.products),
+    variants: mergeEntries(current?.variants, patch.variants),
+    modifierOptions: mergeEntries(current?.modifierOptions, patch.modifierOptions),
+  };
+}
+
+function mergeEntries(
+  current: Record<string, 1 | 2> | undefined,
+  patch: Record<string, 0 | 1 | 2> | undefined,
+): Record<string, 1 | 2> {
+  const out = { ...(current ?? {}) };
+  for (const [id, value] of Object.entries(patch ?? {})) {
+    if (value === 0) delete out[id.toLowerCase()];
+    else out[id.toLowerCase()] = value;
+  }
+  return out;
+}

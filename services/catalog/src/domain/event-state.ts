@@ -1,5 +1,5 @@
 import type { CatalogChangeDefinitions as Catalog } from '@marketplace/contracts';
-import type { CatalogResource } from './model';
+import type { CatalogResource, ManagedKind, ManagedResources } from './model';
 
 type Stamps = { id: string; createdAt: string; updatedAt: string };
 
@@ -35,3 +35,17 @@ export function eventState<D extends StoredResource>(doc: D): EventState<D> {
   const { _id, _outbox, _outboxSince, _outboxVersion, tenantId, seq, deleted, createdAt, updatedAt, ...fields } = doc;
   return { id: _id, ...fields, createdAt: createdAt.toISOString(), updatedAt: updatedAt.toISOString() };
 }
+
+/**
+ * The event state of each managed kind, written out per kind so the compiler checks that the
+ * stored resource of a kind gives the schema's state of that kind.
+ */
+export const MANAGED_EVENT_STATES: {
+  [K in ManagedKind]: (doc: ManagedResources[K]) => CatalogEventStates[K];
+} = {
+  'tax-category': eventState,
+  branch: eventState,
+  category: eventState,
+  'modifier-group': eventState,
+  product: eventState,
+};

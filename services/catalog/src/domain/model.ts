@@ -98,3 +98,13 @@ export type Product = CatalogResource & ProductFields;
 export type ModifierGroup = CatalogResource & ModifierGroupFields;
 /** A branch's availability overrides as one resource (`_id` is the branch id). */
 export type AvailabilityResource = CatalogResource & BranchAvailability;
+
+/** The resources the tenant manages one by one, by the kind the catalog topic names them (its `entity`). */
+export interface ManagedResources {
+  'tax-category': TaxCategory;
+  branch: Branch;
+  category: Category;
+  'modifier-group': ModifierGroup;
+  product: Product;
+}
+export type ManagedKind = keyof ManagedResources;

@@ -2,8 +2,11 @@ import { identityOf } from '@marketplace/identity';
 import { pathId, type RouteTable } from '@marketplace/http';
 import type Koa from 'koa';
 import { acceptsGzip, etagMatches, type RenderedBody } from '../domain/rendered-body';
-import { tenantScope } from '../usecases/context';
-import type { MenuReads } from '../usecases/menu-reads';
+import type { CatalogContext } from '../usecases/context';
+import { readBranches } from '../usecases/read-branches';
+import { readProductDetail } from '../usecases/read-product-detail';
+import { readProductList } from '../usecases/read-product-list';
+import { tenantScope } from './tenant-scope';
 
 const PREFIX = '/api/partner/v1/catalog';
 
@@ -11,7 +14,7 @@ const PREFIX = '/api/partner/v1/catalog';
  * Partner API endpoints 1 to 3 (the gateway checked the key and the scope Catalog.Read). Bodies
  * come serialized (and gzipped) from the menu cache and are sent as they are, with an ETag.
  */
-export function registerPartnerRoutes(routes: RouteTable, reads: MenuReads): void {
+export function registerPartnerRoutes(routes: RouteTable, ctx: CatalogContext): void {
   const send = (c: Koa.Context, body: RenderedBody) => {
     // Partners may revalidate (If-None-Match) but not reuse without asking: a change must show at once.
     c.set('Cache-Control', 'no-cache');
@@ -30,14 +33,17 @@ export function registerPartnerRoutes(routes: RouteTable, reads: MenuReads): voi
     }
   };
   routes.get(`${PREFIX}/branches`, 'partner', async (c) => {
-    send(c, await reads.branches(tenantScope(identityOf(c, 'partner'))));
+    send(c, await readBranches(ctx, tenantScope(identityOf(c, 'partner'))));
   });
   routes.get(`${PREFIX}/branches/:branchId/products`, 'partner', async (c) => {
     const tenant = tenantScope(identityOf(c, 'partner'));
-    send(c, await reads.productList(tenant, pathId(c.params.branchId), c.query.language));
+    send(c, await readProductList(ctx, tenant, pathId(c.params.branchId), c.query.language));
   });
   routes.get(`${PREFIX}/branches/:branchId/products/:productId`, 'partner', async (c) => {
     const tenant = tenantScope(identityOf(c, 'partner'));
-    send(c, await reads.productDetail(tenant, pathId(c.params.branchId), pathId(c.params.productId), c.query.language));
+    send(
+      c,
+      await readProductDetail(ctx, tenant, pathId(c.params.branchId), pathId(c.params.productId), c.query.language),
+    );
   });
 }

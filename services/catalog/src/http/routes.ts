@@ -15,7 +15,7 @@ export function registerRoutes(
 
 function declare(routes: RouteTable, catalog: CatalogContext): void {
   registerTenantRoutes(routes, catalog);
-  registerPartnerRoutes(routes, catalog.reads);
+  registerPartnerRoutes(routes, catalog);
 }
 
 /**

@@ -1,17 +1,19 @@
 import type { Logger } from '@marketplace/logging';
-import type { OutboxRelay } from '@marketplace/outbox';
-import type { CatalogStore } from '../adapters/store';
-import type { MenuReads } from './menu-reads';
+import type { CatalogStore, ResourceRepositories } from '../adapters/store';
+import type { EventOutbox, MenuCache, PartnerViews } from './ports';
 
-// The tenant scope has its own module (menu-reads needs it, and this context needs menu-reads).
-export { tenantScope, type TenantScope } from './tenant-scope';
+export type { TenantScope } from '../domain/tenant-scope';
 
-/** What the use cases work with. */
+/** What the use cases work with; service.ts wires the adapters in. */
 export interface CatalogContext {
   /** The repositories: every query is scoped to a tenant, and one change at a time per tenant (store.locks). */
   store: CatalogStore;
-  outbox: OutboxRelay;
-  reads: MenuReads;
+  /** The same repositories of the store, by the kind of resource they keep. */
+  resources: ResourceRepositories;
+  outbox: EventOutbox;
+  /** The partner bodies kept per catalog revision. */
+  menus: MenuCache;
+  views: PartnerViews;
   logger: Logger;
   now(): Date;
 }

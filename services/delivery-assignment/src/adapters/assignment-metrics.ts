@@ -1,5 +1,5 @@
 import { Counter, type Registry } from 'prom-client';
-import type { AssignmentMetrics } from '../usecases/context';
+import type { AssignmentMetrics } from '../usecases/ports';
 
 /**
  * Assignment status transitions, `from` (`none` for a new assignment) and `to` by status name:

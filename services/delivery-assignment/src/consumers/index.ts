@@ -2,9 +2,11 @@ import { TOPICS } from '@marketplace/contracts';
 import type { CopyProgress } from '@marketplace/events';
 import { defineConsumer, type ConsumerSpec } from '@marketplace/runtime';
 import type { DeliveryContext } from '../usecases/context';
-import { applyCatalogChange, applyInstallationChange, applyOrderEvent } from '../usecases/copies';
+import { applyCatalogChange } from '../usecases/apply-catalog-change';
+import { applyInstallationChange } from '../usecases/apply-installation-change';
+import { applyOrderEvent } from '../usecases/apply-order-event';
 
-/** How far each copy has read its topic (assignments wait for them: usecases/assign.ts). */
+/** How far each copy has read its topic (assignments wait for them: usecases/assign-delivery.ts). */
 export interface CopiesProgress {
   orders: CopyProgress;
   installations: CopyProgress;
@@ -16,7 +18,7 @@ export const COPY_CONSUMERS = { orders: 'orders', installations: 'installations'
 
 /**
  * Kafka consumers of this service (groups `delivery-assignment.<name>`): its copies of orders,
- * installations and branches. Each handler is idempotent by itself (see usecases/copies.ts), and
+ * installations and branches. Each handler is idempotent by itself (see usecases/apply-order-event.ts and the two apply-* beside it), and
  * tells the progress what it handled, so that an assignment can wait for the copies to catch up.
  */
 export function consumers(ctx: DeliveryContext, progress: CopiesProgress, fromBeginning: boolean): ConsumerSpec[] {

@@ -3,14 +3,12 @@ import type { DeliveryAssignmentResponse } from '@marketplace/contracts';
 import { HELD_ASSIGNMENT_PATTERN, identityOf, type HeldAssignment } from '@marketplace/identity';
 import { pathId, requestBody, requestFingerprint, type RequestState, type RouteTable } from '@marketplace/http';
 import type { DeliveryContext } from '../usecases/context';
-import { heldAssignment } from '../usecases/reads';
-import {
-  actAsPartner,
-  checkEta,
-  moveAsPartner,
-  updateAsPartner,
-  type PartnerRequestInput,
-} from '../usecases/partner-actions';
+import { checkEta } from '../domain/eta';
+import { actAsPartner } from '../usecases/act-as-partner';
+import type { PartnerRequestInput } from '../usecases/answer-partner-request';
+import { findHeldAssignment } from '../usecases/find-held-assignment';
+import { moveAsPartner } from '../usecases/move-as-partner';
+import { updateAsPartner } from '../usecases/update-as-partner';
 import { validateDriverUpdate, validateEtaUpdate, validateStatusUpdate, validateTrackingUpdate } from './schemas';
 
 const PREFIX = '/api/partner/v1/deliveries/:orderId';
@@ -19,7 +17,7 @@ type Ctx = RouterContext<RequestState>;
 /**
  * Partner API endpoints 7 to 13 (the gateway checked the key, the scope and the Idempotency-Key,
  * and replays a repeated key itself; this service replays one whose answer the gateway never got,
- * see usecases/partner-actions.ts). Each answers the assignment acted on.
+ * see usecases/answer-partner-request.ts). Each answers the assignment acted on.
  */
 export function registerPartnerRoutes(routes: RouteTable, ctx: DeliveryContext): void {
   const answer = async (
@@ -64,7 +62,7 @@ export function registerPartnerRoutes(routes: RouteTable, ctx: DeliveryContext):
   // signed for this path and service like any forwarded request.
   routes.get(HELD_ASSIGNMENT_PATTERN, 'partner', async (c) => {
     const orderId = pathId(c.params.orderId);
-    const live = await heldAssignment(ctx, identityOf(c, 'partner'), orderId);
+    const live = await findHeldAssignment(ctx, identityOf(c, 'partner'), orderId);
     const { branchId, name, address, latitude, longitude, externalLocationId } = live.pickup;
     const body: HeldAssignment = {
       orderId,

@@ -1,13 +1,16 @@
 import { tenantDeliveriesApiDocument } from '@marketplace/contracts';
-import { identityOf } from '@marketplace/identity';
+import { identityOf, type TenantIdentity } from '@marketplace/identity';
 import { pathId, requestBody, type RouteTable } from '@marketplace/http';
-import { assignDelivery } from '../usecases/assign';
-import { tenantOf, type DeliveryContext } from '../usecases/context';
-import { readDelivery } from '../usecases/reads';
+import { assignDelivery } from '../usecases/assign-delivery';
+import type { DeliveryContext } from '../usecases/context';
+import { readDelivery } from '../usecases/read-delivery';
 import { validateAssign } from './schemas';
 import { tenantAssignmentView, tenantDeliveryView } from './views/assignments';
 
 const PREFIX = '/api/tenant/v1/deliveries';
+
+/** The owner a request acts for: the tenant of the signed identity. */
+const tenantOf = (identity: TenantIdentity) => ({ tenantId: identity.tenantId });
 
 /** Tenant API: assign or reassign an order's delivery, and read it (the gateway forwards `/deliveries`). */
 export function registerTenantRoutes(routes: RouteTable, ctx: DeliveryContext): void {

@@ -2,7 +2,7 @@ import type { Delivery } from '../domain/delivery';
 import type { AssignmentTransition } from '../domain/transitions';
 import { changeDelivery } from './change-delivery';
 import type { DeliveryContext } from './context';
-import { RecentDeliveries } from './recent-deliveries';
+import { RecentDeliveryCache } from '../adapters/recent-deliveries';
 
 // changeDelivery reports the status transitions of the writes that landed, and only those.
 const now = new Date('2026-01-01T12:00:00Z');
@@ -47,8 +47,8 @@ function context(writes: boolean[]) {
         replaceIfUnchanged: async () => writes.shift() ?? false,
       },
     },
-    outbox: { flush: async () => undefined },
-    recent: new RecentDeliveries(),
+    events: { publish: async () => undefined },
+    recent: new RecentDeliveryCache(),
     metrics: { transitioned: (t: AssignmentTransition) => seen.push(t) },
     logger: undefined,
     now: () => now,

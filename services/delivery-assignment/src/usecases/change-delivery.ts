@@ -1,6 +1,5 @@
 import { busy, notFound } from '@marketplace/errors';
 import type { TenantOwner } from '@marketplace/store';
-import { DELIVERIES } from '../adapters/store';
 import type { Delivery } from '../domain/delivery';
 import { deliveryEvents } from '../domain/delivery-events';
 import { assignmentTransitions } from '../domain/transitions';
@@ -54,7 +53,7 @@ export async function changeDelivery<R, U = NoChange['unchanged']>(
     if (await ctx.store.deliveries.replaceIfUnchanged(owner, next, events, now)) {
       ctx.recent.remember(next);
       for (const transition of assignmentTransitions(current, next)) ctx.metrics.transitioned(transition);
-      if (events.length > 0) await ctx.outbox.flush(DELIVERIES, orderId);
+      if (events.length > 0) await ctx.events.publish(orderId);
       return { ...decision, next };
     }
     ctx.recent.forget(orderId);

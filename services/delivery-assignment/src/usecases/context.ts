@@ -1,19 +1,12 @@
-import type { TenantIdentity, PartnerIdentity } from '@marketplace/identity';
 import type { Logger } from '@marketplace/logging';
-import type { OutboxRelay } from '@marketplace/outbox';
 import type { DeliveryStore } from '../adapters/store';
-import type { AssignmentTransition } from '../domain/transitions';
-import type { RecentDeliveries } from './recent-deliveries';
+import type { AssignmentMetrics, DeliveryEvents, RecentDeliveries } from './ports';
 
-/** What assignments report to Prometheus: status transitions, never a tenant, an order or an installation. */
-export interface AssignmentMetrics {
-  transitioned(transition: AssignmentTransition): void;
-}
-
-/** What the use cases work with. */
+/** What the use cases work with; service.ts wires the adapters in. */
 export interface DeliveryContext {
   store: DeliveryStore;
-  outbox: OutboxRelay;
+  /** Publishes a delivery's events once its write landed. */
+  events: DeliveryEvents;
   /** The deliveries this process wrote last: spares a read, never decides alone. */
   recent: RecentDeliveries;
   /**
@@ -28,6 +21,3 @@ export interface DeliveryContext {
   now(): Date;
   newId(): string;
 }
-
-/** The owner a request acts for: the tenant of the signed identity. */
-export const tenantOf = (identity: TenantIdentity | PartnerIdentity) => ({ tenantId: identity.tenantId });

@@ -1,23 +1,7 @@
-import type { TenantProfile } from '@marketplace/identity';
 import type { Redis } from '@marketplace/redis';
 import { whileRedisAnswers } from '@marketplace/redis';
 import { cacheSecondsFor } from '../domain/api-key';
-
-/** What authentication needs about a key, without a database read on every request. */
-export interface CachedApiKey {
-  secretHash: string;
-  tenantId: string;
-  installationId: string;
-  appId: string;
-  scopes: string[];
-  /** The tenant's currency and default language; both are fixed when the tenant is created. */
-  tenant: TenantProfile;
-  /**
-   * When the key stops working (epoch ms; a previous key after a rotation with an overlap), checked
-   * on every request; absent or null: until revoked. The entry never lives in Redis past it either.
-   */
-  expiresAt?: number | null;
-}
+import type { CachedApiKey, KeyCache } from '../usecases/ports';
 
 const TTL_SECONDS = 300;
 /** Longer than any cached entry can live, so a revoked key can never be cached as active again. */
@@ -36,7 +20,7 @@ const REVOKED = 'revoked';
  * lands first and is overwritten, or finds the rewritten entry (it lives at least a second, and
  * fills slower than that are dropped: see authenticatePartner).
  */
-export class ApiKeyCache {
+export class ApiKeyCache implements KeyCache {
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,

@@ -1,5 +1,6 @@
 import { Counter, type Registry } from 'prom-client';
-import { RATE_LIMIT_SCOPES, type AuditMetrics, type GatewayMetrics } from '../usecases/context';
+import { RATE_LIMIT_SCOPES } from '../domain/rate-limits';
+import type { AuditMetrics, GatewayMetrics } from '../usecases/context';
 
 /**
  * The edge's counters: requests refused by a rate limit, by scope (ip, installation, public_ip, tenant_ip,

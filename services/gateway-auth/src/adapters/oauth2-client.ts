@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { AppError } from '@marketplace/errors';
 import { SafeHttpClient } from '@marketplace/http';
+import type { OAuth2ClientSettings, OAuth2Tokens, OAuthClient } from '../usecases/ports';
 
 /**
  * The OAuth 2.0 client side of "connect" for apps whose contract version declares OAuth2: we send
@@ -9,23 +10,7 @@ import { SafeHttpClient } from '@marketplace/http';
  * the caller. Nothing here logs, and no error message or detail carries a secret (client secret,
  * code, code verifier, tokens); the partner's response body is never echoed.
  */
-export interface OAuth2ClientSettings {
-  authorizationEndpoint: string;
-  tokenEndpoint: string;
-  clientId: string;
-  clientSecret: string;
-  /** May be empty: then the request has no scope parameter and the partner applies its default. */
-  scopes: string[];
-  tokenEndpointAuthMethod: 'client_secret_basic' | 'client_secret_post';
-}
-
-export interface OAuth2Tokens {
-  accessToken: string;
-  refreshToken: string | null;
-  tokenType: string;
-  expiresAt: Date | null;
-  scope: string | null;
-}
+export type { OAuth2ClientSettings, OAuth2Tokens };
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 // A token response is a few hundred bytes; the cap keeps a misbehaving partner from filling memory.
@@ -98,6 +83,13 @@ export function basicAuthorization(clientId: string, clientSecret: string): stri
   return `Basic ${Buffer.from(`${formEncode(clientId)}:${formEncode(clientSecret)}`, 'utf8').toString('base64')}`;
 }
 
+/** What the code's exchange sends: the form, and the client's authentication (header or form). */
+interface TokenRequest {
+  url: URL;
+  headers: Record<string, string>;
+  body: URLSearchParams;
+}
+
 export async function exchangeCode(
   settings: OAuth2ClientSettings,
   request: {
@@ -109,6 +101,27 @@ export async function exchangeCode(
     now?: () => Date;
   },
 ): Promise<OAuth2Tokens> {
+  const token = tokenRequest(settings, request);
+  // The safe client checks the endpoint's addresses, connects to the checked one only, never
+  // follows a redirect (it would resend the code elsewhere) and reads at most the cap (+ whether
+  // there was more). Its results carry no header or body, so a transport message holds no secret.
+  const result = await request.http.request(token.url.toString(), {
+    method: 'POST',
+    headers: token.headers,
+    body: { bytes: token.body.toString(), contentType: 'application/x-www-form-urlencoded' },
+    timeoutMs: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    maxResponseBytes: MAX_RESPONSE_BYTES,
+  });
+  if (result.kind === 'network') throw transportFailure(result);
+  const text = result.truncated ? undefined : result.body.toString('utf8');
+  return tokensOf(result.status, text, request.now ?? (() => new Date()));
+}
+
+/** The authorization-code grant (RFC 6749 §4.1.3) with the PKCE verifier, the client authenticated its way. */
+function tokenRequest(
+  settings: OAuth2ClientSettings,
+  request: { code: string; codeVerifier: string; redirectUri: string },
+): TokenRequest {
   const url = endpoint(settings.tokenEndpoint, 'token endpoint');
   const body = new URLSearchParams({
     grant_type: 'authorization_code',
@@ -120,34 +133,27 @@ export async function exchangeCode(
   const headers: Record<string, string> = { accept: 'application/json' };
   if (settings.tokenEndpointAuthMethod === 'client_secret_post') body.set('client_secret', settings.clientSecret);
   else headers.authorization = basicAuthorization(settings.clientId, settings.clientSecret);
+  return { url, headers, body };
+}
 
-  // The safe client checks the endpoint's addresses, connects to the checked one only, never
-  // follows a redirect (it would resend the code elsewhere) and reads at most the cap (+ whether
-  // there was more). Its results carry no header or body, so a transport message holds no secret.
-  const result = await request.http.request(url.toString(), {
-    method: 'POST',
-    headers,
-    body: { bytes: body.toString(), contentType: 'application/x-www-form-urlencoded' },
-    timeoutMs: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    maxResponseBytes: MAX_RESPONSE_BYTES,
-  });
-  if (result.kind === 'network') {
-    const cause = Object.assign(new Error(result.message), { errorClass: result.errorClass });
-    if (result.errorClass === 'timeout') {
-      throw new AppError(
-        'gateway_timeout',
-        'oauth.token_exchange_timeout',
-        "The partner's token endpoint did not answer in time.",
-        { cause },
-      );
-    }
-    if (result.errorClass === 'refused_address')
-      throw failed('is not at an address the marketplace may call', undefined, cause);
-    throw failed('could not be reached or broke off', undefined, cause);
+/** A call that got no answer: a timeout (504), a refused address or a broken connection (502). */
+function transportFailure(result: { message: string; errorClass: string }): AppError {
+  const cause = Object.assign(new Error(result.message), { errorClass: result.errorClass });
+  if (result.errorClass === 'timeout') {
+    return new AppError(
+      'gateway_timeout',
+      'oauth.token_exchange_timeout',
+      "The partner's token endpoint did not answer in time.",
+      { cause },
+    );
   }
-  const status = result.status;
-  const text = result.truncated ? undefined : result.body.toString('utf8');
+  if (result.errorClass === 'refused_address')
+    return failed('is not at an address the marketplace may call', undefined, cause);
+  return failed('could not be reached or broke off', undefined, cause);
+}
 
+/** The token endpoint's answer (`text` undefined: over the cap) as tokens, or the failure to report. */
+function tokensOf(status: number, text: string | undefined, clock: () => Date): OAuth2Tokens {
   const json = text === undefined ? undefined : parseJson(text);
   if (status !== 200) {
     const oauthError = typeof json?.error === 'string' && KNOWN_ERRORS.has(json.error) ? json.error : undefined;
@@ -156,8 +162,7 @@ export async function exchangeCode(
   if (text === undefined) throw failed(`answered with more than ${MAX_RESPONSE_BYTES} bytes`);
   if (typeof json?.access_token !== 'string' || json.access_token === '')
     throw failed('answered without an access token');
-
-  const now = (request.now ?? (() => new Date()))();
+  const now = clock();
   // expires_in is a number by RFC 6749; some servers send it as a numeric string.
   const expiresIn = typeof json.expires_in === 'string' ? Number(json.expires_in) : json.expires_in;
   return {
@@ -169,6 +174,20 @@ export async function exchangeCode(
         ? new Date(now.getTime() + expiresIn * 1000)
         : null,
     scope: typeof json.scope === 'string' ? json.scope : null,
+  };
+}
+
+/**
+ * The OAuth client port of the use cases: these functions, the exchange going through `http`
+ * (the SSRF-safe client) within `timeoutMs`, tokens' expiry reckoned from `now`.
+ */
+export function oauthClient(options: { http: OAuthHttp; timeoutMs: number; now: () => Date }): OAuthClient {
+  return {
+    newState,
+    newPkcePair,
+    authorizationUrl,
+    exchangeCode: (settings, request) =>
+      exchangeCode(settings, { ...request, http: options.http, timeoutMs: options.timeoutMs, now: options.now }),
   };
 }
 

@@ -2,12 +2,7 @@ import { Agent, request, type ClientRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { context, propagation } from '@opentelemetry/api';
 import { AppError } from '@marketplace/errors';
-import type {
-  StreamedUpstreamResponse,
-  Upstream,
-  UpstreamRequest,
-  UpstreamResponse,
-} from '../usecases/forward-request';
+import type { StreamedUpstreamResponse, Upstream, UpstreamRequest, UpstreamResponse } from '../usecases/ports';
 
 /**
  * Response headers worth passing back to the partner (and storing for idempotent replays). `allow`:

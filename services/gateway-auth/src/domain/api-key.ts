@@ -75,3 +75,6 @@ export function cacheSecondsFor(expiresAtMs: number | null | undefined, nowMs: n
   const left = Math.ceil((expiresAtMs - nowMs) / 1000);
   return Math.max(0, Math.min(maxSeconds, left));
 }
+
+/** What an installation's webhook signing secret is sealed to (see SecretBox). */
+export const webhookSecretContext = (installationId: string) => `installation:${installationId}:webhook-secret`;

@@ -22,7 +22,7 @@ export interface PartnerRoute {
   /**
    * A delivery provider may read this order (Orders.Read): delivery-assignment is asked first
    * whether the caller holds its live assignment, and the answer goes to the owner with the
-   * identity (usecases/held-assignment.ts).
+   * identity (usecases/ask-held-assignment.ts).
    */
   asksHeldAssignment?: true;
 }

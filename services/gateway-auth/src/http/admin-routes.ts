@@ -1,23 +1,21 @@
 import { validationError } from '@marketplace/errors';
 import { queryId, requestBody, type RouteTable } from '@marketplace/http';
 import type { GatewayContext } from '../usecases/context';
-import { createApp, getAppDetail, listApps } from '../usecases/apps';
-import {
-  createContractVersion,
-  getContractVersion,
-  publishContractVersion,
-  updateContractVersion,
-} from '../usecases/contract-versions';
+import { createApp } from '../usecases/apps/create-app';
+import { getAppDetail } from '../usecases/apps/get-app-detail';
+import { listApps } from '../usecases/apps/list-apps';
+import { createContractVersion } from '../usecases/contract-versions/create-contract-version';
+import { getContractVersion } from '../usecases/contract-versions/get-contract-version';
+import { publishContractVersion } from '../usecases/contract-versions/publish-contract-version';
+import { updateContractVersion } from '../usecases/contract-versions/update-contract-version';
 import { auditEventTime } from '../domain/audit';
-import { listAuditEvents } from '../usecases/audit';
-import {
-  createTenant,
-  getTenant,
-  listTenants,
-  listTenantTokens,
-  mintTenantToken,
-  revokeTenantToken,
-} from '../usecases/tenants';
+import { listAuditEvents } from '../usecases/audit/list-audit-events';
+import { createTenant } from '../usecases/tenants/create-tenant';
+import { getTenant } from '../usecases/tenants/get-tenant';
+import { listTenants } from '../usecases/tenants/list-tenants';
+import { listTenantTokens } from '../usecases/tenants/list-tenant-tokens';
+import { mintTenantToken } from '../usecases/tenants/mint-tenant-token';
+import { revokeTenantToken } from '../usecases/tenants/revoke-tenant-token';
 import { adminSubOf } from './bearer-auth';
 import { pathId, pathVersion } from './path-params';
 import { appDetailView, appView, contractVersionView } from './views/apps';

@@ -2,7 +2,7 @@ import { AppError } from '@marketplace/errors';
 import type { RequestState } from '@marketplace/http';
 import type { BearerClaims } from '@marketplace/identity';
 import type { GatewayContext } from '../usecases/context';
-import type { AuditEvent } from '../usecases/entities';
+import type { AuditEvent } from '../domain/entities';
 import { auditMutations } from './audit';
 
 // The audit middleware alone, with a stand-in store: what an event says, that it is written

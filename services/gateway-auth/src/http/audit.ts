@@ -1,7 +1,7 @@
 import { statusOf, toAppError, type RouteMiddleware } from '@marketplace/http';
 import { AUDITED_METHODS, auditAction, auditTarget } from '../domain/audit';
 import { isUuid } from '../domain/ids';
-import { recordAuditEvent } from '../usecases/audit';
+import { recordAuditEvent } from '../usecases/audit/record-audit-event';
 import type { GatewayContext } from '../usecases/context';
 import { bearerOf } from './bearer-auth';
 

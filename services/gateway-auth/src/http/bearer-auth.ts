@@ -1,7 +1,7 @@
 import type Koa from 'koa';
 import type { RequestState, RouteMiddleware } from '@marketplace/http';
 import { unauthenticated, verifyBearerToken, type BearerClaims } from '@marketplace/identity';
-import type { TokenRevocations } from '../usecases/token-revocations';
+import type { TokenRevocations } from '../usecases/ports';
 
 /**
  * Admin and tenant routes: `Authorization: Bearer <token>` with the right role, else 401. With

@@ -3,12 +3,8 @@ import { rawRequestBody, type RequestState } from '@marketplace/http';
 import type { CallerIdentity } from '@marketplace/identity';
 import type { Readable } from 'node:stream';
 import type { Owner } from '../domain/partner-routes';
-import {
-  forwardToOwner,
-  type ForwardRouting,
-  type StreamedUpstreamResponse,
-  type UpstreamResponse,
-} from '../usecases/forward-request';
+import { forwardToOwner, type ForwardRouting } from '../usecases/forward-to-owner';
+import type { StreamedUpstreamResponse, UpstreamResponse } from '../usecases/ports';
 
 /**
  * Headers of the caller's request that the owner service needs; everything else (credentials
@@ -24,7 +20,7 @@ const FORWARDED_ON_READS = ['accept-encoding', 'if-none-match'];
 
 /**
  * Forwards the request to its owner at `path`, the upstream path built from the matched route (never
- * the caller's raw path), with the query as received (usecases/forward-request.ts signs the caller's
+ * the caller's raw path), with the query as received (usecases/forward-to-owner.ts signs the caller's
  * identity for it). A read (`stream`) gets the owner's body as a stream, passed on as it arrives;
  * other answers are read whole (they may be stored for idempotent replays).
  */

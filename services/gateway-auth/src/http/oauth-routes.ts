@@ -1,6 +1,7 @@
 import type { RouteTable } from '@marketplace/http';
-import { OAUTH_CALLBACK_PATH, type GatewayContext } from '../usecases/context';
-import { completeOAuthConnect } from '../usecases/complete-oauth-connect';
+import { OAUTH_CALLBACK_PATH } from '../domain/oauth-connect';
+import type { GatewayContext } from '../usecases/context';
+import { completeOAuthConnect } from '../usecases/installations/complete-oauth-connect';
 import { credentialsResultView } from './views/installations';
 
 const single = (value: unknown) => (typeof value === 'string' && value.length <= 4096 ? value : undefined);

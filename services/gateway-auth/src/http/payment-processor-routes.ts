@@ -7,15 +7,12 @@ import {
   timestampAcceptable,
 } from '../domain/processor-signature';
 import type { GatewayContext } from '../usecases/context';
-import type { ForwardRouting } from '../usecases/forward-request';
-import {
-  authenticateProcessor,
-  processorNotificationPath,
-  processorSettings,
-  revokeProcessorSecrets,
-  rotateProcessorSecret,
-  type ProcessorSettings,
-} from '../usecases/payment-processor';
+import type { ForwardRouting } from '../usecases/forward-to-owner';
+import { processorNotificationPath, type ProcessorSettings } from '../domain/processor-secrets';
+import { authenticateProcessor } from '../usecases/payment-processor/authenticate-processor';
+import { getProcessorSettings } from '../usecases/payment-processor/get-processor-settings';
+import { revokeProcessorSecrets } from '../usecases/payment-processor/revoke-processor-secrets';
+import { rotateProcessorSecret } from '../usecases/payment-processor/rotate-processor-secret';
 import { tenantIdOf } from './bearer-auth';
 import { forwardSigned, sendUpstream } from './forward';
 import { pathId } from './path-params';
@@ -53,7 +50,7 @@ export const processorHeadersPresent: RouteMiddleware = async (c, next) => {
 export function registerPaymentProcessorRoutes(routes: RouteTable, ctx: GatewayContext, routing: ForwardRouting): void {
   const p = `${TENANT_PREFIX}/payment-processor`;
   routes.get(p, 'tenant', async (c) => {
-    c.body = settingsView(await processorSettings(ctx, tenantIdOf(c)));
+    c.body = settingsView(await getProcessorSettings(ctx, tenantIdOf(c)));
   });
   routes.post(`${p}/secret/rotate`, 'tenant', async (c) => {
     const { secret, settings } = await rotateProcessorSecret(ctx, tenantIdOf(c));

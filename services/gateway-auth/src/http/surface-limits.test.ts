@@ -1,6 +1,6 @@
 import type { BearerClaims } from '@marketplace/identity';
 import type { RateDecision, RequestLimiter } from '@marketplace/redis';
-import type { RateLimitScope } from '../usecases/context';
+import type { RateLimitScope } from '../domain/rate-limits';
 import { ipLimitFor, perCallerLimit } from './surface-limits';
 
 /** A limiter that answers what the test says, and remembers what it was asked. */

@@ -1,14 +1,10 @@
 import type { RequestState, RouteMiddleware } from '@marketplace/http';
 import { unauthenticated, type BearerClaims } from '@marketplace/identity';
 import type { GatewayContext } from '../usecases/context';
-import {
-  admitSurfaceCaller,
-  admitSurfaceFromIp,
-  type BearerSurface,
-  type LimitedSurface,
-  type RequestLimiter,
-  type SurfaceLimits,
-} from '../usecases/rate-limits';
+import type { RequestLimiter } from '@marketplace/redis';
+import type { BearerSurface, LimitedSurface, SurfaceLimits } from '../domain/rate-limits';
+import { admitSurfaceCaller } from '../usecases/rate-limits/admit-surface-caller';
+import { admitSurfaceFromIp } from '../usecases/rate-limits/admit-surface-from-ip';
 import { limited } from './partner/edge';
 
 /*

@@ -2,10 +2,10 @@ import type { RouterContext } from '@koa/router';
 import type { RequestState, RouteTable } from '@marketplace/http';
 import { notFound } from '@marketplace/errors';
 import { unauthenticated } from '@marketplace/identity';
-import { tenantProfile } from '../usecases/credentials';
+import { findTenantProfile } from '../usecases/credentials/find-tenant-profile';
 import { TENANT_FORWARDS } from '../domain/tenant-forwards';
 import type { GatewayContext } from '../usecases/context';
-import type { ForwardRouting } from '../usecases/forward-request';
+import type { ForwardRouting } from '../usecases/forward-to-owner';
 import { tenantIdOf } from './bearer-auth';
 import { forwardSigned, sendUpstream } from './forward';
 import { TENANT_PREFIX } from './tenant-routes';
@@ -39,7 +39,7 @@ export function registerTenantForwards(routes: RouteTable, ctx: GatewayContext, 
     const base = `${TENANT_PREFIX}${prefix}`;
     const handler = async (c: RouterContext<RequestState>) => {
       const tenantId = tenantIdOf(c);
-      const tenant = await tenantProfile(ctx, tenantId);
+      const tenant = await findTenantProfile(ctx, tenantId);
       if (!tenant) throw unauthenticated(); // a token outliving its tenant
       const identity = { kind: 'tenant' as const, tenantId, tenant };
       const path = tenantUpstreamPath(base, c.params.rest);

@@ -1,15 +1,15 @@
 import { API_KEY_ROTATION_OVERLAP } from '@marketplace/contracts';
 import { requestBody, type RouteTable } from '@marketplace/http';
 import type { GatewayContext } from '../usecases/context';
-import { listPublishedApps } from '../usecases/apps';
-import { connectInstallation } from '../usecases/connect-installation';
-import { findInstallation, installApp, listInstallations } from '../usecases/installations';
-import {
-  disconnectInstallation,
-  rotateApiKey,
-  rotateWebhookSecret,
-  uninstallApp,
-} from '../usecases/manage-credentials';
+import { listPublishedApps } from '../usecases/apps/list-published-apps';
+import { connectInstallation } from '../usecases/installations/connect-installation';
+import { disconnectInstallation } from '../usecases/installations/disconnect-installation';
+import { findInstallation } from '../usecases/installations/find-installation';
+import { installApp } from '../usecases/installations/install-app';
+import { listInstallations } from '../usecases/installations/list-installations';
+import { rotateApiKey } from '../usecases/installations/rotate-api-key';
+import { rotateWebhookSecret } from '../usecases/installations/rotate-webhook-secret';
+import { uninstallApp } from '../usecases/installations/uninstall-app';
 import { pathId } from './path-params';
 import { tenantIdOf } from './bearer-auth';
 import { validateApiKeyRotateRequest, validateInstallInput } from './schemas';

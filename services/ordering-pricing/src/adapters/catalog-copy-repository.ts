@@ -15,9 +15,6 @@ export interface CatalogCopyDoc {
   state: Record<string, unknown>;
 }
 
-/** The `_id` of a copied resource of the tenant. */
-export const catalogCopyId = (owner: TenantOwner, entity: CopiedEntity, id: string) =>
-  `${owner.tenantId}:${entity}:${id}`;
 const metaId = (owner: TenantOwner) => `${owner.tenantId}:meta`;
 
 /** Ordering's copy of each tenant's catalog, kept from the catalog topic. */
@@ -70,7 +67,7 @@ export class CatalogCopyRepository {
     return (await this.copy.findOne({ _id: metaId(owner), tenantId: owner.tenantId }))?.sequence ?? 0;
   }
 
-  /** The tenant's documents by copy id (see `catalogCopyId`); ids not held are absent. */
+  /** The tenant's documents by copy id (see `catalogCopyId` in domain/catalog-copy.ts); ids not held are absent. */
   async findByIds(owner: TenantOwner, ids: readonly string[]): Promise<Map<string, CatalogCopyDoc>> {
     if (ids.length === 0) return new Map();
     const docs = await this.copy.find({ _id: { $in: [...ids] }, tenantId: owner.tenantId }).toArray();

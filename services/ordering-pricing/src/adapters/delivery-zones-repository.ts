@@ -1,20 +1,13 @@
 import type { Collection, Db } from 'mongodb';
 import type { RepositoryStorage, TenantOwner } from '@marketplace/store';
-import type { DeliveryZone } from '../domain/delivery-zone';
-import type { AreaGeometry } from '@marketplace/geo';
+import type { StoredDeliveryZone } from '../domain/delivery-zone';
 
 /**
  * The geometry is kept as JSON text, a leftover of FerretDB 1.x (it stored no arrays nested
  * directly in arrays, which every GeoJSON polygon is). Neither MongoDB nor the local engine needs
  * it any more, and nothing queries the geometry, so the format stays as stored.
  */
-export type DeliveryZoneDoc = Omit<DeliveryZone, 'id' | 'geometry'> & { _id: string; geometryJson: string };
-
-/** The zone a stored document holds. */
-export function zoneOf(doc: DeliveryZoneDoc): DeliveryZone {
-  const { _id, geometryJson, ...rest } = doc;
-  return { id: _id, geometry: JSON.parse(geometryJson) as AreaGeometry, ...rest };
-}
+export type DeliveryZoneDoc = StoredDeliveryZone;
 
 /** The tenant's delivery zones. */
 export class DeliveryZonesRepository {

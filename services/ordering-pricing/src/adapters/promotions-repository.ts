@@ -1,14 +1,8 @@
 import type { Collection, Db } from 'mongodb';
 import { isDuplicateKeyError, type RepositoryStorage, type TenantOwner } from '@marketplace/store';
-import type { Promotion } from '../domain/promotion';
+import type { StoredPromotion } from '../domain/promotion';
 
-export type PromotionDoc = Omit<Promotion, 'id'> & { _id: string };
-
-/** The promotion a stored document holds. */
-export function promotionOf(doc: PromotionDoc): Promotion {
-  const { _id, ...rest } = doc;
-  return { id: _id, ...rest };
-}
+export type PromotionDoc = StoredPromotion;
 
 /** A tenant's promotion code, pointing to its promotion (`_id`: tenant:CODE, so a unique insert claims the code). */
 export interface PromotionCodeDoc {

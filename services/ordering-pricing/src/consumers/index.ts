@@ -1,10 +1,10 @@
 import { TOPICS } from '@marketplace/contracts';
 import { defineConsumer, type ConsumerSpec, type ServiceContext } from '@marketplace/runtime';
-import type { CatalogCopyStore as CatalogCopyRepository } from '../usecases/catalog-copy';
 import type { settings } from '../config';
-import { applyCatalogChange } from '../usecases/catalog-copy';
+import { applyCatalogChange } from '../usecases/catalog/apply-catalog-change';
 import type { OrderingContext } from '../usecases/context';
-import { applyDeliveryEvent } from '../usecases/delivery-copy';
+import { applyDeliveryEvent } from '../usecases/deliveries/apply-delivery-event';
+import type { CatalogCopyStore } from '../usecases/ports';
 
 /**
  * Kafka consumers of this service; each runs in the consumer group `ordering-pricing.<name>`.
@@ -13,11 +13,11 @@ import { applyDeliveryEvent } from '../usecases/delivery-copy';
  * - `catalog-copy`: the catalog, for pricing.
  * - `delivery-copy`: each order's live delivery assignment (carried by the order's events), and
  *   Delivered deliveries complete their orders. Who may read an order as its delivery provider is
- *   not decided from this copy: delivery-assignment answers it per read (see usecases/order-reads.ts).
+ *   not decided from this copy: delivery-assignment answers it per read (see usecases/orders/read-order-as-partner.ts).
  */
 export function consumers(
   context: ServiceContext<typeof settings>,
-  parts: { catalogCopy: CatalogCopyRepository; ordering: OrderingContext },
+  parts: { catalogCopy: CatalogCopyStore; ordering: OrderingContext },
 ): ConsumerSpec[] {
   return [
     defineConsumer({

@@ -1,6 +1,6 @@
 /**
  * Ordering's copy of the tenants' catalogs, kept from the `catalog` topic (see
- * usecases/catalog-copy.ts). Only what pricing and validation read is typed here; the copy stores
+ * usecases/catalog/apply-catalog-change.ts). Only what pricing and validation read is typed here; the copy stores
  * each resource's whole state as the catalog published it. Money in integer minor units.
  */
 export interface CopiedBranch {
@@ -71,6 +71,10 @@ export interface CopiedAvailability {
 }
 
 export type CopiedEntity = 'tax-category' | 'branch' | 'category' | 'modifier-group' | 'product' | 'availability';
+
+/** The id of a copied resource of the tenant in the copy: tenant:entity:id. */
+export const catalogCopyId = (owner: { tenantId: string }, entity: CopiedEntity, id: string) =>
+  `${owner.tenantId}:${entity}:${id}`;
 
 /** The part of one tenant's catalog an order touches, loaded for that order. */
 export interface MenuSlice {

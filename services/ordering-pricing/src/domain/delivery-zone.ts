@@ -15,3 +15,15 @@ export interface DeliveryZone {
   createdAt: Date;
   updatedAt: Date;
 }
+
+/**
+ * A zone as its repository stores it: the id as `_id`, and the geometry as JSON text (see
+ * adapters/delivery-zones-repository.ts for why).
+ */
+export type StoredDeliveryZone = Omit<DeliveryZone, 'id' | 'geometry'> & { _id: string; geometryJson: string };
+
+/** The zone a stored document holds. */
+export function zoneOf(doc: StoredDeliveryZone): DeliveryZone {
+  const { _id, geometryJson, ...rest } = doc;
+  return { id: _id, geometry: JSON.parse(geometryJson) as AreaGeometry, ...rest };
+}

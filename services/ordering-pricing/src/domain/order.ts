@@ -1,7 +1,16 @@
 import type { LiveAssignment } from './delivery';
+import type { OrderRequest } from './order-request';
+import type { TenantScope } from './tenant-scope';
 import type { ResolvedLine } from './order-lines';
 import type { PaymentRecord } from './payment-record';
-import type { ORDER_MODE, OrderStatus, OrderStatusName, PaymentStatus } from './order-status';
+import {
+  ORDER_STATUS,
+  PAYMENT_STATUS,
+  type ORDER_MODE,
+  type OrderStatus,
+  type OrderStatusName,
+  type PaymentStatus,
+} from './order-status';
 import type { PriceBreakdown, PricedLine, PromotionEffect } from './pricing';
 
 /** An order. Money in integer minor units of `currencyCode`; `_id` is the order id, as stored. */
@@ -61,4 +70,71 @@ export interface Order {
   history: Array<{ status: OrderStatusName; at: Date; by: 'source' | 'tenant' | 'delivery' }>;
   createdAt: Date;
   updatedAt: Date;
+}
+
+/** A request checked and priced (usecases/orders/price-request.ts): what the new order keeps of it. */
+export interface PricedOrder {
+  lines: Order['lines'];
+  totals: Order['totals'];
+  /** The promotion applied, with its usage limit (a use is taken before the order is stored). */
+  promotion: (NonNullable<Order['promotion']> & { usageLimit: number | null }) | null;
+  branch: Order['branch'];
+}
+
+/** What a new order is made of: the request as checked and priced, its ids, and who placed it. */
+export interface NewOrder {
+  orderId: string;
+  orderNumber: string;
+  tenant: TenantScope;
+  source: Order['source'];
+  request: OrderRequest;
+  priced: PricedOrder;
+  now: Date;
+}
+
+/** A new order, Pending and unpaid, as its source placed it. */
+export function newOrder({ orderId, orderNumber, tenant, source, request, priced, now }: NewOrder): Order {
+  return {
+    _id: orderId,
+    tenantId: tenant.tenantId,
+    branchId: request.branchId,
+    orderNumber,
+    status: ORDER_STATUS.Pending,
+    paymentStatus: PAYMENT_STATUS.Unpaid,
+    orderMode: request.orderMode,
+    paymentMethod: request.paymentMethod,
+    source,
+    customer: {
+      name: request.customerName,
+      phone: request.customerPhone,
+      email: request.customerEmail ?? null,
+      notes: request.customerNotes ?? null,
+    },
+    deliveryZoneId: request.deliveryZoneId ?? null,
+    deliveryAddress: request.deliveryAddress
+      ? {
+          label: request.deliveryAddress.label ?? null,
+          addressLine: request.deliveryAddress.addressLine,
+          latitude: request.deliveryAddress.latitude,
+          longitude: request.deliveryAddress.longitude,
+          notes: request.deliveryAddress.notes ?? null,
+        }
+      : null,
+    branch: priced.branch,
+    currencyCode: tenant.currencyCode,
+    decimals: tenant.decimals,
+    lines: priced.lines,
+    promotion: priced.promotion && {
+      id: priced.promotion.id,
+      code: priced.promotion.code,
+      effect: priced.promotion.effect,
+    },
+    totals: priced.totals,
+    liveAssignment: null,
+    deliveryRevision: 0,
+    cancellation: null,
+    history: [{ status: 'Pending', at: now, by: 'source' }],
+    createdAt: now,
+    updatedAt: now,
+  };
 }

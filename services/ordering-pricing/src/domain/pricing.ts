@@ -92,24 +92,49 @@ const toNumber = (value: bigint) => {
   return n;
 };
 
-export function priceOrder(input: PricingInput): PriceBreakdown {
-  const lines = input.lines.map((line) => {
+/** A line after step 1, exact: its unit price, its total and each option's total. */
+interface LineTotals {
+  unit: bigint;
+  total: bigint;
+  modifierTotals: bigint[];
+  tax: TaxRule | null;
+}
+
+/** Step 1: each line's unit price and total, and the subtotal (exact integers). */
+function priceLines(input: readonly LineToPrice[]): { lines: LineTotals[]; subtotal: bigint } {
+  const lines = input.map((line) => {
     const quantity = amount(line.quantity, 'quantity', 1);
     const modifiers = line.modifierPricesMinor.map((p) => amount(p, 'modifier price'));
     const unit = modifiers.reduce((sum, p) => sum + p, amount(line.variantPriceMinor, 'variant price'));
     return { unit, total: unit * quantity, modifierTotals: modifiers.map((p) => p * quantity), tax: line.tax };
   });
-  const subtotal = lines.reduce((sum, l) => sum + l.total, 0n);
+  return { lines, subtotal: lines.reduce((sum, l) => sum + l.total, 0n) };
+}
 
-  const promotion = input.promotion;
+/**
+ * The subtotal of the lines (step 1), before any discount or fee: what a promotion's minimum and a
+ * delivery zone's minimum order are compared with.
+ */
+export function subtotalOf(lines: readonly LineToPrice[]): number {
+  return toNumber(priceLines(lines).subtotal);
+}
+
+/** Step 2: the discount, capped at the subtotal. */
+function discountOf(promotion: PromotionEffect | null, subtotal: bigint): bigint {
   let discount = 0n;
   if (promotion?.kind === 'percentage') {
     if (!(promotion.percent > 0)) throw new RangeError('promotion percent must be more than 0');
     discount = roundHalfUp(subtotal * scaledPercent(promotion.percent, 2, 'promotion percent'), 10_000n);
   } else if (promotion?.kind === 'fixed') discount = amount(promotion.amountMinor, 'promotion amount', 1);
-  if (discount > subtotal) discount = subtotal;
-  const goods = subtotal - discount;
+  return discount > subtotal ? subtotal : discount;
+}
 
+/** Step 3: the inclusive and the exclusive tax of the discounted goods, each rounded once. */
+function taxesOf(
+  lines: readonly LineTotals[],
+  subtotal: bigint,
+  goods: bigint,
+): { inclusive: bigint; exclusive: bigint } {
   // Every base carries the same factor goods / subtotal, so it is applied once to each exact sum.
   // Exclusive amounts then share the denominator 1 000 000 and sum as integers; inclusive ones are
   // added as fractions, lines of one rate grouped first so that the denominator grows with the
@@ -125,9 +150,18 @@ export function priceOrder(input: PricingInput): PriceBreakdown {
   let [inclusiveN, inclusiveD] = [0n, 1n];
   for (const [r, total] of inclusiveByRate)
     [inclusiveN, inclusiveD] = [inclusiveN * (1_000_000n + r) + total * r * inclusiveD, inclusiveD * (1_000_000n + r)];
-  const inclusiveTax = subtotal === 0n ? 0n : roundHalfUp(inclusiveN * goods, inclusiveD * subtotal);
-  const exclusiveTax = subtotal === 0n ? 0n : roundHalfUp(exclusive * goods, 1_000_000n * subtotal);
+  return {
+    inclusive: subtotal === 0n ? 0n : roundHalfUp(inclusiveN * goods, inclusiveD * subtotal),
+    exclusive: subtotal === 0n ? 0n : roundHalfUp(exclusive * goods, 1_000_000n * subtotal),
+  };
+}
 
+export function priceOrder(input: PricingInput): PriceBreakdown {
+  const { lines, subtotal } = priceLines(input.lines);
+  const discount = discountOf(input.promotion, subtotal);
+  const goods = subtotal - discount;
+  const taxes = taxesOf(lines, subtotal, goods);
+  // Step 4.
   const serviceFee =
     amount(input.serviceFee.fixedMinor, 'service fee') +
     roundHalfUp(goods * scaledPercent(input.serviceFee.percent, 2, 'service fee percent'), 10_000n);
@@ -140,11 +174,15 @@ export function priceOrder(input: PricingInput): PriceBreakdown {
     })),
     subtotalMinor: toNumber(subtotal),
     discountMinor: toNumber(discount),
-    inclusiveTaxMinor: toNumber(inclusiveTax),
-    exclusiveTaxMinor: toNumber(exclusiveTax),
-    taxTotalMinor: toNumber(inclusiveTax + exclusiveTax),
+    inclusiveTaxMinor: toNumber(taxes.inclusive),
+    exclusiveTaxMinor: toNumber(taxes.exclusive),
+    taxTotalMinor: toNumber(taxes.inclusive + taxes.exclusive),
     deliveryFeeMinor: toNumber(deliveryFee),
     serviceFeeMinor: toNumber(serviceFee),
-    grandTotalMinor: toNumber(goods + exclusiveTax + deliveryFee + serviceFee),
+    // Step 5.
+    grandTotalMinor: toNumber(goods + taxes.exclusive + deliveryFee + serviceFee),
   };
 }
+
+/** No service fee until the tenant sets one. */
+export const NO_SERVICE_FEE: ServiceFeeRule = { fixedMinor: 0, percent: 0 };

@@ -1,9 +1,10 @@
 import { identityOf } from '@marketplace/identity';
 import { pathId, requestBody, type RouteTable } from '@marketplace/http';
-import { tenantScope, type OrderingContext } from '../usecases/context';
-import { createOrder } from '../usecases/create-order';
-import { cancelBySource } from '../usecases/order-actions';
-import { readOrderAsPartner } from '../usecases/order-reads';
+import { tenantScope } from '../domain/tenant-scope';
+import type { OrderingContext } from '../usecases/context';
+import { cancelBySource } from '../usecases/orders/cancel-by-source';
+import { createOrder } from '../usecases/orders/create-order';
+import { readOrderAsPartner } from '../usecases/orders/read-order-as-partner';
 import { validateOrderRequest } from './schemas';
 import { cancellationView, createdView, deliveryOrderView, orderView } from './views/orders';
 

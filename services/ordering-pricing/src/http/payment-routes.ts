@@ -1,7 +1,8 @@
 import { identityOf } from '@marketplace/identity';
 import { requestBody, type RouteTable } from '@marketplace/http';
-import { tenantScope, type OrderingContext } from '../usecases/context';
-import { confirmPaymentByProcessor } from '../usecases/payments';
+import { tenantScope } from '../domain/tenant-scope';
+import type { OrderingContext } from '../usecases/context';
+import { confirmPaymentByProcessor } from '../usecases/payments/confirm-payment-by-processor';
 import { validateProcessorNotification } from './schemas';
 
 /**

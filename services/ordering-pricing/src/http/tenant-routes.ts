@@ -1,16 +1,27 @@
 import type { RouterContext } from '@koa/router';
+import { tenantOrderingApiDocument } from '@marketplace/contracts';
 import { validationError } from '@marketplace/errors';
+import { pathId, queryId, requestBody, type RequestState, type RouteTable } from '@marketplace/http';
 import { identityOf } from '@marketplace/identity';
 import { toMinorUnits } from '@marketplace/money';
-import { pathId, queryId, requestBody, type RequestState, type RouteTable } from '@marketplace/http';
-import { tenantScope, type OrderingContext } from '../usecases/context';
-import { actAsTenant, type TenantAction } from '../usecases/order-actions';
-import { recordPaymentByTenant } from '../usecases/payments';
-import { listOrders, readOrderAsTenant } from '../usecases/order-reads';
-import * as promotions from '../usecases/promotions';
-import { getServiceFee, putServiceFee } from '../usecases/settings';
-import * as zones from '../usecases/zones';
-import { tenantOrderingApiDocument } from '@marketplace/contracts';
+import type { ServiceFeeRule } from '../domain/pricing';
+import { tenantScope, type TenantScope } from '../domain/tenant-scope';
+import type { OrderingContext } from '../usecases/context';
+import { actAsTenant, type TenantAction } from '../usecases/orders/act-as-tenant';
+import { listOrders } from '../usecases/orders/list-orders';
+import { readOrderAsTenant } from '../usecases/orders/read-order-as-tenant';
+import { recordPaymentByTenant } from '../usecases/payments/record-payment-by-tenant';
+import { createPromotion } from '../usecases/promotions/create-promotion';
+import { deletePromotion } from '../usecases/promotions/delete-promotion';
+import { getPromotion } from '../usecases/promotions/get-promotion';
+import { listPromotions } from '../usecases/promotions/list-promotions';
+import { updatePromotion } from '../usecases/promotions/update-promotion';
+import { getServiceFee } from '../usecases/service-fee/get-service-fee';
+import { putServiceFee } from '../usecases/service-fee/put-service-fee';
+import { deleteZone } from '../usecases/zones/delete-zone';
+import { getZone } from '../usecases/zones/get-zone';
+import { listZones } from '../usecases/zones/list-zones';
+import { saveZone } from '../usecases/zones/save-zone';
 import { validateManualPaymentRecord, validatePromotion, validateServiceFeeInput, validateZone } from './schemas';
 import { tenantOrderView } from './views/orders';
 import { promotionView } from './views/promotions';
@@ -27,77 +38,90 @@ const tenantOf = (c: Ctx) => tenantScope(identityOf(c, 'tenant'));
  * actions (accept, reject, complete, cancel, record payment).
  */
 export function registerTenantRoutes(routes: RouteTable, ctx: OrderingContext): void {
+  registerZoneRoutes(routes, ctx);
+  registerPromotionRoutes(routes, ctx);
+  registerServiceFeeRoutes(routes, ctx);
+  registerOrderRoutes(routes, ctx);
+}
+
+function registerZoneRoutes(routes: RouteTable, ctx: OrderingContext): void {
   const zonesPath = `${TENANT_PREFIX}/delivery-zones`;
   routes.post(zonesPath, 'tenant', async (c) => {
     const tenant = tenantOf(c);
     c.status = 201;
-    c.body = zoneView(await zones.saveZone(ctx, tenant, undefined, validateZone(requestBody(c))), tenant);
+    c.body = zoneView(await saveZone(ctx, tenant, undefined, validateZone(requestBody(c))), tenant);
   });
   routes.get(zonesPath, 'tenant', async (c) => {
     const tenant = tenantOf(c);
-    c.body = (await zones.listZones(ctx, tenant, queryId(c.query, 'branchId'))).map((zone) => zoneView(zone, tenant));
+    c.body = (await listZones(ctx, tenant, queryId(c.query, 'branchId'))).map((zone) => zoneView(zone, tenant));
   });
   routes.get(`${zonesPath}/:id`, 'tenant', async (c) => {
     const tenant = tenantOf(c);
-    c.body = zoneView(await zones.getZone(ctx, tenant, pathId(c.params.id)), tenant);
+    c.body = zoneView(await getZone(ctx, tenant, pathId(c.params.id)), tenant);
   });
   routes.put(`${zonesPath}/:id`, 'tenant', async (c) => {
     const tenant = tenantOf(c);
     const id = pathId(c.params.id);
-    c.body = zoneView(await zones.saveZone(ctx, tenant, id, validateZone(requestBody(c))), tenant);
+    c.body = zoneView(await saveZone(ctx, tenant, id, validateZone(requestBody(c))), tenant);
   });
   routes.delete(`${zonesPath}/:id`, 'tenant', async (c) => {
-    await zones.deleteZone(ctx, tenantOf(c), pathId(c.params.id));
+    await deleteZone(ctx, tenantOf(c), pathId(c.params.id));
     c.status = 204;
   });
+}
 
+function registerPromotionRoutes(routes: RouteTable, ctx: OrderingContext): void {
   const promotionsPath = `${TENANT_PREFIX}/promotions`;
   routes.post(promotionsPath, 'tenant', async (c) => {
     const tenant = tenantOf(c);
     c.status = 201;
-    c.body = promotionView(await promotions.createPromotion(ctx, tenant, validatePromotion(requestBody(c))), tenant);
+    c.body = promotionView(await createPromotion(ctx, tenant, validatePromotion(requestBody(c))), tenant);
   });
   routes.get(promotionsPath, 'tenant', async (c) => {
     const tenant = tenantOf(c);
-    c.body = (await promotions.listPromotions(ctx, tenant)).map((p) => promotionView(p, tenant));
+    c.body = (await listPromotions(ctx, tenant)).map((p) => promotionView(p, tenant));
   });
   routes.get(`${promotionsPath}/:id`, 'tenant', async (c) => {
     const tenant = tenantOf(c);
-    c.body = promotionView(await promotions.getPromotion(ctx, tenant, pathId(c.params.id)), tenant);
+    c.body = promotionView(await getPromotion(ctx, tenant, pathId(c.params.id)), tenant);
   });
   routes.put(`${promotionsPath}/:id`, 'tenant', async (c) => {
     const tenant = tenantOf(c);
     const id = pathId(c.params.id);
-    c.body = promotionView(
-      await promotions.updatePromotion(ctx, tenant, id, validatePromotion(requestBody(c))),
-      tenant,
-    );
+    c.body = promotionView(await updatePromotion(ctx, tenant, id, validatePromotion(requestBody(c))), tenant);
   });
   routes.delete(`${promotionsPath}/:id`, 'tenant', async (c) => {
-    await promotions.deletePromotion(ctx, tenantOf(c), pathId(c.params.id));
+    await deletePromotion(ctx, tenantOf(c), pathId(c.params.id));
     c.status = 204;
   });
+}
 
+function registerServiceFeeRoutes(routes: RouteTable, ctx: OrderingContext): void {
   routes.get(`${TENANT_PREFIX}/service-fee`, 'tenant', async (c) => {
     const tenant = tenantOf(c);
     c.body = serviceFeeView(await getServiceFee(ctx, tenant), tenant);
   });
   routes.put(`${TENANT_PREFIX}/service-fee`, 'tenant', async (c) => {
     const tenant = tenantOf(c);
-    const input = validateServiceFeeInput(requestBody(c));
-    const fixedMinor = toMinorUnits(input.fixed, tenant.decimals);
-    const errors: Record<string, string[]> = {};
-    if (fixedMinor === undefined)
-      errors.fixed = [`must be a non-negative amount with at most ${tenant.decimals} decimals`];
-    if (Number(input.percent.toFixed(2)) !== input.percent) errors.percent = ['must have at most 2 decimals'];
-    if (Object.keys(errors).length > 0)
-      throw validationError('request.invalid', 'The service fee is invalid; see errors.', errors);
-    c.body = serviceFeeView(
-      await putServiceFee(ctx, tenant, { fixedMinor: fixedMinor!, percent: input.percent }),
-      tenant,
-    );
+    const fee = serviceFeeOf(validateServiceFeeInput(requestBody(c)), tenant);
+    c.body = serviceFeeView(await putServiceFee(ctx, tenant, fee), tenant);
   });
+}
 
+/** The service fee a tenant sends, in minor units; 400 for amounts or percents with too many decimals. */
+function serviceFeeOf(input: { fixed: number; percent: number }, tenant: TenantScope): ServiceFeeRule {
+  const fixedMinor = toMinorUnits(input.fixed, tenant.decimals);
+  const errors: Record<string, string[]> = {};
+  if (fixedMinor === undefined)
+    errors.fixed = [`must be a non-negative amount with at most ${tenant.decimals} decimals`];
+  if (Number(input.percent.toFixed(2)) !== input.percent) errors.percent = ['must have at most 2 decimals'];
+  if (Object.keys(errors).length > 0)
+    throw validationError('request.invalid', 'The service fee is invalid; see errors.', errors);
+  return { fixedMinor: fixedMinor!, percent: input.percent };
+}
+
+/** The tenant's orders with their actions. */
+function registerOrderRoutes(routes: RouteTable, ctx: OrderingContext): void {
   const ordersPath = `${TENANT_PREFIX}/orders`;
   routes.get(ordersPath, 'tenant', async (c) => {
     const status = c.query.status === undefined ? undefined : Number(c.query.status);

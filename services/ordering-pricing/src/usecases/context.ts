@@ -1,36 +1,21 @@
-import type { PartnerIdentity, ProcessorIdentity, TenantIdentity } from '@marketplace/identity';
 import type { Logger } from '@marketplace/logging';
-import { currencyDecimals } from '@marketplace/money';
-import type { OutboxRelay } from '@marketplace/outbox';
 import type { OrderLock } from '../adapters/order-lock';
-import type { OrderingStore } from '../adapters/store';
-import type { CopyReader } from './catalog-copy';
-import type { OrderNumbers } from './order-numbers';
+import type { CopyReader, OrderingRepositories, OrderNumbering, OrderOutbox } from './ports';
 
-/** What the use cases work with. */
+export type { TenantScope } from '../domain/tenant-scope';
+
+/** What the use cases work with: their ports, wired by service.ts. */
 export interface OrderingContext {
-  store: OrderingStore;
-  outbox: OutboxRelay;
+  store: OrderingRepositories;
+  /** Publishes an order's staged events right after its write. */
+  orderOutbox: OrderOutbox;
   /** One change at a time per order (by order id). */
-  orderLock: OrderLock;
-  orderNumbers: OrderNumbers;
+  orderLock: Pick<OrderLock, 'run'>;
+  orderNumbers: OrderNumbering;
   /** The catalog copy as order pricing reads it (cached per tenant sequence). */
   catalogCopy: CopyReader;
+  /** The catalog copy read straight from the database, uncached (the tenant API's checks). */
+  uncachedCatalogCopy: CopyReader;
   logger: Logger;
   now(): Date;
-}
-
-/** The tenant a request acts for (from the gateway's signed identity). */
-export interface TenantScope {
-  tenantId: string;
-  currencyCode: string;
-  decimals: number;
-}
-
-export function tenantScope(identity: TenantIdentity | PartnerIdentity | ProcessorIdentity): TenantScope {
-  return {
-    tenantId: identity.tenantId,
-    currencyCode: identity.tenant.currencyCode,
-    decimals: currencyDecimals(identity.tenant.currencyCode),
-  };
 }

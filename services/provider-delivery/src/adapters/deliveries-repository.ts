@@ -5,6 +5,7 @@ import { updateWithOutbox, withOutbox, type OutboxFields } from '@marketplace/ou
 import { isDuplicateKeyError, type RepositoryStorage } from '@marketplace/store';
 import type {
   CallbackSource,
+  DeliveryChanges,
   DeliveryOrder,
   SentLocation,
   StoredDelivery,
@@ -57,23 +58,8 @@ export type IdempotencyRecord = Pick<
   '_id' | 'fingerprint' | 'accepted' | 'rejectionReason' | 'callbackSource' | 'callbackUrlSealed'
 >;
 
-/** The fields a change sets (status, tracking, the order's current values). */
-export type DeliveryChanges = Partial<
-  Pick<
-    DeliveryDoc,
-    | 'order'
-    | 'status'
-    | 'statusEventTimeUtc'
-    | 'tracking'
-    | 'lastSentLocation'
-    | 'returnReasonCode'
-    | 'driverId'
-    | 'offers'
-    | 'dispatchAt'
-    | 'failureReason'
-    | 'updatedAt'
-  >
->;
+/** The fields a change sets (domain/delivery.ts). */
+export type { DeliveryChanges };
 
 const WITHOUT_OUTBOX = { projection: { _outbox: 0, _outboxSince: 0, _outboxVersion: 0 } } as const;
 

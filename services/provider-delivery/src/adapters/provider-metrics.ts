@@ -1,10 +1,10 @@
 import { Counter, type Registry } from 'prom-client';
-import type { ProviderMetrics } from '../usecases/context';
-import { RATE_LIMIT_SCOPES, type RateLimitScope } from '../usecases/rate-limits';
+import type { ProviderMetrics } from '../usecases/ports';
+import { RATE_LIMIT_SCOPES, type RateLimitScope } from '../domain/rate-limit';
 
 /**
  * Deliveries created (accepted, or rejected by a business rule), their status changes by the
- * status reached, and requests refused by a rate limit, by its scope (usecases/rate-limits.ts). No
+ * status reached, and requests refused by a rate limit, by its scope (http/rate-limits.ts). No
  * label names an account, an address, a driver, a link or a delivery: their number is unbounded.
  */
 export function providerMetrics(registry: Registry): ProviderMetrics & { rateLimited(scope: RateLimitScope): void } {

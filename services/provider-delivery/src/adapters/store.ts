@@ -33,3 +33,9 @@ export const providerIndexes: IndexPlan = indexPlanOf(
   DeliveriesRepository.storage,
   DriversRepository.storage,
 );
+
+/** The collections whose documents stage events (delivery events; secret rotations): the outbox relay sweeps them. */
+export const providerOutboxCollections: string[] = [
+  DeliveriesRepository.storage.collection,
+  PlatformAccountsRepository.storage.collection,
+];

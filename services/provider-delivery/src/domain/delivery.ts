@@ -120,6 +120,28 @@ export interface StoredDelivery extends Delivery {
 export const mintTrackingToken = (): string => `trk_${randomBytes(16).toString('base64url')}`;
 export const TRACKING_TOKEN_PATTERN = /^trk_[A-Za-z0-9_-]{22}$/;
 
+/** The public tracking page of a delivery (http/tracking-routes.ts serves it). */
+export const trackingUrlOf = (publicBaseUrl: string, trackingToken: string): string =>
+  `${publicBaseUrl}/track/${trackingToken}`;
+
+/** The fields a change of a delivery sets (status, tracking, the order's current values). */
+export type DeliveryChanges = Partial<
+  Pick<
+    StoredDelivery,
+    | 'order'
+    | 'status'
+    | 'statusEventTimeUtc'
+    | 'tracking'
+    | 'lastSentLocation'
+    | 'returnReasonCode'
+    | 'driverId'
+    | 'offers'
+    | 'dispatchAt'
+    | 'failureReason'
+    | 'updatedAt'
+  >
+>;
+
 /** Amount as sent (a JSON number in the major unit) to minor units, or undefined with more than two decimals. */
 export function toMinorUnits(amount: number): number | undefined {
   // The shortest text that reads back as the same double is what the platform wrote (9.5, 12.34):

@@ -2,7 +2,7 @@ import { deliveryLegSeconds, travelSeconds, type Point } from './eta';
 
 /**
  * The dispatch rule (pure, time passed in): which driver an accepted delivery is offered to, when,
- * and when we give up. The caller (usecases/dispatcher.ts) stores the offers, asks again
+ * and when we give up. The caller (usecases/dispatch/dispatch-delivery.ts) stores the offers, asks again
  * when an offer is answered or runs out, when a driver's state changes, and at the latest at a
  * `wait`'s `until`.
  *

@@ -134,3 +134,6 @@ export function mintWebhookSecret(): string {
 export interface AccountOwner {
   readonly accountId: string;
 }
+
+/** Where an account's sealed webhook secret is bound (associated data of the seal). */
+export const webhookSecretContext = (accountId: string) => `platform-account:${accountId}:webhook-secret`;

@@ -2,15 +2,16 @@ import { providerAdminApiDocument } from '@marketplace/contracts';
 import { notFound } from '@marketplace/errors';
 import { pathId, requestBody, type RouteTable } from '@marketplace/http';
 import { KEY_ID_PATTERN } from '../domain/api-key';
-import { listKeys, mintKey, revokeKey, rotateKeys } from '../usecases/api-keys';
+import { createAccount } from '../usecases/accounts/create-account';
+import { getAccount } from '../usecases/accounts/get-account';
+import { listAccounts } from '../usecases/accounts/list-accounts';
+import { rotateWebhookSecret } from '../usecases/accounts/rotate-webhook-secret';
+import { updateAccount } from '../usecases/accounts/update-account';
+import { listKeys } from '../usecases/api-keys/list-keys';
+import { mintKey } from '../usecases/api-keys/mint-key';
+import { revokeKey } from '../usecases/api-keys/revoke-key';
+import { rotateKeys } from '../usecases/api-keys/rotate-keys';
 import type { ProviderContext } from '../usecases/context';
-import {
-  createAccount,
-  getAccount,
-  listAccounts,
-  rotateWebhookSecret,
-  updateAccount,
-} from '../usecases/platform-accounts';
 import { validateAccountInput, validateAccountPatch, validateRotateRequest } from './schemas';
 import { accountView, apiKeyView, mintedKeyView, webhookSecretView } from './views';
 

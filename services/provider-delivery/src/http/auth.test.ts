@@ -2,7 +2,7 @@ import { signBearerToken } from '@marketplace/identity';
 import type { RateDecision, RequestLimiter } from '@marketplace/redis';
 import { captureLogger } from '@marketplace/testing';
 import type { ProviderContext } from '../usecases/context';
-import { RateLimits, SIMULATOR_PASS_HEADER, trackingBucket, type SurfaceLimits } from '../usecases/rate-limits';
+import { RateLimits, SIMULATOR_PASS_HEADER, trackingBucket, type SurfaceLimits } from './rate-limits';
 import { audienceGuards } from './auth';
 import { TRACKING_PAGE_PATH, TRACKING_STATE_PATH } from './tracking-routes';
 

@@ -5,10 +5,12 @@ import { unauthenticated, verifyBearerToken } from '@marketplace/identity';
 import { parseBearerApiKey } from '../domain/api-key';
 import { parseBearerCourierToken, type Driver } from '../domain/driver';
 import type { PlatformAccount } from '../domain/platform-account';
-import { authenticatePlatform } from '../usecases/authenticate';
-import { authenticateCourier } from '../usecases/courier';
+import type { Admission, Surface } from '../domain/rate-limit';
+import { authenticatePlatform } from '../usecases/accounts/authenticate-platform';
 import type { ProviderContext } from '../usecases/context';
-import { SIMULATOR_PASS_HEADER, type Admission, type Surface } from '../usecases/rate-limits';
+import type { RequestLimits } from '../usecases/ports';
+import { authenticateCourier } from '../usecases/courier/authenticate-courier';
+import { SIMULATOR_PASS_HEADER } from './rate-limits';
 import { answerTooManyTrackingRequests } from './tracking-routes';
 
 type PlatformState = RequestState & {
@@ -34,7 +36,7 @@ const rateLimited = (retryAfterSeconds: number) =>
  * wrong secret, revoked, expired, another signing key, another role). Answers of the credentialed
  * audiences carry `Cache-Control: no-store`.
  *
- * Every audience first counts the request against its client IP (usecases/rate-limits.ts), before
+ * Every audience first counts the request against its client IP (http/rate-limits.ts), before
  * any credential is looked at, then checks the credentials, then counts the caller:
  *
  * - `admin`: `Authorization: Bearer <JWT>`, HS256 under PROVIDER_ADMIN_TOKEN_SECRET, role admin;
@@ -52,11 +54,38 @@ const rateLimited = (retryAfterSeconds: number) =>
  */
 export function audienceGuards(ctx: ProviderContext, adminTokenSecret: Buffer) {
   const limits = ctx.rateLimits;
+  const counted = rateLimitSteps(limits);
+  const credentials = credentialSteps(ctx, adminTokenSecret);
+  const admin = chain(
+    noStore,
+    counted.perIp('admin'),
+    credentials.adminToken,
+    counted.perCaller((c) => limits.forAdmin((c.state as PlatformState).admin!)),
+  );
+  const platform = chain(
+    noStore,
+    counted.perIp('platform'),
+    credentials.platformKey,
+    counted.perCaller((c) => limits.admit((c.state as PlatformState).platformAccount!)),
+  );
+  const courier = chain(
+    noStore,
+    counted.perIp('courier'),
+    credentials.courierToken,
+    counted.perCaller((c) => limits.forDriver((c.state as PlatformState).courier!.id)),
+  );
+  return { admin, platform, courier, public: chain(counted.perIp('public'), counted.trackingLink) };
+}
+
+/** Answers of the credentialed audiences are never stored by a cache. */
+const noStore: RouteMiddleware = async (c, next) => {
+  c.set('Cache-Control', 'no-store');
+  await next();
+};
+
+/** The guards' counting steps: per client IP, per caller, per tracking link. */
+function rateLimitSteps(limits: RequestLimits) {
   const exempt = (c: GuardContext) => (c.state as PlatformState).unlimited === true;
-  const noStore: RouteMiddleware = async (c, next) => {
-    c.set('Cache-Control', 'no-store');
-    await next();
-  };
   /** A surface's per-IP limit: every request, before its credentials (the simulator's pass skips every limit). */
   const perIp =
     (surface: Surface): RouteMiddleware =>
@@ -82,7 +111,17 @@ export function audienceGuards(ctx: ProviderContext, adminTokenSecret: Buffer) {
       }
       await next();
     };
+  const trackingLink: RouteMiddleware = async (c, next) => {
+    const token = c.params.token;
+    const admission = token === undefined || exempt(c) ? undefined : await limits.forTrackingToken(token);
+    if (admission && !admission.allowed) return tooManyRequests(c, admission.retryAfterSeconds);
+    await next();
+  };
+  return { perIp, perCaller, trackingLink };
+}
 
+/** The guards' credential checks: each puts its caller on the request state, or answers 401. */
+function credentialSteps(ctx: ProviderContext, adminTokenSecret: Buffer) {
   const adminToken: RouteMiddleware = async (c, next) => {
     const match = /^Bearer ([A-Za-z0-9_.-]+)$/i.exec(c.get('authorization'));
     const claims = match ? verifyBearerToken(adminTokenSecret, match[1]!, ctx.now()) : undefined;
@@ -104,32 +143,7 @@ export function audienceGuards(ctx: ProviderContext, adminTokenSecret: Buffer) {
     (c.state as PlatformState).courier = driver;
     await next();
   };
-  const trackingLink: RouteMiddleware = async (c, next) => {
-    const token = c.params.token;
-    const admission = token === undefined || exempt(c) ? undefined : await limits.forTrackingToken(token);
-    if (admission && !admission.allowed) return tooManyRequests(c, admission.retryAfterSeconds);
-    await next();
-  };
-
-  const admin = chain(
-    noStore,
-    perIp('admin'),
-    adminToken,
-    perCaller((c) => limits.forAdmin((c.state as PlatformState).admin!)),
-  );
-  const platform = chain(
-    noStore,
-    perIp('platform'),
-    platformKey,
-    perCaller((c) => limits.admit((c.state as PlatformState).platformAccount!)),
-  );
-  const courier = chain(
-    noStore,
-    perIp('courier'),
-    courierToken,
-    perCaller((c) => limits.forDriver((c.state as PlatformState).courier!.id)),
-  );
-  return { admin, platform, courier, public: chain(perIp('public'), trackingLink) };
+  return { adminToken, platformKey, courierToken };
 }
 
 type GuardContext = Parameters<RouteMiddleware>[0];

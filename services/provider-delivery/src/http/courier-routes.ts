@@ -7,15 +7,13 @@ import {
 } from '@marketplace/contracts';
 import { bodyValidator, requestBody, type RouteTable } from '@marketplace/http';
 import type { ProviderContext } from '../usecases/context';
-import {
-  acceptOffer,
-  courierDelivery,
-  courierState,
-  declineOffer,
-  reportCourierEvent,
-  reportLocation,
-  setAvailability,
-} from '../usecases/courier';
+import { acceptOffer } from '../usecases/courier/accept-offer';
+import { declineOffer } from '../usecases/courier/decline-offer';
+import { readCourierDelivery } from '../usecases/courier/read-courier-delivery';
+import { readCourierState } from '../usecases/courier/read-courier-state';
+import { reportCourierEvent } from '../usecases/courier/report-courier-event';
+import { reportLocation } from '../usecases/courier/report-location';
+import { setAvailability } from '../usecases/courier/set-availability';
 import { courierDriverOf } from './auth';
 import { courierDeliveryView, courierStateView } from './courier-views';
 import { deliveryIdOf } from './platform-routes';
@@ -31,7 +29,7 @@ export function registerCourierRoutes(routes: RouteTable, ctx: ProviderContext):
     c.body = providerCourierApiDocument;
   });
   routes.get(`${C}/me`, 'courier', async (c) => {
-    c.body = courierStateView(await courierState(ctx, courierDriverOf(c)));
+    c.body = courierStateView(await readCourierState(ctx, courierDriverOf(c)));
   });
   routes.post(`${C}/me/availability`, 'courier', async (c) => {
     const { online } = validateAvailability(requestBody(c));
@@ -49,7 +47,7 @@ export function registerCourierRoutes(routes: RouteTable, ctx: ProviderContext):
     c.body = await declineOffer(ctx, courierDriverOf(c), deliveryIdOf(c.params.providerDeliveryId));
   });
   routes.get(`${C}/deliveries/:providerDeliveryId`, 'courier', async (c) => {
-    const delivery = await courierDelivery(ctx, courierDriverOf(c), deliveryIdOf(c.params.providerDeliveryId));
+    const delivery = await readCourierDelivery(ctx, courierDriverOf(c), deliveryIdOf(c.params.providerDeliveryId));
     c.body = courierDeliveryView(delivery);
   });
   routes.post(`${C}/deliveries/:providerDeliveryId/events`, 'courier', async (c) => {

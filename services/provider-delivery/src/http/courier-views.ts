@@ -7,7 +7,7 @@ import type {
 import type { StoredDelivery } from '../domain/delivery';
 import type { Driver } from '../domain/driver';
 import { readyAt } from '../domain/eta';
-import type { CourierState } from '../usecases/courier';
+import type { CourierState } from '../usecases/courier/read-courier-state';
 
 /** The drivers' and the courier API's bodies. None ever carries a courier token or its hash. */
 

@@ -2,7 +2,11 @@ import { requestSchemas, type DriverInput, type DriverPatch } from '@marketplace
 import { bodyValidator, pathId, requestBody, type RouteTable } from '@marketplace/http';
 import type { DriverChanges } from '../domain/driver';
 import type { ProviderContext } from '../usecases/context';
-import { changeDriver, getDriver, listDrivers, registerDriver, replaceCourierToken } from '../usecases/drivers';
+import { changeDriver } from '../usecases/drivers/change-driver';
+import { getDriver } from '../usecases/drivers/get-driver';
+import { listDrivers } from '../usecases/drivers/list-drivers';
+import { registerDriver } from '../usecases/drivers/register-driver';
+import { replaceCourierToken } from '../usecases/drivers/replace-courier-token';
 import { driverView } from './courier-views';
 
 const validateDriver = bodyValidator<DriverInput>(requestSchemas.DriverInput);

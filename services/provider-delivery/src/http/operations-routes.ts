@@ -1,9 +1,9 @@
 import { requestSchemas, type DeliveryProgressReport, type OperatorDelivery } from '@marketplace/contracts';
 import { bodyValidator, pathId, requestBody, type RouteTable } from '@marketplace/http';
 import type { StoredDelivery } from '../domain/delivery';
-import { readDelivery } from '../usecases/change-delivery';
+import { readDelivery } from '../usecases/deliveries/read-delivery';
 import type { ProviderContext } from '../usecases/context';
-import { recordProgress } from '../usecases/record-progress';
+import { recordProgress } from '../usecases/deliveries/record-progress';
 import { deliveryIdOf } from './platform-routes';
 
 const validateReport = bodyValidator<DeliveryProgressReport>(requestSchemas.DeliveryProgressReport);

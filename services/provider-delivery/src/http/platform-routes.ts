@@ -9,11 +9,15 @@ import {
 } from '@marketplace/contracts';
 import { isAppError, type FieldErrors } from '@marketplace/errors';
 import { bodyValidator, isUuid, outboundUrlProblem, requestBody, type RouteTable } from '@marketplace/http';
-import { deliveryNotFound, readDelivery } from '../usecases/change-delivery';
+import { deliveryNotFound } from '../domain/errors';
 import type { ProviderContext } from '../usecases/context';
-import { createDelivery } from '../usecases/create-delivery';
-import { admitChange, cancelDelivery, returnDelivery, updateDelivery } from '../usecases/manage-delivery';
-import { sendTestEvent } from '../usecases/webhook-test';
+import { admitChange } from '../usecases/deliveries/admit-change';
+import { cancelDelivery } from '../usecases/deliveries/cancel-delivery';
+import { createDelivery } from '../usecases/deliveries/create-delivery';
+import { readDelivery } from '../usecases/deliveries/read-delivery';
+import { returnDelivery } from '../usecases/deliveries/return-delivery';
+import { updateDelivery } from '../usecases/deliveries/update-delivery';
+import { sendTestEvent } from '../usecases/webhooks/send-test-event';
 import { platformAccountOf } from './auth';
 import { statusView, trackingView } from './views';
 

@@ -2,7 +2,7 @@ import type { RouteMiddleware, RouteTable } from '@marketplace/http';
 import { notFound } from '@marketplace/errors';
 import type { PublicTrackingView } from '../domain/tracking-view';
 import type { ProviderContext } from '../usecases/context';
-import { publicTracking } from '../usecases/public-tracking';
+import { readPublicTracking } from '../usecases/deliveries/read-public-tracking';
 import {
   TRACKING_HEADERS,
   TRACKING_NOT_FOUND_HTML,
@@ -56,7 +56,7 @@ export function answerTooManyTrackingRequests(c: Parameters<RouteMiddleware>[0],
 export function registerTrackingRoutes(routes: RouteTable, ctx: ProviderContext): void {
   routes.get(TRACKING_PAGE_PATH, 'public', async (c) => {
     c.set({ ...TRACKING_HEADERS, 'Content-Security-Policy': TRACKING_PAGE_CSP });
-    const view = await publicTracking(ctx, c.params.token);
+    const view = await readPublicTracking(ctx, c.params.token);
     c.type = 'text/html; charset=utf-8';
     if (!view) {
       c.status = 404;
@@ -67,7 +67,7 @@ export function registerTrackingRoutes(routes: RouteTable, ctx: ProviderContext)
   });
   routes.get(TRACKING_STATE_PATH, 'public', async (c) => {
     c.set({ ...TRACKING_HEADERS, 'Content-Security-Policy': STATE_CSP });
-    const view = await publicTracking(ctx, c.params.token);
+    const view = await readPublicTracking(ctx, c.params.token);
     if (!view) throw notFound();
     c.type = 'application/json; charset=utf-8';
     c.body = trackingStateBody(view);

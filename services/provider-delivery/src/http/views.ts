@@ -9,7 +9,7 @@ import type {
 import { isLiveKey } from '../domain/api-key';
 import type { Delivery } from '../domain/delivery';
 import type { PlatformAccount } from '../domain/platform-account';
-import type { MintedKey } from '../usecases/api-keys';
+import type { MintedKey } from '../usecases/api-keys/issue-api-key';
 
 /** Every response body of the service. None ever carries a key's secret or its hash. */
 

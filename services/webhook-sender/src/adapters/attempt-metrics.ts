@@ -1,6 +1,6 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import type { AttemptMetrics } from '../usecases/context';
-import { attemptTierOf } from '../usecases/delivery-kinds';
+import type { AttemptMetrics } from '../usecases/ports';
+import { attemptTierOf } from '../domain/retry-tiers';
 
 /**
  * Attempts by kind (partner-webhook, provider-callback), event type, retry tier (first, retry-1 …

@@ -51,7 +51,7 @@ export interface AttemptQueueOptions {
   /** Where what the queue holds back is reported (alarm, metric, readiness). */
   holds?: HoldWatch;
   /**
-   * When this sender's database first started (usecases/installations.ts `sendingSince`): attempt
+   * When this sender's database first started (usecases/claim-sending-since.ts): attempt
    * messages written before it cannot be for its deliveries (a sender with a new database joins
    * the attempt topics at their beginning, behind every earlier sender's attempts), so they are
    * passed over unread instead of decoded and looked up one by one.

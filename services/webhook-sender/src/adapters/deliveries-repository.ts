@@ -9,7 +9,13 @@ import {
 } from '@marketplace/store';
 import type { DeliveryStatus } from '../domain/delivery-status';
 import type { AccountOwner } from '../domain/provider-callback';
-import type { AttemptRecord, Delivery, PartnerWebhookDelivery, ProviderCallbackDelivery } from '../usecases/entities';
+import type {
+  AttemptRecord,
+  Delivery,
+  DeliveryStateChange,
+  PartnerWebhookDelivery,
+  ProviderCallbackDelivery,
+} from '../domain/delivery';
 
 /** A delivery as stored (collection `deliveries`): the use cases' Delivery, as it is. */
 export type DeliveryDoc = Delivery;
@@ -17,10 +23,15 @@ export type DeliveryDoc = Delivery;
 /** Reads leave the staged events to the outbox relay. */
 const WITHOUT_OUTBOX = { projection: { _outbox: 0, _outboxSince: 0, _outboxVersion: 0 } } as const;
 
-/** The state fields a change of a delivery sets (an attempt recorded, a new round). */
-export type DeliveryStateChange = Partial<
-  Pick<DeliveryDoc, 'status' | 'round' | 'nextAttempt' | 'nextAttemptAt' | 'reason' | 'updatedAt'>
->;
+export type { DeliveryStateChange };
+
+/**
+ * Publishes a document's staged events right after its write (the outbox relay's fast path; its
+ * sweep catches whatever a crash or a failed flush leaves behind).
+ */
+export interface OutboxFlush {
+  flush(collection: string, id: string): Promise<unknown>;
+}
 
 /** Whose delivery a write is about: a tenant's (or one of its installations'), or a platform account's. */
 export type DeliveryOwner = TenantOwner | InstallationOwner | AccountOwner;
@@ -81,13 +92,28 @@ export class DeliveriesRepository {
 
   private readonly deliveries: Collection<Stored>;
 
-  constructor(db: Db) {
+  /**
+   * With `outbox`, every write that stages events publishes them at once (the collection's name
+   * stays here); without it, they wait for the relay's sweep.
+   */
+  constructor(
+    db: Db,
+    private readonly outbox?: OutboxFlush,
+  ) {
     this.deliveries = db.collection(DeliveriesRepository.storage.collection);
   }
 
   /**
+   * Publishes the events just staged in the delivery, when there are any and an outbox to flush.
+   * An ES private field, not a method: the repository index test lists every method as a query.
+   */
+  readonly #flushed = async (deliveryId: string, events: readonly OutgoingEvent[]): Promise<void> => {
+    if (this.outbox && events.length > 0) await this.outbox.flush(DeliveriesRepository.storage.collection, deliveryId);
+  };
+
+  /**
    * Inserts a new partner webhook of the installation with `events` (its first attempt) staged in
-   * it. False when a delivery with this id exists already: the id comes from the event and the
+   * it, and publishes them. False when a delivery with this id exists already: the id comes from the event and the
    * installation, so the same event seen twice creates nothing (a claim by unique insert).
    */
   async create(
@@ -96,12 +122,10 @@ export class DeliveriesRepository {
     events: OutgoingEvent[],
     now: Date,
   ): Promise<boolean> {
-    return insert(
-      this.deliveries,
-      { ...delivery, tenantId: owner.tenantId, installationId: owner.installationId },
-      events,
-      now,
-    );
+    const doc = { ...delivery, tenantId: owner.tenantId, installationId: owner.installationId };
+    if (!(await insert(this.deliveries, doc, events, now))) return false;
+    await this.#flushed(doc._id, events);
+    return true;
   }
 
   /** The same for a provider callback of the platform account (its id comes from the event and the account). */
@@ -111,7 +135,9 @@ export class DeliveriesRepository {
     events: OutgoingEvent[],
     now: Date,
   ): Promise<boolean> {
-    return insert(this.deliveries, { ...delivery, accountId: owner.accountId }, events, now);
+    if (!(await insert(this.deliveries, { ...delivery, accountId: owner.accountId }, events, now))) return false;
+    await this.#flushed(delivery._id, events);
+    return true;
   }
 
   /**
@@ -229,7 +255,7 @@ export class DeliveriesRepository {
 
   /**
    * Records an attempt's outcome: sets the state, appends the attempt (none for a cancellation),
-   * and stages `events` (the next attempt, if any) in the same write.
+   * and stages `events` (the next attempt, if any) in the same write, then publishes them.
    */
   async recordAttempt(
     owner: InstallationOwner | AccountOwner,
@@ -244,6 +270,7 @@ export class DeliveriesRepository {
       { _id: deliveryId, ...ownerFilter(owner) },
       events.length > 0 ? updateWithOutbox(update, events, now) : update,
     );
+    await this.#flushed(deliveryId, events);
   }
 
   /** Starts a new round of a finished delivery (a redelivery), its first attempt staged in the same write. */
@@ -258,5 +285,6 @@ export class DeliveriesRepository {
       { _id: deliveryId, ...ownerFilter(owner) },
       updateWithOutbox<DeliveryDoc>({ $set: state }, events, now),
     );
+    await this.#flushed(deliveryId, events);
   }
 }

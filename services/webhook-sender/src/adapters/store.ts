@@ -1,23 +1,19 @@
 import type { Db } from 'mongodb';
 import { indexPlanOf, type IndexPlan } from '@marketplace/store';
+import type { WebhookStore } from '../usecases/ports';
 import { AccountSecretsRepository } from './account-secrets-repository';
-import { DeliveriesRepository } from './deliveries-repository';
+import { DeliveriesRepository, type OutboxFlush } from './deliveries-repository';
 import { InstallationCopiesRepository } from './installation-copies-repository';
 import { MetaRepository } from './meta-repository';
 
-/** What the use cases reach storage through: one repository per collection. */
-export interface WebhookStore {
-  deliveries: DeliveriesRepository;
-  installations: InstallationCopiesRepository;
-  accountSecrets: AccountSecretsRepository;
-  meta: MetaRepository;
-}
+export type { WebhookStore };
 
 export const DELIVERIES = DeliveriesRepository.storage.collection;
 
-export function webhookStore(db: Db): WebhookStore {
+/** The repositories the use cases reach storage through; `outbox` publishes what deliveries stage. */
+export function webhookStore(db: Db, outbox?: OutboxFlush): WebhookStore {
   return {
-    deliveries: new DeliveriesRepository(db),
+    deliveries: new DeliveriesRepository(db, outbox),
     installations: new InstallationCopiesRepository(db),
     accountSecrets: new AccountSecretsRepository(db),
     meta: new MetaRepository(db),

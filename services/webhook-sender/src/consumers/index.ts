@@ -1,13 +1,13 @@
 import { TOPICS } from '@marketplace/contracts';
 import { AppError } from '@marketplace/errors';
+import { describeBehind, type EventHandler, type PlatformTopics } from '@marketplace/events';
 import { defineConsumer, type ConsumerSpec } from '@marketplace/runtime';
-import type { InstallationsProgress } from '../usecases/installations';
-import type { WebhookContext } from '../usecases/context';
-import { describeBehind } from '@marketplace/events';
 import { webhookOf, WEBHOOK_SOURCE_TOPICS } from '../domain/webhook-events';
-import { createDeliveries } from '../usecases/deliveries';
-import { applyInstallationChange } from '../usecases/installations';
-import { applyProviderEvent } from '../usecases/provider-callbacks';
+import type { WebhookContext } from '../usecases/context';
+import type { InstallationsProgress } from '../usecases/ports';
+import { applyInstallationChange } from '../usecases/apply-installation-change';
+import { applyProviderEvent } from '../usecases/apply-provider-event';
+import { createDeliveries } from '../usecases/create-deliveries';
 
 /**
  * Kafka consumers of this service (groups `webhook-sender.<name>`): the copy of the installations,
@@ -40,30 +40,7 @@ export function consumers(
       dedupe: false, // a delivery's id comes from the event id: a repeat creates nothing
       // Waiting for the installation copy is short: look again soon.
       retryBackoffMs: { initial: 100, max: 1_000 },
-
-      handler: async (event) => {
-        if (event.occurredAt !== undefined && new Date(event.occurredAt) < since) return;
-        const webhook = webhookOf(event);
-        if (!webhook) return;
-        // Retried (with backoff, the partition waiting) until the installation copy is current; a
-        // wait past CONSUMER_HOLD_ALARM_MS is an alarm naming these partitions.
-        const behind = await installations.behindAt(new Date(event.occurredAt ?? Date.now()));
-        if (behind.length > 0) {
-          throw new AppError(
-            'unavailable',
-            'webhook.installations_behind',
-            `the installation copy is behind the event (${TOPICS.installations} ${describeBehind(behind)})`,
-            { details: { topic: TOPICS.installations, behind } },
-          );
-        }
-        const created = await createDeliveries(
-          ctx,
-          webhook,
-          event.eventId,
-          event.occurredAt ?? new Date().toISOString(),
-        );
-        event.log.debug({ type: webhook.type, created }, 'webhook deliveries created');
-      },
+      handler: domainEventHandler(ctx, installations, since),
     }),
     defineConsumer({
       name: 'provider-events',
@@ -84,4 +61,33 @@ export function consumers(
       },
     }),
   ];
+}
+
+/**
+ * A domain event becomes webhooks once the installation copy is current: history (before `since`)
+ * and events that make no webhook are passed over.
+ */
+function domainEventHandler(
+  ctx: WebhookContext,
+  installations: InstallationsProgress,
+  since: Date,
+): EventHandler<PlatformTopics, (typeof WEBHOOK_SOURCE_TOPICS)[number]> {
+  return async (event) => {
+    if (event.occurredAt !== undefined && new Date(event.occurredAt) < since) return;
+    const webhook = webhookOf(event);
+    if (!webhook) return;
+    // Retried (with backoff, the partition waiting) until the installation copy is current; a
+    // wait past CONSUMER_HOLD_ALARM_MS is an alarm naming these partitions.
+    const behind = await installations.behindAt(new Date(event.occurredAt ?? Date.now()));
+    if (behind.length > 0) {
+      throw new AppError(
+        'unavailable',
+        'webhook.installations_behind',
+        `the installation copy is behind the event (${TOPICS.installations} ${describeBehind(behind)})`,
+        { details: { topic: TOPICS.installations, behind } },
+      );
+    }
+    const created = await createDeliveries(ctx, webhook, event.eventId, event.occurredAt ?? new Date().toISOString());
+    event.log.debug({ type: webhook.type, created }, 'webhook deliveries created');
+  };
 }

@@ -1,3 +1,5 @@
+import { AppError } from '@marketplace/errors';
+
 /**
  * The webhook sender's own copy of an installation, kept from the gateway's installation events
  * (topic `installations`). The gateway owns installations; this copy holds only what delivery
@@ -28,4 +30,13 @@ export const SYSTEM_TEST = 'system.test';
 export function receives(installation: InstallationCopy, type: string): boolean {
   if (!installation.connected || !installation.webhookUrl || !installation.webhookSecretSealed) return false;
   return type === SYSTEM_TEST || installation.subscribedEvents.includes(type);
+}
+
+/** The refusal of a redelivery or a test event to an installation that does not receive (409). */
+export function notReceiving(): AppError {
+  return new AppError(
+    'conflict',
+    'webhook.installation_not_receiving',
+    'The installation is not connected or has no webhook URL, so it receives no webhooks.',
+  );
 }

@@ -15,6 +15,13 @@ export interface AccountOwner {
 export const SUPERSEDED_BY_TERMINAL = 'superseded: a terminal event of the delivery was sent';
 
 /**
+ * How long a terminal callback waits, at most, for the earlier events of its delivery to have their
+ * first attempt, and how often it looks again. Past the bound it goes anyway (an earlier event the
+ * sender has not reached by then is cancelled by the terminal rule: the platform has the outcome).
+ */
+export const TERMINAL_HOLD = { maxMs: 30_000, stepMs: 250 } as const;
+
+/**
  * What may be shown of a callback URL: its scheme and host (with a port other than the default),
  * never its path or query, which carry the delivery's confidential routing token ("Per-delivery
  * callback"). Null when the text is not an absolute URL.

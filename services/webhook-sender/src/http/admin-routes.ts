@@ -1,11 +1,9 @@
 import { providerCallbacksAdminApiDocument } from '@marketplace/contracts';
 import { pathId, type RouteTable } from '@marketplace/http';
 import type { WebhookContext } from '../usecases/context';
-import {
-  getProviderCallback,
-  listProviderCallbacks,
-  redeliverProviderCallback,
-} from '../usecases/manage-provider-callbacks';
+import { getProviderCallback } from '../usecases/get-provider-callback';
+import { listProviderCallbacks } from '../usecases/list-provider-callbacks';
+import { redeliverProviderCallback } from '../usecases/redeliver-provider-callback';
 import { listQuery } from './list-query';
 import { providerCallbackView } from './views';
 

@@ -2,7 +2,10 @@ import type { RouterContext } from '@koa/router';
 import { pathId, PROBE_ROUTES, RouteTable, type DeclaredRoute, type RequestState } from '@marketplace/http';
 import { identityOf } from '@marketplace/identity';
 import type { WebhookContext } from '../usecases/context';
-import { getDelivery, listDeliveries, redeliver, sendTestEvent } from '../usecases/manage';
+import { getDelivery } from '../usecases/get-delivery';
+import { listDeliveries } from '../usecases/list-deliveries';
+import { redeliverWebhook } from '../usecases/redeliver-webhook';
+import { sendTestEvent } from '../usecases/send-test-event';
 import { tenantWebhooksApiDocument } from '@marketplace/contracts';
 import { registerAdminRoutes } from './admin-routes';
 import { listQuery } from './list-query';
@@ -36,7 +39,7 @@ export function registerRoutes(routes: RouteTable, ctx: WebhookContext): void {
   routes.post(`${PREFIX}/deliveries/:deliveryId/redeliver`, 'tenant', async (c) => {
     const tenantId = tenantIdOf(c);
     c.status = 202;
-    c.body = deliveryView(await redeliver(ctx, tenantId, pathId(c.params.deliveryId)), false);
+    c.body = deliveryView(await redeliverWebhook(ctx, tenantId, pathId(c.params.deliveryId)), false);
   });
 }
 

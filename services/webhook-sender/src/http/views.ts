@@ -1,5 +1,5 @@
-import type { AttemptRecord, PartnerWebhookDelivery } from '../usecases/entities';
-import type { ProviderCallbackRecord } from '../usecases/manage-provider-callbacks';
+import type { AttemptRecord, PartnerWebhookDelivery } from '../domain/delivery';
+import type { ProviderCallbackRecord } from '../usecases/describe-provider-callback';
 
 const attemptView = (a: AttemptRecord) => ({
   round: a.round,

@@ -20,7 +20,7 @@ import {
 import { nameIn } from '../../domain/language';
 import { startingPriceMinor, type Menu } from '../../domain/menu';
 import type { Branch, ModifierGroup, Product, Variant } from '../../domain/model';
-import type { PartnerViews } from '../../usecases/menu-reads';
+import type { PartnerViews } from '../../usecases/ports';
 
 /**
  * Partner API bodies (endpoints 1 to 3), from the menu: each object is typed with the published
@@ -142,7 +142,7 @@ export function productDetailView(
   };
 }
 
-/** What the partner reads render (usecases/menu-reads.ts). */
+/** What the partner reads render (usecases/read-branches.ts and the two product reads beside it). */
 export const partnerViews: PartnerViews = {
   branches: branchListView,
   productList: productListView,

@@ -14,7 +14,7 @@ export class AppsRepository {
       // insert (a taken slug is a duplicate key) and findBySlug.
       { key: { slug: 1 }, name: 'slug_unique', unique: true },
       // listAll: on MongoDB 7 the sort and limit walk this index (the local engine reads every
-      // app for it: a few hundred at most, see the README).
+      // app for it: a few hundred at most, see docs/services/gateway-auth.md, "Storage").
       { key: { createdAt: 1 }, name: 'created' },
     ],
   };

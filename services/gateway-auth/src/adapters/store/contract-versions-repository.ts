@@ -1,9 +1,7 @@
 import type { Collection, Db } from 'mongodb';
 import type { RepositoryStorage } from '@marketplace/store';
+import { contractVersionId } from '../../domain/ids';
 import type { ContractVersionDoc } from './documents';
-
-/** A contract version's `_id`: unique per app and number, which makes numbering race-free. */
-export const contractVersionId = (appId: string, version: number) => `${appId}:${version}`;
 
 /** The fields of a contract version an administrator sets (and may change while it is a draft). */
 export type ContractFields = Pick<

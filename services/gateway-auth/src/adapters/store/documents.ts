@@ -6,11 +6,11 @@ import type {
   OAuth2Settings,
   Tenant,
   TenantTokenRecord,
-} from '../../usecases/entities';
+} from '../../domain/entities';
 
 /**
  * Documents of the gateway's database. Secrets appear only sealed (see SecretBox) or hashed. The
- * documents the use cases work with are their entities (usecases/entities.ts), stored as they are.
+ * documents the use cases work with are their entities (domain/entities.ts), stored as they are.
  */
 export type TenantDoc = Tenant;
 export type AppDoc = App;

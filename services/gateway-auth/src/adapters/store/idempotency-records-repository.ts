@@ -1,9 +1,7 @@
 import type { Collection, Db } from 'mongodb';
 import type { InstallationOwner, RepositoryStorage } from '@marketplace/store';
+import { idempotencyRecordId } from '../../domain/ids';
 import type { IdempotencyRecordDoc } from './documents';
-
-/** A record's `_id`: `<installationId>:<SHA-256 of the Idempotency-Key>` (keys are per installation). */
-export const idempotencyRecordId = (owner: InstallationOwner, keyHash: string) => `${owner.installationId}:${keyHash}`;
 
 /** What a record stores: the request's fingerprint and the response to replay. */
 export type IdempotencyRecordContent = Pick<
@@ -17,7 +15,7 @@ export class IdempotencyRecordsRepository {
     collection: 'idempotency_records',
     indexes: [
       // The unique `_id` (implicit) serves findUnexpired and save.
-      // deleteExpired (a range on one field). No TTL index: the service prunes (see usecases).
+      // deleteExpired (a range on one field). No TTL index: the service prunes (usecases/prune-expired-records.ts).
       { key: { expiresAt: 1 }, name: 'expires' },
     ],
   };

@@ -2,7 +2,7 @@ import type { Collection, Db } from 'mongodb';
 import type { OutgoingEvent } from '@marketplace/events';
 import { updateWithOutbox } from '@marketplace/outbox';
 import type { RepositoryStorage, TenantOwner } from '@marketplace/store';
-import type { InstallationStatus } from '../../usecases/entities';
+import type { InstallationStatus } from '../../domain/entities';
 import type { InstallationDoc } from './documents';
 
 /** The fields of an installation a change may set (never its identity or owner). */
@@ -11,7 +11,7 @@ export type InstallationChanges = Partial<Omit<InstallationDoc, '_id' | 'tenantI
 /**
  * The tenants' installations of apps, collection `installations`. Every method takes the tenant
  * and puts it in the filter: another tenant's installation is not found (the same 404 as a
- * missing one). The documents also carry the outbox of installation events (see the README).
+ * missing one). The documents also carry the outbox of installation events (see docs/services/gateway-auth.md, "Events").
  */
 export class InstallationsRepository {
   static readonly storage: RepositoryStorage = {

@@ -8,7 +8,7 @@ export class OAuthStatesRepository {
     collection: 'oauth_states',
     indexes: [
       // The unique `_id` (implicit) serves insert and takeByStateHashAcrossTenants.
-      // deleteExpired (a range on one field). No TTL index: the service prunes (see usecases).
+      // deleteExpired (a range on one field). No TTL index: the service prunes (usecases/prune-expired-records.ts).
       { key: { expiresAt: 1 }, name: 'expires' },
       // deleteForInstallation.
       { key: { installationId: 1 }, name: 'installation' },

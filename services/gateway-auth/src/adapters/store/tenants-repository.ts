@@ -1,6 +1,6 @@
 import type { Collection, Db } from 'mongodb';
 import type { RepositoryStorage, TenantOwner } from '@marketplace/store';
-import type { ProcessorSecrets } from '../../usecases/entities';
+import type { ProcessorSecrets } from '../../domain/entities';
 import type { TenantDoc } from './documents';
 
 /** The platform's tenants (restaurants), collection `tenants`. A tenant is its own owner. */
@@ -12,7 +12,7 @@ export class TenantsRepository {
       // insert (a taken slug is a duplicate key) and findBySlug.
       { key: { slug: 1 }, name: 'slug_unique', unique: true },
       // listAllAcrossTenants: on MongoDB 7 the sort and limit walk this index (the local engine
-      // reads every tenant for it; see the README).
+      // reads every tenant for it; see docs/services/gateway-auth.md, "Storage").
       { key: { createdAt: 1 }, name: 'created' },
     ],
   };

@@ -40,7 +40,8 @@ const TENANT_ASSIGN =
   "tenant deliveries API only: assigning an order's delivery (delivery-assignment usecases/assign.ts)";
 const MARKETPLACE = 'marketplace API only (tenants, apps, contract versions, installations, credentials)';
 const OAUTH = "marketplace API only: the OAuth2 connect flow against the partner's authorization server";
-const PROCESSOR = "payment processors only: a tenant's processor confirming a payment (ordering usecases/payments.ts)";
+const PROCESSOR =
+  "payment processors only: a tenant's processor confirming a payment (ordering usecases/payments/confirm-payment-by-processor.ts)";
 /** Codes the scan finds that no Partner API request can receive, and why. */
 const NOT_PARTNER: Record<string, string> = {
   'catalog.in_use': 'tenant catalog API only: deleting a resource still in use',

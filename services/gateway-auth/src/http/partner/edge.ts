@@ -4,8 +4,11 @@ import { unauthenticated } from '@marketplace/identity';
 import { parseApiKeyHeader } from '../../domain/api-key';
 import { PARTNER_PREFIX } from '../../domain/partner-routes';
 import type { GatewayContext } from '../../usecases/context';
-import { authenticatePartner, type PartnerCaller } from '../../usecases/credentials';
-import { admitForInstallation, admitFromIp, type PartnerLimits, type RequestLimiter } from '../../usecases/rate-limits';
+import type { RequestLimiter } from '@marketplace/redis';
+import type { PartnerLimits } from '../../domain/rate-limits';
+import { authenticatePartner, type PartnerCaller } from '../../usecases/credentials/authenticate-partner';
+import { admitForInstallation } from '../../usecases/rate-limits/admit-for-installation';
+import { admitFromIp } from '../../usecases/rate-limits/admit-from-ip';
 
 export type PartnerState = RequestState & { partner?: PartnerCaller };
 

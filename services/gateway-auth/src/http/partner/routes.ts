@@ -13,9 +13,14 @@ import {
   type PartnerRoute,
 } from '../../domain/partner-routes';
 import type { GatewayContext } from '../../usecases/context';
-import type { ForwardRouting, StreamedUpstreamResponse, UpstreamResponse } from '../../usecases/forward-request';
-import { askHeldAssignment } from '../../usecases/held-assignment';
-import { runIdempotent, type IdempotencySettings, type StoredResponse } from '../../usecases/idempotent-request';
+import type { ForwardRouting } from '../../usecases/forward-to-owner';
+import type { StreamedUpstreamResponse, UpstreamResponse } from '../../usecases/ports';
+import { askHeldAssignment } from '../../usecases/ask-held-assignment';
+import {
+  runIdempotentRequest,
+  type IdempotencySettings,
+  type StoredResponse,
+} from '../../usecases/run-idempotent-request';
 import { partnerApiDocument } from '../openapi/partner-api';
 import { forwardSigned, sendUpstream } from '../forward';
 import { PARTNER_OPENAPI_PATH, type PartnerState } from './edge';
@@ -85,7 +90,7 @@ async function handle(
       'The Idempotency-Key header must be 1 to 128 characters without leading or trailing whitespace.',
     );
   const fingerprint = requestFingerprint(c.method, c.path, requestBody(c));
-  const result = await runIdempotent(
+  const result = await runIdempotentRequest(
     ctx,
     routing.idempotency,
     { owner: { tenantId: caller.tenantId, installationId: caller.installationId }, key, fingerprint },

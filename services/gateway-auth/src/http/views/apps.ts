@@ -1,5 +1,6 @@
-import type { AppDetail, PublishedApp } from '../../usecases/apps';
-import type { App, ContractVersion } from '../../usecases/entities';
+import type { AppDetail } from '../../usecases/apps/get-app-detail';
+import type { PublishedApp } from '../../usecases/apps/list-published-apps';
+import type { App, ContractVersion } from '../../domain/entities';
 
 export const appView = (a: App) => ({
   id: a._id,

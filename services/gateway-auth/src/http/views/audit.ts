@@ -1,4 +1,4 @@
-import type { AuditEvent } from '../../usecases/entities';
+import type { AuditEvent } from '../../domain/entities';
 
 /** An audit event as the administrator API shows it. */
 export const auditEventView = (e: AuditEvent) => ({

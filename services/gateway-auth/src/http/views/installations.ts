@@ -1,5 +1,5 @@
-import type { ConnectResult } from '../../usecases/connect-installation';
-import type { Credentials, Installation } from '../../usecases/entities';
+import type { ConnectResult } from '../../usecases/installations/connect-installation';
+import type { Credentials, Installation } from '../../domain/entities';
 
 export const installationView = (i: Installation) => ({
   id: i._id,

@@ -1,5 +1,5 @@
-import type { Tenant, TenantTokenRecord } from '../../usecases/entities';
-import type { TenantToken } from '../../usecases/tenants';
+import type { Tenant, TenantTokenRecord } from '../../domain/entities';
+import type { TenantToken } from '../../usecases/tenants/mint-tenant-token';
 
 /** A tenant as the administrator API shows it. */
 export const tenantView = (t: Tenant) => ({

@@ -1,6 +1,6 @@
 import { fromMinorUnits } from '@marketplace/money';
-import type { TenantScope } from '../../usecases/context';
-import type { PromotionWithUses } from '../../usecases/promotions';
+import type { TenantScope } from '../../domain/tenant-scope';
+import type { PromotionWithUses } from '../../usecases/promotions/load-promotion-with-uses';
 
 /** Tenant API: a promotion with how often it was used (null when it has no limit). */
 export function promotionView({ promotion: p, timesUsed }: PromotionWithUses, tenant: TenantScope) {

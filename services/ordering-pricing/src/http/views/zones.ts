@@ -1,6 +1,6 @@
 import { fromMinorUnits } from '@marketplace/money';
 import type { DeliveryZone } from '../../domain/delivery-zone';
-import type { TenantScope } from '../../usecases/context';
+import type { TenantScope } from '../../domain/tenant-scope';
 
 /** Tenant API: a delivery zone, money in the tenant's currency. */
 export const zoneView = (zone: DeliveryZone, tenant: TenantScope) => ({

@@ -1,7 +1,7 @@
 import { componentValidator, validateOpenApi } from '@marketplace/testing';
 import { providerCallbacksAdminApiDocument } from '@marketplace/contracts';
 import { providerCallbackView } from '../views';
-import type { ProviderCallbackDelivery } from '../../usecases/entities';
+import type { ProviderCallbackDelivery } from '../../domain/delivery';
 
 const validator = (name: string) => componentValidator(providerCallbacksAdminApiDocument, name);
 

@@ -1,0 +1,46 @@
+import type { TenantOwner } from '@marketplace/store';
+import type { CatalogCopyStore, CopyReader } from '../usecases/ports';
+import type { CatalogCopyDoc } from './catalog-copy-repository';
+
+/**
+ * Keeps the copied resources orders have read, per tenant, for as long as the tenant's copy
+ * sequence stays the same: each order then reads one small document (the sequence) instead of
+ * one per product, group and tax category. Any change of the tenant's catalog, seen by any
+ * instance, moves the sequence and empties the tenant's entry, so the next order prices against
+ * the change.
+ */
+export class CopyCache implements CopyReader {
+  private readonly tenants = new Map<string, { sequence: number; docs: Map<string, CatalogCopyDoc | null> }>();
+
+  constructor(
+    private readonly copy: CatalogCopyStore,
+    private readonly maxTenants = 1000,
+  ) {}
+
+  async load(owner: TenantOwner, ids: string[]): Promise<Map<string, CatalogCopyDoc | null>> {
+    const tenantId = owner.tenantId;
+    const sequence = await this.copy.findSequence(owner);
+    let entry = this.tenants.get(tenantId);
+    if (!entry || entry.sequence !== sequence) {
+      entry = { sequence, docs: new Map() };
+      this.tenants.delete(tenantId);
+      if (this.tenants.size >= this.maxTenants) this.tenants.delete(this.tenants.keys().next().value!);
+    } else {
+      this.tenants.delete(tenantId); // re-inserted below: most recently used last
+    }
+    this.tenants.set(tenantId, entry);
+    const missing = ids.filter((id) => !entry.docs.has(id));
+    // One read by `_id` for all of them.
+    const found = await this.copy.findByIds(owner, missing);
+    for (const id of missing) entry.docs.set(id, found.get(id) ?? null);
+    return new Map(ids.map((id) => [id, entry.docs.get(id) ?? null]));
+  }
+}
+
+/** The database itself, uncached (for the tenant API's checks). */
+export const uncached = (copy: CatalogCopyStore): CopyReader => ({
+  load: async (owner, ids) => {
+    const found = await copy.findByIds(owner, ids);
+    return new Map(ids.map((id) => [id, found.get(id) ?? null]));
+  },
+});

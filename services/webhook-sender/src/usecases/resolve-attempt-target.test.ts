@@ -1,0 +1,142 @@
+import type { ProviderCallbackDelivery } from '../domain/delivery';
+import { TERMINAL_HOLD } from '../domain/provider-callback';
+import type { WebhookContext } from './context';
+import { resolveAttemptTarget as targetOf } from './resolve-attempt-target';
+
+const NOW = new Date('2026-11-24T10:00:00.000Z');
+const URL = 'https://platform.example/callbacks/cbt_0123456789abcdef';
+const SECRET = 'whsec_account_secret_0123456789';
+
+const callback = (terminal: boolean): ProviderCallbackDelivery => ({
+  _id: 'd-1',
+  kind: 'provider-callback',
+  accountId: 'a-1',
+  providerDeliveryId: 'p-1',
+  callbackUrlSealed: 'sealed-url',
+  terminal,
+  type: terminal ? 'delivery.delivered' : 'driver.location_updated',
+  sourceEventId: 'e-1',
+  occurredAt: '2026-11-23T10:00:00.000Z',
+  body: '{}',
+  status: 'pending',
+  round: 1,
+  nextAttempt: 1,
+  nextAttemptAt: null,
+  attempts: [],
+  reason: null,
+  createdAt: new Date(0),
+  updatedAt: new Date(0),
+});
+
+const callbackAttempt = {
+  round: 1,
+  attempt: 1,
+  at: NOW,
+  statusCode: 503,
+  latencyMs: 12,
+  errorClass: null,
+  verdict: 'retry' as const,
+};
+
+/** A context whose store and keys answer as told; only what targetOf reads. */
+function context(options: {
+  terminalSent?: boolean;
+  earlierUnsent?: boolean;
+  secret?: string | null;
+  opens?: { secret: boolean; url: boolean };
+}) {
+  const opens = options.opens ?? { secret: true, url: true };
+  const asked: string[] = [];
+  const ctx = {
+    store: {
+      deliveries: {
+        terminalEventSent: async (owner: { accountId: string }, providerDeliveryId: string) => {
+          asked.push(`terminal sent ${owner.accountId} ${providerDeliveryId}`);
+          return options.terminalSent ?? false;
+        },
+        hasUnattemptedNonterminal: async (owner: { accountId: string }, providerDeliveryId: string) => {
+          asked.push(`earlier unsent ${owner.accountId} ${providerDeliveryId}`);
+          return options.earlierUnsent ?? false;
+        },
+      },
+      accountSecrets: {
+        findForAccount: async ({ accountId }: { accountId: string }) =>
+          options.secret === null ? undefined : { _id: accountId, sealed: 'sealed-secret', rotatedAt: new Date(0) },
+      },
+    },
+    now: () => NOW,
+    unseal: {
+      accountSecret: (accountId: string, sealed: string) => {
+        if (!opens.secret || accountId !== 'a-1' || sealed !== 'sealed-secret') throw new Error('no');
+        return SECRET;
+      },
+      callbackUrl: (providerDeliveryId: string, sealed: string) => {
+        if (!opens.url || providerDeliveryId !== 'p-1' || sealed !== 'sealed-url') throw new Error(`no: ${URL}`);
+        return URL;
+      },
+    },
+  } as unknown as WebhookContext;
+  return { ctx, asked };
+}
+
+describe('targetOf a provider callback', () => {
+  it("goes to the delivery's callback URL with the account's newest secret", async () => {
+    expect(await targetOf(context({}).ctx, callback(false))).toEqual({ send: true, url: URL, secret: SECRET });
+  });
+
+  it('cancels a nonterminal event once a terminal event of its delivery was attempted', async () => {
+    const { ctx, asked } = context({ terminalSent: true });
+    expect(await targetOf(ctx, callback(false))).toEqual({
+      send: false,
+      status: 'cancelled',
+      reason: 'superseded: a terminal event of the delivery was sent',
+    });
+    expect(asked).toEqual(['terminal sent a-1 p-1']);
+  });
+
+  it("holds a terminal event's first attempt while an earlier event of its delivery waits for its first", async () => {
+    const { ctx, asked } = context({ earlierUnsent: true });
+    const fresh = { ...callback(true), createdAt: new Date(NOW.getTime() - 1_000) };
+    expect(await targetOf(ctx, fresh)).toEqual({
+      send: false,
+      status: 'pending',
+      until: new Date(NOW.getTime() + TERMINAL_HOLD.stepMs),
+      reason: 'waiting for the earlier events of the delivery to be sent first',
+    });
+    expect(asked).toEqual(['earlier unsent a-1 p-1']);
+  });
+
+  it('sends a terminal event once its earlier events were attempted, or past the hold, or on a later attempt', async () => {
+    const fresh = { ...callback(true), createdAt: new Date(NOW.getTime() - 1_000) };
+    expect(await targetOf(context({ earlierUnsent: false }).ctx, fresh)).toMatchObject({ send: true });
+    const old = { ...fresh, createdAt: new Date(NOW.getTime() - TERMINAL_HOLD.maxMs) };
+    expect(await targetOf(context({ earlierUnsent: true }).ctx, old)).toMatchObject({ send: true });
+    const retried = { ...fresh, attempts: [callbackAttempt] };
+    expect(await targetOf(context({ earlierUnsent: true }).ctx, retried)).toMatchObject({ send: true });
+  });
+
+  it('does not hold a terminal event again whose first request already left unrecorded (a crash mid-request)', async () => {
+    // Its delivery's nonterminal events are superseded from the mark on: waiting for them is pointless.
+    const { ctx, asked } = context({ earlierUnsent: true });
+    const resent = { ...callback(true), createdAt: new Date(NOW.getTime() - 1_000), sendStartedAt: NOW };
+    expect(await targetOf(ctx, resent)).toMatchObject({ send: true });
+    expect(asked).toEqual([]);
+  });
+
+  it('never asks whether a terminal event was sent before sending one (it is the terminal event)', async () => {
+    const { ctx, asked } = context({ terminalSent: true });
+    expect(await targetOf(ctx, { ...callback(true), createdAt: NOW })).toMatchObject({ send: true });
+    expect(asked).toEqual(['earlier unsent a-1 p-1']);
+  });
+
+  it.each([
+    ['no secret is known', { secret: null }],
+    ['the secret does not open', { opens: { secret: false, url: true } }],
+    ['the URL does not open', { opens: { secret: true, url: false } }],
+  ])('fails when %s, with a reason that names neither the URL nor the secret', async (_what, options) => {
+    const target = await targetOf(context(options).ctx, callback(false));
+    expect(target).toMatchObject({ send: false, status: 'failed' });
+    const text = JSON.stringify(target);
+    for (const secret of [URL, 'cbt_0123456789abcdef', SECRET, 'platform.example']) expect(text).not.toContain(secret);
+  });
+});
