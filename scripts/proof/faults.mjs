@@ -184,11 +184,12 @@ async function main() {
     for (const name of SERVICES) {
       client.phase = `SIGTERM ${name}`;
       const burst = traffic.burst(name);
-      await sleep(15); // sent, not answered yet
+      await sleep(200); // the lanes are sending: each has a read in flight at any moment
       const startedAt = Date.now();
       const inFlight = client.signal(name);
+      burst.stop(); // no read starts after the mark
       const stop = await cluster.terminate(name);
-      await burst;
+      await burst.done;
       const restartMs = await cluster.launch(name);
       say(
         `SIGTERM ${name}: ${inFlight} requests in flight, exit ${stop.code ?? stop.signal} after ${stop.ms} ms, ready again after ${restartMs} ms`,

@@ -73,15 +73,17 @@ async function main() {
         const readyMs = await cluster.launch(name).then(() => Date.now() - killedAt);
         times.get(name).kill.push(readyMs);
         say(`round ${round}: kill -9 ${name}: ready again after ${readyMs} ms`);
-        // Reads through the service, sent and not answered yet (as proof:faults does).
-        const burst = traffic
-          ? Promise.resolve()
-              .then(() => traffic.burst(name))
-              .catch(() => undefined)
-          : undefined;
-        if (burst) await new Promise((resolve) => setTimeout(resolve, 15));
+        // Reads through the service kept in flight across the SIGTERM (as proof:faults does).
+        let burst;
+        try {
+          burst = traffic?.burst(name);
+        } catch {
+          burst = undefined; // nothing acknowledged to read yet
+        }
+        if (burst) await new Promise((resolve) => setTimeout(resolve, 200));
+        burst?.stop();
         const stop = await cluster.terminate(name);
-        await burst;
+        await burst?.done.catch(() => undefined);
         times.get(name).term.push(stop.ms);
         times.get(name).exits.push(stop.code ?? stop.signal);
         say(`round ${round}: SIGTERM ${name}: exit ${stop.code ?? stop.signal} after ${stop.ms} ms`);

@@ -243,9 +243,13 @@ export class Traffic {
   }
 
   /**
-   * Requests through `name` started together and left running: the caller sends the SIGTERM while
-   * they are in flight (SIGTERM under load), then awaits them. Reads only: what they must show is
-   * that a stopping process finishes what it has started.
+   * Reads through `name` kept in flight: `count` lanes, each sending its next request as soon as
+   * the last one is answered, until `stop()`. The caller marks what is in flight (client.signal),
+   * stops the lanes at once (no request starts after the mark) and sends the SIGTERM; `done`
+   * resolves when the marked requests have ended. Lanes, not one volley: a volley of fast reads
+   * could all be answered before the signal (a quiet machine answered 16 status reads in under
+   * 15 ms), leaving a SIGTERM that proves nothing about requests in flight. Reads only: what they
+   * must show is that a stopping process finishes what it has started.
    */
   burst(name, count = 16) {
     const orders = this.orders.filter((o) => o.acknowledged);
@@ -287,7 +291,17 @@ export class Traffic {
         via: ['gateway-auth', 'ordering-pricing'],
       }),
     }[name];
-    return Promise.all(Array.from({ length: count }, () => this.client.send(request())));
+    let sending = true;
+    const lane = async () => {
+      while (sending) await this.client.send(request());
+    };
+    const done = Promise.all(Array.from({ length: count }, lane));
+    return {
+      stop: () => {
+        sending = false;
+      },
+      done,
+    };
   }
 
   /**
