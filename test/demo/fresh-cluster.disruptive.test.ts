@@ -209,7 +209,7 @@ describe('a fresh cluster: seed, order, webhook', () => {
     console.log(`fresh cluster: order to webhook in ${webhook.at - placedAt} ms`);
   }, 60_000);
 
-  it("runs the README's delivery journey as written: assigned, accepted, driver, ETA, tracking, InTransit, Delivered, order Completed, payment confirmed", () => {
+  it('runs the delivery journey of docs/demo.md as written: assigned, accepted, driver, ETA, tracking, InTransit, Delivered, order Completed, payment confirmed', () => {
     const run = runReadmeBlock('delivery-journey');
     expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
     expect(run.stdout.trim().split('\n')).toEqual([
@@ -254,7 +254,7 @@ describe('a fresh cluster: seed, order, webhook', () => {
     expect(verifySignature(webhook, fixture.installations.deliveryProviderB.webhookSecret)).toBe(false);
   }, 60_000);
 
-  it("runs the README's provider walkthrough as written: a platform's delivery created, replayed, read, taken by a simulated driver and delivered; every event's callback signed at the webhook URL, in a legal order", async () => {
+  it("runs the provider walkthrough of docs/demo.md as written: a platform's delivery created, replayed, read, taken by a simulated driver and delivered; every event's callback signed at the webhook URL, in a legal order", async () => {
     const run = runReadmeBlock('provider-contract');
     expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
     const lines = run.stdout.trim().split('\n');
