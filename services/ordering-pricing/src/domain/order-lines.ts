@@ -43,11 +43,6 @@ export interface ResolvedModifier {
 
 const available = (map: Record<string, 1 | 2>, id: string) => (map[id] ?? 0) === 0;
 
-/** Ids of every modifier group the lines may reach, level by level (for loading a MenuSlice). */
-export function referencedGroupIds(lines: readonly LineRequest[]): Set<string> {
-  return new Set(lines.flatMap((l) => l.modifierSelections.map((s) => s.modifierGroupId)));
-}
-
 /** Collects problems keyed by field path. */
 type AddProblem = (path: string, message: string) => void;
 

@@ -43,6 +43,20 @@ interface DeliveryCommon {
   updatedAt: Date;
 }
 
+/** The state of a delivery just created, of either kind: pending, its first attempt due now. */
+export function newDeliveryState(now: Date) {
+  return {
+    status: 'pending' as const,
+    round: 1,
+    nextAttempt: 1,
+    nextAttemptAt: now,
+    attempts: [] as AttemptRecord[],
+    reason: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
 /**
  * One webhook to one installation of a tenant (`partner-webhook`). The tenant API sees these and
  * nothing else: its queries filter by the tenant and this kind.

@@ -1,7 +1,7 @@
 import { TOPICS, type ProviderEvent } from '@marketplace/contracts';
 import { AppError } from '@marketplace/errors';
 import { attemptEvent } from '../domain/attempt-event';
-import type { ProviderCallbackDelivery } from '../domain/delivery';
+import { newDeliveryState, type ProviderCallbackDelivery } from '../domain/delivery';
 import { deliveryIdOf } from '../domain/delivery-id';
 import type { WebhookContext } from './context';
 
@@ -65,14 +65,7 @@ export async function applyProviderEvent(
     sourceEventId: source.eventId,
     occurredAt: source.occurredAt ?? now.toISOString(),
     body: JSON.stringify(delivery.body),
-    status: 'pending',
-    round: 1,
-    nextAttempt: 1,
-    nextAttemptAt: now,
-    attempts: [],
-    reason: null,
-    createdAt: now,
-    updatedAt: now,
+    ...newDeliveryState(now),
   };
   const first = attemptEvent(TOPICS.webhookAttempts, { ...callback, ...owner }, 1, 1, now);
   // The repository publishes the first attempt it stages.

@@ -1,6 +1,6 @@
 import { TOPICS, type WebhookEnvelope } from '@marketplace/contracts';
 import { attemptEvent } from '../domain/attempt-event';
-import type { PartnerWebhookDelivery } from '../domain/delivery';
+import { newDeliveryState, type PartnerWebhookDelivery } from '../domain/delivery';
 import type { InstallationCopy } from '../domain/installation';
 import { envelopeBody } from '../domain/webhook-events';
 import type { WebhookContext } from './context';
@@ -36,14 +36,7 @@ export async function createDelivery(
     sourceEventId: webhook.sourceEventId,
     occurredAt,
     body: envelopeBody(id, type, occurredAt, webhook.data),
-    status: 'pending',
-    round: 1,
-    nextAttempt: 1,
-    nextAttemptAt: now,
-    attempts: [],
-    reason: null,
-    createdAt: now,
-    updatedAt: now,
+    ...newDeliveryState(now),
   };
   const owner = { tenantId: delivery.tenantId, installationId: delivery.installationId };
   return ctx.store.deliveries.create(owner, delivery, [attemptEvent(TOPICS.webhookAttempts, delivery, 1, 1, now)], now);
