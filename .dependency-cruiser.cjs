@@ -18,6 +18,7 @@
 //   services/<s>/test/            its own service, shared/ (@marketplace/testing for fixtures)
 //   shared/<p>/                   other shared packages; never services/ or the root test/
 //   test/ (root)                  shared/ only: services run as processes, never imported
+//   kits/<k>/src/                 its own files and node built-ins only (published, run outside the repository)
 
 // Node built-ins a domain module may use: pure computation, no I/O, no clock, no timers.
 // `crypto` (hashes, HMACs, random ids) and `zlib` (gzipSync of a rendered body) are used today.
@@ -114,13 +115,23 @@ module.exports = {
       to: { path: '^services/provider-delivery/src/(usecases|adapters|http|consumers)/' },
     },
     {
+      name: 'kit-stands-alone',
+      severity: 'error',
+      comment:
+        'kits/<k>/src is published and run outside this repository (npx sdp-conformance): it imports its own files and ' +
+        "Node's built-ins only, never a shared package, a service or an npm dependency it does not declare. Its tests " +
+        '(kits/<k>/test) may use @marketplace/testing to start our services.',
+      from: { path: '^kits/([^/]+)/src/' },
+      to: { pathNot: ['^kits/$1/src/', '^(node:)?[a-z_]+$'], dependencyTypesNot: ['core'] },
+    },
+    {
       name: 'no-circular',
       severity: 'error',
       comment:
         'No import cycles within a service or a shared package, type-only ones included (a type cycle turns into a runtime ' +
         'one with the first value import, and either way the modules can no longer be understood alone). Break it by ' +
         'moving what both need into a module of its own.',
-      from: { path: '^(services|shared)/[^/]+/src/' },
+      from: { path: '^(services|shared|kits)/[^/]+/src/' },
       to: { circular: true },
     },
     {

@@ -14,7 +14,11 @@ const tsJest = [
 const common = {
   transform: { '^.+\\.ts$': tsJest },
   // Workspace packages are imported by name; tests run against their TypeScript sources.
-  moduleNameMapper: { '^@marketplace/([a-z-]+)$': '<rootDir>/shared/$1/src' },
+  moduleNameMapper: {
+    '^@marketplace/([a-z-]+)$': '<rootDir>/shared/$1/src',
+    '^sdp-conformance$': '<rootDir>/kits/conformance/src',
+    '^marketplace-webhooks$': '<rootDir>/kits/webhooks/src',
+  },
   testEnvironment: 'node',
   modulePathIgnorePatterns: ['<rootDir>/.*/dist/', '<rootDir>/.stack/'],
 };

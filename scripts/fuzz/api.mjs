@@ -1121,7 +1121,7 @@ async function ensureSchemathesis() {
 // schemathesis' output besides the exact keys and tokens of this run.
 const SECRET_SHAPES = [
   /(mpk|pdk)_[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{20,}/g,
-  /(p?whsec)_[A-Za-z0-9_-]{20,}/g,
+  /(p?whsec)_[A-Za-z0-9+/_-]{20,}={0,2}/g, // base64url, or standard base64 for `whsec_` since Standard Webhooks
   /(v1\.)?eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{20,}/g,
   /(?<=(ApiKey|Bearer) )[A-Za-z0-9_.-]{20,}/g,
 ];

@@ -37,7 +37,8 @@ const SEED = join(repoRoot, 'scripts', 'demo', 'seed.mjs');
 const RUN_TIMEOUT_MS = 60_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const API_KEY = /^mpk_[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}$/;
-const WEBHOOK_SECRET = /^whsec_[A-Za-z0-9_-]{20,}$/;
+// Standard base64 of 32 bytes (what Standard Webhooks libraries decode); base64url from a gateway built before.
+const WEBHOOK_SECRET = /^whsec_([A-Za-z0-9+/]{43}=|[A-Za-z0-9_-]{43})$/;
 const PLATFORM_API_KEY = /^pdk_[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}$/;
 const PLATFORM_WEBHOOK_SECRET = /^pwhsec_[A-Za-z0-9_-]{43}$/;
 /** The fixture's installations, every one seeded the same way. */

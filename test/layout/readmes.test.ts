@@ -20,14 +20,16 @@ function markdownUnder(dir: string): string[] {
 
 const SERVICES = dirs('services');
 const SHARED = dirs('shared');
+const KITS = existsSync(join(ROOT, 'kits')) ? dirs('kits') : [];
 const MAPS = [
   'README.md',
   ...SERVICES.map((s) => `services/${s}/README.md`),
   ...SHARED.map((p) => `shared/${p}/README.md`).filter((p) => existsSync(join(ROOT, p))),
+  ...KITS.map((k) => `kits/${k}/README.md`).filter((p) => existsSync(join(ROOT, p))),
   ...(existsSync(join(ROOT, 'docs')) ? markdownUnder('docs') : []),
 ];
 
-const TOP = /^(services|shared|scripts|docs|test|schemas|deploy|\.ci)\//;
+const TOP = /^(services|shared|kits|scripts|docs|test|schemas|deploy|\.ci)\//;
 const LOCAL = /^(src|test|docs)\//;
 
 /**
@@ -53,7 +55,7 @@ function pathsNamedIn(file: string): { named: string; places: string[] }[] {
     places: [
       target,
       relative(ROOT, join(ROOT, dirname(file), target)),
-      ...(/^(services|shared)\//.test(file) ? [] : SERVICES.map((s) => `services/${s}/${target}`)),
+      ...(/^(services|shared|kits)\//.test(file) ? [] : SERVICES.map((s) => `services/${s}/${target}`)),
     ],
   }));
 }
@@ -75,6 +77,10 @@ describe('READMEs as maps', () => {
 
   it.each(SHARED)('shared/%s has a README', (pkg) => {
     expect(existsSync(join(ROOT, 'shared', pkg, 'README.md'))).toBe(true);
+  });
+
+  it.each(KITS)('kits/%s has a README', (kit) => {
+    expect(existsSync(join(ROOT, 'kits', kit, 'README.md'))).toBe(true);
   });
 
   it('every path a README or a page of docs/ names exists', () => {

@@ -82,6 +82,15 @@ it('publishes connect, rotation, disconnect and uninstall, with the secret seale
     rotated.body.credentials.webhookSigningSecret,
   );
   expect(() => openWebhookSecret(transportKey(), app.tenantId, connected!.data.webhookSecretSealed)).toThrow();
+  // The rotation carries the secret it replaced, sealed the same way, signing beside the new one for
+  // the overlap (24 hours from the rotation); no other event carries one.
+  expect(openWebhookSecret(transportKey(), id, rotation!.data.previousWebhookSecretSealed)).toBe(app.webhookSecret);
+  const overlapMs = Date.parse(rotation!.data.previousWebhookSecretExpiresAt) - Date.parse(rotation!.data.changedAt);
+  expect(overlapMs).toBe(24 * 60 * 60 * 1000);
+  for (const other of [connected, disconnected, uninstalled]) {
+    expect(other!.data).not.toHaveProperty('previousWebhookSecretSealed');
+    expect(other!.data).not.toHaveProperty('previousWebhookSecretExpiresAt');
+  }
   for (const event of events) {
     expect(event.raw).not.toContain('whsec_');
   }

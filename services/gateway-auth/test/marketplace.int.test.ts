@@ -955,7 +955,7 @@ describe('credentials of an ApiKey installation', () => {
     expectDocumented('ConnectResult', res.body);
     const { apiKey, webhookSigningSecret } = res.body.credentials;
     expect(apiKey).toMatch(API_KEY);
-    expect(webhookSigningSecret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    expect(webhookSigningSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(res.body.authorizationUrl).toBeNull();
     expect(res.body.installation).toMatchObject({
       id,

@@ -14,9 +14,11 @@ import {
   stackEnv,
   waitFor,
   startReceiver,
+  type Received,
   type Receiver,
   verifySignature,
 } from '@marketplace/testing';
+import { Webhook } from 'standardwebhooks';
 import { startWebhookCluster, waitForInstallation, type WebhookCluster } from './support/cluster';
 import { connectedSource, type PartnerSetup } from './support/partner';
 
@@ -32,6 +34,9 @@ const source = async (events?: string[]) => {
   return { ...s, path, got: () => receiver.at(path) };
 };
 const parsed = (r: { body: Buffer }) => JSON.parse(r.body.toString('utf8'));
+/** What the Standard Webhooks library makes of a request: the parsed body, or a throw. */
+const standardVerify = (r: Received, secret: string) =>
+  new Webhook(secret).verify(r.body, r.headers as Record<string, string>);
 const deliveryOf = (s: PartnerSetup, id: string) => s.webhooks('GET', `/deliveries/${id}`).then((res) => res.body);
 
 beforeAll(async () => {
@@ -68,6 +73,14 @@ describe('orders.created and orders.cancelled', () => {
     });
     expect(created!.headers['x-marketplace-event-id']).toBe(envelope.id);
     expect(Math.abs(Number(created!.headers['x-marketplace-timestamp']) - Date.now() / 1000)).toBeLessThan(30);
+    // The Standard Webhooks headers of the same attempt, checked by that standard's own library with
+    // the very secret string the partner was given at connect.
+    expect(created!.headers['webhook-id']).toBe(envelope.id);
+    expect(created!.headers['webhook-timestamp']).toBe(created!.headers['x-marketplace-timestamp']);
+    expect(standardVerify(created!, s.secret)).toEqual(envelope);
+    expect(() =>
+      standardVerify({ ...created!, body: Buffer.concat([created!.body, Buffer.from(' ')]) }, s.secret),
+    ).toThrow(/No matching signature/);
     expect(created!.headers['content-type']).toMatch(/^application\/json/);
 
     expect((await s.call('POST', `/orders/${order.orderId}/cancel`)).status).toBe(200);
@@ -406,6 +419,12 @@ describe('retries', () => {
     expect(last.headers['x-marketplace-event-id']).toBe(id);
     expect(verifySignature(last, secret)).toBe(true);
     expect(verifySignature(last, s.secret)).toBe(false);
+    // Standard Webhooks: during the overlap after the rotation both secrets sign, so a partner
+    // still verifying with the old one drops nothing.
+    expect(String(last.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    expect(standardVerify(last, secret)).toMatchObject({ id });
+    expect(standardVerify(last, s.secret)).toMatchObject({ id });
+    expect(() => standardVerify(first!, secret)).toThrow(/No matching signature/);
   });
 });
 

@@ -36,6 +36,9 @@ describe('SECRET_PATTERNS', () => {
   const examples: [string, string][] = [
     ['API key', `{"key":"mpk_${b64(22, 'A')}.${b64(43)}"}`],
     ['webhook signing secret', `"whsec_${b64(43)}"`],
+    // The current shape: standard base64 of 32 bytes, a `+` or `/` anywhere (here within the first 20).
+    ['webhook signing secret', `"webhookSigningSecret":"whsec_ab+/${b64(39)}="`],
+    ['webhook signing secret', `whsec_/${b64(42, 'Z')}=`],
     ['provider platform API key', `pdk_${b64(22, 'B')}.${b64(43)}`],
     ['provider webhook signing secret', `pwhsec_${b64(43)}`],
     ['courier token', `"pdd_${b64(22, 'C')}.${b64(43, 'x')}"`],

@@ -2,7 +2,7 @@
  * Shapes of the secrets this platform mints or sees, for scanning logs, metric scrapes and error
  * bodies: full API keys (the marketplace's `mpk_`, provider-delivery's `pdk_`), courier tokens
  * (`pdd_`), tracking tokens (`trk_`, the secret of a public tracking page), webhook signing secrets
- * (`whsec_`, `pwhsec_`), a tenant's payment processor secret (`ppsec_`), bearer tokens (JWT: administrator, tenant and OpenID Connect ID tokens),
+ * (`whsec_` in either base64 alphabet, `pwhsec_`), a tenant's payment processor secret (`ppsec_`), bearer tokens (JWT: administrator, tenant and OpenID Connect ID tokens),
  * the gateway's signed identities, Authorization header values (ApiKey, Bearer, Basic: the OAuth
  * client's id and secret), and OAuth values or phone numbers written out under their own name.
  * Opaque OAuth tokens and callback tokens have no shape of their own: the exact values a test run
@@ -10,7 +10,9 @@
  */
 export const SECRET_PATTERNS: [string, RegExp][] = [
   ['API key', /mpk_[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{20,}/],
-  ['webhook signing secret', /(?<!p)whsec_[A-Za-z0-9_-]{20,}/],
+  // Standard base64 (`+/`, `=` padded) since partner webhooks carry Standard Webhooks headers;
+  // base64url before, and those secrets are still in use.
+  ['webhook signing secret', /(?<!p)whsec_[A-Za-z0-9+/_-]{20,}/],
   ['provider platform API key', /pdk_[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{20,}/],
   ['provider webhook signing secret', /pwhsec_[A-Za-z0-9_-]{20,}/],
   ['payment processor secret', /ppsec_[A-Za-z0-9_-]{20,}/],

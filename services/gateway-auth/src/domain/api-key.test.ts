@@ -44,8 +44,12 @@ describe('API keys', () => {
     expect(apiSecretMatches(secret, 'short', hashKey)).toBe(false);
   });
 
-  it('mints webhook signing secrets with a recognisable prefix', () => {
-    expect(mintSigningSecret()).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+  it('mints webhook signing secrets with a recognisable prefix and 32 random bytes in standard base64', () => {
+    const secret = mintSigningSecret();
+    // Standard base64, padded: what the Standard Webhooks libraries decode after `whsec_`.
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(Buffer.from(secret.slice('whsec_'.length), 'base64')).toHaveLength(32);
+    expect(mintSigningSecret()).not.toBe(secret);
   });
 });
 

@@ -40,10 +40,24 @@ export function apiSecretMatches(secret: string, storedHash: string, hashKey: Bu
   return presented.length === stored.length && timingSafeEqual(presented, stored);
 }
 
-/** Webhook signing secrets: shown once, stored encrypted (the sender needs the plain value). */
+/**
+ * Webhook signing secrets: shown once, stored encrypted (the sender needs the plain value).
+ * `whsec_` and the standard base64 of 32 random bytes (44 characters, `=` padded): the Partner API
+ * signature is keyed with the whole string, and the Standard Webhooks libraries (`new
+ * Webhook(secret)`) take the same string, decoding what follows `whsec_` as standard base64. Secrets
+ * minted before were base64url without padding (43 characters); they still sign both ways (the
+ * sender decodes either alphabet), and a rotation hands out one of the current shape.
+ */
 export function mintSigningSecret(): string {
-  return `whsec_${randomBytes(32).toString('base64url')}`;
+  return `whsec_${randomBytes(32).toString('base64')}`;
 }
+
+/**
+ * How long, after a webhook secret rotation, attempts are also signed with the secret it replaced
+ * (one more `v1,` entry in `webhook-signature`), so a partner can switch over without refusing a
+ * delivery. X-Marketplace-Signature carries the new secret only (the spec defines one signature).
+ */
+export const WEBHOOK_SECRET_OVERLAP_SECONDS = 24 * 60 * 60;
 
 /** The validity of a stored key at a moment: `expiresAt` absent or null is "until revoked". */
 export interface ApiKeyValidity {

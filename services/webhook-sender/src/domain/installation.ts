@@ -19,6 +19,13 @@ export interface InstallationCopy {
   subscribedEvents: string[];
   /** The signing secret sealed under WEBHOOK_SECRET_TRANSPORT_KEY; null when there is none. */
   webhookSecretSealed: string | null;
+  /**
+   * The secret the last rotation replaced, sealed the same way, and until when attempts are signed
+   * with it too (Standard Webhooks' `webhook-signature` only); null without an overlap. Absent from
+   * copies kept before overlaps existed: read as null.
+   */
+  previousWebhookSecretSealed?: string | null;
+  previousWebhookSecretExpiresAt?: Date | null;
   revision: number;
   changedAt: Date;
 }
@@ -30,6 +37,12 @@ export const SYSTEM_TEST = 'system.test';
 export function receives(installation: InstallationCopy, type: string): boolean {
   if (!installation.connected || !installation.webhookUrl || !installation.webhookSecretSealed) return false;
   return type === SYSTEM_TEST || installation.subscribedEvents.includes(type);
+}
+
+/** The sealed previous secret while its overlap lasts at `now`, else undefined. */
+export function previousSecretInOverlap(installation: InstallationCopy, now: Date): string | undefined {
+  const { previousWebhookSecretSealed: sealed, previousWebhookSecretExpiresAt: expiresAt } = installation;
+  return sealed && expiresAt && expiresAt.getTime() > now.getTime() ? sealed : undefined;
 }
 
 /** The refusal of a redelivery or a test event to an installation that does not receive (409). */

@@ -1,5 +1,11 @@
 import { createHmac } from 'node:crypto';
-import { marketplaceSignature, marketplaceSigner, platformSignature, platformSigner } from './signing';
+import {
+  marketplaceSignature,
+  marketplaceSigner,
+  platformSignature,
+  platformSigner,
+  standardWebhookSignature,
+} from './signing';
 
 const secret = 'whsec_test';
 
@@ -57,12 +63,24 @@ describe('marketplaceSignature', () => {
 describe('marketplaceSigner', () => {
   const body = Buffer.from('{"id":"evt_1"}');
 
-  it('sends exactly the event id, the timestamp and the signature', () => {
+  it("sends exactly the spec's event id, timestamp and signature, and the Standard Webhooks three", () => {
     expect(marketplaceSigner.headers(secret, 'evt_1', 1_700_000_000, body)).toEqual({
       'X-Marketplace-Event-Id': 'evt_1',
       'X-Marketplace-Timestamp': '1700000000',
       'X-Marketplace-Signature': 'c89214b5b5da833daed6f0b8c5bb6bd58cea9022bd80ccc78230f3942d632925',
+      'webhook-id': 'evt_1',
+      'webhook-timestamp': '1700000000',
+      'webhook-signature': standardWebhookSignature(secret, 'evt_1', 1_700_000_000, body),
     });
+  });
+
+  it('keeps X-Marketplace-Signature on the current secret alone during an overlap', () => {
+    const alone = marketplaceSigner.headers(secret, 'evt_1', 1_700_000_000, body);
+    const overlap = marketplaceSigner.headers(secret, 'evt_1', 1_700_000_000, body, 'whsec_previous');
+    expect(overlap['X-Marketplace-Signature']).toBe(alone['X-Marketplace-Signature']);
+    expect(overlap['webhook-signature']).toBe(
+      `${alone['webhook-signature']} ${standardWebhookSignature('whsec_previous', 'evt_1', 1_700_000_000, body)}`,
+    );
   });
 
   it('writes the timestamp as a decimal integer string, the same text that is signed', () => {

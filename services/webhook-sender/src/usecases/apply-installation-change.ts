@@ -16,6 +16,11 @@ export async function applyInstallationChange(store: WebhookStore, change: Insta
       webhookUrl: change.webhookUrl,
       subscribedEvents: change.subscribedEvents,
       webhookSecretSealed: change.webhookSecretSealed,
+      // Only a rotation's event carries them; any later snapshot without them ends the overlap.
+      previousWebhookSecretSealed: change.previousWebhookSecretSealed ?? null,
+      previousWebhookSecretExpiresAt: change.previousWebhookSecretExpiresAt
+        ? new Date(change.previousWebhookSecretExpiresAt)
+        : null,
       revision: change.revision,
       changedAt: new Date(change.changedAt),
     },

@@ -113,7 +113,8 @@ async function prepareAttempt(ctx: WebhookContext, delivery: Delivery, sendBy?: 
   const kind = ctx.kinds[delivery.kind];
   const body = Buffer.from(delivery.body, 'utf8');
   const at = ctx.now();
-  const headers = kind.signer.headers(target.secret, delivery._id, Math.floor(at.getTime() / 1000), body);
+  const unixSeconds = Math.floor(at.getTime() / 1000);
+  const headers = kind.signer.headers(target.secret, delivery._id, unixSeconds, body, target.previousSecret);
   return { send: true, url: target.url, headers, body, kind, at };
 }
 

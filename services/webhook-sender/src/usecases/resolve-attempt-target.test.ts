@@ -1,4 +1,5 @@
-import type { ProviderCallbackDelivery } from '../domain/delivery';
+import type { PartnerWebhookDelivery, ProviderCallbackDelivery } from '../domain/delivery';
+import type { InstallationCopy } from '../domain/installation';
 import { TERMINAL_HOLD } from '../domain/provider-callback';
 import type { WebhookContext } from './context';
 import { resolveAttemptTarget as targetOf } from './resolve-attempt-target';
@@ -138,5 +139,60 @@ describe('targetOf a provider callback', () => {
     expect(target).toMatchObject({ send: false, status: 'failed' });
     const text = JSON.stringify(target);
     for (const secret of [URL, 'cbt_0123456789abcdef', SECRET, 'platform.example']) expect(text).not.toContain(secret);
+  });
+});
+
+describe('a partner webhook during a secret rotation overlap', () => {
+  const installation: InstallationCopy = {
+    _id: 'inst-1',
+    tenantId: 'tenant-1',
+    appId: 'app-1',
+    status: 'Connected',
+    connected: true,
+    webhookUrl: 'https://partner.example/hooks',
+    subscribedEvents: ['orders.created'],
+    webhookSecretSealed: 'sealed-current',
+    revision: 2,
+    changedAt: NOW,
+  };
+  const webhook = { kind: 'partner-webhook', tenantId: 'tenant-1', installationId: 'inst-1', type: 'orders.created' };
+  /** Unseals `sealed-<name>` as `whsec_<name>`, bound to inst-1. */
+  const partnerContext = (copy: InstallationCopy) =>
+    ({
+      store: { installations: { findForTenant: async () => copy } },
+      now: () => NOW,
+      unseal: {
+        installationSecret: (installationId: string, sealed: string) => {
+          if (installationId !== 'inst-1') throw new Error('no');
+          return sealed.replace('sealed-', 'whsec_');
+        },
+      },
+    }) as unknown as WebhookContext;
+  const target = (copy: InstallationCopy) => targetOf(partnerContext(copy), webhook as PartnerWebhookDelivery);
+  const overlapUntil = (expiresAt: Date | null): InstallationCopy => ({
+    ...installation,
+    previousWebhookSecretSealed: 'sealed-previous',
+    previousWebhookSecretExpiresAt: expiresAt,
+  });
+
+  it('carries the previous secret while the overlap lasts', async () => {
+    expect(await target(overlapUntil(new Date(NOW.getTime() + 1)))).toEqual({
+      send: true,
+      url: 'https://partner.example/hooks',
+      secret: 'whsec_current',
+      previousSecret: 'whsec_previous',
+    });
+  });
+
+  it.each([
+    ['after the overlap', overlapUntil(NOW)],
+    ['without an expiry', overlapUntil(null)],
+    ['for a copy kept before overlaps existed', installation],
+  ])('signs with the current secret alone %s', async (_when, copy) => {
+    expect(await target(copy)).toEqual({
+      send: true,
+      url: 'https://partner.example/hooks',
+      secret: 'whsec_current',
+    });
   });
 });

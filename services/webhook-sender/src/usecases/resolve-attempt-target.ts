@@ -1,6 +1,6 @@
 import type { AttemptTarget } from '../domain/attempt-decision';
 import type { Delivery, PartnerWebhookDelivery, ProviderCallbackDelivery } from '../domain/delivery';
-import { receives } from '../domain/installation';
+import { previousSecretInOverlap, receives } from '../domain/installation';
 import { SUPERSEDED_BY_TERMINAL, TERMINAL_HOLD } from '../domain/provider-callback';
 import type { WebhookContext } from './context';
 
@@ -14,7 +14,10 @@ export function resolveAttemptTarget(ctx: WebhookContext, delivery: Delivery): P
   return delivery.kind === 'partner-webhook' ? installationTarget(ctx, delivery) : callbackTarget(ctx, delivery);
 }
 
-/** A partner webhook: the installation's URL and secret, while it still takes the type. */
+/**
+ * A partner webhook: the installation's URL and secret, while it still takes the type, and the
+ * secret a rotation replaced while its overlap lasts.
+ */
 async function installationTarget(ctx: WebhookContext, delivery: PartnerWebhookDelivery): Promise<AttemptTarget> {
   const installation = await ctx.store.installations.findForTenant(
     { tenantId: delivery.tenantId },
@@ -26,10 +29,12 @@ async function installationTarget(ctx: WebhookContext, delivery: PartnerWebhookD
       status: 'cancelled',
       reason: 'the installation no longer takes this event (disconnected, uninstalled or unsubscribed)',
     };
+  const previousSealed = previousSecretInOverlap(installation, ctx.now());
   return {
     send: true,
     url: installation.webhookUrl!,
     secret: ctx.unseal.installationSecret(installation._id, installation.webhookSecretSealed!),
+    ...(previousSealed && { previousSecret: ctx.unseal.installationSecret(installation._id, previousSealed) }),
   };
 }
 

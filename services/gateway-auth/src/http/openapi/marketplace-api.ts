@@ -22,7 +22,7 @@ import {
   uuid,
   type JsonSchema as Json,
 } from '@marketplace/contracts';
-import { jsonResponse, problemResponse } from './partner-api';
+import { SECRET_OVERLAP_HOURS, jsonResponse, problemResponse } from './partner-api';
 
 // ---------------------------------------------------------------------------------------------
 // Small builders
@@ -207,6 +207,13 @@ previous API key keeps working that long (never longer than it would have anyway
 can switch to the new key without a gap; \`previousKeyExpiresAt\` in the answer says until when. With
 0 the previous key stops at once. Reconnect, disconnect and uninstall end every key at once, an
 overlapping one included. A key past its end is refused like a revoked one (401).
+
+The webhook signing secret is \`whsec_\` and the standard base64 of 32 random bytes (44 characters,
+\`=\` padded): the same string verifies \`X-Marketplace-Signature\` and, with a Standard Webhooks
+library, \`webhook-signature\` (see the Partner API). One issued earlier is base64url without padding;
+rotating it gives one of the current shape. \`POST …/webhook-secret/rotate\` replaces it at once for
+\`X-Marketplace-Signature\`, while \`webhook-signature\` carries a signature with the previous
+secret as well for ${SECRET_OVERLAP_HOURS} hours.
 
 ## Audit log
 
@@ -541,7 +548,9 @@ const tenantPaths: Json = {
       operationId: 'rotateWebhookSecret',
       summary: 'Rotate the webhook signing secret',
       description:
-        'Only when Connected and the app subscribes to events. Replaces the signing secret at once; the API key is unchanged.',
+        'Only when Connected and the app subscribes to events. Replaces the signing secret at once for ' +
+        '`X-Marketplace-Signature`; the Standard Webhooks `webhook-signature` carries a signature with the previous ' +
+        `secret too for ${SECRET_OVERLAP_HOURS} hours. The API key is unchanged.`,
       parameters: [parameterRef('InstallationId')],
       responses: {
         '200': jsonResponse(
@@ -884,7 +893,10 @@ const schemas: Record<string, Json> = {
       apiKey: nullableStr(
         '`KEY_ID.SECRET` for `Authorization: ApiKey <KEY_ID>.<API_SECRET>`. Shown once, never retrievable.',
       ),
-      webhookSigningSecret: nullableStr('Shown once, never retrievable; null when the app subscribes to no events.'),
+      webhookSigningSecret: nullableStr(
+        '`whsec_` and the standard base64 of 32 random bytes. Shown once, never retrievable; null when the app ' +
+          'subscribes to no events.',
+      ),
     },
     'Secrets shown once; the response carries `Cache-Control: no-store`.',
   ),
@@ -917,7 +929,9 @@ const schemas: Record<string, Json> = {
     installation: ref('Installation'),
     credentials: response({
       apiKey: { type: 'null' },
-      webhookSigningSecret: str('The new signing secret. Shown once.'),
+      webhookSigningSecret: str(
+        'The new signing secret (`whsec_` and the standard base64 of 32 random bytes). Shown once.',
+      ),
     }),
   }),
   OAuthCallbackResult: response({ installation: ref('Installation'), credentials: ref('Credentials') }),

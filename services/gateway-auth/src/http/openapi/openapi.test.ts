@@ -496,7 +496,14 @@ describe('Partner API document', () => {
     for (const item of Object.values(webhooks)) {
       const post = obj(obj(item).post);
       const headers = (post.parameters as unknown[]).map((p) => deref(partner, p).name);
-      expect(headers).toEqual(['X-Marketplace-Event-Id', 'X-Marketplace-Timestamp', 'X-Marketplace-Signature']);
+      expect(headers).toEqual([
+        'X-Marketplace-Event-Id',
+        'X-Marketplace-Timestamp',
+        'X-Marketplace-Signature',
+        'webhook-id',
+        'webhook-timestamp',
+        'webhook-signature',
+      ]);
     }
     const data = validator('DeliveryEventData');
     const ids = {

@@ -17,6 +17,10 @@ import {
   ref,
   uuid,
 } from '@marketplace/contracts';
+import { WEBHOOK_SECRET_OVERLAP_SECONDS } from '../../domain/api-key';
+
+/** How long a rotated-out webhook signing secret goes on signing `webhook-signature`. */
+export const SECRET_OVERLAP_HOURS = WEBHOOK_SECRET_OVERLAP_SECONDS / 3600;
 
 /** A JSON object of the document (schema, operation, response, ...). */
 export type Json = Record<string, unknown>;
@@ -306,8 +310,21 @@ automatically after a reject or a cancel.
 
 Apps that subscribe to events receive signed HTTPS POST requests at the webhook URL of their
 contract version (see \`webhooks\`). The signature is HMAC-SHA256, lowercase hex, keyed with the
-webhook signing secret (never the API secret), over the bytes of \`{timestamp}.{rawBody}\`. Delivery
-is at-least-once: deduplicate by the event id and answer 2xx quickly. Retries on 5xx, 408, 429 or
+webhook signing secret (never the API secret), over the bytes of \`{timestamp}.{rawBody}\`.
+
+Every webhook also carries the [Standard Webhooks](https://www.standardwebhooks.com/) headers
+\`webhook-id\` (the event id), \`webhook-timestamp\` (the same Unix seconds) and
+\`webhook-signature\`, so a Standard Webhooks library verifies it with the very signing secret shown
+at connect (\`new Webhook(secret).verify(rawBody, headers)\`). The signing secret is \`whsec_\` and
+the standard base64 of 32 random bytes (44 characters, \`=\` padded); the X-Marketplace signature is
+keyed with that whole string, the Standard Webhooks one with the bytes it encodes. A secret issued
+before these headers is base64url without padding, which Standard Webhooks libraries refuse: rotate
+it, or convert it (\`-\` to \`+\`, \`_\` to \`/\`, then \`=\` to a multiple of 4 characters).
+After a signing-secret rotation, \`webhook-signature\` carries a signature with the new secret and
+one with the previous secret for ${SECRET_OVERLAP_HOURS} hours, so a receiver can switch over without refusing a
+delivery; \`X-Marketplace-Signature\` uses the new secret at once.
+
+Delivery is at-least-once: deduplicate by the event id and answer 2xx quickly. Retries on 5xx, 408, 429 or
 a network timeout: base delay 2 minutes, multiplied by 3 per attempt, capped at 12 hours, jitter
 ±20 % after the cap, at most 8 attempts. Any other 4xx is permanent.
 `.trim();
@@ -819,7 +836,14 @@ function webhook(type: string, dataSchema: string, audience: string, when: strin
       summary: `Event ${type}`,
       description: `**Audience:** ${audience}.\n\n**Emitted when:** ${when}`,
       security: [],
-      parameters: [parameterRef('WebhookEventId'), parameterRef('WebhookTimestamp'), parameterRef('WebhookSignature')],
+      parameters: [
+        parameterRef('WebhookEventId'),
+        parameterRef('WebhookTimestamp'),
+        parameterRef('WebhookSignature'),
+        parameterRef('StandardWebhookId'),
+        parameterRef('StandardWebhookTimestamp'),
+        parameterRef('StandardWebhookSignature'),
+      ],
       requestBody: {
         required: true,
         content: {
@@ -902,6 +926,13 @@ const SIGNATURE_RULE =
   'HMAC-SHA256, lowercase hex, keyed with the webhook signing secret (never the API secret), over the bytes of ' +
   '`{unixTimestamp}.{rawRequestBody}`: the `X-Marketplace-Timestamp` text, a dot, then the exact raw body bytes. ' +
   'Verify over the raw bytes as received (never a re-serialized body) and compare in constant time.';
+
+const STANDARD_SIGNATURE_RULE =
+  'Standard Webhooks: space-separated `v1,{signature}` entries, each the standard base64 of HMAC-SHA256 over ' +
+  '`{webhook-id}.{webhook-timestamp}.{rawRequestBody}`, keyed with the bytes the signing secret encodes after ' +
+  `\`whsec_\` (base64). One entry, or two for ${SECRET_OVERLAP_HOURS} hours after a signing-secret rotation ` +
+  '(the new secret first, then the previous one). A Standard Webhooks library verifies it with the secret ' +
+  'string as shown at connect.';
 
 export const partnerApiDocument: Json = {
   openapi: '3.1.0',
@@ -1001,6 +1032,27 @@ export const partnerApiDocument: Json = {
         required: true,
         description: SIGNATURE_RULE,
         schema: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+      },
+      StandardWebhookId: {
+        name: 'webhook-id',
+        in: 'header',
+        required: true,
+        description: 'Standard Webhooks: the event id, the same as `X-Marketplace-Event-Id`; stable across retries.',
+        schema: { type: 'string' },
+      },
+      StandardWebhookTimestamp: {
+        name: 'webhook-timestamp',
+        in: 'header',
+        required: true,
+        description: 'Standard Webhooks: the same Unix seconds as `X-Marketplace-Timestamp`.',
+        schema: { type: 'string', pattern: '^[0-9]+$' },
+      },
+      StandardWebhookSignature: {
+        name: 'webhook-signature',
+        in: 'header',
+        required: true,
+        description: STANDARD_SIGNATURE_RULE,
+        schema: { type: 'string', pattern: '^v1,[A-Za-z0-9+/]{43}=( v1,[A-Za-z0-9+/]{43}=)*$' },
       },
     },
     headers: {

@@ -10,19 +10,28 @@ export type InstallationChange = Partial<Omit<Installation, '_id' | 'tenantId' |
   eventRevision: number;
 };
 
+/** A rotation's replaced signing secret, in clear, and when it stops signing. */
+export interface PreviousSigningSecret {
+  secret: string;
+  expiresAt: Date;
+}
+
 /**
  * Writes a change that matters to deliveries (connect and reconnect, signing-secret rotation,
  * disconnect, uninstall) with its installation event staged in the same write, then publishes the
- * event. `signingSecret`: a new signing secret, in clear, for the event to carry sealed. Under the
- * installation lock.
+ * event. `signingSecret`: a new signing secret, in clear, for the event to carry sealed;
+ * `previous`: on a rotation, the secret it replaced, carried sealed the same way with its end.
+ * Under the installation lock.
  */
 export async function changeInstallation(
   ctx: GatewayContext,
   installation: Installation,
   changes: InstallationChange,
   signingSecret: string | null,
+  previous?: PreviousSigningSecret,
 ): Promise<void> {
-  const event = installationChanged(ctx, { ...installation, ...changes }, changes.eventRevision, signingSecret);
+  const after = { ...installation, ...changes };
+  const event = installationChanged(ctx, after, changes.eventRevision, signingSecret, previous);
   await ctx.store.installations.updateWithEvent(
     { tenantId: installation.tenantId },
     installation._id,
@@ -36,15 +45,17 @@ export async function changeInstallation(
 /**
  * The installation as its consumers need it (the webhook sender; delivery-assignment, which reads
  * the scopes). A whole snapshot with a revision that grows per installation, so a consumer keeps
- * the newest and drops one arriving late. The signing secret is sealed for the webhook sender
- * (`WEBHOOK_SECRET_TRANSPORT_KEY`), never in clear.
+ * the newest and drops one arriving late. The signing secret (and a rotation's previous one) is
+ * sealed for the webhook sender (`WEBHOOK_SECRET_TRANSPORT_KEY`), never in clear.
  */
 function installationChanged(
   ctx: GatewayContext,
   after: Installation,
   revision: number,
   signingSecret: string | null,
+  previous: PreviousSigningSecret | undefined,
 ): OutgoingEvent<PlatformTopics, typeof TOPICS.installations> {
+  const seal = (secret: string) => sealWebhookSecret(ctx.webhookSecretTransportKey, after._id, secret);
   return {
     topic: TOPICS.installations,
     key: after._id,
@@ -62,8 +73,11 @@ function installationChanged(
       // through a disconnect, so read them with `connected`), for consumers that decide what an
       // installation may be given (a delivery to a provider holding the Delivery scopes).
       scopes: after.scopes,
-      webhookSecretSealed:
-        signingSecret === null ? null : sealWebhookSecret(ctx.webhookSecretTransportKey, after._id, signingSecret),
+      webhookSecretSealed: signingSecret === null ? null : seal(signingSecret),
+      ...(previous && {
+        previousWebhookSecretSealed: seal(previous.secret),
+        previousWebhookSecretExpiresAt: previous.expiresAt.toISOString(),
+      }),
       revision,
       changedAt: after.updatedAt.toISOString(),
     },

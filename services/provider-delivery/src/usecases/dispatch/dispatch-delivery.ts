@@ -75,7 +75,7 @@ async function record(
   decision: DispatchDecision | 'raced',
 ): Promise<DispatchStep> {
   const owner = { accountId: due.accountId };
-  const step = await changeDelivery(ctx, owner, due.id, (delivery) => {
+  const step = await changeDelivery(ctx, owner, due.id, (delivery, now) => {
     // Changed since it was read (accepted, declined, cancelled): the next look decides afresh.
     if (delivery.version !== due.version) return { answer: 'raced' as const };
     if (decision === 'raced') return { changes: { offers, dispatchAt: at }, answer: 'raced' as const };
@@ -92,8 +92,10 @@ async function record(
       };
     if (decision.kind === 'wait')
       return { changes: { offers, dispatchAt: decision.until }, answer: 'waiting' as const };
+    // The failure's time is the write's, the time its event carries: a status read never says the
+    // status began before the event that reports it.
     return {
-      changes: { offers, status: 'failed', statusEventTimeUtc: at, failureReason: decision.message },
+      changes: { offers, status: 'failed', statusEventTimeUtc: now, failureReason: decision.message },
       events: ['delivery.failed'],
       answer: 'failed' as const,
     };

@@ -23,9 +23,17 @@ export interface InstallationChanged {
    */
   scopes?: string[];
   /**
-   * The webhook signing secret, AES-256-GCM sealed under WEBHOOK_SECRET_TRANSPORT_KEY with the installation id as associated data (`v1.iv.ciphertext.tag`, base64url); null when the installation has none (not connected, or no events subscribed).
+   * The webhook signing secret (`whsec_` and base64 of 32 random bytes: standard base64 with padding since Standard Webhooks headers were added, base64url without padding before), AES-256-GCM sealed under WEBHOOK_SECRET_TRANSPORT_KEY with the installation id as associated data (`v1.iv.ciphertext.tag`, base64url); null when the installation has none (not connected, or no events subscribed).
    */
   webhookSecretSealed: string | null;
+  /**
+   * On a signing-secret rotation's event only: the secret it replaced, sealed like webhookSecretSealed. Until previousWebhookSecretExpiresAt, attempts carry a Standard Webhooks signature with it as well as with the new secret. Absent: no overlap (connect, reconnect, disconnect, uninstall, events published before overlaps existed).
+   */
+  previousWebhookSecretSealed?: string;
+  /**
+   * When the previous secret stops signing; present exactly when previousWebhookSecretSealed is.
+   */
+  previousWebhookSecretExpiresAt?: string;
   /**
    * Increases with every event of the installation.
    */
