@@ -18,7 +18,8 @@
 //   services/<s>/test/            its own service, shared/ (@marketplace/testing for fixtures)
 //   shared/<p>/                   other shared packages; never services/ or the root test/
 //   test/ (root)                  shared/ only: services run as processes, never imported
-//   kits/<k>/src/                 its own files and node built-ins only (published, run outside the repository)
+//   kits/<k>/src/                 its own files, node built-ins and the npm packages its own package.json
+//                                 lists under `dependencies` (published, run outside the repository)
 
 // Node built-ins a domain module may use: pure computation, no I/O, no clock, no timers.
 // `crypto` (hashes, HMACs, random ids) and `zlib` (gzipSync of a rendered body) are used today.
@@ -118,11 +119,14 @@ module.exports = {
       name: 'kit-stands-alone',
       severity: 'error',
       comment:
-        'kits/<k>/src is published and run outside this repository (npx sdp-conformance): it imports its own files and ' +
-        "Node's built-ins only, never a shared package, a service or an npm dependency it does not declare. Its tests " +
+        'kits/<k>/src is published and run outside this repository (npx sdp-conformance): it imports its own files, ' +
+        "Node's built-ins and the runtime dependencies its own package.json declares (kits/clients: openapi-fetch, which " +
+        'its clients run on), never a shared package, a service or an npm package it does not declare as a dependency ' +
+        '(a devDependency, or one of the root package.json, is not there where the kit is installed). Its tests ' +
         '(kits/<k>/test) may use @marketplace/testing to start our services.',
       from: { path: '^kits/([^/]+)/src/' },
-      to: { pathNot: ['^kits/$1/src/', '^(node:)?[a-z_]+$'], dependencyTypesNot: ['core'] },
+      // `npm`: listed under `dependencies` of the package.json closest to the importing file, the kit's own.
+      to: { pathNot: ['^kits/$1/src/', '^(node:)?[a-z_]+$'], dependencyTypesNot: ['core', 'npm'] },
     },
     {
       name: 'no-circular',

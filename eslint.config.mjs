@@ -13,6 +13,7 @@ export default tseslint.config(
       '.stack/**',
       '.test-results/**',
       'shared/contracts/src/generated/**',
+      'kits/clients/src/generated/**',
       'test/boundaries/fixtures/**',
       '**/*.js',
       '**/*.mjs',

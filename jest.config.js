@@ -18,6 +18,7 @@ const common = {
     '^@marketplace/([a-z-]+)$': '<rootDir>/shared/$1/src',
     '^sdp-conformance$': '<rootDir>/kits/conformance/src',
     '^marketplace-webhooks$': '<rootDir>/kits/webhooks/src',
+    '^marketplace-api-clients$': '<rootDir>/kits/clients/src',
   },
   testEnvironment: 'node',
   modulePathIgnorePatterns: ['<rootDir>/.*/dist/', '<rootDir>/.stack/'],

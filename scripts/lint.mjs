@@ -3,6 +3,7 @@
 // per check and a non-zero exit when any failed. CI runs it before the tests.
 //
 //   contracts   generated types match their JSON Schemas   (npm run contracts:check)
+//   clients     kits/clients' types match docs/api/         (node scripts/clients/generate.mjs --check)
 //   boundaries  who may import what                         (npm run lint:boundaries, dependency-cruiser)
 //   eslint      typescript-eslint, type-aware rules          (eslint.config.mjs)
 //   prettier    formatting                                   (npm run format writes it)
@@ -14,6 +15,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => join(root, 'node_modules/.bin', name);
 const CHECKS = [
   ['contracts', process.execPath, [join(root, 'scripts/contracts/generate.mjs'), '--check']],
+  ['clients', process.execPath, [join(root, 'scripts/clients/generate.mjs'), '--check']],
   ['boundaries', 'npm', ['run', '--silent', 'lint:boundaries']],
   ['eslint', bin('eslint'), ['--max-warnings', '0', '.']],
   ['prettier', bin('prettier'), ['--check', '--log-level', 'warn', '.']],

@@ -158,6 +158,12 @@ it("answers the first owners' identifiers to their owners, and left their resour
     ['zone', a.tenant('GET', `/delivery-zones/${a.zoneId}`), (b) => b.branchId === a.menu.branchId],
     ['promotion', a.tenant('GET', `/promotions/${a.promotionId}`), (b) => b.percent === 10],
     ['webhook delivery', a.tenant('GET', `/webhooks/deliveries/${a.webhookDeliveryId}`), (b) => !!b.id],
+    // Read by its installation through the Partner API extension, never redelivered by the probes.
+    [
+      "A1's webhook delivery",
+      a.main.partner('GET', `/webhooks/deliveries/${a.webhookDeliveryId}`),
+      (b) => b.id === a.webhookDeliveryId && b.round === 1,
+    ],
     [
       "A1's webhook deliveries",
       a.tenant('GET', `/webhooks/installations/${a.main.installationId}/deliveries`),

@@ -71,7 +71,7 @@ const OWN: Record<ServiceName, Partial<Record<Audience, CredentialName>>> = {
   'ordering-pricing': { partner: 'partner identity', tenant: 'tenant identity', processor: 'processor identity' },
   'delivery-assignment': { partner: 'partner identity', tenant: 'tenant identity' },
   'provider-delivery': { admin: 'provider admin token', platform: 'platform API key', courier: 'courier token' },
-  'webhook-sender': { tenant: 'tenant identity', admin: 'provider admin token' },
+  'webhook-sender': { partner: 'partner identity', tenant: 'tenant identity', admin: 'provider admin token' },
 };
 const OPEN_AUDIENCES: Audience[] = ['public', 'probe'];
 

@@ -11,3 +11,5 @@ export {
 export { signStandardWebhook, standardWebhookKey, verifyStandardWebhook } from './standard';
 export { signPlatformCallback, verifyPlatformCallback, type PlatformVerifyOptions } from './platform';
 export { WebhookVerificationError, type RawBody, type VerifyFailure, type VerifyResult } from './result';
+export { listen, type ListenIo } from './cli/listen';
+export { listenSettings, type ListenSettings } from './cli/options';

@@ -1,6 +1,7 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM_LAUNCH_BUDGET_MS, launchChromium, startGateway, type TestGateway } from '@marketplace/testing';
 import { DOCS } from '../src/http/docs-routes';
+import { PROBLEM_TYPES } from '../src/http/docs/problem-types';
 
 // The API reference at /docs, in a real browser: the real gateway process serves the pages and
 // Swagger UI's files, and headless Chromium (Debian's package, installed by
@@ -57,8 +58,11 @@ interface Visit {
 }
 
 /** Opens a page recording every request it makes and every console error or uncaught exception. */
-async function open(path: string): Promise<Visit & { status: number | undefined; csp: string | undefined }> {
-  const page = await browser!.newPage();
+async function open(
+  path: string,
+  viewport?: { width: number; height: number },
+): Promise<Visit & { status: number | undefined; csp: string | undefined }> {
+  const page = await browser!.newPage(viewport ? { viewport } : {});
   const requests: string[] = [];
   const problems: string[] = [];
   page.on('request', (r) => requests.push(r.url()));
@@ -110,6 +114,12 @@ async function waitForOperations(visit: Visit, path: string, expected: string[])
   }
 }
 
+/** The page's window, in functions that run in the page (the tests compile without the DOM's types). */
+interface PageWindow {
+  document: { documentElement: { scrollWidth: number } };
+  getComputedStyle(element: unknown): Record<string, string>;
+}
+
 /** Requests of the page to anywhere but the gateway (data: URLs are not requests to a host). */
 function foreign(requests: string[]): string[] {
   const origin = new URL(gateway().url).origin;
@@ -117,7 +127,7 @@ function foreign(requests: string[]): string[] {
 }
 
 describe('API reference at /docs', () => {
-  it('the index links one page per document', async () => {
+  it('the index links one page per document, styled by its own stylesheet, readable on a phone', async () => {
     expect(DOCS.map((d) => d.name)).toEqual(
       expect.arrayContaining([
         'partner',
@@ -126,15 +136,31 @@ describe('API reference at /docs', () => {
         'tenant-orders',
         'tenant-deliveries',
         'tenant-webhooks',
+        'provider-contract',
+        'provider-courier',
       ]),
     );
-    const visit = await open('/docs');
+    const visit = await open('/docs', { width: 375, height: 812 });
     try {
       expect(visit.status).toBe(200);
-      const links = await visit.page.$$eval('a', (as) => as.map((a) => a.getAttribute('href')));
-      expect(links.filter((href) => /^\/docs\/[^/]+$/.test(href ?? '')).sort()).toEqual(
-        DOCS.map((d) => `/docs/${d.name}`).sort(),
-      );
+      expect(visit.csp).toContain("style-src 'self';");
+      const titles = await visit.page.$$eval('article.card h3 a', (as) => as.map((a) => a.getAttribute('href')));
+      expect(titles.sort()).toEqual(DOCS.map((d) => `/docs/${d.name}`).sort());
+      // Every link to a page of /docs names a page that exists (no link to a document not listed).
+      const links = await visit.page.$$eval('a', (as) => as.map((a) => a.getAttribute('href') ?? ''));
+      const pages = links.filter((href) => /^\/docs\/[^/#?]+$/.test(href) && href !== '/docs/problems');
+      expect([...new Set(pages)].sort()).toEqual(DOCS.map((d) => `/docs/${d.name}`).sort());
+      // The stylesheet applied (under a CSP without inline styles), and nothing is wider than a phone.
+      expect(
+        await visit.page.$eval(
+          'article.card',
+          (el) => (globalThis as unknown as PageWindow).getComputedStyle(el).borderTopLeftRadius,
+        ),
+      ).toBe('10px');
+      expect(
+        await visit.page.evaluate(() => (globalThis as unknown as PageWindow).document.documentElement.scrollWidth),
+      ).toBeLessThanOrEqual(375);
+      expect(visit.requests).toEqual(expect.arrayContaining([expect.stringContaining('/docs/assets/docs.css?v=')]));
       expect(foreign(visit.requests)).toEqual([]);
       expect(visit.problems).toEqual([]);
     } finally {
@@ -145,11 +171,11 @@ describe('API reference at /docs', () => {
   for (const doc of DOCS) {
     it(`/docs/${doc.name} lists every operation of ${doc.published}, try-it ${doc.tryItOut ? 'on' : 'off'}, and fetches only from the gateway`, async () => {
       // The published document, fetched as any client would: the page must show exactly it. A tenant
-      // document needs a tenant token and its owner running; the owner serves this very object
-      // (from @marketplace/contracts), so the test takes it as JSON from there.
-      const published = doc.published.startsWith('/api/tenant/')
-        ? JSON.parse(JSON.stringify(doc.document))
-        : await getJson(doc.published);
+      // document needs a tenant token and its owner running, a provider document provider-delivery;
+      // the owner serves this very object (from @marketplace/contracts), so the test takes it as JSON
+      // from there.
+      const published =
+        doc.publishedOn === 'gateway' ? await getJson(doc.published) : JSON.parse(JSON.stringify(doc.document));
       const expected = operationsOf(published);
       expect(expected.length).toBeGreaterThan(0);
       expect(await getJson(`/docs/${doc.name}/openapi.json`)).toEqual(published);
@@ -218,6 +244,53 @@ describe('API reference at /docs', () => {
           .status,
       );
     expect(statuses).toContain(429);
+    // The refusal names its policy in the IETF RateLimit fields, with the wait of Retry-After.
+    const refused = await fetch(`${gateway().url}/api/partner/v1/catalog/branches`, {
+      signal: AbortSignal.timeout(10_000),
+    });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('ratelimit-policy')).toBe(`"ip";q=${PARTNER_PER_IP};w=60`);
+    expect(refused.headers.get('ratelimit')).toBe(`"ip";r=0;t=${refused.headers.get('retry-after')}`);
+  });
+
+  it('serves a page for every problem type, and 404 for a code that is none', async () => {
+    const get = (path: string) => fetch(gateway().url + path, { signal: AbortSignal.timeout(10_000) });
+    expect(PROBLEM_TYPES.size).toBeGreaterThan(50);
+    for (const [code, type] of PROBLEM_TYPES) {
+      const res = await get(`/docs/problems/${code}`);
+      const html = await res.text();
+      expect([code, res.status, res.headers.get('content-type')]).toEqual([code, 200, 'text/html; charset=utf-8']);
+      expect(html).toContain(`<code>${code}</code>`);
+      for (const status of type.statuses) expect(html).toContain(String(status));
+    }
+    for (const path of ['/docs/problems/no.such_code', '/docs/problems/openapi.json', '/docs/problems/partner']) {
+      const res = await get(path);
+      expect([path, res.status]).toEqual([path, 404]);
+      expect(((await res.json()) as { type: string }).type).toBe('/docs/problems/resource.not_found');
+    }
+    const index = await (await get('/docs/problems')).text();
+    for (const code of PROBLEM_TYPES.keys()) expect(index).toContain(`href="/docs/problems/${code}"`);
+  });
+
+  it("resolves an error answer's problem type, relative to the URI called, to the page of its code", async () => {
+    const res = await fetch(`${gateway().url}/api/partner/v1/catalog/branches`, {
+      signal: AbortSignal.timeout(10_000),
+    });
+    expect([401, 429]).toContain(res.status); // 429 once the per-IP test above spent the budget
+    const problem = (await res.json()) as { type: string; code: string };
+    expect(problem.type).toBe(`/docs/problems/${problem.code}`);
+    const visit = await open(new URL(problem.type, res.url).pathname);
+    try {
+      expect(visit.status).toBe(200);
+      expect(await visit.page.textContent('.lead code')).toBe(problem.code);
+      expect(
+        await visit.page.$eval('dl.facts', (el) => (globalThis as unknown as PageWindow).getComputedStyle(el).display),
+      ).toBe('grid');
+      expect(foreign(visit.requests)).toEqual([]);
+      expect(visit.problems).toEqual([]);
+    } finally {
+      await visit.page.close();
+    }
   });
 
   it('serves only the listed assets, cached by version, and refuses any other path (400 or 404)', async () => {

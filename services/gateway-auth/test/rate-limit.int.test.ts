@@ -33,11 +33,21 @@ describe('rate limits', () => {
     expect(counts(responses.map((r) => r.status))).toEqual({ 401: 120, 429: 880 });
     const refused = responses.find((r) => r.status === 429)!;
     expect(refused.headers.get('content-type')).toBe('application/problem+json');
-    expect(refused.body).toMatchObject({ status: 429, title: 'Too Many Requests', code: 'rate_limit.exceeded' });
+    expect(refused.body).toMatchObject({
+      type: '/docs/problems/rate_limit.exceeded',
+      status: 429,
+      title: 'Too Many Requests',
+      code: 'rate_limit.exceeded',
+    });
     for (const r of responses.filter((x) => x.status === 429)) {
       expect(r.headers.get('retry-after')).toMatch(/^[1-9][0-9]?$/);
       expect(Number(r.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+      // The IETF RateLimit fields name the per-IP policy, nothing left, and the wait of Retry-After.
+      expect(r.headers.get('ratelimit-policy')).toBe('"ip";q=120;w=60');
+      expect(r.headers.get('ratelimit')).toBe(`"ip";r=0;t=${r.headers.get('retry-after')}`);
     }
+    // Before authentication nothing is said of a policy: the installation is not known yet.
+    for (const r of responses.filter((x) => x.status === 401)) expect(r.headers.get('ratelimit')).toBeNull();
   }, 60_000);
 
   it('admits exactly 60 of 1,000 concurrent requests of one installation, catalog and orders sharing the budget', async () => {
@@ -50,6 +60,13 @@ describe('rate limits', () => {
     );
     expect(counts(responses.map((r) => r.status))).toEqual({ 200: 60, 429: 940 });
     expect(upstream.seen.length - before).toBe(60);
+    // Every answer carries the installation's policy; the admitted ones counted down 59 to 0, each
+    // once, and the refused ones say nothing is left and when a request is admitted again.
+    for (const r of responses) expect(r.headers.get('ratelimit-policy')).toBe('"installation";q=60;w=60');
+    const left = responses.filter((r) => r.status === 200).map((r) => r.headers.get('ratelimit'));
+    expect(left.sort()).toEqual(Array.from({ length: 60 }, (_, i) => `"installation";r=${i}`).sort());
+    for (const r of responses.filter((x) => x.status === 429))
+      expect(r.headers.get('ratelimit')).toBe(`"installation";r=0;t=${r.headers.get('retry-after')}`);
     // Another installation has its own budget.
     const other = await connectedApp(gw, ['Catalog.Read']);
     expect((await partnerCall(gw, other.apiKey, 'GET', '/catalog/branches')).status).toBe(200);

@@ -52,7 +52,12 @@ const adminAs = (sub: string) =>
 function expectLimited(res: Awaited<ReturnType<typeof call>>) {
   expect(res.status).toBe(429);
   expect(res.headers.get('content-type')).toBe('application/problem+json');
-  expect(res.body).toMatchObject({ status: 429, title: 'Too Many Requests', code: 'rate_limit.exceeded' });
+  expect(res.body).toMatchObject({
+    type: '/docs/problems/rate_limit.exceeded',
+    status: 429,
+    title: 'Too Many Requests',
+    code: 'rate_limit.exceeded',
+  });
   expect(res.headers.get('retry-after')).toMatch(/^[1-9][0-9]?$/);
   expect(Number(res.headers.get('retry-after'))).toBeLessThanOrEqual(60);
 }
@@ -93,12 +98,13 @@ describe('the administrator API', () => {
     for (const remaining of ['2', '1', '0']) {
       const res = await call(gw, `198.51.100.${remaining}`, '/api/admin/v1/apps', ops);
       expect(res.status).toBe(200);
-      expect(res.headers.get('ratelimit-limit')).toBe('3');
-      expect(res.headers.get('ratelimit-remaining')).toBe(remaining);
+      expect(res.headers.get('ratelimit-policy')).toBe('"admin";q=3;w=60');
+      expect(res.headers.get('ratelimit')).toBe(`"admin";r=${remaining}`);
     }
     const refused = await call(gw, '198.51.100.9', '/api/admin/v1/apps', ops);
     expectLimited(refused);
-    expect(refused.headers.get('ratelimit-remaining')).toBe('0');
+    // The RateLimit state of a refusal: nothing left, and `t` the seconds to wait, as Retry-After.
+    expect(refused.headers.get('ratelimit')).toBe(`"admin";r=0;t=${refused.headers.get('retry-after')}`);
     // Another administrator is not held back by the first.
     expect((await call(gw, '198.51.100.9', '/api/admin/v1/apps', adminAs('ops-2'))).status).toBe(200);
     expect(rejections(await scrape(gw), 'admin')).toBe(1);
@@ -127,10 +133,10 @@ describe('the tenant API', () => {
     const paths = ['/api/tenant/v1/installations', '/api/tenant/v1/catalog/branches', '/api/tenant/v1/apps'];
     for (const [i, path] of paths.entries()) {
       const res = await call(gw, `192.0.2.${i + 1}`, path, first);
-      expect({ path, status: res.status, remaining: res.headers.get('ratelimit-remaining') }).toEqual({
+      expect({ path, status: res.status, state: res.headers.get('ratelimit') }).toEqual({
         path,
         status: 200,
-        remaining: String(2 - i),
+        state: `"tenant";r=${2 - i}`,
       });
     }
     expectLimited(await call(gw, '192.0.2.9', '/api/tenant/v1/catalog/products', first));

@@ -29,6 +29,7 @@ import { ATTEMPT_TOPICS } from './domain/retry-tiers';
 import { WEBHOOK_SOURCE_TOPICS } from './domain/webhook-events';
 import { adminGuard, adminIpLimit, perAdminLimit } from './http/admin-auth';
 import { registerAdminRoutes } from './http/admin-routes';
+import { registerPartnerRoutes } from './http/partner-routes';
 import { registerRoutes } from './http/routes';
 import { claimSendingSince } from './usecases/claim-sending-since';
 import type { WebhookContext } from './usecases/context';
@@ -61,6 +62,7 @@ export const webhookSenderService: ServiceDefinition<typeof settings> = {
     });
     const ctx = webhookContext(context, http);
     registerRoutes(context.routes, ctx);
+    registerPartnerRoutes(context.routes, ctx);
     registerAdminRoutes(context.routes, ctx);
 
     // The attempt queue's own consumer group comes back after a crash as fast as the others.
@@ -86,7 +88,7 @@ export const webhookSenderService: ServiceDefinition<typeof settings> = {
 };
 
 /**
- * Tenant routes answer only requests whose identity the gateway signed; the administrator routes
+ * Tenant and partner routes answer only requests whose identity the gateway signed; the administrator routes
  * only provider-delivery's administrator tokens: per-IP limit (before the token), the token, then
  * the per-administrator limit.
  */
@@ -94,6 +96,7 @@ function guardRoutes(context: Context): void {
   const { config } = context;
   const gateway = gatewayGuards(publicKeyFrom(config.identityPublicKey), 'webhook-sender');
   context.routes.guard('tenant', gateway.tenant);
+  context.routes.guard('partner', gateway.partner);
   const limiter = new RateLimiter(context.redis, redisPrefixOf(config));
   const adminLimits = { perIp: config.adminRateLimitPerIp, perAdmin: config.adminRateLimitPerAdmin };
   const limitRejected = rateLimitMetrics(context.metrics);

@@ -162,7 +162,7 @@ describe('createHttpApp', () => {
     expect(res.status).toBe(400);
     expect(res.headers.get('content-type')).toContain('application/problem+json');
     expect(await res.json()).toEqual({
-      type: 'about:blank',
+      type: '/docs/problems/thing.invalid',
       title: 'Bad Request',
       status: 400,
       detail: 'The thing is invalid.',

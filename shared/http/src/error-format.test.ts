@@ -1,4 +1,5 @@
-import { formatError, statusOf, toAppError } from './error-format';
+import { AppError } from '@marketplace/errors';
+import { formatError, problemTypeUri, statusOf, toAppError } from './error-format';
 
 /** An error as the MongoDB driver throws it when the engine cannot be reached. */
 function driverError(name: string): Error {
@@ -32,5 +33,22 @@ describe('toAppError', () => {
     const error = toAppError(new TypeError('x is undefined'));
     expect(statusOf(error)).toBe(500);
     expect(error.code).toBe('internal');
+  });
+});
+
+describe('the problem type', () => {
+  it("is the full path of the code's page, a relative reference the client resolves against the URI it called", () => {
+    const response = formatError(new AppError('conflict', 'tenancy.order.price_mismatch', 'x'), 'problem', '/orders');
+    expect(response.body.type).toBe('/docs/problems/tenancy.order.price_mismatch');
+    expect(new URL(String(response.body.type), 'https://api.example.com/api/partner/v1/orders').href).toBe(
+      'https://api.example.com/docs/problems/tenancy.order.price_mismatch',
+    );
+  });
+
+  it('names the page of a code made by the HTTP layer itself, and is absent from the envelope', () => {
+    expect(formatError(toAppError({ status: 415 }), 'problem').body.type).toBe(
+      problemTypeUri('request.unsupported_media_type'),
+    );
+    expect(formatError(toAppError({ status: 415 }), 'envelope').body.type).toBeUndefined();
   });
 });

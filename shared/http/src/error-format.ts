@@ -8,8 +8,21 @@ export interface ErrorResponse {
   headers: Record<string, string>;
 }
 
-/** The Partner API speaks RFC 7807 problem+json; the provider contract speaks its error envelope. */
+/** The Partner API speaks RFC 9457 problem+json; the provider contract speaks its error envelope. */
 export type ErrorFormat = 'problem' | 'envelope';
+
+/** Where the gateway serves the page of each problem type (`/docs/problems/<code>`). */
+export const PROBLEM_TYPE_PATH = '/docs/problems';
+
+/**
+ * The `type` of a problem: a relative URI reference with the full path, `/docs/problems/<code>`,
+ * which the gateway serves as a page describing the code (RFC 9457 §3.1.1 accepts a relative
+ * reference, resolved against the request's URI, and recommends the full path when one is used).
+ * Relative because every service makes problems and the gateway forwards them untouched: only a
+ * relative reference names the same page whichever process answered, in every deployment, and it
+ * resolves to the origin the client called, which is the gateway's.
+ */
+export const problemTypeUri = (code: string): string => `${PROBLEM_TYPE_PATH}/${encodeURIComponent(code)}`;
 
 const STATUS_BY_KIND: Record<ErrorKind, number> = {
   validation: 400,
@@ -44,6 +57,9 @@ const TITLE_BY_STATUS: Record<number, string> = {
   504: 'Gateway Timeout',
 };
 
+/** The reason phrase of a status, as the problem's `title` gives it. */
+export const statusTitle = (status: number): string => TITLE_BY_STATUS[status] ?? 'Error';
+
 /** An error raised by the HTTP layer itself (body parsing, routing) with its own exact status. */
 export class HttpLayerError extends AppError {
   constructor(
@@ -70,8 +86,8 @@ export function formatError(error: AppError, format: ErrorFormat, instance?: str
     return { status, contentType: 'application/json', body, headers };
   }
   const body: Record<string, unknown> = {
-    type: 'about:blank',
-    title: TITLE_BY_STATUS[status] ?? 'Error',
+    type: problemTypeUri(error.code),
+    title: statusTitle(status),
     status,
     detail: error.message,
     code: error.code,

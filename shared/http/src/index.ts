@@ -26,6 +26,9 @@ export {
   toAppError,
   statusOf,
   HttpLayerError,
+  PROBLEM_TYPE_PATH,
+  problemTypeUri,
+  statusTitle,
   type ErrorFormat,
   type ErrorResponse,
 } from './error-format';

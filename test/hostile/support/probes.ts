@@ -124,6 +124,13 @@ export function pathProbes(cluster: HostileCluster, { a, b, pa, pb }: Owners): P
       ],
       // The open order is Pending and cancellable by its source: a leak would cancel it.
       [`POST ${P}/orders/{orderId}/cancel`, a.openOrderId, (id) => ({ params: { orderId: id } })],
+      // Our extension: A1's webhook deliveries are A1's alone (a leak would start a second round).
+      [`GET ${P}/webhooks/deliveries/{deliveryId}`, a.webhookDeliveryId, (id) => ({ params: { deliveryId: id } })],
+      [
+        `POST ${P}/webhooks/deliveries/{deliveryId}/redeliver`,
+        a.webhookDeliveryId,
+        (id) => ({ params: { deliveryId: id } }),
+      ],
     ]);
   }
   // The catalog is the tenant's (every installation of A reads it): only another tenant is probed.

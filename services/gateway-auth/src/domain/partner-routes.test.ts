@@ -1,3 +1,4 @@
+import { PARTNER_EXTENSION_ROUTES } from './partner-extension-routes';
 import { hasScope, isMutation, PARTNER_ROUTES, validPathParams } from './partner-routes';
 
 const route = (method: string, pattern: string) =>
@@ -25,5 +26,17 @@ describe('Partner API route table', () => {
     expect(validPathParams({ orderId: '6f1c1f8e-2b7a-4d1e-9c3a-0a5b6c7d8e9f' })).toBe(true);
     expect(validPathParams({ orderId: '6f1c1f8e2b7a4d1e9c3a0a5b6c7d8e9f' })).toBe(false);
     expect(validPathParams({})).toBe(true);
+  });
+});
+
+describe('Partner API extension routes (ours)', () => {
+  it('are granted to any valid key, and only those marked anyKey', () => {
+    expect(PARTNER_EXTENSION_ROUTES).toHaveLength(3);
+    for (const r of PARTNER_EXTENSION_ROUTES) {
+      expect(r.anyKey).toBe(true);
+      expect(hasScope(r, [])).toBe(true);
+      expect(hasScope(r, ['Catalog.Read'])).toBe(true);
+    }
+    for (const r of PARTNER_ROUTES) expect(hasScope(r, [])).toBe(false);
   });
 });

@@ -25,6 +25,11 @@ export interface PartnerRoute {
    * identity (usecases/ask-held-assignment.ts).
    */
   asksHeldAssignment?: true;
+  /**
+   * Any valid key of the installation may call it, whatever its scopes (`scopes` is empty): the
+   * routes of our extension of v1 that show an installation its own data (partner-extension-routes.ts).
+   */
+  anyKey?: true;
 }
 
 export const PARTNER_PREFIX = '/api/partner/v1';
@@ -71,9 +76,9 @@ export function validPathParams(params: Record<string, string>): boolean {
   return Object.values(params).every(isUuid);
 }
 
-/** Whether the granted scopes allow the route (any one of the route's scopes). */
+/** Whether the granted scopes allow the route (any one of the route's scopes; any at all for `anyKey`). */
 export function hasScope(route: PartnerRoute, granted: readonly string[]): boolean {
-  return route.scopes.some((scope) => granted.includes(scope));
+  return route.anyKey === true || route.scopes.some((scope) => granted.includes(scope));
 }
 
 /** POST and PATCH change state: they need an Idempotency-Key. */

@@ -3,81 +3,36 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { RouterContext } from '@koa/router';
 import { notFound } from '@marketplace/errors';
-import {
-  tenantCatalogApiDocument,
-  tenantDeliveriesApiDocument,
-  tenantOrderingApiDocument,
-  tenantWebhooksApiDocument,
-} from '@marketplace/contracts';
-import type { RequestState, RouteTable } from '@marketplace/http';
-import { marketplaceApiDocument } from './openapi/marketplace-api';
-import { partnerApiDocument } from './openapi/partner-api';
+import { PROBLEM_TYPE_PATH, type RequestState, type RouteTable } from '@marketplace/http';
+import { DOCS } from './docs/documents';
+import { indexPage, page, problemIndexPage, problemPage } from './docs/pages';
+import { PROBLEM_TYPES } from './docs/problem-types';
+import { DOCS_CSS } from './docs/style';
+
+export { DOCS } from './docs/documents';
 
 /**
- * A browsable API reference at /docs: an index, and one Swagger UI page per document below.
+ * A browsable API reference at /docs: an index of every document by audience (docs/documents.ts),
+ * one Swagger UI page per document, and a page per problem type at /docs/problems/<code> (the
+ * `type` of every problem+json answer).
  *
  * Public and outside /api/partner/v1 on purpose: the Partner API's per-IP limit, API-key check and
  * partner traffic do not concern someone reading the docs. For the same reason each page loads its
  * document from /docs/<name>/openapi.json (the same in-memory object the API serves at its own
  * URL), not from /api/partner/v1/openapi.json, which would spend the reader's per-IP budget.
  *
- * The tenant documents of catalog, ordering-pricing, delivery-assignment and webhook-sender are
- * contracts (`@marketplace/contracts`), which their owners serve behind the tenant forwarding (a
- * tenant token for everything under their prefixes, openapi.json included); the pages here show
- * the same objects without one, since a document holds nothing secret.
+ * The tenant documents of catalog, ordering-pricing, delivery-assignment and webhook-sender, and
+ * provider-delivery's provider contract and courier API, are contracts (`@marketplace/contracts`),
+ * which their owners serve (the tenant ones behind the tenant forwarding, with a tenant token); the
+ * pages here show the same objects without one, since a document holds nothing secret.
  */
-export const DOCS = [
-  {
-    name: 'partner',
-    title: 'Partner API',
-    document: partnerApiDocument,
-    published: '/api/partner/v1/openapi.json',
-    tryItOut: false,
-  },
-  {
-    name: 'marketplace',
-    title: 'Marketplace administrator and tenant API',
-    document: marketplaceApiDocument,
-    published: '/api/marketplace/openapi.json',
-    tryItOut: true,
-  },
-  // Published behind the tenant forwarding: a client needs a tenant token to fetch these.
-  {
-    name: 'tenant-catalog',
-    title: 'Tenant API: catalog',
-    document: tenantCatalogApiDocument,
-    published: '/api/tenant/v1/catalog/openapi.json',
-    tryItOut: true,
-  },
-  {
-    name: 'tenant-orders',
-    title: 'Tenant API: orders, delivery zones, promotions, service fee',
-    document: tenantOrderingApiDocument,
-    published: '/api/tenant/v1/orders/openapi.json',
-    tryItOut: true,
-  },
-  {
-    name: 'tenant-deliveries',
-    title: 'Tenant API: delivery assignments',
-    document: tenantDeliveriesApiDocument,
-    published: '/api/tenant/v1/deliveries/openapi.json',
-    tryItOut: true,
-  },
-  {
-    name: 'tenant-webhooks',
-    title: 'Tenant API: webhook deliveries',
-    document: tenantWebhooksApiDocument,
-    published: '/api/tenant/v1/webhooks/openapi.json',
-    tryItOut: true,
-  },
-] as const;
 
 /**
  * Swagger UI's inline styles are why 'unsafe-inline' is in style-src, and its SVG icons in the CSS
  * are data: URLs; everything else comes from this origin. No inline script: the initialiser is a
  * served file. connect-src 'self' keeps the try-it console to this gateway.
  */
-const CSP = [
+const SWAGGER_CSP = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
@@ -86,6 +41,16 @@ const CSP = [
   "object-src 'none'",
   "base-uri 'none'",
   "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** The pages written here (index, problem types): no script at all, styles from the asset only. */
+const PAGE_CSP = [
+  "default-src 'none'",
+  "style-src 'self'",
+  "img-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
   "frame-ancestors 'none'",
 ].join('; ');
 
@@ -138,25 +103,8 @@ function loadAssets(): ReadonlyMap<string, Asset> {
     ['swagger-ui.css', asset(file('swagger-ui.css'), 'text/css; charset=utf-8')],
     ['favicon-32x32.png', asset(file('favicon-32x32.png'), 'image/png')],
     ['docs.js', asset(INITIALISER, 'application/javascript; charset=utf-8')],
+    ['docs.css', asset(DOCS_CSS, 'text/css; charset=utf-8')],
   ]);
-}
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
-
-function page(title: string, head: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
-${head}
-</head>
-<body>
-${body}
-</body>
-</html>
-`;
 }
 
 /** Headers of every docs response; the pages add the CSP. */
@@ -165,29 +113,18 @@ function securityHeaders(c: RouterContext<RequestState>): void {
   c.set('Referrer-Policy', 'no-referrer');
 }
 
-function sendPage(c: RouterContext<RequestState>, html: string): void {
+function sendPage(c: RouterContext<RequestState>, html: string, csp = PAGE_CSP): void {
   securityHeaders(c);
-  c.set('Content-Security-Policy', CSP);
+  c.set('Content-Security-Policy', csp);
   c.set('X-Frame-Options', 'DENY'); // frame-ancestors for browsers that predate it
   c.set('Cache-Control', 'no-cache'); // tiny, and it names the assets' current versions
   c.type = 'text/html; charset=utf-8';
   c.body = html;
 }
 
-export function registerDocsRoutes(routes: RouteTable): void {
-  const assets = loadAssets();
-  const href = (name: string) => `/docs/assets/${name}?v=${assets.get(name)!.version}`;
-  const favicon = `<link rel="icon" type="image/png" href="${href('favicon-32x32.png')}">`;
-
-  const index = page(
-    'API reference',
-    favicon,
-    `<h1>API reference</h1>
-<ul>
-${DOCS.map((d) => `<li><a href="/docs/${d.name}">${escapeHtml(d.title)}</a> (OpenAPI document: <a href="${d.published}">${d.published}</a>)</li>`).join('\n')}
-</ul>`,
-  );
-  const pages = new Map<string, string>(
+/** The Swagger UI page of each document, by name. */
+function documentPages(href: (name: string) => string, favicon: string): Map<string, string> {
+  return new Map<string, string>(
     DOCS.map((d) => [
       d.name,
       page(
@@ -200,25 +137,48 @@ ${DOCS.map((d) => `<li><a href="/docs/${d.name}">${escapeHtml(d.title)}</a> (Ope
       ),
     ]),
   );
+}
+
+function serveAsset(c: RouterContext<RequestState>, found: Asset): void {
+  securityHeaders(c);
+  // Links carry the content's digest, so a response to the current one never goes stale; any
+  // other URL (no or an old `?v=`) is revalidated against the ETag instead.
+  c.set('Cache-Control', c.query.v === found.version ? 'public, max-age=31536000, immutable' : 'no-cache');
+  c.etag = found.version;
+  c.type = found.type;
+  c.body = found.body;
+  if (c.fresh) c.status = 304; // Koa sends no body with a 304
+}
+
+export function registerDocsRoutes(routes: RouteTable): void {
+  const assets = loadAssets();
+  const href = (name: string) => `/docs/assets/${name}?v=${assets.get(name)!.version}`;
+  const favicon = `<link rel="icon" type="image/png" href="${href('favicon-32x32.png')}">`;
+  const head = `${favicon}\n<link rel="stylesheet" href="${href('docs.css')}">`;
+
+  const index = indexPage(head);
+  const problems = problemIndexPage(head);
+  const problemPages = new Map([...PROBLEM_TYPES].map(([code, type]) => [code, problemPage(type, head)]));
+  const pages = documentPages(href, favicon);
   const documents = new Map<string, unknown>(DOCS.map((d) => [d.name, d.document]));
 
   routes.get('/docs', 'public', (c) => sendPage(c, index));
   routes.get('/docs/assets/:file', 'public', (c) => {
     const found = assets.get(c.params.file ?? '');
     if (!found) throw notFound();
-    securityHeaders(c);
-    // Links carry the content's digest, so a response to the current one never goes stale; any
-    // other URL (no or an old `?v=`) is revalidated against the ETag instead.
-    c.set('Cache-Control', c.query.v === found.version ? 'public, max-age=31536000, immutable' : 'no-cache');
-    c.etag = found.version;
-    c.type = found.type;
-    c.body = found.body;
-    if (c.fresh) c.status = 304; // Koa sends no body with a 304
+    serveAsset(c, found);
+  });
+  // Before /docs/:name and /docs/:name/openapi.json, which would match these paths too.
+  routes.get(PROBLEM_TYPE_PATH, 'public', (c) => sendPage(c, problems));
+  routes.get(`${PROBLEM_TYPE_PATH}/:code`, 'public', (c) => {
+    const html = problemPages.get(c.params.code ?? '');
+    if (!html) throw notFound();
+    sendPage(c, html);
   });
   routes.get('/docs/:name', 'public', (c) => {
     const html = pages.get(c.params.name ?? '');
     if (!html) throw notFound();
-    sendPage(c, html);
+    sendPage(c, html, SWAGGER_CSP);
   });
   routes.get('/docs/:name/openapi.json', 'public', (c) => {
     const document = documents.get(c.params.name ?? '');

@@ -23,6 +23,9 @@ it('declares exactly these routes, each with its audience', () => {
     'partner  PATCH  /api/partner/v1/deliveries/:orderId/driver',
     'partner  PATCH  /api/partner/v1/deliveries/:orderId/eta',
     'partner  PATCH  /api/partner/v1/deliveries/:orderId/tracking',
+    'partner  GET    /api/partner/v1/webhooks/deliveries',
+    'partner  GET    /api/partner/v1/webhooks/deliveries/:deliveryId',
+    'partner  POST   /api/partner/v1/webhooks/deliveries/:deliveryId/redeliver',
     'admin    POST   /api/admin/v1/tenants',
     'admin    GET    /api/admin/v1/tenants',
     'admin    GET    /api/admin/v1/tenants/:tenantId',
@@ -139,6 +142,8 @@ it('declares exactly these routes, each with its audience', () => {
     'public   GET    /api/marketplace/openapi.json',
     'public   GET    /docs',
     'public   GET    /docs/assets/:file',
+    'public   GET    /docs/problems',
+    'public   GET    /docs/problems/:code',
     'public   GET    /docs/:name',
     'public   GET    /docs/:name/openapi.json',
   ]);

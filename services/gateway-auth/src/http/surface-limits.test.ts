@@ -69,7 +69,7 @@ describe('the per-caller limit of the tenant and administrator APIs', () => {
     const result = await run(perCallerLimit('tenant', ctx, limiter, limits), '203.0.113.7', tenant);
     expect(result).toEqual({
       passed: true,
-      headers: { 'RateLimit-Limit': '10', 'RateLimit-Remaining': '9' },
+      headers: { 'RateLimit-Policy': '"tenant";q=10;w=60', RateLimit: '"tenant";r=9' },
       error: undefined,
     });
     expect(limiter.calls).toEqual([['tenant:tenant-1', 10, 60]]);
@@ -86,7 +86,7 @@ describe('the per-caller limit of the tenant and administrator APIs', () => {
     limiter.answer = { allowed: false, remaining: 0, retryAfterSeconds: 42 };
     const result = await run(perCallerLimit('tenant', ctx, limiter, limits), '203.0.113.7', tenant);
     expect(result.passed).toBe(false);
-    expect(result.headers).toEqual({ 'RateLimit-Limit': '10', 'RateLimit-Remaining': '0' });
+    expect(result.headers).toEqual({ 'RateLimit-Policy': '"tenant";q=10;w=60', RateLimit: '"tenant";r=0;t=42' });
     expect(result.error).toMatchObject({ kind: 'rate_limited', code: 'rate_limit.exceeded', retryAfterSeconds: 42 });
     expect(refused).toEqual(['tenant']);
   });

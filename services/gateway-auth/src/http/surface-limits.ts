@@ -6,6 +6,7 @@ import type { BearerSurface, LimitedSurface, SurfaceLimits } from '../domain/rat
 import { admitSurfaceCaller } from '../usecases/rate-limits/admit-surface-caller';
 import { admitSurfaceFromIp } from '../usecases/rate-limits/admit-surface-from-ip';
 import { limited } from './partner/edge';
+import { rateLimitPolicy, rateLimitState } from './partner/rate-limit-fields';
 
 /*
  * The rate limits of the tenant API and the administrator API, as separate steps of their guards
@@ -41,7 +42,8 @@ function callerOf(surface: BearerSurface, claims: BearerClaims | undefined): str
 /**
  * Counts an authenticated request against its caller: after `requireBearer(…, surface)`, which put
  * the verified claims on the request state (without them: 401, never an uncounted request).
- * Counted answers carry `RateLimit-Limit` and `RateLimit-Remaining`.
+ * Counted answers carry `RateLimit-Policy` and `RateLimit` (policy `"tenant"` or `"admin"`, as on the
+ * Partner API: partner/rate-limit-fields.ts).
  */
 export function perCallerLimit(
   surface: BearerSurface,
@@ -53,8 +55,8 @@ export function perCallerLimit(
     const caller = callerOf(surface, (c.state as RequestState & { bearer?: BearerClaims }).bearer);
     if (!caller) throw unauthenticated();
     const decision = await admitSurfaceCaller(limiter, surface, limits, caller);
-    c.set('RateLimit-Limit', String(limits.perCaller));
-    c.set('RateLimit-Remaining', String(decision.remaining));
+    c.set('RateLimit-Policy', rateLimitPolicy(surface, limits.perCaller, limits.windowSeconds));
+    c.set('RateLimit', rateLimitState(surface, decision));
     if (!decision.allowed) {
       ctx.metrics.rateLimited(surface);
       throw limited(decision.retryAfterSeconds);

@@ -150,8 +150,14 @@ export class DeliveriesRepository {
     return (await this.deliveries.findOne({ _id: deliveryId }, WITHOUT_OUTBOX)) ?? undefined;
   }
 
-  /** One partner webhook of the tenant (another tenant's, or a provider callback, is undefined). */
-  async findForTenant(owner: TenantOwner, deliveryId: string): Promise<PartnerWebhookDelivery | undefined> {
+  /**
+   * One partner webhook of the tenant, or of one of its installations when the owner names one
+   * (another tenant's or installation's, or a provider callback, is undefined).
+   */
+  async findForTenant(
+    owner: TenantOwner | InstallationOwner,
+    deliveryId: string,
+  ): Promise<PartnerWebhookDelivery | undefined> {
     const found = await this.deliveries.findOne({ _id: deliveryId, ...ownerFilter(owner) }, WITHOUT_OUTBOX);
     return found?.kind === PARTNER ? found : undefined;
   }

@@ -9,6 +9,7 @@ import { sendTestEvent } from '../usecases/send-test-event';
 import { tenantWebhooksApiDocument } from '@marketplace/contracts';
 import { registerAdminRoutes } from './admin-routes';
 import { listQuery } from './list-query';
+import { registerPartnerRoutes } from './partner-routes';
 import { deliveryView } from './views';
 
 const PREFIX = '/api/tenant/v1/webhooks';
@@ -34,23 +35,25 @@ export function registerRoutes(routes: RouteTable, ctx: WebhookContext): void {
     c.body = deliveryView(await sendTestEvent(ctx, tenantId, pathId(c.params.installationId)), true);
   });
   routes.get(`${PREFIX}/deliveries/:deliveryId`, 'tenant', async (c) => {
-    c.body = deliveryView(await getDelivery(ctx, tenantIdOf(c), pathId(c.params.deliveryId)), true);
+    c.body = deliveryView(await getDelivery(ctx, { tenantId: tenantIdOf(c) }, pathId(c.params.deliveryId)), true);
   });
   routes.post(`${PREFIX}/deliveries/:deliveryId/redeliver`, 'tenant', async (c) => {
     const tenantId = tenantIdOf(c);
     c.status = 202;
-    c.body = deliveryView(await redeliverWebhook(ctx, tenantId, pathId(c.params.deliveryId)), false);
+    c.body = deliveryView(await redeliverWebhook(ctx, { tenantId }, pathId(c.params.deliveryId)), false);
   });
 }
 
 /**
  * The route table with each route's audience, probes included, as the service serves it
- * (`node dist/main.js --routes`): the tenant routes above and the administrator routes
- * (admin-routes.ts), both registered by service.ts; registration only captures the context.
+ * (`node dist/main.js --routes`): the tenant routes above, the Partner API extension's
+ * (partner-routes.ts) and the administrator routes (admin-routes.ts), all registered by
+ * service.ts; registration only captures the context.
  */
 export function declaredRoutes(): DeclaredRoute[] {
   const routes = new RouteTable();
   registerRoutes(routes, {} as WebhookContext);
+  registerPartnerRoutes(routes, {} as WebhookContext);
   registerAdminRoutes(routes, {} as WebhookContext);
   return [...PROBE_ROUTES, ...routes.routes()];
 }

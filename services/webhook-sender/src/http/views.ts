@@ -31,6 +31,15 @@ export function deliveryView(d: PartnerWebhookDelivery, withPayload: boolean) {
 }
 
 /**
+ * A delivery as the Partner API shows it to its own installation: the tenant API's fields and, with
+ * `withBody`, the webhook's body as the exact text every attempt sent (not parsed again), so that a
+ * developer can replay it byte for byte (`marketplace-webhooks listen`).
+ */
+export function partnerDeliveryView(d: PartnerWebhookDelivery, withBody: boolean) {
+  return { ...deliveryView(d, false), ...(withBody ? { body: d.body } : {}) };
+}
+
+/**
  * A provider callback as the administrator API shows it, with its attempts; `withBody` adds the
  * flat event sent. Of the callback URL only its scheme and host: the path holds the delivery's
  * confidential token, and the sealed form is nobody's business.

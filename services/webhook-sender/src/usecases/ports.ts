@@ -41,7 +41,11 @@ export interface DeliveriesStore {
   ): Promise<boolean>;
   /** The delivery an attempt message names (its id is globally unique). */
   findForAttempt(deliveryId: string): Promise<Delivery | undefined>;
-  findForTenant(owner: TenantOwner, deliveryId: string): Promise<PartnerWebhookDelivery | undefined>;
+  /** One partner webhook of the tenant, or of one installation of it when the owner names one. */
+  findForTenant(
+    owner: TenantOwner | InstallationOwner,
+    deliveryId: string,
+  ): Promise<PartnerWebhookDelivery | undefined>;
   findProviderCallback(deliveryId: string): Promise<ProviderCallbackDelivery | undefined>;
   listForInstallation(
     owner: InstallationOwner,

@@ -21,5 +21,5 @@ export async function sendTestEvent(
   const id = randomUUID();
   const occurredAt = ctx.now().toISOString();
   await createDelivery(ctx, installation, { type: SYSTEM_TEST, id, sourceEventId: null, occurredAt, data: {} });
-  return getDelivery(ctx, tenantId, id);
+  return getDelivery(ctx, { tenantId }, id);
 }

@@ -30,6 +30,10 @@ export type PaymentStatus = number;
  */
 export type AssignmentStatus = 1 | 2 | 4 | 5 | 7 | 8 | 9 | 10;
 /**
+ * `pending` (an attempt is due or running), `delivered` (a 2xx), `failed` (a final 4xx), `dead_lettered` (8 attempts without success), `cancelled` (the installation stopped receiving it).
+ */
+export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed' | 'dead_lettered' | 'cancelled';
+/**
  * Delivery status: `sent_to_provider` request recorded; `provider_accepted` delivery accepted; `driver_assigned` driver assigned; `arrived_at_pickup` driver at pickup; `picked_up` goods collected; `on_the_way` traveling to destination; `delivered` delivery completed (terminal); `cancelled` delivery canceled (terminal); `failed` failed after a real provider decision (terminal); `return_requested` return requested; `returning_to_origin` return in progress; `returned_to_origin` return completed (terminal); `return_failed` return failed, requires review (terminal). No other value is ever sent.
  */
 export type ProviderStatus =
@@ -1319,7 +1323,7 @@ export interface DeliveryAssignmentResponse {
  */
 export interface Problem {
   /**
-   * A URI reference identifying the problem type; `about:blank` when it is only the HTTP status.
+   * The problem type: `/docs/problems/<code>`, a relative URI reference (RFC 9457 §3.1.1) to resolve against the URI of the request, which names a page describing the code (meaning, HTTP status, what to do, whether to retry). One type per `code`.
    */
   type?: string;
   /**
@@ -1419,6 +1423,134 @@ export interface DeliveryEventData {
  * No business data.
  */
 export interface SystemTestData {}
+/**
+ * One attempt: never its headers, signature or body.
+ */
+export interface WebhookDeliveryAttempt {
+  round: number;
+  /**
+   * The attempt of its round, 1 the first.
+   */
+  attempt: number;
+  /**
+   * When the attempt was made.
+   */
+  at: string;
+  /**
+   * The receiver's HTTP status; null when no response came.
+   */
+  statusCode: number | null;
+  /**
+   * How long the attempt took, in milliseconds.
+   */
+  latencyMs: number;
+  /**
+   * The network error when no response came (`timeout`, `connect`, `dns`, ...); null when one came.
+   */
+  errorClass: ('timeout' | 'connect' | 'dns' | 'refused_address' | 'tls' | 'reset' | 'other') | null;
+  /**
+   * What the attempt meant: delivered, to be retried, or final.
+   */
+  verdict: 'delivered' | 'retry' | 'permanent';
+}
+/**
+ * One webhook delivery of the installation, with its attempts.
+ */
+export interface WebhookDelivery {
+  /**
+   * The delivery id: the envelope `id`, `X-Marketplace-Event-Id` and `webhook-id`; stable across retries and redeliveries.
+   */
+  id: string;
+  /**
+   * The installation it goes to: always the caller.
+   */
+  installationId: string;
+  /**
+   * The event type, for example `orders.created`.
+   */
+  type: string;
+  status: WebhookDeliveryStatus;
+  /**
+   * Why it ended without success (failed, dead-lettered or cancelled); null otherwise.
+   */
+  reason: string | null;
+  /**
+   * 1, plus one per redelivery.
+   */
+  round: number;
+  /**
+   * Attempts made, over every round.
+   */
+  attemptCount: number;
+  /**
+   * When the next attempt is due; null once the delivery has ended.
+   */
+  nextAttemptAt: string | null;
+  /**
+   * When the event happened (the envelope `occurredAt`).
+   */
+  occurredAt: string;
+  /**
+   * When the delivery was created: the order of the list, newest first.
+   */
+  createdAt: string;
+  updatedAt: string;
+  /**
+   * Every attempt, oldest first.
+   */
+  attempts: WebhookDeliveryAttempt[];
+}
+/**
+ * One webhook delivery of the installation, with its attempts and its body.
+ */
+export interface WebhookDeliveryDetail {
+  /**
+   * The delivery id: the envelope `id`, `X-Marketplace-Event-Id` and `webhook-id`; stable across retries and redeliveries.
+   */
+  id: string;
+  /**
+   * The installation it goes to: always the caller.
+   */
+  installationId: string;
+  /**
+   * The event type, for example `orders.created`.
+   */
+  type: string;
+  status: WebhookDeliveryStatus;
+  /**
+   * Why it ended without success (failed, dead-lettered or cancelled); null otherwise.
+   */
+  reason: string | null;
+  /**
+   * 1, plus one per redelivery.
+   */
+  round: number;
+  /**
+   * Attempts made, over every round.
+   */
+  attemptCount: number;
+  /**
+   * When the next attempt is due; null once the delivery has ended.
+   */
+  nextAttemptAt: string | null;
+  /**
+   * When the event happened (the envelope `occurredAt`).
+   */
+  occurredAt: string;
+  /**
+   * When the delivery was created: the order of the list, newest first.
+   */
+  createdAt: string;
+  updatedAt: string;
+  /**
+   * Every attempt, oldest first.
+   */
+  attempts: WebhookDeliveryAttempt[];
+  /**
+   * The webhook body exactly as every attempt sent it (JSON text, byte for byte): verify a signature over it, or replay it.
+   */
+  body: string;
+}
 /**
  * One assignment of an order, as the tenant sees it.
  */

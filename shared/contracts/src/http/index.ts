@@ -20,6 +20,7 @@ import {
   providerSchemas,
 } from './provider';
 import { webhookSchemas } from './webhooks';
+import { partnerWebhookDeliverySchemas } from './partner-webhook-deliveries';
 import { DeliveryProgressReport, providerOperationsSchemas } from './provider-operations';
 import {
   CourierAvailability,
@@ -156,6 +157,7 @@ export const partnerApiSchemas: Record<string, JsonSchema> = {
   DeliveryTrackingUpdateRequest,
   Problem,
   ...webhookSchemas,
+  ...partnerWebhookDeliverySchemas,
 };
 
 /** Every named HTTP schema: what `npm run contracts:generate` makes types of. */
@@ -177,3 +179,4 @@ export {
   providerCourierSchemas,
 };
 export { REPORTABLE_EVENT_TYPES } from './provider-operations';
+export { WEBHOOK_ATTEMPT_ERRORS, WEBHOOK_DELIVERY_STATUSES } from './partner-webhook-deliveries';

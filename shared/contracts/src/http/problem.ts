@@ -1,6 +1,6 @@
 import { type JsonSchema, int32, str } from '../json-schema';
 
-/** RFC 7807 problem details with the stable `code`: the error body of every API but the provider contract. */
+/** RFC 9457 problem details with the stable `code`: the error body of every API but the provider contract. */
 export const Problem: JsonSchema = {
   type: 'object',
   description:
@@ -8,7 +8,14 @@ export const Problem: JsonSchema = {
     'Further members may be added.',
   required: ['status', 'title', 'detail', 'code'],
   properties: {
-    type: str('A URI reference identifying the problem type; `about:blank` when it is only the HTTP status.'),
+    type: {
+      type: 'string',
+      format: 'uri-reference',
+      description:
+        'The problem type: `/docs/problems/<code>`, a relative URI reference (RFC 9457 §3.1.1) to resolve against ' +
+        'the URI of the request, which names a page describing the code (meaning, HTTP status, what to do, whether ' +
+        'to retry). One type per `code`.',
+    },
     title: str('Short summary of the HTTP status.'),
     status: int32('The HTTP status code.'),
     detail: str('Human-readable explanation. Never contains secrets or which part of a credential was wrong.'),

@@ -1,27 +1,20 @@
-import {
-  providerAdminApiDocument,
-  providerApiDocument,
-  providerCallbacksAdminApiDocument,
-  providerCourierApiDocument,
-} from '@marketplace/contracts';
+import { providerAdminApiDocument, providerCallbacksAdminApiDocument } from '@marketplace/contracts';
 import { asyncApiDocument, loadTopicCatalog } from '@marketplace/events';
-import { DOCS } from '../docs-routes';
+import { DOCS, exportedFileOf, TOPICS_FILE } from '../docs/documents';
 
 /**
  * Every API document of the platform as a file under docs/api/, committed, so that a reader (or a
- * client generator) needs no running cluster: the gateway's own and the tenant documents it shows
- * at /docs, provider-delivery's (the Standard Delivery Provider Contract, the courier API and its
- * two administrator APIs), and the Kafka topics as AsyncAPI 3.0. `npm run docs:export` writes them;
+ * client generator) needs no running cluster: every document /docs shows (the gateway's own, the
+ * tenant documents, the Standard Delivery Provider Contract and the courier API), provider-delivery's
+ * two administrator APIs, and the Kafka topics as AsyncAPI 3.0. `npm run docs:export` writes them;
  * exported-documents.test.ts fails when a file differs from the document the code serves.
  */
 export function exportedDocuments(): Array<{ file: string; document: unknown }> {
   return [
-    ...DOCS.map(({ name, document }) => ({ file: `${name}.openapi.json`, document })),
-    { file: 'provider-contract.openapi.json', document: providerApiDocument },
-    { file: 'provider-courier.openapi.json', document: providerCourierApiDocument },
+    ...DOCS.map((doc) => ({ file: exportedFileOf(doc), document: doc.document })),
     { file: 'provider-admin.openapi.json', document: providerAdminApiDocument },
     { file: 'provider-callbacks-admin.openapi.json', document: providerCallbacksAdminApiDocument },
-    { file: 'platform-topics.asyncapi.json', document: asyncApiDocument(loadTopicCatalog()) },
+    { file: TOPICS_FILE, document: asyncApiDocument(loadTopicCatalog()) },
   ];
 }
 

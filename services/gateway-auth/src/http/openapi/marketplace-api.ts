@@ -142,8 +142,10 @@ contract version that is not a positive integer) names nothing: **404** as well.
 
 ## Errors
 
-\`application/problem+json\` (RFC 7807) with \`status\`, \`title\`, \`detail\`, a stable \`code\` and
-optionally \`instance\`, \`type\` and, for validation failures, \`errors\` (field path → messages).
+\`application/problem+json\` (RFC 9457) with \`type\`, \`status\`, \`title\`, \`detail\`, a stable \`code\`
+and optionally \`instance\` and, for validation failures, \`errors\` (field path → messages). \`type\` is
+\`/docs/problems/<code>\`, a relative URI reference (resolve it against the request's URI) naming a
+page that describes the code.
 
 | Status | Code | When |
 |---|---|---|
@@ -174,8 +176,10 @@ Sliding windows of 60 seconds, shared by every gateway instance; each deployment
 numbers. The **tenant API** admits 1,200 requests per client IP (every request, counted before the
 token is checked) and 600 per tenant (all its tokens together, the catalog, ordering, delivery and
 webhook parts included); the **administrator API** 600 per client IP and 300 per administrator
-(\`sub\`). Counted answers carry \`RateLimit-Limit\` and \`RateLimit-Remaining\` (the per-caller
-limit); a refused request is **429** \`rate_limit.exceeded\` with \`Retry-After\` in whole seconds, and
+(\`sub\`). Counted answers carry the IETF RateLimit fields of the per-caller limit
+(draft-ietf-httpapi-ratelimit-headers), for example \`RateLimit-Policy: "tenant";q=600;w=60\` and
+\`RateLimit: "tenant";r=599\` (\`"admin"\` on the administrator API; a refusal adds \`t\`, the seconds
+to wait, with \`r=0\`); a refused request is **429** \`rate_limit.exceeded\` with \`Retry-After\` in whole seconds, and
 is not counted.
 
 ## Lifecycle

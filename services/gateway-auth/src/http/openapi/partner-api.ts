@@ -17,7 +17,14 @@ import {
   ref,
   uuid,
 } from '@marketplace/contracts';
+import { problemTypeUri } from '@marketplace/http';
 import { WEBHOOK_SECRET_OVERLAP_SECONDS } from '../../domain/api-key';
+import {
+  EXTENSION_PARAMETERS,
+  webhookDeliveryPaths,
+  WEBHOOK_DELIVERIES_TAG,
+  WEBHOOK_DELIVERIES_TAG_DESCRIPTION,
+} from './partner-extension-api';
 
 /** How long a rotated-out webhook signing secret goes on signing `webhook-signature`. */
 export const SECRET_OVERLAP_HOURS = WEBHOOK_SECRET_OVERLAP_SECONDS / 3600;
@@ -138,6 +145,14 @@ export const PARTNER_ERROR_CODES: Record<string, { statuses: number[]; when: str
     statuses: [409],
     when: 'Driver, ETA or tracking changed while the assignment is not Accepted or InTransit.',
   },
+  'webhook.delivery_in_progress': {
+    statuses: [409],
+    when: 'Redelivery (our extension) of a webhook delivery still being attempted: redeliver it once it has ended.',
+  },
+  'webhook.installation_not_receiving': {
+    statuses: [409],
+    when: "Redelivery (our extension) while the installation no longer receives the delivery's event type.",
+  },
   'request.too_large': { statuses: [413], when: 'The request body is too large.' },
   'request.unsupported_media_type': {
     statuses: [415],
@@ -212,9 +227,12 @@ is the same generic 404.
 
 ## Errors
 
-Errors are \`application/problem+json\` (RFC 7807) with \`status\`, \`title\`, \`detail\`, a stable
-string \`code\` and optionally \`instance\` and \`type\`. Clients inspect \`code\`, not only the
-status. Every error response of an operation lists its codes in the extension \`x-error-codes\`; the
+Errors are \`application/problem+json\` (RFC 9457) with \`type\`, \`status\`, \`title\`, \`detail\`,
+a stable string \`code\` and optionally \`instance\`. Clients inspect \`code\`, not only the status.
+\`type\` is \`/docs/problems/<code>\`, one per code: a relative URI reference (RFC 9457 §3.1.1 accepts
+one, with the full path), resolved against the URI of the request, so on this deployment's origin.
+It names a page describing the code: its meaning, HTTP status, what a client should do and whether
+to retry. Every error response of an operation lists its codes in the extension \`x-error-codes\`; the
 document's own \`x-error-codes\` lists them all. Codes:
 
 ${ERRORS_TABLE}
@@ -236,9 +254,15 @@ A refused request is not counted. A refused request gets **429** \`rate_limit.ex
 \`Retry-After\` = the whole number of seconds until the oldest counted request leaves the window
 (at least 1).
 
-Every answer to an authenticated request (all but 401, and a 429 of the per-IP limit) carries
-\`RateLimit-Limit\` (the installation's budget per window, 60) and \`RateLimit-Remaining\` (what is
-left of it after this request).
+The answers carry the IETF RateLimit fields (draft-ietf-httpapi-ratelimit-headers, structured
+fields), one policy each: every answer to an authenticated request (all but 401) the
+installation's, and a 429 of the per-IP limit the \`"ip"\` one:
+
+- \`RateLimit-Policy: "installation";q=60;w=60\`: the policy's name, its quota \`q\` (requests) and
+  window \`w\` (seconds);
+- \`RateLimit: "installation";r=59\`: \`r\`, what is left of the quota after this request; on a 429
+  also \`t\`, the seconds until a request is admitted again (the same as \`Retry-After\`), and
+  \`r=0\`.
 
 ## Catalog caching
 
@@ -327,20 +351,29 @@ delivery; \`X-Marketplace-Signature\` uses the new secret at once.
 Delivery is at-least-once: deduplicate by the event id and answer 2xx quickly. Retries on 5xx, 408, 429 or
 a network timeout: base delay 2 minutes, multiplied by 3 per attempt, capped at 12 hours, jitter
 ±20 % after the cap, at most 8 attempts. Any other 4xx is permanent.
+
+## Extension: webhook deliveries
+
+The operations tagged \`Webhook deliveries\` are an extension of v1: ours, not the
+specification's. An installation lists its own webhook deliveries with their attempts, reads one
+with the body exactly as sent, and asks for a redelivery. Any valid API key of the installation may
+call them (no scope is needed, none is granted); another installation's delivery is the same 404 as
+an unknown one. The \`marketplace-webhooks listen\` command of the webhook package polls this log and
+forwards each new webhook, signed afresh with the signing secret, to a local URL.
 `.trim();
 
 // ---------------------------------------------------------------------------------------------
 // Operations
 // ---------------------------------------------------------------------------------------------
 
-type Tag = 'Catalog' | 'Orders' | 'Deliveries';
+type Tag = 'Catalog' | 'Orders' | 'Deliveries' | typeof WEBHOOK_DELIVERIES_TAG;
 
 interface OperationSpec {
   tag: Tag;
   operationId: string;
   summary: string;
   description: string;
-  /** Scopes of which any one grants the call. */
+  /** Scopes of which any one grants the call; none: any valid key of the installation (our extension). */
   scopes: string[];
   parameters?: Json[];
   requestBody?: Json;
@@ -358,8 +391,8 @@ const MUTATING_SUCCESS_HEADERS: Json = { 'Idempotent-Replayed': headerRef('Idemp
 
 /** On every answer to an authenticated request (partner/edge.ts): all but 401. */
 const RATE_LIMIT_HEADERS: Json = {
-  'RateLimit-Limit': headerRef('RateLimitLimit'),
-  'RateLimit-Remaining': headerRef('RateLimitRemaining'),
+  'RateLimit-Policy': headerRef('RateLimitPolicy'),
+  RateLimit: headerRef('RateLimit'),
 };
 
 /**
@@ -385,7 +418,9 @@ function withRateLimit(response: Json): Json {
   return { ...response, headers: { ...(response.headers ?? {}), ...RATE_LIMIT_HEADERS } };
 }
 
-const PATH_PARAMETERS = new Set(['OrderId', 'BranchId', 'ProductId'].map((name) => parameterRef(name).$ref));
+const PATH_PARAMETERS = new Set(
+  ['OrderId', 'BranchId', 'ProductId', 'DeliveryId'].map((name) => parameterRef(name).$ref),
+);
 
 /**
  * The 400 of an operation: a path parameter that makes the path not canonical (`..`, an encoded
@@ -427,9 +462,11 @@ function badRequest(
 
 function operation(spec: OperationSpec, mutating: boolean): Json {
   const scopeText =
-    spec.scopes.length === 1
-      ? `**Required scope:** \`${spec.scopes[0]}\`.`
-      : `**Required scope:** ${spec.scopes.map((s) => `\`${s}\``).join(' or ')} (any one), plus ownership.`;
+    spec.scopes.length === 0
+      ? '**Required scope:** none: any valid API key of the installation.'
+      : spec.scopes.length === 1
+        ? `**Required scope:** \`${spec.scopes[0]}\`.`
+        : `**Required scope:** ${spec.scopes.map((s) => `\`${s}\``).join(' or ')} (any one), plus ownership.`;
   const parameters = [...(spec.parameters ?? []), ...(mutating ? [parameterRef('IdempotencyKey')] : [])];
   const pathParameters = parameters.some((p) => PATH_PARAMETERS.has(p.$ref));
   const invalid = badRequest(spec, mutating, pathParameters, spec.badRequestExamples);
@@ -440,7 +477,8 @@ function operation(spec: OperationSpec, mutating: boolean): Json {
     description: `${spec.description}\n\n${scopeText}`,
     'x-required-scopes': spec.scopes,
     // OpenAPI 3.1 lets any scheme list role names: alternatives are separate requirement objects.
-    security: spec.scopes.map((scope) => ({ partnerApiKey: [scope] })),
+    security:
+      spec.scopes.length === 0 ? [{ partnerApiKey: [] }] : spec.scopes.map((scope) => ({ partnerApiKey: [scope] })),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(spec.requestBody ? { requestBody: spec.requestBody } : {}),
     // Integer-like keys keep ascending order in JavaScript objects.
@@ -489,7 +527,7 @@ function deliveryConflict(code: string, when: string, example: keyof typeof ASSI
     {
       examples: {
         notAllowed: {
-          type: 'about:blank',
+          type: problemTypeUri(code),
           title: 'Conflict',
           status: 409,
           detail: `The delivery does not allow this in status ${example}.`,
@@ -653,7 +691,7 @@ const paths: Json = {
     },
     badRequestExamples: {
       validation: {
-        type: 'about:blank',
+        type: problemTypeUri('request.invalid'),
         title: 'Bad Request',
         status: 400,
         detail: 'The request is invalid.',
@@ -673,7 +711,7 @@ const paths: Json = {
         {
           examples: {
             priceMismatch: {
-              type: 'about:blank',
+              type: problemTypeUri('tenancy.order.price_mismatch'),
               title: 'Conflict',
               status: 409,
               detail: 'expectedTotal does not match the computed grandTotal.',
@@ -723,7 +761,7 @@ const paths: Json = {
         {
           examples: {
             notCancellable: {
-              type: 'about:blank',
+              type: problemTypeUri('tenancy.partner_api.order_not_cancellable'),
               title: 'Conflict',
               status: 409,
               detail: 'The order can no longer be cancelled.',
@@ -806,6 +844,20 @@ const paths: Json = {
     'Sets (or clears, with null) the tracking URL; when set, an absolute `https://` URL with a host, at most ' +
       `${DELIVERY_LIMITS.trackingUrlMaxLength} characters; else 400 \`request.invalid\`.\n\n${UPDATABLE_STATES}`,
     updateConflict,
+  ),
+  // Our extension of v1 (partner-extension-api.ts): the installation's own webhook deliveries.
+  ...webhookDeliveryPaths(
+    {
+      get,
+      post,
+      jsonResponse,
+      problem: (codes, description) => problem(codes, description),
+      parameterRef,
+      responseRef,
+      idempotencyConflictCodes: IDEMPOTENCY_CONFLICT_CODES,
+      mutatingSuccessHeaders: MUTATING_SUCCESS_HEADERS,
+    },
+    P,
   ),
 };
 
@@ -963,6 +1015,7 @@ export const partnerApiDocument: Json = {
     },
     { name: 'Orders', description: 'Create, read and cancel orders (order sources; delivery providers read).' },
     { name: 'Deliveries', description: 'Act on delivery assignments (delivery providers).' },
+    { name: WEBHOOK_DELIVERIES_TAG, description: WEBHOOK_DELIVERIES_TAG_DESCRIPTION },
   ],
   paths,
   webhooks,
@@ -994,6 +1047,7 @@ export const partnerApiDocument: Json = {
       OrderId: { name: 'orderId', in: 'path', required: true, schema: uuid() },
       BranchId: { name: 'branchId', in: 'path', required: true, schema: uuid() },
       ProductId: { name: 'productId', in: 'path', required: true, schema: uuid() },
+      ...EXTENSION_PARAMETERS,
       Language: {
         name: 'language',
         in: 'query',
@@ -1071,15 +1125,20 @@ export const partnerApiDocument: Json = {
         required: true,
         schema: { type: 'integer', minimum: 1 },
       },
-      RateLimitLimit: {
+      RateLimitPolicy: {
         description:
-          "The installation's request budget per 60-second window. On every answer to an authenticated request; not on " +
-          '401, nor on a 429 of the per-IP limit.',
-        schema: { type: 'integer', minimum: 0 },
+          'The rate-limit policy that counted the request (draft-ietf-httpapi-ratelimit-headers, a structured-field ' +
+          'list of one item): its name, its quota `q` in requests and its window `w` in seconds, for example ' +
+          '`"installation";q=60;w=60`. On every answer to an authenticated request (not on 401); on a 429 of the ' +
+          'per-IP limit it is that policy, `"ip";q=120;w=60`.',
+        schema: { type: 'string', examples: ['"installation";q=60;w=60'] },
       },
-      RateLimitRemaining: {
-        description: "What is left of the installation's budget in the current window, this request counted.",
-        schema: { type: 'integer', minimum: 0 },
+      RateLimit: {
+        description:
+          'The current state of that policy (draft-ietf-httpapi-ratelimit-headers): `r`, what is left of the quota ' +
+          'after this request, for example `"installation";r=59`; on a 429 also `t`, the seconds until a request is ' +
+          'admitted again (as `Retry-After`): `"installation";r=0;t=37`.',
+        schema: { type: 'string', examples: ['"installation";r=59', '"installation";r=0;t=37'] },
       },
       ETag: {
         description: 'A weak validator of the catalog answer (`W/"…"`); send it back in `If-None-Match` to revalidate.',
@@ -1124,7 +1183,8 @@ export const partnerApiDocument: Json = {
       TooManyRequests: problem(
         ['rate_limit.exceeded'],
         'Rate limited (`rate_limit.exceeded`): 120 requests per IP or 60 per installation in any 60 seconds. ' +
-          '`RateLimit-Limit` and `RateLimit-Remaining` are absent when the per-IP limit refused the request.',
+          '`RateLimit-Policy` and `RateLimit` name the policy that refused it (`"installation"` or `"ip"`), with ' +
+          '`r=0` and `t` the seconds to wait.',
         { headers: { 'Retry-After': headerRef('RetryAfter') } },
       ),
       InternalError: problem(

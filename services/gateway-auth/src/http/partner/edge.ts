@@ -9,6 +9,7 @@ import type { PartnerLimits } from '../../domain/rate-limits';
 import { authenticatePartner, type PartnerCaller } from '../../usecases/credentials/authenticate-partner';
 import { admitForInstallation } from '../../usecases/rate-limits/admit-for-installation';
 import { admitFromIp } from '../../usecases/rate-limits/admit-from-ip';
+import { rateLimitPolicy, rateLimitState } from './rate-limit-fields';
 
 export type PartnerState = RequestState & { partner?: PartnerCaller };
 
@@ -26,7 +27,9 @@ export const limited = (retryAfterSeconds: number) =>
 /**
  * The check of the `partner` audience, before the request's body is read: the per-IP limit (every
  * request, authenticated or not), then the API key, then the per-installation limit (all endpoints
- * share it). Failures answer 429 or 401 without touching the body or any internal service.
+ * share it). Failures answer 429 or 401 without touching the body or any internal service. Every
+ * answer after authentication carries the installation's `RateLimit-Policy` and `RateLimit`; a 429
+ * of the per-IP limit carries the `"ip"` policy's instead.
  */
 export function partnerGuard(ctx: GatewayContext, limiter: RequestLimiter, limits: PartnerLimits): RouteMiddleware {
   return async (c, next) => {
@@ -38,6 +41,8 @@ export function partnerGuard(ctx: GatewayContext, limiter: RequestLimiter, limit
     const byIp = await admitFromIp(limiter, limits, c.ip);
     if (!byIp.allowed) {
       ctx.metrics.rateLimited('ip');
+      c.set('RateLimit-Policy', rateLimitPolicy('ip', limits.perIp, limits.windowSeconds));
+      c.set('RateLimit', rateLimitState('ip', byIp));
       throw limited(byIp.retryAfterSeconds);
     }
     const caller = parts && (await authenticatePartner(ctx, parts.keyId, parts.secret, cached));
@@ -45,8 +50,8 @@ export function partnerGuard(ctx: GatewayContext, limiter: RequestLimiter, limit
     c.state.log = c.state.log.child({ installationId: caller.installationId, tenantId: caller.tenantId });
 
     const byInstallation = await admitForInstallation(limiter, limits, caller.installationId);
-    c.set('RateLimit-Limit', String(limits.perInstallation));
-    c.set('RateLimit-Remaining', String(byInstallation.remaining));
+    c.set('RateLimit-Policy', rateLimitPolicy('installation', limits.perInstallation, limits.windowSeconds));
+    c.set('RateLimit', rateLimitState('installation', byInstallation));
     if (!byInstallation.allowed) {
       ctx.metrics.rateLimited('installation');
       throw limited(byInstallation.retryAfterSeconds);

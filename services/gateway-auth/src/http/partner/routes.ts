@@ -12,6 +12,7 @@ import {
   validPathParams,
   type PartnerRoute,
 } from '../../domain/partner-routes';
+import { PARTNER_EXTENSION_ROUTES } from '../../domain/partner-extension-routes';
 import type { GatewayContext } from '../../usecases/context';
 import type { ForwardRouting } from '../../usecases/forward-to-owner';
 import type { StreamedUpstreamResponse, UpstreamResponse } from '../../usecases/ports';
@@ -35,7 +36,7 @@ const insufficientScope = () =>
   new AppError('forbidden', 'auth.insufficient_scope', 'The installation lacks the scope this endpoint requires.');
 
 /**
- * Every Partner API route, from the spec's table: check the scope, require and honour the
+ * Every Partner API route, from the spec's table and our extension's: check the scope, require and honour the
  * Idempotency-Key on POST and PATCH, and forward to the owning service with the caller's signed
  * identity. The owner checks ownership (a scope alone never reaches another installation's data).
  */
@@ -44,7 +45,7 @@ export function registerPartnerRoutes(routes: RouteTable, ctx: GatewayContext, r
     c.set('Cache-Control', 'public, max-age=300');
     c.body = partnerApiDocument;
   });
-  for (const route of PARTNER_ROUTES) {
+  for (const route of [...PARTNER_ROUTES, ...PARTNER_EXTENSION_ROUTES]) {
     const path = `${PARTNER_PREFIX}${route.pattern}`;
     const handler = (c: RouterContext<RequestState>) => handle(ctx, routing, route, c);
     if (route.method === 'GET') routes.get(path, 'partner', handler);
