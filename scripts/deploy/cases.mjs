@@ -1,13 +1,16 @@
 // What `npm run deploy:check` renders (VARIANTS) and what it must see refused (BAD_VALUES).
 // Each bad value is one an operator could plausibly write; `expect` is what the refusal must name.
+// A variant's `on` lists the optional objects it must render (and only those): the PrometheusRule
+// (`prometheusRule`), the dashboard ConfigMap (`grafanaDashboard`) and the `helm test` Pod (`tests`).
 const production = ['-f', 'deploy/helm/values-production.yaml'];
 const set = (...pairs) => pairs.flatMap((pair) => ['--set', pair]);
 
 export const VARIANTS = [
-  { name: 'defaults', args: [] },
-  { name: 'production', args: production },
+  { name: 'defaults', args: [], on: ['tests'] },
+  { name: 'production', args: production, on: ['prometheusRule', 'grafanaDashboard', 'tests'] },
   {
-    // every optional part on: Strimzi topics, the admin ingress on a class of its own
+    // every optional part on: Strimzi topics, the admin ingress on a class of its own, the alert
+    // rules and the dashboard with their own labels and annotations
     name: 'production-all-options',
     args: [
       ...production,
@@ -18,13 +21,26 @@ export const VARIANTS = [
         'ingress.admin.className=nginx-internal',
         'ingress.admin.host=admin.marketplace.example.com',
         'ingress.admin.tlsSecretName=marketplace-admin-tls',
+        'metrics.prometheusRule.labels.team=marketplace',
+        'metrics.prometheusRule.runbookBaseUrl=https://git.example.com/marketplace/-/blob/v0.1.0/',
+        'metrics.grafanaDashboard.label=grafana.example.com/dashboard',
+        'metrics.grafanaDashboard.labelValue=marketplace',
+        'metrics.grafanaDashboard.annotations.grafana_folder=Marketplace',
+        'tests.image=registry.example.com/mirror/busybox:1.37.0',
       ),
     ],
+    on: ['prometheusRule', 'grafanaDashboard', 'tests'],
   },
   {
     // every optional part off
     name: 'minimal',
-    args: set('networkPolicy.enabled=false', 'serviceDefaults.autoscaling.enabled=false', 'topics.mode=none'),
+    args: set(
+      'networkPolicy.enabled=false',
+      'serviceDefaults.autoscaling.enabled=false',
+      'topics.mode=none',
+      'tests.enabled=false',
+    ),
+    on: [],
   },
 ];
 
@@ -56,6 +72,31 @@ export const BAD_VALUES = [
     expect: /ingress\/partner[\s\S]*tlsSecretName/,
   },
   { name: 'the image tag latest', args: set('image.tag=latest'), expect: /image\.tag: latest is refused/ },
+  { name: 'the test image tag latest', args: set('tests.image=busybox:latest'), expect: /tests\/image/ },
+  { name: 'a test image without a tag', args: set('tests.image=busybox'), expect: /tests\/image/ },
+  {
+    name: 'a PrometheusRule switch that is not a boolean',
+    args: set('metrics.prometheusRule.enabled=yes'),
+    expect: /metrics\/prometheusRule\/enabled/,
+  },
+  {
+    name: 'a dashboard switch that is not a boolean',
+    args: set('metrics.grafanaDashboard.enabled=on'),
+    expect: /metrics\/grafanaDashboard\/enabled/,
+  },
+  {
+    name: 'a runbook base that is not a URL',
+    args: set(
+      'metrics.prometheusRule.enabled=true',
+      'metrics.prometheusRule.runbookBaseUrl=git.example.com/marketplace',
+    ),
+    expect: /metrics\/prometheusRule\/runbookBaseUrl/,
+  },
+  {
+    name: 'a dashboard label that is no label key',
+    args: set('metrics.grafanaDashboard.enabled=true', 'metrics.grafanaDashboard.label=grafana dashboard'),
+    expect: /metrics\/grafanaDashboard\/label/,
+  },
   {
     name: 'network policies with no way to the dependencies',
     args: ['--set-json', 'networkPolicy.dependencies=[]'],
