@@ -31,6 +31,10 @@ function generate() {
     `PROVIDER_ADMIN_TOKEN_SECRET=${secret()}`,
     `PROVIDER_KEY_HASH_SECRET=${secret()}`,
     `PROVIDER_SECRET_KEY=${secret()}`,
+    // ordering-pricing seals a Delivery order's drop-off for delivery-assignment, which seals its
+    // provider connections' credentials at rest with a key of its own.
+    `CUSTOMER_DATA_TRANSPORT_KEY=${secret()}`,
+    `PROVIDER_CONNECTION_SECRETS_KEY=${secret()}`,
     // Local partners (test receivers, a local OAuth server) listen on plain HTTP on loopback.
     'ALLOW_LOOPBACK_HTTP_URLS=true',
     ...Object.entries(LOCAL_SETTINGS).map(([name, value]) => `${name}=${value}`),
@@ -50,6 +54,8 @@ const LATER_SECRETS = [
   'PROVIDER_ADMIN_TOKEN_SECRET',
   'PROVIDER_KEY_HASH_SECRET',
   'PROVIDER_SECRET_KEY',
+  'CUSTOMER_DATA_TRANSPORT_KEY',
+  'PROVIDER_CONNECTION_SECRETS_KEY',
 ];
 
 function addMissingSecrets() {

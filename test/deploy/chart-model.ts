@@ -41,9 +41,22 @@ export function loadChart(root: string, valuesFile?: string): Chart {
 }
 
 /** What the ConfigMap template sets on its own: always, and only behind an enabled public ingress. */
-export const DERIVED = { always: ['HOST', 'PORT', 'TRUST_PROXY'], publicOnly: ['PUBLIC_BASE_URL'] };
+export const DERIVED = { always: ['HOST', 'PORT', 'TRUST_PROXY'] };
 /** The ingress key that makes a service public (templates/_helpers.tpl, marketplace.publicIngress). */
-export const PUBLIC_INGRESS: Record<string, string> = { 'gateway-auth': 'partner', 'provider-delivery': 'provider' };
+export const PUBLIC_INGRESS: Record<string, string> = {
+  'gateway-auth': 'partner',
+  'provider-delivery': 'provider',
+  'delivery-assignment': 'partner',
+};
+/**
+ * The setting the template derives from a public service's ingress host (https://<host>): its own
+ * public address, or for delivery-assignment the base of the providers' callback URLs.
+ */
+export const PUBLIC_BASE_VARIABLE: Record<string, string> = {
+  'gateway-auth': 'PUBLIC_BASE_URL',
+  'provider-delivery': 'PUBLIC_BASE_URL',
+  'delivery-assignment': 'PLATFORM_CALLBACK_BASE_URL',
+};
 
 /** A service's block: serviceDefaults with its own merged over them, as the templates do. */
 export function serviceValues(chart: Chart, service: string): Values {
@@ -53,14 +66,15 @@ export function serviceValues(chart: Chart, service: string): Values {
 /** Every variable the chart gives a service, plain (ConfigMap) or secret (secretKeyRef). */
 export function chartEnvironment(chart: Chart, service: string): { plain: Set<string>; secret: Set<string> } {
   const svc = serviceValues(chart, service);
-  const derivedInTemplate = (name: string) => chart.helpers.includes(`set $data "${name}"`);
+  const derivedInTemplate = (name: string) =>
+    chart.helpers.includes(`set $data "${name}"`) || chart.helpers.includes(`"${name}"`);
   const ingressKey = PUBLIC_INGRESS[service];
   const isPublic = ingressKey !== undefined && chart.values.ingress?.[ingressKey]?.enabled === true;
   const plain = new Set([
     ...Object.keys(chart.values.env ?? {}),
     ...Object.keys(svc.env ?? {}),
     ...Object.keys(svc.serviceUrls ?? {}),
-    ...[...DERIVED.always, ...(isPublic ? DERIVED.publicOnly : [])].filter(derivedInTemplate),
+    ...[...DERIVED.always, ...(isPublic ? [PUBLIC_BASE_VARIABLE[service]!] : [])].filter(derivedInTemplate),
   ]);
   const secret = new Set([...Object.keys(chart.values.secretEnv ?? {}), ...Object.keys(svc.secretEnv ?? {})]);
   return { plain, secret };
@@ -78,7 +92,7 @@ export const pointsAtLoopback = (s: SettingInfo) => /127\.0\.0\.1|localhost/.tes
  * Loopback defaults a cluster may keep: PUBLIC_BASE_URL is the ingress host's when one is enabled
  * (required then, below); without one, operators reach the service by port-forward, at loopback.
  */
-const LOOPBACK_DEFAULT_KEPT = ['PUBLIC_BASE_URL'];
+const LOOPBACK_DEFAULT_KEPT = ['PUBLIC_BASE_URL', 'PLATFORM_CALLBACK_BASE_URL'];
 
 /**
  * What is wrong between the chart and the services' settings, one sentence each: a setting a
@@ -98,8 +112,9 @@ export function chartProblems(chart: Chart, settingsOf: Record<string, SettingIn
         );
     }
     const ingressKey = PUBLIC_INGRESS[service];
-    if (ingressKey && chart.values.ingress?.[ingressKey]?.enabled && !plain.has('PUBLIC_BASE_URL'))
-      problems.push(`${service}: behind the ${ingressKey} ingress without PUBLIC_BASE_URL`);
+    const baseVariable = PUBLIC_BASE_VARIABLE[service];
+    if (ingressKey && chart.values.ingress?.[ingressKey]?.enabled && baseVariable && !plain.has(baseVariable))
+      problems.push(`${service}: behind the ${ingressKey} ingress without ${baseVariable}`);
     const known = new Set(settings.map((s) => s.variable));
     for (const variable of given)
       if (!known.has(variable))

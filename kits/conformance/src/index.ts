@@ -6,6 +6,7 @@ export { runConformance, DEFAULT_CONCURRENCY, type RunOptions } from './runner/r
 export { loadDeclaration, validateDeclaration, DeclarationError } from './runner/declaration';
 export { writeReports, type WrittenReports } from './report/write';
 export { signReport, verifyReport, type Verification } from './report/sign';
+export { certificateOf, signCertificate, verifyCertificate, type Certificate } from './report/certificate';
 export { canonicalJson } from './report/canonical-json';
 export { toJunit } from './report/junit';
 export { toHtml, type HtmlOptions } from './report/html/page';

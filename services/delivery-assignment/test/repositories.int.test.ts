@@ -16,6 +16,8 @@ import {
 import type { BranchCopyDoc } from '../src/adapters/branch-copies-repository';
 import type { DeliveryDoc } from '../src/adapters/deliveries-repository';
 import type { InstallationCopyDoc } from '../src/adapters/installation-copies-repository';
+import type { ConnectionInstallation, ProviderConnection } from '../src/domain/dispatch/connection';
+import type { ProviderDispatch } from '../src/domain/dispatch/dispatch';
 import { deliveryIndexes, deliveryStore, type DeliveryStore } from '../src/adapters/store';
 import type { Assignment, Delivery } from '../src/domain/delivery';
 import { partnerRequestId, type PartnerRequest } from '../src/domain/partner-requests';
@@ -136,12 +138,80 @@ const branch = (tenantId: string, i: number, id: string = randomUUID()): BranchC
   externalLocationId: `loc-${i}`,
 });
 
+const connection = (tenantId: string | null, i: number, id: string = randomUUID()): ProviderConnection => ({
+  _id: id,
+  tenantId,
+  name: `Fleet ${i}`,
+  baseUrl: `https://fleet-${i}.example.com/v1`,
+  apiKeySealed: 'v1.sealed',
+  signingSecretSealed: 'v1.sealed',
+  contract: { version: '1.1.0', revision: '2026-09-19' },
+  preparationTimeMinutes: 15,
+  capabilities: { core: { enabled: true, by: 'administrator', reason: 'test', at: at(i) } },
+  createdAt: at(i),
+  updatedAt: at(i),
+  version: 1,
+});
+
+const connectionInstallation = (tenantId: string, i: number, id: string = randomUUID()): ConnectionInstallation => ({
+  _id: id,
+  tenantId,
+  connectionId: `connection-${i}`,
+  createdAt: at(i),
+});
+
+/** A dispatch; the filled ones are closed and not due (as nearly all are on a long-lived platform). */
+const dispatch = (tenantId: string, i: number, id: string = randomUUID(), open = false): ProviderDispatch => ({
+  _id: id,
+  tenantId,
+  orderId: `order-${i}`,
+  installationId: `installation-${i % 300}`,
+  connectionId: `connection-${i % 50}`,
+  callbackTokenHash: `hash-${id}`,
+  callbackUrlSealed: 'v1.sealed',
+  createdAt: at(i),
+  create: { state: 'accepted', attempts: 1, detail: null, answeredAt: at(i) },
+  providerDeliveryId: `pd-${i}`,
+  providerTrackingId: null,
+  provider: {
+    status: open ? 'driver_assigned' : 'delivered',
+    eventTime: at(i),
+    driverName: null,
+    driverPhone: null,
+    driverLat: null,
+    driverLng: null,
+    trackingUrl: null,
+    eta: null,
+  },
+  firstEta: null,
+  seen: [],
+  lastHeardAt: at(i),
+  lastPolledAt: null,
+  cancel: null,
+  suspect: false,
+  revision: 2,
+  appliedRevision: 2,
+  ...(open ? { dueAt: at(i) } : {}),
+  closed: !open,
+  log: [],
+  version: 3,
+  updatedAt: at(i),
+});
+
 async function growTo(total: number): Promise<void> {
   const c = <T extends Document>(name: string) => db.collection<T>(name);
   await Promise.all([
     fillTo(c<DeliveryDoc>('deliveries'), total, (i) => delivery(otherTenant(i), i)),
     fillTo(c<InstallationCopyDoc>('installation_copies'), total, (i) => installation(otherTenant(i), i)),
     fillTo(c<BranchCopyDoc>('branch_copies'), total, (i) => branch(otherTenant(i), i)),
+    fillTo(c<Document>('provider_connections'), total, (i) => ({
+      ...connection(otherTenant(i), i),
+      ownerKey: otherTenant(i),
+    })),
+    fillTo(c<ConnectionInstallation>('connection_installations'), total, (i) =>
+      connectionInstallation(otherTenant(i), i),
+    ),
+    fillTo(c<ProviderDispatch>('provider_dispatches'), total, (i) => dispatch(otherTenant(i), i)),
   ]);
 }
 
@@ -155,10 +225,112 @@ async function seed() {
   for (const i of installations) await store.installations.saveIfNewer(owner, i);
   const branches = [branch(owner.tenantId, 1), branch(owner.tenantId, 2)];
   for (const b of branches) await store.branches.saveIfNewer(owner, b);
-  return { deliveries, installations, branches };
+  const connections = [connection(owner.tenantId, 1), connection(owner.tenantId, 2)];
+  for (const c of connections) await store.connections.insert(owner, c);
+  const connectionInstallations = [
+    connectionInstallation(owner.tenantId, 1),
+    connectionInstallation(owner.tenantId, 2),
+  ];
+  for (const i of connectionInstallations) await store.connectionInstallations.insert(owner, i);
+  const dispatches = [dispatch(owner.tenantId, 1, randomUUID(), true), dispatch(owner.tenantId, 2)];
+  for (const d of dispatches) await store.dispatches.insert(owner, d);
+  return { deliveries, installations, branches, connections, connectionInstallations, dispatches };
 }
 
-function cases({ deliveries, installations, branches }: Awaited<ReturnType<typeof seed>>): Case[] {
+function dispatchCases({ connections, connectionInstallations, dispatches }: Awaited<ReturnType<typeof seed>>): Case[] {
+  let n = 0;
+  let connectionVersion = connections[0]!.version;
+  let dispatchVersion = dispatches[1]!.version;
+  return [
+    {
+      name: 'ConnectionsRepository.insert: a new connection',
+      run: () => store.connections.insert(owner, connection(owner.tenantId, 10 + ++n)),
+      check: () => undefined,
+    },
+    {
+      name: "ConnectionsRepository.find: the tenant's connection",
+      run: () => store.connections.find(owner, connections[1]!._id),
+      check: (c) => expect((c as ProviderConnection).name).toBe('Fleet 2'),
+    },
+    {
+      name: "ConnectionsRepository.list: the tenant's and the offered ones",
+      run: () => store.connections.list(owner),
+      check: (list) => expect((list as ProviderConnection[]).length).toBeGreaterThanOrEqual(2),
+    },
+    {
+      name: 'ConnectionsRepository.replaceIfUnchanged: the next version',
+      run: () => {
+        connectionVersion += 1;
+        return store.connections.replaceIfUnchanged(owner, { ...connections[0]!, version: connectionVersion });
+      },
+      check: (ok) => expect(ok).toBe(true),
+    },
+    {
+      name: 'ConnectionInstallationsRepository.insert: a new installation',
+      run: () => store.connectionInstallations.insert(owner, connectionInstallation(owner.tenantId, 100 + ++n)),
+      check: () => undefined,
+    },
+    {
+      name: 'ConnectionInstallationsRepository.find: one installation',
+      run: () => store.connectionInstallations.find(owner, connectionInstallations[0]!._id),
+      check: (i) => expect((i as ConnectionInstallation).connectionId).toBe('connection-1'),
+    },
+    {
+      name: "ConnectionInstallationsRepository.findByConnection: the tenant's installation of a connection",
+      run: () => store.connectionInstallations.findByConnection(owner, 'connection-2'),
+      check: (i) => expect((i as ConnectionInstallation)._id).toBe(connectionInstallations[1]!._id),
+    },
+    {
+      name: "ConnectionInstallationsRepository.list: the tenant's installations",
+      run: () => store.connectionInstallations.list(owner),
+      check: (list) => expect((list as ConnectionInstallation[]).length).toBeGreaterThanOrEqual(2),
+    },
+    {
+      name: 'DispatchesRepository.insert: a new dispatch',
+      run: () => store.dispatches.insert(owner, dispatch(owner.tenantId, 200 + ++n)),
+      check: (ok) => expect(ok).toBe(true),
+    },
+    {
+      name: "DispatchesRepository.find: the tenant's dispatch",
+      run: () => store.dispatches.find(owner, dispatches[0]!._id),
+      check: (d) => expect((d as ProviderDispatch).orderId).toBe('order-1'),
+    },
+    {
+      name: 'DispatchesRepository.findByCallbackToken: by the hash of the token',
+      run: () => store.dispatches.findByCallbackToken(dispatches[1]!.callbackTokenHash),
+      check: (d) => expect((d as ProviderDispatch)._id).toBe(dispatches[1]!._id),
+    },
+    {
+      name: "DispatchesRepository.listForOrder: an order's dispatches",
+      run: () => store.dispatches.listForOrder(owner, 'order-2'),
+      check: (list) => expect((list as ProviderDispatch[]).map((d) => d._id)).toEqual([dispatches[1]!._id]),
+    },
+    {
+      name: 'DispatchesRepository.dueForWork: the due ones',
+      run: () => store.dispatches.dueForWork(at(5), 100),
+      check: (list) => expect((list as ProviderDispatch[]).map((d) => d._id)).toContain(dispatches[0]!._id),
+    },
+    {
+      name: 'DispatchesRepository.openStateTimes: the open ones',
+      run: () => store.dispatches.openStateTimes(),
+      check: (list) => expect((list as unknown[]).length).toBeGreaterThanOrEqual(1),
+    },
+    {
+      name: 'DispatchesRepository.replaceIfUnchanged: the next version',
+      run: () => {
+        dispatchVersion += 1;
+        return store.dispatches.replaceIfUnchanged(owner, { ...dispatches[1]!, version: dispatchVersion });
+      },
+      check: (ok) => expect(ok).toBe(true),
+    },
+  ];
+}
+
+function cases(seeded: Awaited<ReturnType<typeof seed>>): Case[] {
+  return [...assignmentCases(seeded), ...dispatchCases(seeded)];
+}
+
+function assignmentCases({ deliveries, installations, branches }: Awaited<ReturnType<typeof seed>>): Case[] {
   let n = 0;
   let version = deliveries[0]!.version;
   return [
@@ -252,6 +424,21 @@ describe('delivery-assignment repositories', () => {
         [],
         at(1),
       ),
+    ).toBe(false);
+    const seeded = await seed();
+    expect(await store.connections.find(stranger, seeded.connections[0]!._id)).toBeUndefined();
+    expect(await store.connections.list(stranger)).toEqual(
+      (await store.connections.list(stranger)).filter((c) => c.tenantId === null),
+    );
+    expect(await store.connectionInstallations.find(stranger, seeded.connectionInstallations[0]!._id)).toBeUndefined();
+    expect(await store.dispatches.find(stranger, seeded.dispatches[0]!._id)).toBeUndefined();
+    expect(await store.dispatches.listForOrder(stranger, seeded.dispatches[0]!.orderId)).toEqual([]);
+    expect(
+      await store.dispatches.replaceIfUnchanged(stranger, {
+        ...seeded.dispatches[0]!,
+        tenantId: stranger.tenantId,
+        version: seeded.dispatches[0]!.version + 1,
+      }),
     ).toBe(false);
     const strangerWithTheKey = { tenantId: stranger.tenantId, installationId: OWN_INSTALLATION };
     expect(await store.deliveries.findPartnerRequest(strangerWithTheKey, ownRequest.id, at(0))).toBeUndefined();

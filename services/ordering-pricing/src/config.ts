@@ -1,5 +1,5 @@
 import { int, oneOf } from '@marketplace/config';
-import { identityPublicKeySetting } from '@marketplace/identity';
+import { customerDataTransportKeySetting, identityPublicKeySetting } from '@marketplace/identity';
 
 /**
  * Settings of this service beyond the platform ones (PORT, KAFKA_BROKERS, MONGO_URL, ...), read
@@ -8,6 +8,11 @@ import { identityPublicKeySetting } from '@marketplace/identity';
 export const settings = {
   /** The gateway's public key: partner and tenant requests are trusted only with its signature. */
   identityPublicKey: identityPublicKeySetting(),
+  /**
+   * Seals a Delivery order's drop-off (customer and address) on its `orders.created` event, for
+   * delivery-assignment alone to open when it dispatches the order to a delivery provider.
+   */
+  customerDataTransportKey: customerDataTransportKeySetting(),
   /** How long a change of an order waits for another change of the same order before answering 503. */
   orderLockWaitMs: int('ORDER_LOCK_WAIT_MS', { default: 5_000, min: 100, max: 60_000 }),
   /**

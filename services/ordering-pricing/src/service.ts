@@ -1,5 +1,6 @@
 import { TOPICS } from '@marketplace/contracts';
 import { gatewayGuards, publicKeyFrom } from '@marketplace/identity';
+import { dropoffSealer } from './adapters/dropoff-sealer';
 import type { ServiceDefinition } from '@marketplace/runtime';
 import { RedisLock } from '@marketplace/redis';
 import { CopyCache, uncached } from './adapters/catalog-copy-cache';
@@ -40,6 +41,7 @@ export const orderingPricingService: ServiceDefinition<typeof settings> = {
       orderNumbers: new OrderNumbers(store.orderClaims),
       catalogCopy: new CopyCache(store.catalogCopy),
       uncachedCatalogCopy: uncached(store.catalogCopy),
+      sealDropoff: dropoffSealer(config.customerDataTransportKey),
       logger: context.logger,
       now: () => new Date(),
     };

@@ -18,6 +18,10 @@ export {
   providerAdminSchemas,
   providerOperationsSchemas,
   providerCourierSchemas,
+  providerConnectionSchemas,
+  CONNECTION_CAPABILITIES,
+  CONNECTION_LIMITS,
+  type ConnectionCapability,
   REPORTABLE_EVENT_TYPES,
   PLATFORM_RATE_LIMIT,
   SIMULATOR_LIMITS,
@@ -51,6 +55,7 @@ export { tenantOrderingApiDocument } from './openapi/tenant-ordering';
 export { tenantWebhooksApiDocument } from './openapi/tenant-webhooks';
 export { branchAddressLine, type BranchAddress } from './pickup';
 export { tenantDeliveriesApiDocument } from './openapi/tenant-deliveries';
+export { tenantProviderConnectionsApiDocument } from './openapi/tenant-provider-connections';
 export { providerApiDocument } from './openapi/provider-api';
 export { providerAdminApiDocument } from './openapi/provider-admin';
 export { providerCourierApiDocument } from './openapi/provider-courier';

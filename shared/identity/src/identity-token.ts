@@ -6,7 +6,7 @@ import type { HeldAssignment } from './held-assignment';
  * tokens: they trust only this, signed by the gateway with Ed25519. Services hold the public key
  * only, so a compromised internal service cannot mint identities for the others.
  */
-export type CallerIdentity = PartnerIdentity | TenantIdentity | ProcessorIdentity;
+export type CallerIdentity = PartnerIdentity | TenantIdentity | ProcessorIdentity | AdminIdentity;
 
 /**
  * What every owner service needs to know about the tenant and cannot change: its currency (prices
@@ -51,6 +51,16 @@ export interface ProcessorIdentity {
   kind: 'processor';
   tenantId: string;
   tenant: TenantProfile;
+}
+
+/**
+ * A platform administrator, whose bearer token the gateway checked: the administrator API parts
+ * other services own (delivery-assignment's connections offered to every tenant).
+ */
+export interface AdminIdentity {
+  kind: 'admin';
+  /** Who, for the audit trail: the token's subject. */
+  subject: string;
 }
 
 /** The header that carries the signed identity from the gateway to an internal service. */

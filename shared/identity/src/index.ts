@@ -8,6 +8,7 @@ export {
   type PartnerIdentity,
   type TenantIdentity,
   type ProcessorIdentity,
+  type AdminIdentity,
   type TenantProfile,
   type RequestBinding,
 } from './identity-token';
@@ -24,3 +25,9 @@ export {
 } from './webhook-secret-transport';
 export { signBearerToken, verifyBearerToken, type BearerClaims } from './bearer-token';
 export { SecretBox } from './secret-box';
+export {
+  customerDataTransportKeySetting,
+  sealOrderDropoff,
+  openOrderDropoff,
+  type OrderDropoff,
+} from './customer-data-transport';

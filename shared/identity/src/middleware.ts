@@ -4,6 +4,7 @@ import { AppError } from '@marketplace/errors';
 import {
   IDENTITY_HEADER,
   verifyIdentity,
+  type AdminIdentity,
   type CallerIdentity,
   type PartnerIdentity,
   type ProcessorIdentity,
@@ -19,7 +20,9 @@ type IdentityOf<K extends Kind> = K extends 'partner'
   ? PartnerIdentity
   : K extends 'processor'
     ? ProcessorIdentity
-    : TenantIdentity;
+    : K extends 'admin'
+      ? AdminIdentity
+      : TenantIdentity;
 
 /**
  * The check of the `partner` or `tenant` audience at a service behind the gateway (a route table's
@@ -59,5 +62,6 @@ export function gatewayGuards(publicKey: KeyObject, service: string) {
     partner: requireIdentity(publicKey, 'partner', service),
     tenant: requireIdentity(publicKey, 'tenant', service),
     processor: requireIdentity(publicKey, 'processor', service),
+    admin: requireIdentity(publicKey, 'admin', service),
   };
 }

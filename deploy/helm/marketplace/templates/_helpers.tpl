@@ -46,14 +46,15 @@ merge and mergeOverwrite treat false and 0 as unset, so `autoscaling.enabled: fa
 
 {{/* The ingress (partner, provider) whose traffic a service serves, or "". */}}
 {{- define "marketplace.publicIngress" -}}
-{{- $by := dict "gateway-auth" "partner" "provider-delivery" "provider" -}}
+{{- $by := dict "gateway-auth" "partner" "provider-delivery" "provider" "delivery-assignment" "partner" -}}
 {{- $key := get $by .service -}}
 {{- if and $key (get .root.Values.ingress $key).enabled -}}{{ $key }}{{- end -}}
 {{- end -}}
 
 {{/*
 The plain settings of a service, as ConfigMap data: the platform's, then the service's own, then
-what the chart derives (PORT, HOST, TRUST_PROXY, PUBLIC_BASE_URL, the other services' URLs).
+what the chart derives (PORT, HOST, TRUST_PROXY, PUBLIC_BASE_URL or delivery-assignment's
+PLATFORM_CALLBACK_BASE_URL, the other services' URLs).
 */}}
 {{- define "marketplace.configData" -}}
 {{- $svc := include "marketplace.service" . | fromYaml -}}
@@ -66,8 +67,10 @@ what the chart derives (PORT, HOST, TRUST_PROXY, PUBLIC_BASE_URL, the other serv
 {{- $public := include "marketplace.publicIngress" . -}}
 {{- /* behind the ingress: the client address is the one the controller put in X-Forwarded-For */ -}}
 {{- $_ := set $data "TRUST_PROXY" (ternary "true" "false" (ne $public "")) -}}
-{{- if and $public (not (hasKey $data "PUBLIC_BASE_URL")) -}}
-{{- $_ := set $data "PUBLIC_BASE_URL" (printf "https://%s" (get .root.Values.ingress $public).host) -}}
+{{- /* the public address of what the service serves behind the ingress, under the service's own name for it */ -}}
+{{- $baseVariable := ternary "PLATFORM_CALLBACK_BASE_URL" "PUBLIC_BASE_URL" (eq .service "delivery-assignment") -}}
+{{- if and $public (not (hasKey $data $baseVariable)) -}}
+{{- $_ := set $data $baseVariable (printf "https://%s" (get .root.Values.ingress $public).host) -}}
 {{- end -}}
 {{- range $variable, $target := $svc.serviceUrls -}}
 {{- $port := (index $.root.Values.services $target).port -}}

@@ -4,15 +4,18 @@ import { join } from 'node:path';
 import type { Report } from '../model';
 import { toHtml, type HtmlOptions } from './html/page';
 import { toJunit } from './junit';
+import { certificateOf, signCertificate } from './certificate';
 import { signReport } from './sign';
 
 export interface WrittenReports {
   report: Report;
-  files: { json: string; junit: string; html: string };
+  /** certificate.json: only when the report is signed (an unsigned certificate proves nothing). */
+  files: { json: string; junit: string; html: string; certificate?: string };
 }
 
 /**
- * Writes DIR/report.json (signed when a key is given), DIR/junit.xml and DIR/report.html. The
+ * Writes DIR/report.json (signed when a key is given, with DIR/certificate.json beside it: the run's
+ * certified capabilities, signed with the same key), DIR/junit.xml and DIR/report.html. The
  * report is already redacted (runConformance redacts every secret before it returns).
  */
 export async function writeReports(
@@ -27,5 +30,12 @@ export async function writeReports(
   await writeFile(files.json, `${JSON.stringify(final, null, 2)}\n`, 'utf8');
   await writeFile(files.junit, toJunit(final), 'utf8');
   await writeFile(files.html, toHtml(final, options), 'utf8');
-  return { report: final, files };
+  if (signingKey === undefined) return { report: final, files };
+  const certificate = join(dir, 'certificate.json');
+  await writeFile(
+    certificate,
+    `${JSON.stringify(signCertificate(certificateOf(final), signingKey), null, 2)}\n`,
+    'utf8',
+  );
+  return { report: final, files: { ...files, certificate } };
 }

@@ -3,6 +3,9 @@ import { indexPlanOf, type IndexPlan } from '@marketplace/store';
 import { BranchCopiesRepository } from './branch-copies-repository';
 import { DeliveriesRepository } from './deliveries-repository';
 import { InstallationCopiesRepository } from './installation-copies-repository';
+import { ConnectionInstallationsRepository } from './dispatch/connection-installations-repository';
+import { ConnectionsRepository } from './dispatch/connections-repository';
+import { DispatchesRepository } from './dispatch/dispatches-repository';
 
 /**
  * Delivery-assignment's database: the deliveries it owns, and its copies of what other services
@@ -13,6 +16,10 @@ export interface DeliveryStore {
   deliveries: DeliveriesRepository;
   installations: InstallationCopiesRepository;
   branches: BranchCopiesRepository;
+  /** The marketplace as a platform of the provider contract: connections, their installations, dispatches. */
+  connections: ConnectionsRepository;
+  connectionInstallations: ConnectionInstallationsRepository;
+  dispatches: DispatchesRepository;
 }
 
 export function deliveryStore(db: Db): DeliveryStore {
@@ -20,6 +27,9 @@ export function deliveryStore(db: Db): DeliveryStore {
     deliveries: new DeliveriesRepository(db),
     installations: new InstallationCopiesRepository(db),
     branches: new BranchCopiesRepository(db),
+    connections: new ConnectionsRepository(db),
+    connectionInstallations: new ConnectionInstallationsRepository(db),
+    dispatches: new DispatchesRepository(db),
   };
 }
 
@@ -31,4 +41,7 @@ export const deliveryIndexes: IndexPlan = indexPlanOf(
   DeliveriesRepository.storage,
   InstallationCopiesRepository.storage,
   BranchCopiesRepository.storage,
+  ConnectionsRepository.storage,
+  ConnectionInstallationsRepository.storage,
+  DispatchesRepository.storage,
 );

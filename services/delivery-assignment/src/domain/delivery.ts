@@ -37,6 +37,17 @@ export interface OrderFacts {
   /** 1 Delivery, 2 Pickup (Partner API values). */
   orderMode: number;
   status: 'Pending' | 'Accepted' | 'Completed' | 'Rejected' | 'Cancelled';
+  /**
+   * What a delivery provider is told when the order is dispatched to a provider connection (the
+   * contract's create request): 1 Cash, 2 CardOnDelivery; the totals in minor units; the drop-off
+   * sealed by ordering-pricing (customer and address, opened only to build the request). Absent
+   * on orders kept before they were copied: such an order cannot be dispatched to a connection.
+   */
+  paymentMethod?: number;
+  currencyCode?: string;
+  grandTotalMinor?: number;
+  deliveryFeeMinor?: number;
+  dropoffSealed?: string;
 }
 
 /**

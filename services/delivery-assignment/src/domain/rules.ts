@@ -56,7 +56,7 @@ export function heldBy(delivery: Delivery | undefined, installationId: string): 
 }
 
 /** `live` with `changes`, kept live (or moved to the history when the new status ends it). */
-function moveLive(delivery: Delivery, changes: Partial<Assignment>, now: Date): DeliveryChange['next'] {
+export function moveLive(delivery: Delivery, changes: Partial<Assignment>, now: Date): DeliveryChange['next'] {
   const live = { ...delivery.live!, ...changes };
   const ended = !LIVE_STATUSES.includes(live.status);
   return {
@@ -67,7 +67,8 @@ function moveLive(delivery: Delivery, changes: Partial<Assignment>, now: Date): 
   };
 }
 
-function statusChange(
+/** The live assignment moved to `to` (with `extra`), and its delivery.status-changed event. */
+export function statusChange(
   delivery: Delivery,
   to: AssignmentStatusName,
   extra: Partial<Assignment>,

@@ -20,5 +20,17 @@ it('declares exactly these routes, each with its audience', () => {
     'tenant   GET    /api/tenant/v1/deliveries/openapi.json',
     'tenant   POST   /api/tenant/v1/deliveries/:orderId/assign',
     'tenant   GET    /api/tenant/v1/deliveries/:orderId',
+    'tenant   GET    /api/tenant/v1/deliveries/:orderId/dispatch',
+    'tenant   GET    /api/tenant/v1/provider-connections/openapi.json',
+    'tenant   POST   /api/tenant/v1/provider-connections',
+    'tenant   GET    /api/tenant/v1/provider-connections',
+    'tenant   GET    /api/tenant/v1/provider-connections/:connectionId',
+    'tenant   POST   /api/tenant/v1/provider-connections/:connectionId/install',
+    'tenant   POST   /api/tenant/v1/provider-connections/:connectionId/certifications',
+    'admin    POST   /api/admin/v1/provider-connections',
+    'admin    GET    /api/admin/v1/provider-connections',
+    'admin    POST   /api/admin/v1/provider-connections/:connectionId/certifications',
+    'admin    POST   /api/admin/v1/provider-connections/:connectionId/capabilities',
+    'public   POST   /api/provider-callbacks/v1/:token',
   ]);
 });

@@ -2,6 +2,9 @@ import { PROBE_ROUTES, RouteTable, type DeclaredRoute } from '@marketplace/http'
 import type { ServiceContext } from '@marketplace/runtime';
 import type { settings } from '../config';
 import type { DeliveryContext } from '../usecases/context';
+import { registerCallbackRoutes } from './callback-routes';
+import { registerConnectionRoutes } from './connection-routes';
+import { registerDispatchRoutes } from './dispatch-routes';
 import { registerPartnerRoutes } from './partner-routes';
 import { registerTenantRoutes } from './tenant-routes';
 
@@ -16,6 +19,9 @@ export function registerRoutes(
 function declare(routes: RouteTable, deliveries: DeliveryContext): void {
   registerPartnerRoutes(routes, deliveries);
   registerTenantRoutes(routes, deliveries);
+  registerDispatchRoutes(routes, deliveries);
+  registerConnectionRoutes(routes, deliveries);
+  registerCallbackRoutes(routes, deliveries);
 }
 
 /**

@@ -1,6 +1,9 @@
 import {
   requestSchemas,
   type AssignDeliveryRequest,
+  type CapabilityGrantInput,
+  type ConformanceCertificate,
+  type ProviderConnectionInput,
   type DeliveryDriverUpdateRequest,
   type DeliveryEtaUpdateRequest,
   type DeliveryStatusUpdateRequest,
@@ -24,3 +27,6 @@ export const validateTrackingUpdate = bodyValidator<DeliveryTrackingUpdateReques
   requestSchemas.DeliveryTrackingUpdateRequest,
 );
 export const validateAssign = bodyValidator<AssignDeliveryRequest>(requestSchemas.AssignDeliveryRequest);
+export const validateConnection = bodyValidator<ProviderConnectionInput>(requestSchemas.ProviderConnectionInput);
+export const validateCertificate = bodyValidator<ConformanceCertificate>(requestSchemas.ConformanceCertificate);
+export const validateCapabilityGrant = bodyValidator<CapabilityGrantInput>(requestSchemas.CapabilityGrantInput);

@@ -43,6 +43,12 @@ async function storeDelivery(ctx: DeliveryContext, order: OrderEvent): Promise<v
       branchId: order.branchId,
       orderMode: order.orderMode,
       status: order.status,
+      // For a dispatch to a provider connection (the contract's create request).
+      ...(order.paymentMethod === undefined ? {} : { paymentMethod: order.paymentMethod }),
+      ...(order.currencyCode === undefined ? {} : { currencyCode: order.currencyCode }),
+      ...(order.grandTotalMinor === undefined ? {} : { grandTotalMinor: order.grandTotalMinor }),
+      ...(order.deliveryFeeMinor === undefined ? {} : { deliveryFeeMinor: order.deliveryFeeMinor }),
+      ...(order.dropoffSealed === undefined ? {} : { dropoffSealed: order.dropoffSealed }),
     },
     live: null,
     history: [],

@@ -64,6 +64,8 @@ function fakeContext(options: { installation?: InstallationCopyDoc; branch?: Bra
       },
       installations: { find: async () => ('installation' in options ? options.installation : installation) },
       branches: { find: async () => ('branch' in options ? options.branch : branch) },
+      connectionInstallations: { find: async () => undefined },
+      connections: { find: async () => undefined },
     },
     events: { publish: async (orderId: string) => void published.push(orderId) },
     recent,

@@ -2,6 +2,7 @@ import { AppError, notFound } from '@marketplace/errors';
 import type { TenantOwner } from '@marketplace/store';
 import type { BranchCopyDoc } from '../adapters/branch-copies-repository';
 import type { Assignment, Pickup } from '../domain/delivery';
+import { dispatchIneligibility } from '../domain/dispatch/connection';
 import { assignIneligibility } from '../domain/installation';
 import { assign } from '../domain/rules';
 import { changeDelivery } from './change-delivery';
@@ -25,10 +26,7 @@ export async function assignDelivery(
   const delivery = await ctx.store.deliveries.findByOrder(tenant, orderId);
   if (!delivery) throw notFound();
 
-  const installation = await ctx.store.installations.find(tenant, installationId);
-  if (!installation) throw ineligible('delivery.installation_unknown', 'The tenant has no installation with this id.');
-  const refusal = assignIneligibility(installation);
-  if (refusal) throw ineligible(refusal.code, refusal.message);
+  await checkInstallation(ctx, tenant, installationId);
 
   const pickup = pickupOf(await ctx.store.branches.find(tenant, delivery.order.branchId));
   const assignmentId = ctx.newId();
@@ -38,6 +36,25 @@ export async function assignDelivery(
   return 'unchanged' in decision
     ? { assignment: decision.unchanged, created: false }
     : { assignment: decision.subject, created: true };
+}
+
+/**
+ * Refuses (422) an installation that cannot take the delivery: a partner's installation (the
+ * installations copy) must be connected, hold Delivery.Accept and be notifiable; a provider
+ * connection's installation (the platform operates it) must have its core enabled.
+ */
+async function checkInstallation(ctx: DeliveryContext, tenant: TenantOwner, installationId: string): Promise<void> {
+  const installation = await ctx.store.installations.find(tenant, installationId);
+  if (installation) {
+    const refusal = assignIneligibility(installation);
+    if (refusal) throw ineligible(refusal.code, refusal.message);
+    return;
+  }
+  const operated = await ctx.store.connectionInstallations.find(tenant, installationId);
+  const connection = operated && (await ctx.store.connections.find(tenant, operated.connectionId));
+  if (!connection) throw ineligible('delivery.installation_unknown', 'The tenant has no installation with this id.');
+  const blocked = dispatchIneligibility(connection);
+  if (blocked) throw ineligible(blocked.code, blocked.message);
 }
 
 /** The branch's snapshot for the assignment, or why it cannot be a pickup. */

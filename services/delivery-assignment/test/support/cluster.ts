@@ -36,10 +36,19 @@ export interface DeliveryCluster {
   deliveryDb: Db;
   orderingDb: Db;
   gatewayDb: Db;
+  /** provider-delivery, our own Standard Delivery Provider, when asked for (`withProvider`). */
+  provider?: ServiceProcess;
   stop(): Promise<void>;
 }
 
-export async function startDeliveryCluster(): Promise<DeliveryCluster> {
+export interface ClusterOptions {
+  /** Start provider-delivery too (its own database), for the marketplace to dispatch deliveries to. */
+  withProvider?: boolean;
+  /** Settings of delivery-assignment beyond the cluster's. */
+  deliveryEnv?: Record<string, string>;
+}
+
+export async function startDeliveryCluster(options: ClusterOptions = {}): Promise<DeliveryCluster> {
   const suffix = randomBytes(4).toString('hex');
   const receiver = await startReceiver();
   const processes = await startServiceProcesses([
@@ -73,15 +82,28 @@ export async function startDeliveryCluster(): Promise<DeliveryCluster> {
         MONGO_DATABASE: `it_da_${suffix}`,
         KAFKA_CONSUMER_GROUP_PREFIX: `it-delivery-${suffix}`,
         COPIES_START: 'latest',
+        ALLOW_LOOPBACK_HTTP_URLS: 'true',
+        ...options.deliveryEnv,
       },
       READY_MS,
     ),
+    ...(options.withProvider
+      ? [
+          startServiceProcess(
+            'provider-delivery',
+            await freePort(),
+            { MONGO_DATABASE: `it_prv_${suffix}`, ALLOW_LOOPBACK_HTTP_URLS: 'true' },
+            READY_MS,
+          ),
+        ]
+      : []),
   ]);
-  const [catalog, ordering, sender, delivery] = processes as [
+  const [catalog, ordering, sender, delivery, provider] = processes as [
     ServiceProcess,
     ServiceProcess,
     ServiceProcess,
     ServiceProcess,
+    ServiceProcess | undefined,
   ];
   const gateway = await startGateway({
     CATALOG_URL: catalog.url,
@@ -104,6 +126,7 @@ export async function startDeliveryCluster(): Promise<DeliveryCluster> {
     deliveryDb: client.db(`it_da_${suffix}`),
     orderingDb: client.db(`it_ord_${suffix}`),
     gatewayDb: client.db(gateway.database),
+    ...(provider ? { provider } : {}),
     stop: async () => {
       await client.close();
       await gateway.stop();

@@ -13,5 +13,14 @@ export const TENANT_FORWARDS: ReadonlyArray<{ prefix: string; owner: Owner }> = 
   { prefix: '/delivery-zones', owner: 'ordering' },
   { prefix: '/promotions', owner: 'ordering' },
   { prefix: '/service-fee', owner: 'ordering' },
-  { prefix: '/deliveries', owner: 'delivery' }, // delivery-assignment (DELIVERY_URL): assign, reassign, read
+  { prefix: '/deliveries', owner: 'delivery' }, // delivery-assignment (DELIVERY_URL): assign, reassign, read, dispatch
+  { prefix: '/provider-connections', owner: 'delivery' }, // delivery-assignment: the tenant's provider connections
+];
+
+/**
+ * Parts of the administrator API that other services own, forwarded like the tenant's with a
+ * signed administrator identity (its token's subject, for their records).
+ */
+export const ADMIN_FORWARDS: ReadonlyArray<{ prefix: string; owner: Owner }> = [
+  { prefix: '/provider-connections', owner: 'delivery' }, // delivery-assignment: connections offered to every tenant
 ];

@@ -8,7 +8,7 @@ import { registerOAuthRoutes } from './oauth-routes';
 import { registerOpenApiRoutes } from './openapi-routes';
 import { registerPartnerRoutes, type PartnerRouting } from './partner/routes';
 import { registerPaymentProcessorRoutes } from './payment-processor-routes';
-import { registerTenantForwards } from './tenant-forward-routes';
+import { registerAdminForwards, registerTenantForwards } from './tenant-forward-routes';
 import { registerTenantRoutes } from './tenant-routes';
 
 /**
@@ -24,6 +24,7 @@ export function registerRoutes(
   registerAdminRoutes(service.routes, gateway);
   registerTenantRoutes(service.routes, gateway);
   registerTenantForwards(service.routes, gateway, routing);
+  registerAdminForwards(service.routes, routing);
   registerPaymentProcessorRoutes(service.routes, gateway, routing);
   registerOAuthRoutes(service.routes, gateway);
   registerOpenApiRoutes(service.routes);

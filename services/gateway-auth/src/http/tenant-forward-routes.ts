@@ -3,10 +3,11 @@ import type { RequestState, RouteTable } from '@marketplace/http';
 import { notFound } from '@marketplace/errors';
 import { unauthenticated } from '@marketplace/identity';
 import { findTenantProfile } from '../usecases/credentials/find-tenant-profile';
-import { TENANT_FORWARDS } from '../domain/tenant-forwards';
+import { ADMIN_FORWARDS, TENANT_FORWARDS } from '../domain/tenant-forwards';
+import { ADMIN_PREFIX } from './admin-routes';
 import type { GatewayContext } from '../usecases/context';
 import type { ForwardRouting } from '../usecases/forward-to-owner';
-import { tenantIdOf } from './bearer-auth';
+import { adminSubOf, tenantIdOf } from './bearer-auth';
 import { forwardSigned, sendUpstream } from './forward';
 import { TENANT_PREFIX } from './tenant-routes';
 
@@ -53,6 +54,30 @@ export function registerTenantForwards(routes: RouteTable, ctx: GatewayContext, 
     for (const method of METHODS) {
       routes[method](base, 'tenant', handler);
       routes[method](`${base}/*rest`, 'tenant', handler);
+    }
+  }
+}
+
+/**
+ * Administrator API parts owned by other services: the administrator token is checked by the
+ * admin guard, the request goes on with a signed administrator identity, as the tenant's do.
+ */
+export function registerAdminForwards(routes: RouteTable, routing: ForwardRouting): void {
+  for (const { prefix, owner } of ADMIN_FORWARDS) {
+    const base = `${ADMIN_PREFIX}${prefix}`;
+    const handler = async (c: RouterContext<RequestState>) => {
+      const identity = { kind: 'admin' as const, subject: adminSubOf(c) };
+      const path = tenantUpstreamPath(base, c.params.rest);
+      sendUpstream(
+        c,
+        c.method === 'GET'
+          ? await forwardSigned(routing, owner, c, identity, path, true)
+          : await forwardSigned(routing, owner, c, identity, path),
+      );
+    };
+    for (const method of METHODS) {
+      routes[method](base, 'admin', handler);
+      routes[method](`${base}/*rest`, 'admin', handler);
     }
   }
 }

@@ -38,10 +38,15 @@ const event = (order: Order, type: OrderEvent['type'], data: Omit<OrderEventData
   },
 });
 
-/** Broadcast to every subscribed installation of the tenant (webhook orders.created). */
-export function orderCreated(order: Order): OrderEvent {
+/**
+ * Broadcast to every subscribed installation of the tenant (webhook orders.created). A Delivery
+ * order carries its drop-off sealed (`dropoffSealed`, made by the use case with the transport key):
+ * what delivery-assignment hands a delivery provider, unreadable to anyone else on the topic.
+ */
+export function orderCreated(order: Order, dropoffSealed?: string): OrderEvent {
   const t = order.totals;
   return event(order, 'orders.created', {
+    ...(dropoffSealed === undefined ? {} : { dropoffSealed }),
     branchId: order.branchId,
     orderMode: order.orderMode,
     paymentMethod: order.paymentMethod,

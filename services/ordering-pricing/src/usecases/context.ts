@@ -1,5 +1,6 @@
 import type { Logger } from '@marketplace/logging';
 import type { OrderLock } from '../adapters/order-lock';
+import type { Order } from '../domain/order';
 import type { CopyReader, OrderingRepositories, OrderNumbering, OrderOutbox } from './ports';
 
 export type { TenantScope } from '../domain/tenant-scope';
@@ -16,6 +17,11 @@ export interface OrderingContext {
   catalogCopy: CopyReader;
   /** The catalog copy read straight from the database, uncached (the tenant API's checks). */
   uncachedCatalogCopy: CopyReader;
+  /**
+   * Seals a Delivery order's drop-off for its `orders.created` event (only delivery-assignment
+   * opens it, to hand it to a delivery provider).
+   */
+  sealDropoff(order: Order): string | undefined;
   logger: Logger;
   now(): Date;
 }

@@ -586,6 +586,178 @@ export interface AssignDeliveryRequest {
   installationId: string;
 }
 /**
+ * A connection to a provider implementing the Standard Delivery Provider Contract. It can be assigned deliveries once `core` is enabled: by a conformance certificate (`POST …/certifications`) or by an administrator with a reason.
+ */
+export interface ProviderConnectionInput {
+  /**
+   * What the tenant calls the provider ("Demo Fleet").
+   */
+  name: string;
+  /**
+   * The provider environment's base URL, ending in the version segment `/v1`: https, with no credentials, query or fragment, not a private or internal address (plain http to loopback only where the deployment allows it, `ALLOW_LOOPBACK_HTTP_URLS`).
+   */
+  baseUrl: string;
+  /**
+   * The API key the provider issued to the marketplace: sent as `Authorization: Bearer <key>`. Sealed at rest, never shown again.
+   */
+  apiKey: string;
+  /**
+   * The webhook secret the provider signs callbacks with (X-Platform-Signature). Sealed at rest, never shown again.
+   */
+  signingSecret: string;
+  /**
+   * The contract version and revision the provider certified against (the contract: "Providers record the contract version and revision they certified against").
+   */
+  contract: {
+    /**
+     * The contract version the provider certified against (semantic, major 1; ours: 1.1.0).
+     */
+    version: string;
+    /**
+     * The revision's publication date (ours: 2026-09-19).
+     */
+    revision: string;
+  };
+  /**
+   * The `preparationTimeMinutes` sent with every delivery (default 15).
+   */
+  preparationTimeMinutes?: number;
+}
+/**
+ * New credentials of the connection; the old ones stop being used at once.
+ */
+export interface ProviderConnectionCredentials {
+  /**
+   * The API key the provider issued to the marketplace: sent as `Authorization: Bearer <key>`. Sealed at rest, never shown again.
+   */
+  apiKey: string;
+  /**
+   * The webhook secret the provider signs callbacks with (X-Platform-Signature). Sealed at rest, never shown again.
+   */
+  signingSecret: string;
+}
+/**
+ * An administrator decision on one capability, used until a conformance certificate covers it.
+ */
+export interface CapabilityGrantInput {
+  capability:
+    | 'core'
+    | 'supportsPolling'
+    | 'supportsTracking'
+    | 'supportsUpdates'
+    | 'supportsCancellation'
+    | 'supportsReturnToOrigin'
+    | 'supportsScheduledDelivery'
+    | 'supportsWebhooks';
+  /**
+   * True enables it; false disables it (whatever enabled it).
+   */
+  enabled: boolean;
+  /**
+   * Why, for the record (kept with the grant and in the audit trail).
+   */
+  reason: string;
+}
+/**
+ * What `sdp-conformance --signing-key` writes as `certificate.json`: the run summarised and signed. The marketplace trusts the signing keys it is configured with (`CONFORMANCE_TRUSTED_KEYS`).
+ */
+export interface ConformanceCertificate {
+  kind: 'sdp-conformance-certificate';
+  kit: {
+    name: string;
+    version: string;
+  };
+  contract: {
+    version: string;
+    revision: string;
+  };
+  provider: {
+    baseUrl: string;
+    name: string;
+  };
+  /**
+   * The capabilities certified by the run (`core` included when the core passed).
+   */
+  certified: string[];
+  finishedAt: string;
+  /**
+   * The SHA-256 of the canonical report it summarises, hex.
+   */
+  reportSha256: string;
+  /**
+   * Ed25519 over the canonical JSON of the certificate without `signature`.
+   */
+  signature: {
+    algorithm: 'Ed25519';
+    publicKey: string;
+    value: string;
+  };
+}
+/**
+ * How the tenant dispatches a delivery with `POST /api/tenant/v1/deliveries/{orderId}/dispatch`.
+ */
+export interface DispatchRulesInput {
+  /**
+   * The installations of the tenant's provider connections, best first: a dispatch goes to the first that can take it.
+   *
+   * @minItems 1
+   * @maxItems 10
+   */
+  connections: string[];
+  /**
+   * Rescue: automatic reassignment to the next connection, skipping those that failed the delivery.
+   */
+  rescue: {
+    /**
+     * True: a rejection, or a cancellation or failure before pickup, reassigns the delivery to the next connection.
+     */
+    enabled: boolean;
+    /**
+     * How long after the first dispatch a rescue may still happen.
+     */
+    withinMinutes: number;
+  };
+}
+/**
+ * A provider’s event for one delivery, signed with X-Platform-Signature.
+ */
+export interface PlatformCallbackEvent {
+  /**
+   * Required from contract 1.1; a type we do not know is taken by its status.
+   */
+  eventType?: string;
+  /**
+   * The assignment id the marketplace sent on create.
+   */
+  platformReference: string;
+  providerDeliveryId?: string;
+  providerTrackingId?: string;
+  /**
+   * One of the contract’s vocabulary.
+   */
+  status:
+    | 'sent_to_provider'
+    | 'provider_accepted'
+    | 'driver_assigned'
+    | 'arrived_at_pickup'
+    | 'picked_up'
+    | 'on_the_way'
+    | 'delivered'
+    | 'cancelled'
+    | 'failed'
+    | 'return_requested'
+    | 'returning_to_origin'
+    | 'returned_to_origin'
+    | 'return_failed';
+  eventTimeUtc: string;
+  driverName?: string | null;
+  driverPhone?: string | null;
+  driverLat?: number | null;
+  driverLng?: number | null;
+  trackingUrl?: string | null;
+  estimatedDeliveryAtUtc?: string | null;
+}
+/**
  * Create a delivery. Replays with the same idempotencyKey return the first answer; a changed payload or callback is 409; the comparison covers the properties listed here only, so a replay that adds an unknown one is the same request. The HMAC secret is provisioned separately and never part of this body (a `webhook.secret` is ignored like any other unknown property). Properties not listed here are accepted and ignored (neither validated nor stored): versioning rule 1 makes a new optional request property a backward-compatible change.
  */
 export interface ProviderCreateDeliveryRequest {
@@ -2202,4 +2374,166 @@ export interface CourierLocationRecorded {
  */
 export interface CourierOfferDeclined {
   declined: true;
+}
+/**
+ * A connection to a Standard Delivery Provider. Its API key and signing secret are never shown.
+ */
+export interface ProviderConnection {
+  connectionId: string;
+  /**
+   * The tenant's installation of the connection: what deliveries are assigned to. Null for an offered connection the tenant has not added, and in the administrator's view.
+   */
+  installationId: string | null;
+  name: string;
+  baseUrl: string;
+  /**
+   * Who registered it.
+   */
+  offeredBy: 'tenant' | 'platform';
+  contract: {
+    version: string;
+    revision: string;
+  };
+  preparationTimeMinutes: number;
+  capabilities: {
+    core: ConnectionCapabilityState;
+    supportsPolling: ConnectionCapabilityState;
+    supportsTracking: ConnectionCapabilityState;
+    supportsUpdates: ConnectionCapabilityState;
+    supportsCancellation: ConnectionCapabilityState;
+    supportsReturnToOrigin: ConnectionCapabilityState;
+    supportsScheduledDelivery: ConnectionCapabilityState;
+    supportsWebhooks: ConnectionCapabilityState;
+  };
+  /**
+   * True when `core` is enabled: deliveries can be assigned to it.
+   */
+  dispatchable: boolean;
+  createdAt: string;
+}
+/**
+ * One capability of a connection.
+ */
+export interface ConnectionCapabilityState {
+  enabled: boolean;
+  /**
+   * What enabled it; null when disabled.
+   */
+  by: ('certificate' | 'administrator') | null;
+  /**
+   * The administrator’s recorded reason, or the certificate’s kit and time.
+   */
+  reason: string | null;
+  at: string | null;
+}
+/**
+ * A connection's record, computed from the provider's signed events.
+ */
+export interface ProviderScorecard {
+  connectionId: string;
+  /**
+   * Deliveries created with the provider (accepted or not).
+   */
+  dispatched: number;
+  accepted: number;
+  /**
+   * accepted / dispatched; null before the first.
+   */
+  acceptanceRate: number | null;
+  driverAssigned: number;
+  /**
+   * From the create to the first driver_assigned event.
+   */
+  medianSecondsToDriver: number | null;
+  /**
+   * Cancelled or failed by the provider after accepting.
+   */
+  cancelledAfterAccept: number;
+  delivered: number;
+  /**
+   * Delivered no later than the first estimate the provider gave.
+   */
+  deliveredOnTime: number;
+  onTimeRate: number | null;
+  /**
+   * Signed callbacks taken.
+   */
+  callbacks: number;
+  /**
+   * From the event time to its arrival.
+   */
+  medianCallbackLagSeconds: number | null;
+  /**
+   * Callbacks refused for a missing or wrong signature.
+   */
+  signatureFailures: number;
+  /**
+   * Callbacks refused for a status outside the vocabulary.
+   */
+  unknownStatuses: number;
+}
+/**
+ * The tenant's dispatch rules (empty until set).
+ */
+export interface DispatchRules {
+  connections: string[];
+  rescue: {
+    enabled: boolean;
+    withinMinutes: number;
+  };
+  updatedAt: string | null;
+}
+/**
+ * One decision about a delivery: which connection was chosen or skipped, and why; what the provider answered.
+ */
+export interface DispatchLogEntry {
+  at: string;
+  assignmentId: string;
+  installationId: string;
+  connectionId: string;
+  connectionName: string;
+  decision: 'chosen' | 'skipped' | 'created' | 'rejected' | 'create_failed' | 'cancel_sent' | 'ended' | 'rescued';
+  /**
+   * Why, in words.
+   */
+  reason: string;
+}
+/**
+ * An order's dispatch to a provider: the provider's state as the platform knows it, how fresh it is, and the log.
+ */
+export interface ProviderDispatch {
+  orderId: string;
+  assignmentId: string;
+  connectionId: string;
+  providerDeliveryId: string | null;
+  providerStatus:
+    | (
+        | 'sent_to_provider'
+        | 'provider_accepted'
+        | 'driver_assigned'
+        | 'arrived_at_pickup'
+        | 'picked_up'
+        | 'on_the_way'
+        | 'delivered'
+        | 'cancelled'
+        | 'failed'
+        | 'return_requested'
+        | 'returning_to_origin'
+        | 'returned_to_origin'
+        | 'return_failed'
+      )
+    | null;
+  /**
+   * The event time of the last recognised state.
+   */
+  providerEventTimeUtc: string | null;
+  /**
+   * When the provider last told us anything (a callback or a poll answer).
+   */
+  lastHeardAtUtc: string | null;
+  /**
+   * How old the last known state is, now.
+   */
+  stateAgeSeconds: number | null;
+  log: DispatchLogEntry[];
 }

@@ -60,6 +60,15 @@ import {
   ServiceFeeInput,
 } from './ordering-tenant';
 import { CreateOrderRequest } from './orders';
+import {
+  CapabilityGrantInput,
+  ConformanceCertificate,
+  DispatchRulesInput,
+  PlatformCallbackEvent,
+  ProviderConnectionCredentials,
+  ProviderConnectionInput,
+  providerConnectionSchemas,
+} from './provider-connections';
 
 export { ORDER_LIMITS, PHONE_PATTERN } from './orders';
 export { PAYMENT_SUCCEEDED } from './ordering-tenant';
@@ -123,6 +132,13 @@ export const requestSchemas = {
   DeliveryEtaUpdateRequest,
   DeliveryTrackingUpdateRequest,
   AssignDeliveryRequest,
+  // delivery-assignment: the marketplace as a platform of the provider contract
+  ProviderConnectionInput,
+  ProviderConnectionCredentials,
+  CapabilityGrantInput,
+  ConformanceCertificate,
+  DispatchRulesInput,
+  PlatformCallbackEvent,
   // provider-delivery: the Standard Delivery Provider Contract (platforms call us)
   ProviderCreateDeliveryRequest,
   ProviderUpdateDeliveryRequest,
@@ -169,6 +185,7 @@ export const httpSchemas: Record<string, JsonSchema> = {
   ...providerAdminSchemas,
   ...providerOperationsSchemas,
   ...providerCourierSchemas,
+  ...providerConnectionSchemas,
 };
 
 export {
@@ -177,6 +194,8 @@ export {
   providerAdminSchemas,
   providerOperationsSchemas,
   providerCourierSchemas,
+  providerConnectionSchemas,
 };
+export { CONNECTION_CAPABILITIES, CONNECTION_LIMITS, type ConnectionCapability } from './provider-connections';
 export { REPORTABLE_EVENT_TYPES } from './provider-operations';
 export { WEBHOOK_ATTEMPT_ERRORS, WEBHOOK_DELIVERY_STATUSES } from './partner-webhook-deliveries';

@@ -1,19 +1,21 @@
-import { tenantDeliveriesApiDocument } from '@marketplace/contracts';
+import { tenantDeliveriesApiDocument, tenantProviderConnectionsApiDocument } from '@marketplace/contracts';
 import { RouteTable } from '@marketplace/http';
 import { componentValidator, tenantDocumentOperationIds } from '@marketplace/testing';
 import type { DeliveryContext } from '../../usecases/context';
+import { declaredRoutes } from '../routes';
 import { registerTenantRoutes } from '../tenant-routes';
 
-// Every tenant route delivery-assignment serves is in its OpenAPI document, and the document
-// describes no route that does not exist.
+// Every route delivery-assignment serves but the Partner API's (in the gateway's Partner document)
+// and the probes is in one of its two OpenAPI documents, and the documents describe no route that
+// does not exist: the service's own route table is the inventory.
 function servedOperations(): string[] {
-  const routes = new RouteTable();
-  registerTenantRoutes(routes, {} as DeliveryContext); // routes only capture the context
-  return routes.routes().map(({ method, path }) => `${method} ${path.replace(/:([A-Za-z]+)/g, '{$1}')}`);
+  return declaredRoutes()
+    .filter(({ audience }) => audience !== 'partner' && audience !== 'probe')
+    .map(({ method, path }) => `${method} ${path.replace(/:([A-Za-z]+)/g, '{$1}')}`);
 }
 
-function documentedOperations(): string[] {
-  const paths = tenantDeliveriesApiDocument.paths as Record<string, Record<string, unknown>>;
+function documentedOperations(document: Record<string, unknown>): string[] {
+  const paths = document.paths as Record<string, Record<string, unknown>>;
   return Object.entries(paths).flatMap(([path, item]) =>
     Object.keys(item)
       .filter((k) => ['get', 'put', 'post', 'delete', 'patch'].includes(k))
@@ -21,11 +23,28 @@ function documentedOperations(): string[] {
   );
 }
 
-it('documents exactly the tenant routes delivery-assignment serves', () => {
+it('documents exactly the tenant, administrator and callback routes delivery-assignment serves', () => {
   const served = servedOperations().sort();
-  expect(served).toHaveLength(3);
-  expect(documentedOperations().sort()).toEqual(served);
+  expect(served).toHaveLength(15);
+  const documented = [tenantDeliveriesApiDocument, tenantProviderConnectionsApiDocument].flatMap(documentedOperations);
+  expect(documented.sort()).toEqual(served);
   expect(tenantDocumentOperationIds(tenantDeliveriesApiDocument)).toHaveLength(3);
+  // Each operation names the credential of its audience: a tenant token, an administrator token,
+  // or none (the providers' callbacks, authenticated by the URL's token and the signature).
+  const paths = tenantProviderConnectionsApiDocument.paths as Record<string, Record<string, Record<string, unknown>>>;
+  const ids = new Set<string>();
+  for (const [path, item] of Object.entries(paths))
+    for (const operation of Object.values(item)) {
+      ids.add(String(operation.operationId));
+      const expected = path.startsWith('/api/admin/')
+        ? [{ adminToken: [] }]
+        : path.startsWith('/api/tenant/')
+          ? [{ tenantToken: [] }]
+          : [];
+      expect({ path, security: operation.security }).toEqual({ path, security: expected });
+      expect(Object.keys(operation.responses as object)).toContain(expected.length > 0 ? '401' : '404');
+    }
+  expect(ids.size).toBe(12);
 });
 
 it('matches the document route before the order id route', () => {

@@ -4,6 +4,7 @@ import {
   tenantCatalogApiDocument,
   tenantDeliveriesApiDocument,
   tenantOrderingApiDocument,
+  tenantProviderConnectionsApiDocument,
   tenantWebhooksApiDocument,
 } from '@marketplace/contracts';
 import { marketplaceApiDocument } from '../openapi/marketplace-api';
@@ -110,6 +111,20 @@ export const DOCS = [
     summary:
       'For a restaurant’s dashboard: give an order’s delivery to an installed delivery app, reassign it, and follow ' +
       'the assignment until it is delivered.',
+  },
+  {
+    name: 'tenant-provider-connections',
+    title: 'Tenant and administrator API: provider connections and dispatch',
+    audience: 'restaurants',
+    document: tenantProviderConnectionsApiDocument,
+    published: '/api/tenant/v1/provider-connections/openapi.json',
+    publishedOn: 'tenant',
+    tryItOut: true,
+    summary:
+      'For a restaurant, and administrators offering providers to every restaurant: connect a delivery provider that ' +
+      'implements the Standard Delivery Provider Contract, enable its capabilities with a conformance certificate, ' +
+      'assign deliveries to it and follow each dispatch (the provider’s state, its age, the log); and the callback ' +
+      'route providers send their events to.',
   },
   {
     name: 'tenant-webhooks',

@@ -35,6 +35,8 @@ const TENANT = 'tenant API';
 const MARKETPLACE = 'administrator and tenant APIs';
 const PROCESSOR = 'payment processor notifications';
 const EVERY = 'every API';
+const CALLBACKS = "providers' callbacks to the marketplace (provider contract envelope)";
+const CONNECTIONS = 'tenant and administrator provider-connection APIs';
 
 const SAME_KEY = 'A POST or PATCH keeps its `Idempotency-Key`, so a retry never does the work twice.';
 
@@ -194,6 +196,59 @@ const ENTRIES: Record<string, Entry> = {
     apis: TENANT,
     meaning: 'The installation named for the delivery is not connected.',
     action: 'Connect the installation first.',
+  },
+  'delivery.connection_not_certified': {
+    title: 'Provider connection not enabled for deliveries',
+    statuses: [422],
+    apis: TENANT,
+    meaning:
+      "The provider connection's core is neither certified by a conformance certificate nor enabled by an administrator.",
+    action: 'Submit a conformance certificate for the connection, or ask an administrator to enable its core.',
+  },
+  'connection.certificate_untrusted': {
+    title: 'Conformance certificate not trusted',
+    statuses: [422],
+    apis: CONNECTIONS,
+    meaning:
+      'The certificate is not signed, was edited after signing, or is signed by a key this marketplace does not trust.',
+    action: 'Submit the certificate.json a conformance run signed with a key the marketplace trusts.',
+  },
+  'connection.certificate_mismatch': {
+    title: 'Conformance certificate does not fit the connection',
+    statuses: [422],
+    apis: CONNECTIONS,
+    meaning:
+      'The certificate is for another base URL, for a contract other than 1.x, older than a year, or does not certify the core.',
+    action: "Run the conformance kit against this connection's base URL and submit its certificate.",
+  },
+  'callback.unknown': {
+    title: 'No delivery has this callback URL',
+    statuses: [404],
+    apis: CALLBACKS,
+    meaning: "The callback URL's token names no delivery the marketplace dispatched.",
+    action: 'Send each event to the callback URL of its own delivery, exactly as received on create.',
+  },
+  'auth.invalid_signature': {
+    title: 'Callback signature missing or wrong',
+    statuses: [401],
+    apis: CALLBACKS,
+    meaning:
+      "X-Platform-Signature is missing, or is not the HMAC-SHA256 of the exact body with the connection's secret.",
+    action: 'Sign the exact bytes sent with the webhook secret of the connection (lowercase hex, no prefix).',
+  },
+  'callback.status_unknown': {
+    title: 'Status outside the vocabulary',
+    statuses: [422],
+    apis: CALLBACKS,
+    meaning: "The event's status is not one of the contract's; the last recognised state is kept.",
+    action: "Send only the contract's status values.",
+  },
+  'callback.reference_mismatch': {
+    title: "Event is not this delivery's",
+    statuses: [409],
+    apis: CALLBACKS,
+    meaning: "The event's platformReference or providerDeliveryId is not the delivery's this callback URL belongs to.",
+    action: "Send each delivery's events to its own callback URL, with its platformReference unchanged.",
   },
   'delivery.installation_unknown': {
     title: 'No such installation',

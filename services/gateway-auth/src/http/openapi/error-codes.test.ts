@@ -46,11 +46,21 @@ const OAUTH = "marketplace API only: the OAuth2 connect flow against the partner
 const PROCESSOR =
   "payment processors only: a tenant's processor confirming a payment (ordering usecases/payments/confirm-payment-by-processor.ts)";
 /** Codes the scan finds that no Partner API request can receive, and why. */
+const PROVIDER_CALLBACK =
+  "delivery-assignment's provider callback route only (a provider's events, in the provider contract's envelope)";
+const CONNECTIONS = 'tenant and administrator provider-connection APIs only: a conformance certificate';
 const NOT_PARTNER: Record<string, string> = {
   'catalog.in_use': 'tenant catalog API only: deleting a resource still in use',
   'delivery.already_delivered': TENANT_ASSIGN,
   'delivery.assignment_in_progress': TENANT_ASSIGN,
   'delivery.branch_not_locatable': TENANT_ASSIGN,
+  'delivery.connection_not_certified': TENANT_ASSIGN,
+  'auth.invalid_signature': PROVIDER_CALLBACK,
+  'callback.reference_mismatch': PROVIDER_CALLBACK,
+  'callback.status_unknown': PROVIDER_CALLBACK,
+  'callback.unknown': PROVIDER_CALLBACK,
+  'connection.certificate_mismatch': CONNECTIONS,
+  'connection.certificate_untrusted': CONNECTIONS,
   'delivery.copies_behind': TENANT_ASSIGN,
   'delivery.installation_lacks_scope': TENANT_ASSIGN,
   'delivery.installation_not_connected': TENANT_ASSIGN,

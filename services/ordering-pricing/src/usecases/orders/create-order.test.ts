@@ -123,8 +123,12 @@ function fakes(promotions: PromotionDoc[] = []) {
     orderNumbers: { claim: async () => String(++numbers) },
     orderLock: { run: (_id, work) => work() },
     orderOutbox: { flush: async (orderId) => void flushed.push(orderId) },
+    sealDropoff: (order) => (order.deliveryAddress ? `sealed:${order._id}` : undefined),
     now: () => NOW,
-  } as Pick<OrderingContext, 'store' | 'catalogCopy' | 'orderNumbers' | 'orderLock' | 'orderOutbox' | 'now'>;
+  } as Pick<
+    OrderingContext,
+    'store' | 'catalogCopy' | 'orderNumbers' | 'orderLock' | 'orderOutbox' | 'sealDropoff' | 'now'
+  >;
   return { ctx: ctx as OrderingContext, orders, claims, flushed };
 }
 

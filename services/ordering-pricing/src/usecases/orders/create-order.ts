@@ -114,7 +114,7 @@ async function takeUseOrRelease(
  */
 async function storeOrder(ctx: OrderingContext, tenant: TenantScope, order: Order, now: Date): Promise<Order> {
   return ctx.orderLock.run(order._id, async () => {
-    if (!(await ctx.store.orders.insertWithEvents(tenant, order, [orderCreated(order)], now))) {
+    if (!(await ctx.store.orders.insertWithEvents(tenant, order, [orderCreated(order, ctx.sealDropoff(order))], now))) {
       const stored = await ctx.store.orders.findById(tenant, order._id); // a concurrent repeat stored it first
       return stored!;
     }

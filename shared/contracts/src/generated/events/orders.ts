@@ -45,6 +45,10 @@ export interface OrderEvent {
   deliveryFeeMinor?: Minor;
   serviceFeeMinor?: Minor;
   grandTotalMinor?: Minor;
+  /**
+   * orders.created of a Delivery order: the drop-off (customer name and phone, address, coordinates, notes) sealed with AES-256-GCM under CUSTOMER_DATA_TRANSPORT_KEY, which only ordering-pricing and delivery-assignment hold (delivery-assignment hands it to a delivery provider the order is dispatched to). Opaque to every other reader.
+   */
+  dropoffSealed?: string;
   createdAt?: string;
   changedAt?: string;
 }

@@ -1,0 +1,44 @@
+import { busy } from '@marketplace/errors';
+import type { TenantOwner } from '@marketplace/store';
+import { isClosed, nextDueAt, type ProviderDispatch } from '../../domain/dispatch/dispatch';
+import { capabilityEnabled } from '../../domain/dispatch/connection';
+import type { DeliveryContext } from '../context';
+
+const ATTEMPTS = 8;
+
+/**
+ * Applies one change to a dispatch: read, change (undefined: nothing to write), work out when the
+ * dispatcher should look at it next, write if nobody wrote meanwhile (compare-and-set on
+ * `version`), else read and change again. Gives the dispatch as written (or as read, unchanged).
+ */
+export async function saveDispatch(
+  ctx: DeliveryContext,
+  owner: TenantOwner,
+  assignmentId: string,
+  change: (dispatch: ProviderDispatch, now: Date) => ProviderDispatch | undefined,
+): Promise<ProviderDispatch | undefined> {
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const current = await ctx.store.dispatches.find(owner, assignmentId);
+    if (!current) return undefined;
+    const now = ctx.now();
+    const changed = change(current, now);
+    if (!changed) return current;
+    const connection = await ctx.store.connections.find(owner, current.connectionId);
+    const polling = connection !== undefined && capabilityEnabled(connection, 'supportsPolling');
+    const due = nextDueAt(changed, now, { quietMs: ctx.dispatch.quietMs, polling });
+    const { dueAt: _previous, ...rest } = changed;
+    const next: ProviderDispatch = {
+      ...rest,
+      ...(due ? { dueAt: due } : {}),
+      closed: isClosed(changed),
+      version: current.version + 1,
+      updatedAt: now,
+    };
+    if (await ctx.store.dispatches.replaceIfUnchanged(owner, next)) {
+      if (due && due.getTime() <= now.getTime()) ctx.dispatch.work.kick();
+      return next;
+    }
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * (attempt + 1)));
+  }
+  throw busy('The dispatch is being changed by other requests; try again.');
+}

@@ -1,0 +1,175 @@
+import { platformAccountSettings, providerAdminToken, waitFor, type ApiClient } from '@marketplace/testing';
+import { restaurant, startDeliveryCluster, type DeliveryCluster, type Restaurant } from './support/cluster';
+
+// The marketplace as a platform of the Standard Delivery Provider Contract, against our own
+// provider-delivery: a tenant connects it, the administrator enables its capabilities with a
+// recorded reason, a Delivery order assigned to the connection's installation is created with
+// the provider, the provider's signed callbacks move the assignment (Accepted, InTransit,
+// Delivered) and the order completes; an order cancelled by the tenant is cancelled at the
+// provider with the right stage.
+
+let cluster: DeliveryCluster;
+let r: Restaurant;
+let provider: ApiClient;
+let accountId: string;
+let connection: { connectionId: string; installationId: string };
+
+async function providerCall(method: string, path: string, body?: unknown) {
+  const res = await fetch(`${cluster.provider!.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${providerAdminToken()}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+beforeAll(async () => {
+  cluster = await startDeliveryCluster({ withProvider: true, deliveryEnv: { DISPATCH_QUIET_SECONDS: '2' } });
+  r = await restaurant(cluster);
+  const account = await providerCall('POST', '/admin/v1/platform-accounts', platformAccountSettings('Marketplace'));
+  if (account.status !== 201) throw new Error(`account: ${account.status} ${JSON.stringify(account.body)}`);
+  accountId = account.body.account.id;
+  const key = await providerCall('POST', `/admin/v1/platform-accounts/${accountId}/api-keys`);
+  const registered = await r.tenant.call('POST', '/api/tenant/v1/provider-connections', {
+    name: 'Demo Fleet',
+    baseUrl: `${cluster.provider!.url}/v1`,
+    apiKey: key.body.apiKey,
+    signingSecret: account.body.webhookSecret,
+    contract: { version: '1.1.0', revision: '2026-09-19' },
+  });
+  if (registered.status !== 201) throw new Error(`connection: ${registered.status} ${JSON.stringify(registered.body)}`);
+  connection = registered.body;
+  provider = r.tenant;
+}, 240_000);
+
+afterAll(async () => {
+  await cluster?.stop();
+}, 60_000);
+
+const grant = (capability: string, enabled = true) =>
+  cluster.gateway.admin.call('POST', `/api/admin/v1/provider-connections/${connection.connectionId}/capabilities`, {
+    capability,
+    enabled,
+    reason: 'our own provider-delivery, certified by kits/conformance in CI',
+  });
+
+const operatorEvent = (providerDeliveryId: string, body: Record<string, unknown>) =>
+  providerCall('POST', `/admin/v1/platform-accounts/${accountId}/deliveries/${providerDeliveryId}/events`, body);
+
+async function dispatchOf(orderId: string) {
+  const res = await provider.call('GET', `/api/tenant/v1/deliveries/${orderId}/dispatch`);
+  expect(res.status).toBe(200);
+  return res.body as Array<Record<string, any>>;
+}
+
+async function liveOf(orderId: string) {
+  return (await r.delivery(orderId)).body.live as Record<string, any> | null;
+}
+
+describe('a provider connection', () => {
+  it('is registered with its installation, shows no secret, and takes no delivery before its core is enabled', async () => {
+    expect(connection).toMatchObject({
+      name: 'Demo Fleet',
+      offeredBy: 'tenant',
+      dispatchable: false,
+      contract: { version: '1.1.0', revision: '2026-09-19' },
+    });
+    expect(JSON.stringify(connection)).not.toMatch(/pdk_|apiKey|signingSecret/);
+    const { orderId } = await r.deliveryOrder();
+    const refused = await r.assign(orderId, connection.installationId);
+    expect(refused.status).toBe(422);
+    expect(refused.body.code).toBe('delivery.connection_not_certified');
+  });
+
+  it('is enabled capability by capability by an administrator, with the reason recorded', async () => {
+    for (const capability of ['core', 'supportsPolling', 'supportsTracking', 'supportsCancellation'])
+      expect((await grant(capability)).status).toBe(200);
+    const read = await provider.call('GET', `/api/tenant/v1/provider-connections/${connection.connectionId}`);
+    expect(read.body.dispatchable).toBe(true);
+    expect(read.body.capabilities.core).toMatchObject({ enabled: true, by: 'administrator' });
+    expect(read.body.capabilities.core.reason).toMatch(/certified by kits\/conformance/);
+    expect(read.body.capabilities.supportsReturnToOrigin.enabled).toBe(false);
+  });
+});
+
+describe('a Delivery order dispatched to the connection', () => {
+  it('is created with the provider, and the provider’s events move the assignment to Delivered; the order completes', async () => {
+    const { orderId } = await r.deliveryOrder();
+    const assigned = await r.assign(orderId, connection.installationId);
+    expect(assigned.status).toBe(201);
+
+    const accepted = await waitFor(
+      'the assignment to be Accepted after the provider accepted the delivery',
+      async () => ((await liveOf(orderId))?.statusName === 'Accepted' ? await dispatchOf(orderId) : undefined),
+      30_000,
+    );
+    const [dispatch] = accepted;
+    expect(dispatch).toMatchObject({ assignmentId: assigned.body.assignmentId, connectionId: connection.connectionId });
+    expect(dispatch!.providerDeliveryId).toEqual(expect.any(String));
+    expect(dispatch!.log.map((l: any) => l.decision)).toEqual(expect.arrayContaining(['chosen', 'created']));
+    const providerDeliveryId: string = dispatch!.providerDeliveryId;
+
+    // The provider received what the contract says: our assignment id as reference and key, the
+    // drop-off and the amount from the order.
+    const seen = await providerCall('GET', `/admin/v1/platform-accounts/${accountId}/deliveries/${providerDeliveryId}`);
+    expect(seen.body).toMatchObject({ platformReference: assigned.body.assignmentId, callback: 'request' });
+
+    expect(
+      (
+        await operatorEvent(providerDeliveryId, {
+          eventType: 'driver.assigned',
+          driverName: 'Kim Driver',
+          driverPhone: '+49 170 5550101',
+        })
+      ).status,
+    ).toBe(200);
+    await waitFor(
+      'the driver on the assignment',
+      async () => (await liveOf(orderId))?.driverName === 'Kim Driver',
+      30_000,
+    );
+    expect((await operatorEvent(providerDeliveryId, { eventType: 'delivery.picked_up' })).status).toBe(200);
+    await waitFor('InTransit', async () => (await liveOf(orderId))?.statusName === 'InTransit', 30_000);
+    expect((await operatorEvent(providerDeliveryId, { eventType: 'delivery.delivered' })).status).toBe(200);
+    await waitFor('Delivered', async () => (await liveOf(orderId))?.statusName === 'Delivered', 30_000);
+    await waitFor(
+      'the order Completed',
+      async () => (await r.tenant.call('GET', `/api/tenant/v1/orders/${orderId}`)).body.statusName === 'Completed',
+      30_000,
+    );
+    const final = (await dispatchOf(orderId))[0]!;
+    expect(final.providerStatus).toBe('delivered');
+    expect(final.stateAgeSeconds).toEqual(expect.any(Number));
+  }, 150_000);
+
+  it('is cancelled at the provider, before pickup, when the tenant cancels the order', async () => {
+    const { orderId } = await r.deliveryOrder();
+    expect((await r.assign(orderId, connection.installationId)).status).toBe(201);
+    const providerDeliveryId = await waitFor(
+      'the provider delivery',
+      async () => ((await dispatchOf(orderId))[0]?.providerDeliveryId as string | null) ?? undefined,
+      30_000,
+    );
+    expect((await r.tenant.call('POST', `/api/tenant/v1/orders/${orderId}/cancel`)).status).toBe(200);
+    const cancelled = await waitFor(
+      'the provider delivery cancelled',
+      async () => {
+        const read = await providerCall(
+          'GET',
+          `/admin/v1/platform-accounts/${accountId}/deliveries/${providerDeliveryId}`,
+        );
+        return read.body.status === 'cancelled' ? read.body : undefined;
+      },
+      30_000,
+    );
+    expect(cancelled.status).toBe('cancelled');
+    const [dispatch] = await dispatchOf(orderId);
+    const log = dispatch!.log as Array<{ decision: string; reason: string }>;
+    expect(log.find((l) => l.decision === 'cancel_sent')?.reason).toMatch(/before_pickup: confirmed/);
+    await waitFor(
+      'the provider’s cancelled event',
+      async () => (await dispatchOf(orderId))[0]?.providerStatus === 'cancelled',
+    );
+  }, 90_000);
+});
