@@ -23,6 +23,7 @@ import { orderSourceStep } from './steps/order-source.mjs';
 import { orderingStep } from './steps/ordering.mjs';
 import { paymentProcessorStep } from './steps/payment-processor.mjs';
 import { providerStep } from './steps/provider.mjs';
+import { providerConnectionStep } from './steps/provider-connection.mjs';
 import { tenantStep } from './steps/tenant.mjs';
 
 /** In order; later steps may use what earlier ones put into ctx.fixture (the tenant step comes first). */
@@ -34,6 +35,7 @@ export const SEED_STEPS = [
   orderingStep,
   paymentProcessorStep,
   providerStep,
+  providerConnectionStep,
 ];
 
 async function main(argv) {

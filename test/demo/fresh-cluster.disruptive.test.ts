@@ -19,7 +19,7 @@ import {
   type Receiver,
   type ServiceProcess,
 } from '@marketplace/testing';
-import { startGateway, type TestGateway } from '@marketplace/testing';
+import { apiClient, startGateway, type TestGateway } from '@marketplace/testing';
 import { placeDemoOrder } from './support/demo-order';
 
 // The demo journey from the state a new user starts in: topics that do not exist yet (the services
@@ -299,4 +299,75 @@ describe('a fresh cluster: seed, order, webhook', () => {
     for (const callback of callbacks)
       expect(verifyPlatformSignature(callback, fixture.provider.webhookSecret)).toBe(true);
   }, 240_000);
+  it('runs the whole mission on Demo Fleet: an order source orders, the tenant accepts and dispatches it to our provider, a simulated courier delivers it, the order completes, every webhook signed', async () => {
+    const tenant = apiClient(gw!.url, fixture.tenantApi.token);
+    const source = fixture.installations.orderSource;
+    const started = Date.now();
+    const timeline: Array<[string, number]> = [];
+    const mark = (what: string) => timeline.push([what, Date.now() - started]);
+
+    const order = await placeDemoOrder(gw!, fixture);
+    expect(order.status).toBe(201);
+    const orderId: string = order.body.orderId;
+    mark('order placed by the order source');
+    const created = await waitFor(
+      'orders.created of the journey order at the order source',
+      () =>
+        receiver
+          .at('/hooks')
+          .find(
+            (r) =>
+              r.body.toString('utf8').includes(orderId) &&
+              JSON.parse(r.body.toString('utf8')).type === 'orders.created',
+          ),
+      WEBHOOK_WITHIN_MS,
+      50,
+    );
+    expect(verifySignature(created, source.webhookSecret)).toBe(true);
+    mark('orders.created signed at the order source');
+
+    expect((await tenant.call('POST', `/api/tenant/v1/orders/${orderId}/accept`)).status).toBe(200);
+    mark('accepted by the tenant');
+    const assigned = await tenant.call('POST', `/api/tenant/v1/deliveries/${orderId}/assign`, {
+      installationId: fixture.providerConnection.installationId,
+    });
+    expect(assigned.status).toBe(201);
+    mark('assigned to Demo Fleet');
+
+    const seen = new Set<string>();
+    await waitFor(
+      'the assignment to move Accepted, InTransit, Delivered as the simulated courier carries it',
+      async () => {
+        const live = (await tenant.call('GET', `/api/tenant/v1/deliveries/${orderId}`)).body.live;
+        if (live && !seen.has(live.statusName)) {
+          seen.add(live.statusName);
+          mark(`assignment ${live.statusName}${live.driverName ? ' (driver named)' : ''}`);
+        }
+        return live?.statusName === 'Delivered';
+      },
+      180_000,
+      200,
+    );
+    expect([...seen].filter((s) => s !== 'Assigned')).toEqual(['Accepted', 'InTransit', 'Delivered']);
+    await waitFor(
+      'the order Completed',
+      async () => (await tenant.call('GET', `/api/tenant/v1/orders/${orderId}`)).body.statusName === 'Completed',
+      30_000,
+    );
+    mark('order Completed');
+
+    const [dispatch] = (await tenant.call('GET', `/api/tenant/v1/deliveries/${orderId}/dispatch`)).body;
+    expect(dispatch).toMatchObject({
+      providerStatus: 'delivered',
+      connectionId: fixture.providerConnection.connectionId,
+    });
+    expect(dispatch.log.map((l: { decision: string }) => l.decision)).toEqual(['chosen', 'created']);
+    // The tenant sees the order source's webhook delivered, in its delivery log.
+    const log = await tenant.call('GET', `/api/tenant/v1/webhooks/installations/${source.installationId}/deliveries`);
+    expect(log.status).toBe(200);
+    expect(JSON.stringify(log.body)).toContain(orderId);
+    console.log(
+      `fresh cluster, the whole mission on Demo Fleet:\n${timeline.map(([what, ms]) => `  +${String(ms).padStart(6)} ms  ${what}`).join('\n')}`,
+    );
+  }, 300_000);
 });

@@ -143,6 +143,7 @@ let ordering: ServiceProcess;
 let orderingDatabase: string;
 let sender: ServiceProcess;
 let provider: ServiceProcess;
+let delivery: ServiceProcess;
 let receiver: Receiver;
 let gw: TestGateway;
 let dir: string;
@@ -210,7 +211,7 @@ beforeAll(async () => {
   receiver = await startReceiver();
   WEBHOOK_URL = `${receiver.url}/hooks`;
   OTHER_WEBHOOK_URL = `${receiver.url}/other-hooks`;
-  [catalog, ordering, sender, provider] = await Promise.all([
+  [catalog, ordering, sender, provider, delivery] = await Promise.all([
     startServiceProcess('catalog', await freePort(), { MONGO_DATABASE: catalogDatabase }),
     startServiceProcess('ordering-pricing', await freePort(), {
       MONGO_DATABASE: orderingDatabase,
@@ -230,11 +231,19 @@ beforeAll(async () => {
       MONGO_DATABASE: `it_demo_prv_${Date.now().toString(36)}`,
       ALLOW_LOOPBACK_HTTP_URLS: 'true',
     }),
+    // The marketplace's side of the provider contract: the seed connects provider-delivery as "Demo Fleet".
+    startServiceProcess('delivery-assignment', await freePort(), {
+      MONGO_DATABASE: `it_demo_da_${Date.now().toString(36)}`,
+      KAFKA_CONSUMER_GROUP_PREFIX: `it_demo_da_${Date.now().toString(36)}`,
+      COPIES_START: 'latest',
+      ALLOW_LOOPBACK_HTTP_URLS: 'true',
+    }),
   ]);
   gw = await startGateway({
     CATALOG_URL: catalog.url,
     ORDERING_URL: ordering.url,
     WEBHOOKS_URL: sender.url,
+    DELIVERY_URL: delivery.url,
     ALLOW_LOOPBACK_HTTP_URLS: 'true',
     RATE_LIMIT_PER_IP: '100000',
     RATE_LIMIT_PER_INSTALLATION: '100000',
@@ -251,6 +260,7 @@ afterAll(async () => {
   await ordering?.stop();
   await sender?.stop();
   await provider?.stop();
+  await delivery?.stop();
   await receiver?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
   // The databases stay (like every test's): dropping one while FerretDB may still run a stopped
@@ -613,4 +623,27 @@ describe('npm run demo:seed', () => {
     expect(relative.code).toBe(2);
     expect(relative.stderr).toContain('--webhook-url must be an absolute URL');
   }, 120_000);
+  it('connects provider-delivery as "Demo Fleet", its capabilities enabled with a recorded reason; a second run finds the same connection with new credentials', async () => {
+    const [first, second] = runs.map((r) => r.fixture as Fixture & { providerConnection: Record<string, string> });
+    expect(first!.providerConnection).toEqual({
+      connectionId: expect.stringMatching(UUID),
+      installationId: expect.stringMatching(UUID),
+      accountId: expect.stringMatching(UUID),
+    });
+    expect(second!.providerConnection).toEqual(first!.providerConnection);
+    const tenant = apiClient(gw.url, second!.tenantApi.token);
+    const read = await tenant.call(
+      'GET',
+      `/api/tenant/v1/provider-connections/${first!.providerConnection.connectionId}`,
+    );
+    expect(read.body).toMatchObject({
+      name: 'Demo Fleet',
+      baseUrl: `${provider.url}/v1`,
+      installationId: first!.providerConnection.installationId,
+      dispatchable: true,
+    });
+    expect(read.body.capabilities.core).toMatchObject({ enabled: true, by: 'administrator' });
+    expect(read.body.capabilities.supportsReturnToOrigin.enabled).toBe(false);
+    expect(JSON.stringify(read.body)).not.toMatch(/pdk_|whsec_/);
+  });
 });

@@ -104,6 +104,8 @@ export const providerStep = {
     );
     return {
       provider: { baseUrl: `${ctx.providerUrl}/v1`, apiKey, webhookSecret, accountId: account.id },
+      // The same area serves the marketplace's own account (the provider connection step).
+      providerServiceArea: settings.serviceArea,
     };
   },
 };

@@ -77,6 +77,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/tenant/v1/provider-connections/{connectionId}/credentials': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Replace the API key and signing secret of the tenant's own connection
+     * @description Both at once, sealed at once; used from the next call and callback on. The capabilities stay.
+     */
+    put: operations['replaceProviderConnectionCredentials'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/tenant/v1/provider-connections/{connectionId}/certifications': {
     parameters: {
       query?: never;
@@ -129,6 +149,26 @@ export interface paths {
     put?: never;
     /** Offer a provider connection to every tenant */
     post: operations['offerProviderConnection'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/v1/provider-connections/{connectionId}/credentials': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Replace the API key and signing secret of an offered connection
+     * @description Both at once, sealed at once; used from the next call and callback on. The capabilities stay.
+     */
+    put: operations['replaceOfferedProviderConnectionCredentials'];
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -218,6 +258,13 @@ export interface components {
       };
       /** @description The `preparationTimeMinutes` sent with every delivery (default 15). */
       preparationTimeMinutes?: number;
+    };
+    /** @description New credentials of the connection; the old ones stop being used at once. */
+    ProviderConnectionCredentials: {
+      /** @description The API key the provider issued to the marketplace: sent as `Authorization: Bearer <key>`. Sealed at rest, never shown again. */
+      apiKey: string;
+      /** @description The webhook secret the provider signs callbacks with (X-Platform-Signature). Sealed at rest, never shown again. */
+      signingSecret: string;
     };
     /** @description What `sdp-conformance --signing-key` writes as `certificate.json`: the run summarised and signed. The marketplace trusts the signing keys it is configured with (`CONFORMANCE_TRUSTED_KEYS`). */
     ConformanceCertificate: {
@@ -727,6 +774,79 @@ export interface operations {
       };
     };
   };
+  replaceProviderConnectionCredentials: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        connectionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ProviderConnectionCredentials'];
+      };
+    };
+    responses: {
+      /** @description The connection. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ProviderConnection'];
+        };
+      };
+      /** @description The body breaks a rule; `errors` names each field. Codes: `request.invalid`, `request.malformed`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No valid token. Codes: `auth.unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such connection, or one this caller does not see (another tenant's: the same answer). Codes: `resource.not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON. Codes: `request.unsupported_media_type`. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Other changes of the connection kept it busy (`resource.busy`). Try again. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
   certifyProviderConnection: {
     parameters: {
       query?: never;
@@ -922,6 +1042,79 @@ export interface operations {
       /** @description The body is not JSON. Codes: `request.unsupported_media_type`. */
       415: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  replaceOfferedProviderConnectionCredentials: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        connectionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ProviderConnectionCredentials'];
+      };
+    };
+    responses: {
+      /** @description The connection. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ProviderConnection'];
+        };
+      };
+      /** @description The body breaks a rule; `errors` names each field. Codes: `request.invalid`, `request.malformed`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No valid token. Codes: `auth.unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such connection, or one this caller does not see (another tenant's: the same answer). Codes: `resource.not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON. Codes: `request.unsupported_media_type`. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Other changes of the connection kept it busy (`resource.busy`). Try again. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {

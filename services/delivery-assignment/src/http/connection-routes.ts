@@ -8,8 +8,9 @@ import { getConnection } from '../usecases/connections/get-connection';
 import { grantCapability } from '../usecases/connections/grant-capability';
 import { listConnections } from '../usecases/connections/list-connections';
 import { registerConnection } from '../usecases/connections/register-connection';
+import { replaceConnectionCredentials } from '../usecases/connections/replace-connection-credentials';
 import type { DeliveryContext } from '../usecases/context';
-import { validateCapabilityGrant, validateCertificate, validateConnection } from './schemas';
+import { validateCapabilityGrant, validateCertificate, validateConnection, validateCredentials } from './schemas';
 import { connectionView } from './views/connections';
 
 const TENANT = '/api/tenant/v1/provider-connections';
@@ -47,6 +48,18 @@ export function registerConnectionRoutes(routes: RouteTable, ctx: DeliveryContex
     c.status = added.created ? 201 : 200;
     c.body = connectionView(added.connection, added.installation);
   });
+  routes.put(`${TENANT}/:connectionId/credentials`, 'tenant', async (c) => {
+    const tenant = tenantOf(c);
+    const connectionId = pathId(c.params.connectionId);
+    const connection = await replaceConnectionCredentials(
+      ctx,
+      tenant,
+      connectionId,
+      validateCredentials(requestBody(c)),
+    );
+    const { installation } = await getConnection(ctx, tenant, connection._id);
+    c.body = connectionView(connection, installation);
+  });
   routes.post(`${TENANT}/:connectionId/certifications`, 'tenant', async (c) => {
     const tenant = tenantOf(c);
     const connectionId = pathId(c.params.connectionId);
@@ -63,6 +76,11 @@ export function registerConnectionRoutes(routes: RouteTable, ctx: DeliveryContex
   routes.get(ADMIN, 'admin', async (c) => {
     const found = await listConnections(ctx, ADMINISTRATOR);
     c.body = found.map(({ connection }) => connectionView(connection, null));
+  });
+  routes.put(`${ADMIN}/:connectionId/credentials`, 'admin', async (c) => {
+    const connectionId = pathId(c.params.connectionId);
+    const credentials = validateCredentials(requestBody(c));
+    c.body = connectionView(await replaceConnectionCredentials(ctx, ADMINISTRATOR, connectionId, credentials), null);
   });
   routes.post(`${ADMIN}/:connectionId/certifications`, 'admin', async (c) => {
     const connection = await certifyConnection(

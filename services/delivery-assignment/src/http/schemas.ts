@@ -3,6 +3,7 @@ import {
   type AssignDeliveryRequest,
   type CapabilityGrantInput,
   type ConformanceCertificate,
+  type ProviderConnectionCredentials,
   type ProviderConnectionInput,
   type DeliveryDriverUpdateRequest,
   type DeliveryEtaUpdateRequest,
@@ -30,3 +31,6 @@ export const validateAssign = bodyValidator<AssignDeliveryRequest>(requestSchema
 export const validateConnection = bodyValidator<ProviderConnectionInput>(requestSchemas.ProviderConnectionInput);
 export const validateCertificate = bodyValidator<ConformanceCertificate>(requestSchemas.ConformanceCertificate);
 export const validateCapabilityGrant = bodyValidator<CapabilityGrantInput>(requestSchemas.CapabilityGrantInput);
+export const validateCredentials = bodyValidator<ProviderConnectionCredentials>(
+  requestSchemas.ProviderConnectionCredentials,
+);

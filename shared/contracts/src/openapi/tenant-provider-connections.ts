@@ -134,6 +134,18 @@ export const tenantProviderConnectionsApiDocument: Json = {
         },
       },
     },
+    [`${TENANT}/{connectionId}/credentials`]: {
+      put: {
+        tags: ['Tenant'],
+        operationId: 'replaceProviderConnectionCredentials',
+        summary: "Replace the API key and signing secret of the tenant's own connection",
+        description: 'Both at once, sealed at once; used from the next call and callback on. The capabilities stay.',
+        security: tenant,
+        parameters: [connectionId],
+        requestBody: body('ProviderConnectionCredentials'),
+        responses: { '200': connection('The connection.'), ...INVALID, ...UNAUTHENTICATED, ...NOT_FOUND, ...BUSY },
+      },
+    },
     [`${TENANT}/{connectionId}/certifications`]: {
       post: {
         tags: ['Tenant'],
@@ -195,6 +207,18 @@ export const tenantProviderConnectionsApiDocument: Json = {
           '200': json('Oldest first.', { type: 'array', items: ref('ProviderConnection') }),
           ...UNAUTHENTICATED,
         },
+      },
+    },
+    [`${ADMIN}/{connectionId}/credentials`]: {
+      put: {
+        tags: ['Administrator'],
+        operationId: 'replaceOfferedProviderConnectionCredentials',
+        summary: 'Replace the API key and signing secret of an offered connection',
+        description: 'Both at once, sealed at once; used from the next call and callback on. The capabilities stay.',
+        security: admin,
+        parameters: [connectionId],
+        requestBody: body('ProviderConnectionCredentials'),
+        responses: { '200': connection('The connection.'), ...INVALID, ...UNAUTHENTICATED, ...NOT_FOUND, ...BUSY },
       },
     },
     [`${ADMIN}/{connectionId}/certifications`]: {
@@ -298,6 +322,7 @@ export const tenantProviderConnectionsApiDocument: Json = {
     },
     schemas: {
       ProviderConnectionInput: requestSchemas.ProviderConnectionInput,
+      ProviderConnectionCredentials: requestSchemas.ProviderConnectionCredentials,
       ConformanceCertificate: requestSchemas.ConformanceCertificate,
       CapabilityGrantInput: requestSchemas.CapabilityGrantInput,
       PlatformCallbackEvent: requestSchemas.PlatformCallbackEvent,
