@@ -356,7 +356,7 @@ describe('a fresh cluster: seed, order, webhook', () => {
     );
     mark('order Completed');
 
-    const [dispatch] = (await tenant.call('GET', `/api/tenant/v1/deliveries/${orderId}/dispatch`)).body;
+    const [dispatch] = (await tenant.call('GET', `/api/tenant/v1/deliveries/${orderId}/dispatch`)).body.dispatches;
     expect(dispatch).toMatchObject({
       providerStatus: 'delivered',
       connectionId: fixture.providerConnection.connectionId,

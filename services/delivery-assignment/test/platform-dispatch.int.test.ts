@@ -43,6 +43,40 @@ beforeAll(async () => {
   provider = r.tenant;
 }, 240_000);
 
+/** A second platform account on provider-delivery whose service area is far from the restaurant: it rejects every delivery. */
+async function farConnection(): Promise<{ connectionId: string; installationId: string }> {
+  const far = platformAccountSettings('Far Away Fleet');
+  far.serviceArea = {
+    type: 'Polygon',
+    coordinates: [
+      [
+        [2.3, 48.8],
+        [2.4, 48.8],
+        [2.4, 48.9],
+        [2.3, 48.9],
+        [2.3, 48.8],
+      ],
+    ],
+  };
+  const account = await providerCall('POST', '/admin/v1/platform-accounts', far);
+  const key = await providerCall('POST', `/admin/v1/platform-accounts/${account.body.account.id}/api-keys`);
+  const registered = await r.tenant.call('POST', '/api/tenant/v1/provider-connections', {
+    name: 'Far Away Fleet',
+    baseUrl: `${cluster.provider!.url}/v1`,
+    apiKey: key.body.apiKey,
+    signingSecret: account.body.webhookSecret,
+    contract: { version: '1.1.0', revision: '2026-09-19' },
+  });
+  expect(registered.status).toBe(201);
+  const grantFar = await cluster.gateway.admin.call(
+    'POST',
+    `/api/admin/v1/provider-connections/${registered.body.connectionId}/capabilities`,
+    { capability: 'core', enabled: true, reason: 'a provider that rejects, for the rescue test' },
+  );
+  expect(grantFar.status).toBe(200);
+  return registered.body;
+}
+
 afterAll(async () => {
   await cluster?.stop();
 }, 60_000);
@@ -60,7 +94,7 @@ const operatorEvent = (providerDeliveryId: string, body: Record<string, unknown>
 async function dispatchOf(orderId: string) {
   const res = await provider.call('GET', `/api/tenant/v1/deliveries/${orderId}/dispatch`);
   expect(res.status).toBe(200);
-  return res.body as Array<Record<string, any>>;
+  return res.body.dispatches as Array<Record<string, any>>;
 }
 
 async function liveOf(orderId: string) {
@@ -172,4 +206,71 @@ describe('a Delivery order dispatched to the connection', () => {
       async () => (await dispatchOf(orderId))[0]?.providerStatus === 'cancelled',
     );
   }, 90_000);
+  it("is rescued by the tenant's rules: the first connection rejects it, the next one delivers it; the log says why", async () => {
+    const far = await farConnection();
+    const rules = await r.tenant.call('PUT', '/api/tenant/v1/dispatch-rules', {
+      connections: [far.installationId, connection.installationId],
+      rescue: { enabled: true, withinMinutes: 30 },
+    });
+    expect(rules.status).toBe(200);
+    const { orderId } = await r.deliveryOrder();
+    const dispatched = await r.tenant.call('POST', `/api/tenant/v1/deliveries/${orderId}/dispatch`);
+    expect(dispatched.status).toBe(201);
+    expect(dispatched.body.appInstallationId).toBe(far.installationId);
+
+    const live = await waitFor(
+      'the rescue to the second connection, Accepted',
+      async () => {
+        const now = await liveOf(orderId);
+        return now?.appInstallationId === connection.installationId && now.statusName === 'Accepted' ? now : undefined;
+      },
+      30_000,
+    );
+    expect(live.statusName).toBe('Accepted');
+    const view = (await r.tenant.call('GET', `/api/tenant/v1/deliveries/${orderId}/dispatch`)).body;
+    expect(view.plan.tried).toEqual([far.installationId, connection.installationId]);
+    expect(view.plan.log.map((l: { decision: string }) => l.decision)).toEqual(['chosen', 'rescued']);
+    expect(view.dispatches).toHaveLength(2);
+    expect(view.dispatches[0].log.map((l: { decision: string }) => l.decision)).toEqual([
+      'chosen',
+      'rejected',
+      'ended',
+    ]);
+    const history = (await r.delivery(orderId)).body.history;
+    expect(history.map((a: { statusName: string }) => a.statusName)).toEqual(['Rejected']);
+
+    const providerDeliveryId: string = view.dispatches[1].providerDeliveryId;
+    expect(
+      (await operatorEvent(providerDeliveryId, { eventType: 'driver.assigned', driverName: 'Rescue Rider' })).status,
+    ).toBe(200);
+    expect((await operatorEvent(providerDeliveryId, { eventType: 'delivery.picked_up' })).status).toBe(200);
+    expect((await operatorEvent(providerDeliveryId, { eventType: 'delivery.delivered' })).status).toBe(200);
+    await waitFor(
+      'Delivered by the second connection',
+      async () => (await liveOf(orderId))?.statusName === 'Delivered',
+      30_000,
+    );
+  }, 120_000);
+
+  it('is refused by the rules when no connection of them can take it (422), and without rules (422)', async () => {
+    const stranger = await r.tenant.call('PUT', '/api/tenant/v1/dispatch-rules', {
+      connections: ['00000000-0000-4000-8000-000000000000'],
+      rescue: { enabled: false, withinMinutes: 5 },
+    });
+    expect(stranger.status).toBe(400);
+    expect((await grant('core', false)).status).toBe(200);
+    try {
+      const only = await r.tenant.call('PUT', '/api/tenant/v1/dispatch-rules', {
+        connections: [connection.installationId],
+        rescue: { enabled: false, withinMinutes: 5 },
+      });
+      expect(only.status).toBe(200);
+      const { orderId } = await r.deliveryOrder();
+      const refused = await r.tenant.call('POST', `/api/tenant/v1/deliveries/${orderId}/dispatch`);
+      expect(refused.status).toBe(422);
+      expect(refused.body.code).toBe('dispatch.no_connection_available');
+    } finally {
+      expect((await grant('core', true)).status).toBe(200);
+    }
+  });
 });

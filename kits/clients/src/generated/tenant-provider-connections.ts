@@ -130,6 +130,28 @@ export interface paths {
      */
     get: operations['getDeliveryDispatch'];
     put?: never;
+    /**
+     * Dispatch an order's delivery by the tenant's rules
+     * @description The first connection of the rules, in rank, that can take the delivery gets it (an assignment, with the same answers for the order's state as `assign`); those passed over are logged with why. With rescue on, a rejection, a failed create, or a cancellation or failure before pickup reassigns the delivery to the next connection not tried, within the rules' window.
+     */
+    post: operations['dispatchDelivery'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/tenant/v1/dispatch-rules': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The tenant's dispatch rules */
+    get: operations['getDispatchRules'];
+    /** Set the tenant's dispatch rules */
+    put: operations['setDispatchRules'];
     post?: never;
     delete?: never;
     options?: never;
@@ -313,6 +335,18 @@ export interface components {
       /** @description Why, for the record (kept with the grant and in the audit trail). */
       reason: string;
     };
+    /** @description How the tenant dispatches a delivery with `POST /api/tenant/v1/deliveries/{orderId}/dispatch`. */
+    DispatchRulesInput: {
+      /** @description The installations of the tenant's provider connections, best first: a dispatch goes to the first that can take it. */
+      connections: string[];
+      /** @description Rescue: automatic reassignment to the next connection, skipping those that failed the delivery. */
+      rescue: {
+        /** @description True: a rejection, or a cancellation or failure before pickup, reassigns the delivery to the next connection. */
+        enabled: boolean;
+        /** @description How long after the first dispatch a rescue may still happen. */
+        withinMinutes: number;
+      };
+    };
     /** @description A provider’s event for one delivery, signed with X-Platform-Signature. */
     PlatformCallbackEvent: {
       /** @description Required from contract 1.1; a type we do not know is taken by its status. */
@@ -481,6 +515,37 @@ export interface components {
       /** @description Why, in words. */
       reason: string;
     };
+    /** @description An order's dispatch: the plan of the tenant's rules and each dispatch to a provider connection. */
+    DeliveryDispatch: {
+      /** Format: uuid */
+      orderId: string;
+      /** @description Null when the order was assigned by hand. */
+      plan: {
+        /** @description The ranked installations of the dispatch rules, as they were at dispatch. */
+        candidates: string[];
+        /** @description Those the delivery went to, in order. */
+        tried: string[];
+        rescue: {
+          enabled: boolean;
+          /**
+           * Format: date-time
+           * @description Until when a rescue may happen.
+           */
+          until: string | null;
+        };
+        log: {
+          /** Format: date-time */
+          at: string;
+          /** Format: uuid */
+          installationId: string;
+          /** @enum {string} */
+          decision: 'chosen' | 'skipped' | 'rescued';
+          reason: string;
+        }[];
+      } | null;
+      /** @description The order's dispatches to provider connections, oldest first. */
+      dispatches: components['schemas']['ProviderDispatch'][];
+    };
     /** @description An order's dispatch to a provider: the provider's state as the platform knows it, how fresh it is, and the log. */
     ProviderDispatch: {
       /** Format: uuid */
@@ -524,6 +589,49 @@ export interface components {
       stateAgeSeconds: number | null;
       log: components['schemas']['DispatchLogEntry'][];
     };
+    /** @description One assignment of an order, as the tenant sees it. */
+    TenantDeliveryAssignment: {
+      /** Format: uuid */
+      assignmentId: string;
+      /** Format: uuid */
+      orderId: string;
+      /** Format: uuid */
+      appInstallationId: string;
+      status: components['schemas']['AssignmentStatus'];
+      /** @enum {string} */
+      statusName:
+        'Assigned' | 'Accepted' | 'InTransit' | 'Delivered' | 'Rejected' | 'Cancelled' | 'Superseded' | 'Terminated';
+      /** Format: date-time */
+      assignedAtUtc: string;
+      /** Format: date-time */
+      respondedAtUtc: string | null;
+      /**
+       * Format: date-time
+       * @description When it became Rejected, Cancelled, Superseded or Terminated; null while it lasts.
+       */
+      endedAtUtc: string | null;
+      driverName: string | null;
+      driverPhone: string | null;
+      /** Format: date-time */
+      etaUtc: string | null;
+      trackingUrl: string | null;
+      /** @description The branch as it was at assignment: what the assigned installation reads on the order, unchanged while the assignment lasts. */
+      pickup: {
+        name: string;
+        address: string;
+        /** Format: double */
+        latitude: number;
+        /** Format: double */
+        longitude: number;
+        externalLocationId: string | null;
+      };
+    };
+    /**
+     * Format: int32
+     * @description Delivery assignment status, an integer. 1 Assigned: the tenant assigned the delivery; the installation has not answered yet; 2 Accepted: the installation accepted (POST accept); 4 InTransit: on its way (PATCH status 4, from Accepted); 5 Delivered: delivered (PATCH status 5, from InTransit); final; 7 Rejected: the installation rejected it while Assigned (POST reject); final, no automatic reassignment; 8 Cancelled: the installation cancelled it after accepting (POST cancel); final, no automatic reassignment; 9 Superseded: the tenant reassigned the order to another installation while this one was Assigned; final; 10 Terminated: the order was cancelled (by the tenant or its source) or rejected by the tenant while this was live; final. The spec fixes 2, 4 and 5; the other values are this service’s and as stable.
+     * @enum {integer}
+     */
+    AssignmentStatus: 1 | 2 | 4 | 5 | 7 | 8 | 9 | 10;
     /** @description The error envelope of every error answer. */
     ProviderError: {
       /** @description Stable code: `request.malformed` (400), `request.invalid` (400, 422), `request.path_invalid` (400), `request.aborted` (400), `auth.unauthenticated` (401), `auth.forbidden` (403), `delivery.not_found` (404), `resource.not_found` (404), `request.method_not_allowed` (405), `request.timeout` (408), `idempotency.payload_mismatch` (409), `idempotency.callback_mismatch` (409), `request.too_large` (413), `request.unsupported_media_type` (415), `request.rate_limited` (429), `request.headers_too_large` (431), `internal` (500), `service.unavailable` (503), `resource.busy` (503). Further codes may be added. */
@@ -941,13 +1049,13 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The dispatches (none when the order never went to a connection). */
+      /** @description The plan and the dispatches (none when the order never went to a connection). */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ProviderDispatch'][];
+          'application/json': components['schemas']['DeliveryDispatch'];
         };
       };
       /** @description No valid token. Codes: `auth.unauthenticated`. */
@@ -961,6 +1069,165 @@ export interface operations {
       };
       /** @description No such order, or another tenant's (the same answer). Codes: `resource.not_found`. */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  dispatchDelivery: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The order. */
+        orderId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The chosen installation already held the live assignment: unchanged. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TenantDeliveryAssignment'];
+        };
+      };
+      /** @description A new assignment. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TenantDeliveryAssignment'];
+        };
+      };
+      /** @description No valid token. Codes: `auth.unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such order, or another tenant's (the same answer). Codes: `resource.not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The order or its live assignment does not allow it. Codes: `delivery.order_not_assignable`, `delivery.assignment_in_progress`, `delivery.already_delivered`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No rules, no connection of them can take it, or the order cannot be delivered. Codes: `dispatch.no_rules`, `dispatch.no_connection_available`, `delivery.order_not_deliverable`, `delivery.branch_not_locatable`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The copies this service decides on are behind, or the order is busy. Try again. */
+      503: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getDispatchRules: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The rules (empty until set). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DispatchRules'];
+        };
+      };
+      /** @description No valid token. Codes: `auth.unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  setDispatchRules: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['DispatchRulesInput'];
+      };
+    };
+    responses: {
+      /** @description The rules. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DispatchRules'];
+        };
+      };
+      /** @description The body breaks a rule; `errors` names each field. Codes: `request.invalid`, `request.malformed`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No valid token. Codes: `auth.unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON. Codes: `request.unsupported_media_type`. */
+      415: {
         headers: {
           [name: string]: unknown;
         };

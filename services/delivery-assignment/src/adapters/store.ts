@@ -6,6 +6,7 @@ import { InstallationCopiesRepository } from './installation-copies-repository';
 import { ConnectionInstallationsRepository } from './dispatch/connection-installations-repository';
 import { ConnectionsRepository } from './dispatch/connections-repository';
 import { DispatchesRepository } from './dispatch/dispatches-repository';
+import { DispatchRulesRepository } from './dispatch/dispatch-rules-repository';
 
 /**
  * Delivery-assignment's database: the deliveries it owns, and its copies of what other services
@@ -20,6 +21,7 @@ export interface DeliveryStore {
   connections: ConnectionsRepository;
   connectionInstallations: ConnectionInstallationsRepository;
   dispatches: DispatchesRepository;
+  dispatchRules: DispatchRulesRepository;
 }
 
 export function deliveryStore(db: Db): DeliveryStore {
@@ -30,6 +32,7 @@ export function deliveryStore(db: Db): DeliveryStore {
     connections: new ConnectionsRepository(db),
     connectionInstallations: new ConnectionInstallationsRepository(db),
     dispatches: new DispatchesRepository(db),
+    dispatchRules: new DispatchRulesRepository(db),
   };
 }
 
@@ -44,4 +47,5 @@ export const deliveryIndexes: IndexPlan = indexPlanOf(
   ConnectionsRepository.storage,
   ConnectionInstallationsRepository.storage,
   DispatchesRepository.storage,
+  DispatchRulesRepository.storage,
 );

@@ -1,4 +1,5 @@
 import { ASSIGNMENT_STATUS, type AssignmentStatusName } from '@marketplace/contracts';
+import type { DispatchPlan } from './dispatch/plan';
 import type { PartnerRequest } from './partner-requests';
 
 export { ASSIGNMENT_STATUS, type AssignmentStatusName };
@@ -73,6 +74,8 @@ export interface Delivery {
    * their retention ends (domain/partner-requests.ts). Absent on deliveries no partner acted on.
    */
   partnerRequests?: PartnerRequest[];
+  /** How the order was dispatched by the tenant's rules (rescue, the log of choices); absent when assigned by hand. */
+  dispatchPlan?: DispatchPlan;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -3,6 +3,7 @@ import {
   type AssignDeliveryRequest,
   type CapabilityGrantInput,
   type ConformanceCertificate,
+  type DispatchRulesInput,
   type ProviderConnectionCredentials,
   type ProviderConnectionInput,
   type DeliveryDriverUpdateRequest,
@@ -34,3 +35,4 @@ export const validateCapabilityGrant = bodyValidator<CapabilityGrantInput>(reque
 export const validateCredentials = bodyValidator<ProviderConnectionCredentials>(
   requestSchemas.ProviderConnectionCredentials,
 );
+export const validateDispatchRules = bodyValidator<DispatchRulesInput>(requestSchemas.DispatchRulesInput);

@@ -1,7 +1,7 @@
 import { AppError, notFound } from '@marketplace/errors';
 import type { TenantOwner } from '@marketplace/store';
-import type { BranchCopyDoc } from '../adapters/branch-copies-repository';
-import type { Assignment, Pickup } from '../domain/delivery';
+import type { Assignment } from '../domain/delivery';
+import { pickupOfBranch } from '../domain/pickup';
 import { dispatchIneligibility } from '../domain/dispatch/connection';
 import { assignIneligibility } from '../domain/installation';
 import { assign } from '../domain/rules';
@@ -28,7 +28,7 @@ export async function assignDelivery(
 
   await checkInstallation(ctx, tenant, installationId);
 
-  const pickup = pickupOf(await ctx.store.branches.find(tenant, delivery.order.branchId));
+  const pickup = pickupOfBranch(await ctx.store.branches.find(tenant, delivery.order.branchId));
   const assignmentId = ctx.newId();
   const decision = await changeDelivery<{ subject: Assignment }>(ctx, tenant, orderId, (current, now) =>
     assign(current!, { installationId, assignmentId, pickup }, now),
@@ -55,19 +55,4 @@ async function checkInstallation(ctx: DeliveryContext, tenant: TenantOwner, inst
   if (!connection) throw ineligible('delivery.installation_unknown', 'The tenant has no installation with this id.');
   const blocked = dispatchIneligibility(connection);
   if (blocked) throw ineligible(blocked.code, blocked.message);
-}
-
-/** The branch's snapshot for the assignment, or why it cannot be a pickup. */
-function pickupOf(branch: BranchCopyDoc | undefined): Pickup | string {
-  if (!branch || branch.deleted) return 'the branch no longer exists';
-  if (branch.latitude === null || branch.longitude === null) return 'the branch has no coordinates';
-  if (branch.address === '') return 'the branch has no address';
-  return {
-    branchId: branch._id,
-    name: branch.name,
-    address: branch.address,
-    latitude: branch.latitude,
-    longitude: branch.longitude,
-    externalLocationId: branch.externalLocationId,
-  };
 }

@@ -15,6 +15,7 @@ export const TENANT_FORWARDS: ReadonlyArray<{ prefix: string; owner: Owner }> = 
   { prefix: '/service-fee', owner: 'ordering' },
   { prefix: '/deliveries', owner: 'delivery' }, // delivery-assignment (DELIVERY_URL): assign, reassign, read, dispatch
   { prefix: '/provider-connections', owner: 'delivery' }, // delivery-assignment: the tenant's provider connections
+  { prefix: '/dispatch-rules', owner: 'delivery' }, // delivery-assignment: how the tenant dispatches to them
 ];
 
 /**

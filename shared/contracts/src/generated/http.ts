@@ -2499,6 +2499,42 @@ export interface DispatchLogEntry {
   reason: string;
 }
 /**
+ * An order's dispatch: the plan of the tenant's rules and each dispatch to a provider connection.
+ */
+export interface DeliveryDispatch {
+  orderId: string;
+  /**
+   * Null when the order was assigned by hand.
+   */
+  plan: {
+    /**
+     * The ranked installations of the dispatch rules, as they were at dispatch.
+     */
+    candidates: string[];
+    /**
+     * Those the delivery went to, in order.
+     */
+    tried: string[];
+    rescue: {
+      enabled: boolean;
+      /**
+       * Until when a rescue may happen.
+       */
+      until: string | null;
+    };
+    log: {
+      at: string;
+      installationId: string;
+      decision: 'chosen' | 'skipped' | 'rescued';
+      reason: string;
+    }[];
+  } | null;
+  /**
+   * The order's dispatches to provider connections, oldest first.
+   */
+  dispatches: ProviderDispatch[];
+}
+/**
  * An order's dispatch to a provider: the provider's state as the platform knows it, how fresh it is, and the log.
  */
 export interface ProviderDispatch {

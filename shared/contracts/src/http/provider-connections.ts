@@ -306,6 +306,32 @@ export const providerConnectionSchemas: Record<string, JsonSchema> = {
     },
     'One decision about a delivery: which connection was chosen or skipped, and why; what the provider answered.',
   ),
+  DeliveryDispatch: object(
+    {
+      orderId: uuid(),
+      plan: nullable(
+        object(
+          {
+            candidates: arrayOf(uuid(), 'The ranked installations of the dispatch rules, as they were at dispatch.'),
+            tried: arrayOf(uuid(), 'Those the delivery went to, in order.'),
+            rescue: object({ enabled: bool(), until: nullableDateTime('Until when a rescue may happen.') }),
+            log: arrayOf(
+              object({
+                at: dateTime(),
+                installationId: uuid(),
+                decision: { type: 'string', enum: ['chosen', 'skipped', 'rescued'] },
+                reason: str(),
+              }),
+            ),
+          },
+          'How the order was dispatched by the rules: who was chosen, skipped or rescued to, and why.',
+        ),
+        'Null when the order was assigned by hand.',
+      ),
+      dispatches: arrayOf(ref('ProviderDispatch'), "The order's dispatches to provider connections, oldest first."),
+    },
+    "An order's dispatch: the plan of the tenant's rules and each dispatch to a provider connection.",
+  ),
   ProviderDispatch: object(
     {
       orderId: uuid(),

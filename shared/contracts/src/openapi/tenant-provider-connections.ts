@@ -8,7 +8,8 @@
  */
 import { type Json, json, problem, ref, uuid } from './parts';
 import { problemWith } from '../http/problem';
-import { requestSchemas } from '../http';
+import { requestSchemas, tenantDeliverySchemas } from '../http';
+import { partnerDeliverySchemas } from '../http/partner-deliveries';
 import { providerConnectionSchemas } from '../http/provider-connections';
 import { providerSchemas } from '../http/provider';
 
@@ -167,6 +168,40 @@ export const tenantProviderConnectionsApiDocument: Json = {
       },
     },
     '/api/tenant/v1/deliveries/{orderId}/dispatch': {
+      post: {
+        tags: ['Tenant'],
+        operationId: 'dispatchDelivery',
+        summary: "Dispatch an order's delivery by the tenant's rules",
+        description:
+          'The first connection of the rules, in rank, that can take the delivery gets it (an assignment, with the ' +
+          "same answers for the order's state as `assign`); those passed over are logged with why. With rescue on, a " +
+          'rejection, a failed create, or a cancellation or failure before pickup reassigns the delivery to the next ' +
+          "connection not tried, within the rules' window.",
+        security: tenant,
+        parameters: [orderId],
+        responses: {
+          '201': json('A new assignment.', ref('TenantDeliveryAssignment')),
+          '200': json(
+            'The chosen installation already held the live assignment: unchanged.',
+            ref('TenantDeliveryAssignment'),
+          ),
+          ...UNAUTHENTICATED,
+          '404': problem("No such order, or another tenant's (the same answer).", '`resource.not_found`'),
+          '409': problem(
+            'The order or its live assignment does not allow it.',
+            '`delivery.order_not_assignable`, `delivery.assignment_in_progress`, `delivery.already_delivered`',
+          ),
+          '422': problem(
+            'No rules, no connection of them can take it, or the order cannot be delivered.',
+            '`dispatch.no_rules`, `dispatch.no_connection_available`, `delivery.order_not_deliverable`, `delivery.branch_not_locatable`',
+          ),
+          '503': {
+            description: 'The copies this service decides on are behind, or the order is busy. Try again.',
+            headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait.' } },
+            content: { 'application/problem+json': { schema: ref('Problem') } },
+          },
+        },
+      },
       get: {
         tags: ['Tenant'],
         operationId: 'getDeliveryDispatch',
@@ -176,13 +211,30 @@ export const tenantProviderConnectionsApiDocument: Json = {
         security: tenant,
         parameters: [orderId],
         responses: {
-          '200': json('The dispatches (none when the order never went to a connection).', {
-            type: 'array',
-            items: ref('ProviderDispatch'),
-          }),
+          '200': json(
+            'The plan and the dispatches (none when the order never went to a connection).',
+            ref('DeliveryDispatch'),
+          ),
           ...UNAUTHENTICATED,
           '404': problem("No such order, or another tenant's (the same answer).", '`resource.not_found`'),
         },
+      },
+    },
+    '/api/tenant/v1/dispatch-rules': {
+      put: {
+        tags: ['Tenant'],
+        operationId: 'setDispatchRules',
+        summary: "Set the tenant's dispatch rules",
+        security: tenant,
+        requestBody: body('DispatchRulesInput'),
+        responses: { '200': json('The rules.', ref('DispatchRules')), ...INVALID, ...UNAUTHENTICATED },
+      },
+      get: {
+        tags: ['Tenant'],
+        operationId: 'getDispatchRules',
+        summary: "The tenant's dispatch rules",
+        security: tenant,
+        responses: { '200': json('The rules (empty until set).', ref('DispatchRules')), ...UNAUTHENTICATED },
       },
     },
     [ADMIN]: {
@@ -325,8 +377,11 @@ export const tenantProviderConnectionsApiDocument: Json = {
       ProviderConnectionCredentials: requestSchemas.ProviderConnectionCredentials,
       ConformanceCertificate: requestSchemas.ConformanceCertificate,
       CapabilityGrantInput: requestSchemas.CapabilityGrantInput,
+      DispatchRulesInput: requestSchemas.DispatchRulesInput,
       PlatformCallbackEvent: requestSchemas.PlatformCallbackEvent,
       ...providerConnectionSchemas,
+      TenantDeliveryAssignment: tenantDeliverySchemas.TenantDeliveryAssignment,
+      AssignmentStatus: partnerDeliverySchemas.AssignmentStatus,
       ProviderError: providerSchemas.ProviderError,
       Problem: problemWith({}),
     },

@@ -33,19 +33,19 @@ describe('the table from provider status to assignment status', () => {
   });
 
   it.each(TABLE.map(([status, assignment]) => [status, assignment]))('%s gives an assignment %s', (status, to) => {
-    expect(ASSIGNMENT_FOR_PROVIDER_STATUS[status as ProviderStatusName]).toBe(to);
+    expect(ASSIGNMENT_FOR_PROVIDER_STATUS[status]).toBe(to);
   });
 });
 
 describe('isProviderTerminal (the contract: delivered, cancelled, failed, returned_to_origin, return_failed)', () => {
   it.each(TABLE.map(([status, , terminal]) => [status, terminal]))('%s: terminal %s', (status, terminal) => {
-    expect(isProviderTerminal(status as ProviderStatusName)).toBe(terminal);
+    expect(isProviderTerminal(status)).toBe(terminal);
   });
 });
 
 describe('isBeforePickup', () => {
   it.each(TABLE.map(([status, , , before]) => [status, before]))('%s: before pickup %s', (status, before) => {
-    expect(isBeforePickup(status as ProviderStatusName)).toBe(before);
+    expect(isBeforePickup(status)).toBe(before);
   });
 
   it('no status known yet (the create not answered) is before pickup', () => {

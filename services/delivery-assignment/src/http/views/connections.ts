@@ -1,7 +1,9 @@
 import {
   CONNECTION_CAPABILITIES,
   type ConnectionCapabilityState,
+  type DeliveryDispatch,
   type DispatchLogEntry,
+  type DispatchRules,
   type ProviderConnection as ProviderConnectionView,
   type ProviderDispatch as ProviderDispatchView,
 } from '@marketplace/contracts';
@@ -10,7 +12,9 @@ import {
   type ConnectionInstallation,
   type ProviderConnection,
 } from '../../domain/dispatch/connection';
+import type { DispatchRules as DispatchRulesDoc } from '../../adapters/dispatch/dispatch-rules-repository';
 import type { ProviderDispatch } from '../../domain/dispatch/dispatch';
+import type { DispatchPlan } from '../../domain/dispatch/plan';
 
 const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
 
@@ -71,4 +75,32 @@ export function dispatchView(
     stateAgeSeconds: known ? Math.max(0, (now.getTime() - known.getTime()) / 1000) : null,
     log,
   };
+}
+
+/** An order's dispatch: the rules' plan and each dispatch. */
+export function deliveryDispatchView(
+  orderId: string,
+  read: {
+    plan: DispatchPlan | null;
+    dispatches: Array<{ dispatch: ProviderDispatch; connection: ProviderConnection | undefined }>;
+    now: Date;
+  },
+): DeliveryDispatch {
+  const plan = read.plan;
+  return {
+    orderId,
+    plan: plan && {
+      candidates: plan.candidates,
+      tried: plan.tried,
+      rescue: { enabled: plan.rescue.enabled, until: iso(plan.rescue.until) },
+      log: plan.log.map((l) => ({ ...l, at: l.at.toISOString() })),
+    },
+    dispatches: read.dispatches.map(({ dispatch, connection }) => dispatchView(dispatch, connection, read.now)),
+  };
+}
+
+export function dispatchRulesView(rules: DispatchRulesDoc | undefined): DispatchRules {
+  return rules
+    ? { connections: rules.connections, rescue: rules.rescue, updatedAt: rules.updatedAt.toISOString() }
+    : { connections: [], rescue: { enabled: false, withinMinutes: 30 }, updatedAt: null };
 }

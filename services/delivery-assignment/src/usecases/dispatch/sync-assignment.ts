@@ -2,6 +2,9 @@ import type { Assignment } from '../../domain/delivery';
 import { endUnstarted, followProvider } from '../../domain/dispatch/assignment-progress';
 import type { ProviderDispatch } from '../../domain/dispatch/dispatch';
 import { cancelStageOf, withLog } from '../../domain/dispatch/dispatch';
+import { rescueRefusal, withRescue, type Eligibility } from '../../domain/dispatch/dispatch-plan';
+import type { DeliveryChange, NoChange } from '../../domain/rules';
+import { candidateEligibility } from './candidate-eligibility';
 import { isProviderTerminal } from '../../domain/dispatch/status-map';
 import { changeDelivery } from '../change-delivery';
 import type { DeliveryContext } from '../context';
@@ -20,13 +23,17 @@ export async function syncAssignment(ctx: DeliveryContext, dispatch: ProviderDis
   const tenant = { tenantId: dispatch.tenantId };
   const target = dispatch.revision;
   const unstarted = dispatch.create.state === 'rejected' || dispatch.create.state === 'failed';
+  const rescue = await rescueInputs(ctx, dispatch);
   const decision = await changeDelivery<object, Assignment | null>(ctx, tenant, dispatch.orderId, (delivery, now) => {
     const outcome = dispatch.provider
       ? followProvider(delivery, dispatch._id, dispatch.provider, now)
       : unstarted
         ? endUnstarted(delivery, dispatch._id, now)
         : { gone: true as const };
-    return 'gone' in outcome ? { unchanged: null } : outcome;
+    if ('gone' in outcome) return { unchanged: null };
+    return rescue && endedBeforePickup(outcome) && rescueRefusal(outcome.next, now) === undefined
+      ? withRescue(outcome, rescue.eligibility, rescue.assignmentId, now)
+      : outcome;
   });
   const ended = 'next' in decision && decision.next.live?.assignmentId !== dispatch._id;
   // The assignment is not the live one (superseded, terminated, or ended Rejected after a failed
@@ -58,4 +65,27 @@ export async function syncAssignment(ctx: DeliveryContext, dispatch: ProviderDis
     };
   });
   return saved ?? dispatch;
+}
+
+/** A change that ended the assignment before its goods were collected (a rescue may follow). */
+function endedBeforePickup(outcome: DeliveryChange | NoChange): outcome is DeliveryChange {
+  if (!('next' in outcome) || outcome.next.live?.assignmentId === outcome.subject.assignmentId) return false;
+  const ending = outcome.events.find((e) => e.assignment.assignmentId === outcome.subject.assignmentId);
+  return ending?.previousStatus === 'Assigned' || ending?.previousStatus === 'Accepted';
+}
+
+/**
+ * What a rescue needs, read before the change (a decision does no I/O): the eligibility of the
+ * plan's candidates not tried yet, and the id of the assignment it would make. Undefined when the
+ * order was not dispatched with rescue.
+ */
+async function rescueInputs(
+  ctx: DeliveryContext,
+  dispatch: ProviderDispatch,
+): Promise<{ eligibility: Eligibility; assignmentId: string } | undefined> {
+  const tenant = { tenantId: dispatch.tenantId };
+  const plan = (await ctx.store.deliveries.findByOrder(tenant, dispatch.orderId))?.dispatchPlan;
+  if (!plan?.rescue.enabled) return undefined;
+  const untried = plan.candidates.filter((id) => !plan.tried.includes(id));
+  return { eligibility: await candidateEligibility(ctx, tenant, untried), assignmentId: ctx.newId() };
 }

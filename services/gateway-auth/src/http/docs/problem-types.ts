@@ -205,6 +205,20 @@ const ENTRIES: Record<string, Entry> = {
       "The provider connection's core is neither certified by a conformance certificate nor enabled by an administrator.",
     action: 'Submit a conformance certificate for the connection, or ask an administrator to enable its core.',
   },
+  'dispatch.no_rules': {
+    title: 'No dispatch rules',
+    statuses: [422],
+    apis: TENANT,
+    meaning: 'The tenant dispatched an order by its rules before setting any.',
+    action: 'Set the dispatch rules (`PUT /api/tenant/v1/dispatch-rules`), or assign the delivery to one installation.',
+  },
+  'dispatch.no_connection_available': {
+    title: 'No connection of the dispatch rules can take the delivery',
+    statuses: [422],
+    apis: TENANT,
+    meaning: 'Every connection of the rules is unknown or not enabled for deliveries; `detail` says why for each.',
+    action: 'Enable a connection of the rules, or add one that is enabled.',
+  },
   'connection.certificate_untrusted': {
     title: 'Conformance certificate not trusted',
     statuses: [422],

@@ -60,6 +60,8 @@ const NOT_PARTNER: Record<string, string> = {
   'callback.status_unknown': PROVIDER_CALLBACK,
   'callback.unknown': PROVIDER_CALLBACK,
   'connection.certificate_mismatch': CONNECTIONS,
+  'dispatch.no_connection_available': TENANT_ASSIGN,
+  'dispatch.no_rules': TENANT_ASSIGN,
   'connection.certificate_untrusted': CONNECTIONS,
   'delivery.copies_behind': TENANT_ASSIGN,
   'delivery.installation_lacks_scope': TENANT_ASSIGN,
