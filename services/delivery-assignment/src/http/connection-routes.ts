@@ -26,6 +26,11 @@ const tenantOf = (c: RouterContext<RequestState>) => ({ tenantId: identityOf(c, 
  * reason (the gateway forwards `/api/admin/v1/provider-connections`).
  */
 export function registerConnectionRoutes(routes: RouteTable, ctx: DeliveryContext): void {
+  registerTenantConnectionRoutes(routes, ctx);
+  registerAdminConnectionRoutes(routes, ctx);
+}
+
+function registerTenantConnectionRoutes(routes: RouteTable, ctx: DeliveryContext): void {
   routes.get(`${TENANT}/openapi.json`, 'tenant', (c) => {
     c.set('Cache-Control', 'public, max-age=300');
     c.body = tenantProviderConnectionsApiDocument;
@@ -67,7 +72,9 @@ export function registerConnectionRoutes(routes: RouteTable, ctx: DeliveryContex
     const { installation } = await getConnection(ctx, tenant, connection._id);
     c.body = connectionView(connection, installation);
   });
+}
 
+function registerAdminConnectionRoutes(routes: RouteTable, ctx: DeliveryContext): void {
   routes.post(ADMIN, 'admin', async (c) => {
     const { connection } = await registerConnection(ctx, ADMINISTRATOR, validateConnection(requestBody(c)));
     c.status = 201;

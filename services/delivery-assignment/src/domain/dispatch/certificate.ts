@@ -25,8 +25,8 @@ export function applyCertificate(
   if (!/^1\.\d+\.\d+$/.test(certificate.contract.version))
     return { refused: `the certificate is for contract ${certificate.contract.version}, not a 1.x version` };
   const finished = Date.parse(certificate.finishedAt);
-  if (Number.isNaN(finished) || finished > now.getTime() + 5 * 60_000)
-    return { refused: 'the certificate is dated in the future' };
+  if (Number.isNaN(finished)) return { refused: 'the certificate has no valid finishedAt' };
+  if (finished > now.getTime() + 5 * 60_000) return { refused: 'the certificate is dated in the future' };
   if (now.getTime() - finished > CERTIFICATE_MAX_AGE_DAYS * 86_400_000)
     return { refused: `the certificate is older than ${CERTIFICATE_MAX_AGE_DAYS} days` };
   const certified = new Set(certificate.certified);

@@ -237,3 +237,14 @@ describe('createRequestOf: an order that cannot be dispatched', () => {
     });
   });
 });
+
+describe('createRequestOf: cutting text', () => {
+  it('never cuts inside a surrogate pair', () => {
+    const name = `${'a'.repeat(198)}😀b`;
+    const built = createRequestOf(input({ dropoff: { ...dropoff, customerName: name } }));
+    if ('missing' in built) throw new Error('built nothing');
+    expect(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/.test(built.customerName)).toBe(false);
+    expect(built.customerName.length).toBeLessThanOrEqual(200);
+    expect(built.customerName.endsWith('…')).toBe(true);
+  });
+});

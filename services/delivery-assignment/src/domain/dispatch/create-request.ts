@@ -16,7 +16,14 @@ export interface Dropoff {
 /** The contract's field limits this builder fits into (the provider refuses more). */
 const LIMITS = { address: 500, name: 200, phone: 50, notes: 2_000 } as const;
 
-const cut = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
+/** At most `max` UTF-16 units, with an ellipsis when cut, never inside a surrogate pair. */
+function cut(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = max - 1;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1; // a high surrogate would be left alone
+  return `${text.slice(0, end)}…`;
+}
 
 /**
  * Minor units as the contract's amount: a number with at most two decimals. Exact for currencies

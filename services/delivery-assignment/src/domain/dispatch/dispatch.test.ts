@@ -395,3 +395,18 @@ describe('isClosed', () => {
     ).toBe(false);
   });
 });
+
+describe('isClosed: a cancel that can never be sent keeps nothing open', () => {
+  it('a failed or rejected create with a cancel due but no provider delivery id is closed', () => {
+    for (const state of ['failed', 'rejected'] as const)
+      expect(
+        isClosed(
+          dispatch({
+            create: { state, attempts: 3, detail: 'x', answeredAt: at('2026-12-01T10:00:00Z') },
+            providerDeliveryId: null,
+            cancel: { stage: 'before_pickup', state: 'due', requestedAt: at('2026-12-01T10:00:00Z'), detail: null },
+          }),
+        ),
+      ).toBe(true);
+  });
+});

@@ -158,7 +158,9 @@ export function nextDueAt(dispatch: ProviderDispatch, now: Date, convergence: Co
  */
 export function isClosed(dispatch: ProviderDispatch): boolean {
   if (dispatch.appliedRevision < dispatch.revision) return false;
-  if (dispatch.cancel?.state === 'due') return false;
+  // A cancel waits for the provider's delivery id: without one (a create that never succeeded) it
+  // can never be sent, and keeps nothing open.
+  if (dispatch.cancel?.state === 'due' && dispatch.providerDeliveryId !== null) return false;
   if (dispatch.provider && isProviderTerminal(dispatch.provider.status)) return true;
   return dispatch.create.state !== 'due' && dispatch.create.state !== 'accepted';
 }

@@ -232,9 +232,14 @@ describe('judgeReport: coordinates are a pair', () => {
     expect(apply(state('picked_up'), { driverLat: null, driverLng: null })).toEqual([null, null]);
   });
 
-  it('one cleared, the other kept: no position (half a pair is none)', () => {
-    expect(apply(state('picked_up'), { driverLat: null })).toEqual([null, null]);
-    expect(apply(state('picked_up'), { driverLng: null })).toEqual([null, null]);
+  it('one coordinate alone: no position reported, the known one kept (never half of a new one)', () => {
+    expect(apply(state('picked_up'), { driverLat: null })).toEqual([52.5, 13.4]);
+    expect(apply(state('picked_up'), { driverLng: null })).toEqual([52.5, 13.4]);
+    expect(apply(state('picked_up'), { driverLat: 48.1 })).toEqual([52.5, 13.4]);
+    expect(apply(state('picked_up'), { driverLng: 11.6 })).toEqual([52.5, 13.4]);
+  });
+
+  it('both given, one of them null: no position (half a pair is none)', () => {
     expect(apply(state('picked_up'), { driverLat: null, driverLng: 11.6 })).toEqual([null, null]);
     expect(apply(state('picked_up'), { driverLat: 48.1, driverLng: null })).toEqual([null, null]);
   });

@@ -71,10 +71,15 @@ function merged(known: ProviderState | null, report: ProviderReport): ProviderSt
     trackingUrl: known?.trackingUrl ?? null,
     eta: known?.eta ?? null,
   };
-  for (const field of DETAILS)
+  for (const field of ['driverName', 'driverPhone', 'trackingUrl', 'eta'] as const)
     if (report[field] !== undefined) (next as unknown as Record<string, unknown>)[field] = report[field];
-  // Coordinates are a pair: one without the other is no position.
-  if ((next.driverLat === null) !== (next.driverLng === null)) next.driverLat = next.driverLng = null;
+  // Coordinates are a pair: both given replace the known position (both null, or one null: no
+  // position); one alone is no position and leaves the known one, never half of a new one.
+  if (report.driverLat !== undefined && report.driverLng !== undefined) {
+    const both = report.driverLat !== null && report.driverLng !== null;
+    next.driverLat = both ? report.driverLat : null;
+    next.driverLng = both ? report.driverLng : null;
+  }
   return next;
 }
 
@@ -105,9 +110,10 @@ export function reportFingerprint(eventType: string | undefined, report: Provide
         eventType ?? null,
         report.status,
         report.eventTime.toISOString(),
+        // Absent (keep what is known) and null (unknown now) are different reports.
         ...DETAILS.map((f) => {
           const value = report[f];
-          return value instanceof Date ? value.toISOString() : (value ?? null);
+          return value === undefined ? '(absent)' : value instanceof Date ? value.toISOString() : value;
         }),
       ]),
     )

@@ -45,8 +45,9 @@ export const ASSIGNMENT_RANK: Partial<Record<AssignmentStatusName, number>> = {
 /**
  * Progress of a provider's delivery, for ignoring stale regressions whatever transitions the
  * provider allows (the contract leaves them to the provider): a status of a lower rank than the
- * one held is stale; the same rank is newer data only with a later event time; every terminal
- * status shares the top rank, so the first terminal one stays.
+ * one held is stale; the same status is newer data unless its event time is earlier (the same
+ * time with other data: two observations at once); every terminal status shares the top rank, so
+ * the first terminal one stays.
  */
 export const PROVIDER_STATUS_RANK: Readonly<Record<ProviderStatusName, number>> = {
   sent_to_provider: 0,
