@@ -204,7 +204,7 @@ async function growTo(total: number): Promise<void> {
     fillTo(c<DeliveryDoc>('deliveries'), total, (i) => delivery(otherTenant(i), i)),
     fillTo(c<InstallationCopyDoc>('installation_copies'), total, (i) => installation(otherTenant(i), i)),
     fillTo(c<BranchCopyDoc>('branch_copies'), total, (i) => branch(otherTenant(i), i)),
-    fillTo(c<Document>('provider_connections'), total, (i) => ({
+    fillTo(c<ProviderConnection & { ownerKey: string }>('provider_connections'), total, (i) => ({
       ...connection(otherTenant(i), i),
       ownerKey: otherTenant(i),
     })),
@@ -212,6 +212,12 @@ async function growTo(total: number): Promise<void> {
       connectionInstallation(otherTenant(i), i),
     ),
     fillTo(c<ProviderDispatch>('provider_dispatches'), total, (i) => dispatch(otherTenant(i), i)),
+    fillTo(c<Document & { _id: string }>('dispatch_rules'), total, (i) => ({
+      _id: `rules-${otherTenant(i)}-${i}`,
+      connections: [`installation-${i}`],
+      rescue: { enabled: false, withinMinutes: 5 },
+      updatedAt: at(i),
+    })),
   ]);
 }
 
@@ -314,6 +320,21 @@ function dispatchCases({ connections, connectionInstallations, dispatches }: Awa
       name: 'DispatchesRepository.openStateTimes: the open ones',
       run: () => store.dispatches.openStateTimes(),
       check: (list) => expect((list as unknown[]).length).toBeGreaterThanOrEqual(1),
+    },
+    {
+      name: "DispatchRulesRepository.save: the tenant's rules",
+      run: () =>
+        store.dispatchRules.save(owner, {
+          connections: [connectionInstallations[0]!._id],
+          rescue: { enabled: true, withinMinutes: 10 + ++n },
+          updatedAt: at(n),
+        }),
+      check: () => undefined,
+    },
+    {
+      name: "DispatchRulesRepository.find: the tenant's rules",
+      run: () => store.dispatchRules.find(owner),
+      check: (rules) => expect((rules as { connections: string[] }).connections).toHaveLength(1),
     },
     {
       name: 'DispatchesRepository.replaceIfUnchanged: the next version',
@@ -433,6 +454,7 @@ describe('delivery-assignment repositories', () => {
     expect(await store.connectionInstallations.find(stranger, seeded.connectionInstallations[0]!._id)).toBeUndefined();
     expect(await store.dispatches.find(stranger, seeded.dispatches[0]!._id)).toBeUndefined();
     expect(await store.dispatches.listForOrder(stranger, seeded.dispatches[0]!.orderId)).toEqual([]);
+    expect(await store.dispatchRules.find(stranger)).toBeUndefined();
     expect(
       await store.dispatches.replaceIfUnchanged(stranger, {
         ...seeded.dispatches[0]!,
