@@ -175,6 +175,20 @@ describe('a Delivery order dispatched to the connection', () => {
     const final = (await dispatchOf(orderId))[0]!;
     expect(final.providerStatus).toBe('delivered');
     expect(final.stateAgeSeconds).toEqual(expect.any(Number));
+    const score = await provider.call(
+      'GET',
+      `/api/tenant/v1/provider-connections/${connection.connectionId}/scorecard`,
+    );
+    expect(score.body).toMatchObject({
+      dispatched: 1,
+      accepted: 1,
+      acceptanceRate: 1,
+      driverAssigned: 1,
+      delivered: 1,
+    });
+    expect(score.body.callbacks).toBeGreaterThanOrEqual(3);
+    expect(score.body.meanSecondsToDriver).toEqual(expect.any(Number));
+    expect(score.body.signatureFailures).toBe(0);
   }, 150_000);
 
   it('is cancelled at the provider, before pickup, when the tenant cancels the order', async () => {

@@ -212,6 +212,12 @@ async function growTo(total: number): Promise<void> {
       connectionInstallation(otherTenant(i), i),
     ),
     fillTo(c<ProviderDispatch>('provider_dispatches'), total, (i) => dispatch(otherTenant(i), i)),
+    fillTo(c<Document & { _id: string }>('connection_scores'), total, (i) => ({
+      _id: `connection-${otherTenant(i)}-${i}`,
+      ownerKey: otherTenant(i),
+      dispatched: i,
+      accepted: i,
+    })),
     fillTo(c<Document & { _id: string }>('dispatch_rules'), total, (i) => ({
       _id: `rules-${otherTenant(i)}-${i}`,
       connections: [`installation-${i}`],
@@ -320,6 +326,20 @@ function dispatchCases({ connections, connectionInstallations, dispatches }: Awa
       name: 'DispatchesRepository.openStateTimes: the open ones',
       run: () => store.dispatches.openStateTimes(),
       check: (list) => expect((list as unknown[]).length).toBeGreaterThanOrEqual(1),
+    },
+    {
+      name: "ConnectionScoresRepository.add: a connection's increments",
+      run: () =>
+        store.connectionScores.add(
+          { connectionId: connections[0]!._id, tenantId: owner.tenantId },
+          { dispatched: 1, accepted: 1 },
+        ),
+      check: () => undefined,
+    },
+    {
+      name: "ConnectionScoresRepository.find: a connection's record",
+      run: () => store.connectionScores.find(owner, connections[0]!._id),
+      check: (found) => expect((found as { dispatched: number }).dispatched).toBeGreaterThanOrEqual(1),
     },
     {
       name: "DispatchRulesRepository.save: the tenant's rules",
@@ -455,6 +475,11 @@ describe('delivery-assignment repositories', () => {
     expect(await store.dispatches.find(stranger, seeded.dispatches[0]!._id)).toBeUndefined();
     expect(await store.dispatches.listForOrder(stranger, seeded.dispatches[0]!.orderId)).toEqual([]);
     expect(await store.dispatchRules.find(stranger)).toBeUndefined();
+    await store.connectionScores.add(
+      { connectionId: seeded.connections[0]!._id, tenantId: owner.tenantId },
+      { dispatched: 1 },
+    );
+    expect(await store.connectionScores.find(stranger, seeded.connections[0]!._id)).toBeUndefined();
     expect(
       await store.dispatches.replaceIfUnchanged(stranger, {
         ...seeded.dispatches[0]!,

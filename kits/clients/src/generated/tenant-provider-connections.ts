@@ -57,6 +57,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/tenant/v1/provider-connections/{connectionId}/scorecard': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A connection's scorecard
+     * @description Acceptance rate, time to a driver, cancellations after accepting, on-time rate against the first ETA, callback lag, signature failures and unknown statuses, from the provider's answers and signed events.
+     */
+    get: operations['getProviderScorecard'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/tenant/v1/provider-connections/{connectionId}/install': {
     parameters: {
       query?: never;
@@ -171,6 +191,26 @@ export interface paths {
     put?: never;
     /** Offer a provider connection to every tenant */
     post: operations['offerProviderConnection'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/v1/provider-connections/{connectionId}/scorecard': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A connection's scorecard
+     * @description Acceptance rate, time to a driver, cancellations after accepting, on-time rate against the first ETA, callback lag, signature failures and unknown statuses, from the provider's answers and signed events.
+     */
+    get: operations['getConnectionScorecard'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -430,7 +470,7 @@ export interface components {
       /** Format: date-time */
       at: string | null;
     };
-    /** @description A connection's record, computed from the provider's signed events. */
+    /** @description A connection's record, computed from the provider's answers and signed events (over every tenant that uses it, for an offered one). */
     ProviderScorecard: {
       /** Format: uuid */
       connectionId: string;
@@ -450,9 +490,9 @@ export interface components {
       driverAssigned: number;
       /**
        * Format: double
-       * @description From the create to the first driver_assigned event.
+       * @description From the create’s answer to the first driver_assigned event, on average.
        */
-      medianSecondsToDriver: number | null;
+      meanSecondsToDriver: number | null;
       /**
        * Format: int32
        * @description Cancelled or failed by the provider after accepting.
@@ -474,9 +514,9 @@ export interface components {
       callbacks: number;
       /**
        * Format: double
-       * @description From the event time to its arrival.
+       * @description From an event’s time to its arrival, on average.
        */
-      medianCallbackLagSeconds: number | null;
+      meanCallbackLagSeconds: number | null;
       /**
        * Format: int32
        * @description Callbacks refused for a missing or wrong signature.
@@ -811,6 +851,46 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ProviderConnection'];
+        };
+      };
+      /** @description No valid token. Codes: `auth.unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such connection, or one this caller does not see (another tenant's: the same answer). Codes: `resource.not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getProviderScorecard: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        connectionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The scorecard. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ProviderScorecard'];
         };
       };
       /** @description No valid token. Codes: `auth.unauthenticated`. */
@@ -1308,6 +1388,46 @@ export interface operations {
       };
       /** @description The body is not JSON. Codes: `request.unsupported_media_type`. */
       415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getConnectionScorecard: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        connectionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The scorecard. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ProviderScorecard'];
+        };
+      };
+      /** @description No valid token. Codes: `auth.unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such connection, or one this caller does not see (another tenant's: the same answer). Codes: `resource.not_found`. */
+      404: {
         headers: {
           [name: string]: unknown;
         };

@@ -7,6 +7,7 @@ import { ConnectionInstallationsRepository } from './dispatch/connection-install
 import { ConnectionsRepository } from './dispatch/connections-repository';
 import { DispatchesRepository } from './dispatch/dispatches-repository';
 import { DispatchRulesRepository } from './dispatch/dispatch-rules-repository';
+import { ConnectionScoresRepository } from './dispatch/connection-scores-repository';
 
 /**
  * Delivery-assignment's database: the deliveries it owns, and its copies of what other services
@@ -22,6 +23,7 @@ export interface DeliveryStore {
   connectionInstallations: ConnectionInstallationsRepository;
   dispatches: DispatchesRepository;
   dispatchRules: DispatchRulesRepository;
+  connectionScores: ConnectionScoresRepository;
 }
 
 export function deliveryStore(db: Db): DeliveryStore {
@@ -33,6 +35,7 @@ export function deliveryStore(db: Db): DeliveryStore {
     connectionInstallations: new ConnectionInstallationsRepository(db),
     dispatches: new DispatchesRepository(db),
     dispatchRules: new DispatchRulesRepository(db),
+    connectionScores: new ConnectionScoresRepository(db),
   };
 }
 
@@ -48,4 +51,5 @@ export const deliveryIndexes: IndexPlan = indexPlanOf(
   ConnectionInstallationsRepository.storage,
   DispatchesRepository.storage,
   DispatchRulesRepository.storage,
+  ConnectionScoresRepository.storage,
 );

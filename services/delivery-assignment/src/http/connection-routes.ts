@@ -7,6 +7,7 @@ import { certifyConnection } from '../usecases/connections/certify-connection';
 import { getConnection } from '../usecases/connections/get-connection';
 import { grantCapability } from '../usecases/connections/grant-capability';
 import { listConnections } from '../usecases/connections/list-connections';
+import { readScorecard } from '../usecases/connections/read-scorecard';
 import { registerConnection } from '../usecases/connections/register-connection';
 import { replaceConnectionCredentials } from '../usecases/connections/replace-connection-credentials';
 import type { DeliveryContext } from '../usecases/context';
@@ -48,6 +49,9 @@ function registerTenantConnectionRoutes(routes: RouteTable, ctx: DeliveryContext
     const { connection, installation } = await getConnection(ctx, tenantOf(c), pathId(c.params.connectionId));
     c.body = connectionView(connection, installation);
   });
+  routes.get(`${TENANT}/:connectionId/scorecard`, 'tenant', async (c) => {
+    c.body = await readScorecard(ctx, tenantOf(c), pathId(c.params.connectionId));
+  });
   routes.post(`${TENANT}/:connectionId/install`, 'tenant', async (c) => {
     const added = await addOfferedConnection(ctx, tenantOf(c), pathId(c.params.connectionId));
     c.status = added.created ? 201 : 200;
@@ -83,6 +87,9 @@ function registerAdminConnectionRoutes(routes: RouteTable, ctx: DeliveryContext)
   routes.get(ADMIN, 'admin', async (c) => {
     const found = await listConnections(ctx, ADMINISTRATOR);
     c.body = found.map(({ connection }) => connectionView(connection, null));
+  });
+  routes.get(`${ADMIN}/:connectionId/scorecard`, 'admin', async (c) => {
+    c.body = await readScorecard(ctx, ADMINISTRATOR, pathId(c.params.connectionId));
   });
   routes.put(`${ADMIN}/:connectionId/credentials`, 'admin', async (c) => {
     const connectionId = pathId(c.params.connectionId);

@@ -2427,7 +2427,7 @@ export interface ConnectionCapabilityState {
   at: string | null;
 }
 /**
- * A connection's record, computed from the provider's signed events.
+ * A connection's record, computed from the provider's answers and signed events (over every tenant that uses it, for an offered one).
  */
 export interface ProviderScorecard {
   connectionId: string;
@@ -2442,9 +2442,9 @@ export interface ProviderScorecard {
   acceptanceRate: number | null;
   driverAssigned: number;
   /**
-   * From the create to the first driver_assigned event.
+   * From the create’s answer to the first driver_assigned event, on average.
    */
-  medianSecondsToDriver: number | null;
+  meanSecondsToDriver: number | null;
   /**
    * Cancelled or failed by the provider after accepting.
    */
@@ -2460,9 +2460,9 @@ export interface ProviderScorecard {
    */
   callbacks: number;
   /**
-   * From the event time to its arrival.
+   * From an event’s time to its arrival, on average.
    */
-  medianCallbackLagSeconds: number | null;
+  meanCallbackLagSeconds: number | null;
   /**
    * Callbacks refused for a missing or wrong signature.
    */

@@ -271,17 +271,20 @@ export const providerConnectionSchemas: Record<string, JsonSchema> = {
       accepted: int32(),
       acceptanceRate: nullable(double(), 'accepted / dispatched; null before the first.'),
       driverAssigned: int32(),
-      medianSecondsToDriver: nullable(double(), 'From the create to the first driver_assigned event.'),
+      meanSecondsToDriver: nullable(
+        double(),
+        'From the create’s answer to the first driver_assigned event, on average.',
+      ),
       cancelledAfterAccept: int32('Cancelled or failed by the provider after accepting.'),
       delivered: int32(),
       deliveredOnTime: int32('Delivered no later than the first estimate the provider gave.'),
       onTimeRate: nullable(double()),
       callbacks: int32('Signed callbacks taken.'),
-      medianCallbackLagSeconds: nullable(double(), 'From the event time to its arrival.'),
+      meanCallbackLagSeconds: nullable(double(), 'From an event’s time to its arrival, on average.'),
       signatureFailures: int32('Callbacks refused for a missing or wrong signature.'),
       unknownStatuses: int32('Callbacks refused for a status outside the vocabulary.'),
     },
-    "A connection's record, computed from the provider's signed events.",
+    "A connection's record, computed from the provider's answers and signed events (over every tenant that uses it, for an offered one).",
   ),
   DispatchRules: object(
     {

@@ -119,6 +119,18 @@ export const tenantProviderConnectionsApiDocument: Json = {
         responses: { '200': connection('The connection.'), ...UNAUTHENTICATED, ...NOT_FOUND },
       },
     },
+    [`${TENANT}/{connectionId}/scorecard`]: {
+      get: {
+        tags: ['Tenant'],
+        operationId: 'getProviderScorecard',
+        summary: "A connection's scorecard",
+        description:
+          "Acceptance rate, time to a driver, cancellations after accepting, on-time rate against the first ETA, callback lag, signature failures and unknown statuses, from the provider's answers and signed events.",
+        security: tenant,
+        parameters: [connectionId],
+        responses: { '200': json('The scorecard.', ref('ProviderScorecard')), ...UNAUTHENTICATED, ...NOT_FOUND },
+      },
+    },
     [`${TENANT}/{connectionId}/install`]: {
       post: {
         tags: ['Tenant'],
@@ -259,6 +271,18 @@ export const tenantProviderConnectionsApiDocument: Json = {
           '200': json('Oldest first.', { type: 'array', items: ref('ProviderConnection') }),
           ...UNAUTHENTICATED,
         },
+      },
+    },
+    [`${ADMIN}/{connectionId}/scorecard`]: {
+      get: {
+        tags: ['Administrator'],
+        operationId: 'getConnectionScorecard',
+        summary: "A connection's scorecard",
+        description:
+          "Acceptance rate, time to a driver, cancellations after accepting, on-time rate against the first ETA, callback lag, signature failures and unknown statuses, from the provider's answers and signed events.",
+        security: admin,
+        parameters: [connectionId],
+        responses: { '200': json('The scorecard.', ref('ProviderScorecard')), ...UNAUTHENTICATED, ...NOT_FOUND },
       },
     },
     [`${ADMIN}/{connectionId}/credentials`]: {

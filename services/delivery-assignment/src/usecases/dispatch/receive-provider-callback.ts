@@ -3,6 +3,7 @@ import type { PlatformCallbackEvent } from '@marketplace/contracts';
 import { callbackTokenHash, isCallbackTokenShaped } from '../../domain/dispatch/callback-token';
 import { PLATFORM_LIMITS, type ProviderDispatch } from '../../domain/dispatch/dispatch';
 import { judgeReport, reportFingerprint, type ProviderReport } from '../../domain/dispatch/provider-state';
+import type { CallbackDelta } from '../../domain/dispatch/scorecard';
 import type { DeliveryContext } from '../context';
 import { saveDispatch } from './save-dispatch';
 import { syncAssignment } from './sync-assignment';
@@ -55,8 +56,13 @@ export async function receiveProviderCallback(
     ctx.dispatch.metrics.callback('unknown_token');
     throw unknownCallback();
   }
+  const score = (delta: CallbackDelta) =>
+    ctx.store.connectionScores
+      .add({ connectionId: connection._id, tenantId: connection.tenantId }, delta)
+      .catch((error: unknown) => ctx.logger.warn({ err: error }, "a connection's scorecard was not updated"));
   if (!ctx.dispatch.secrets.verifyCallback(connection, rawBody, signature)) {
     ctx.dispatch.metrics.callback('signature_failed');
+    await score({ signatureFailures: 1 });
     await saveDispatch(ctx, tenant!, dispatch._id, (d) => (d.suspect ? undefined : { ...d, suspect: true }));
     throw new AppError(
       'unauthenticated',
@@ -67,6 +73,7 @@ export async function receiveProviderCallback(
   const parsed = parse(rawBody);
   if ('problem' in parsed) {
     ctx.dispatch.metrics.callback(parsed.unknownStatus ? 'unknown_status' : 'invalid');
+    if (parsed.unknownStatus) await score({ unknownStatuses: 1 });
     throw parsed.problem;
   }
   const { event } = parsed;
@@ -84,7 +91,9 @@ export async function receiveProviderCallback(
     );
   }
   const receivedAt = ctx.now();
-  ctx.dispatch.metrics.callbackLag((receivedAt.getTime() - Date.parse(event.eventTimeUtc)) / 1000);
+  const lagSeconds = Math.max(0, (receivedAt.getTime() - Date.parse(event.eventTimeUtc)) / 1000);
+  ctx.dispatch.metrics.callbackLag(lagSeconds);
+  await score({ callbacks: 1, callbackLagSecondsSum: lagSeconds });
   return apply(ctx, dispatch, event, receivedAt);
 }
 

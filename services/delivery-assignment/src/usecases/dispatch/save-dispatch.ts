@@ -2,6 +2,7 @@ import { busy } from '@marketplace/errors';
 import type { TenantOwner } from '@marketplace/store';
 import { isClosed, nextDueAt, type ProviderDispatch } from '../../domain/dispatch/dispatch';
 import { capabilityEnabled } from '../../domain/dispatch/connection';
+import { scoreDelta } from '../../domain/dispatch/scorecard';
 import type { DeliveryContext } from '../context';
 
 const ATTEMPTS = 8;
@@ -36,6 +37,10 @@ export async function saveDispatch(
     };
     if (await ctx.store.dispatches.replaceIfUnchanged(owner, next)) {
       if (due && due.getTime() <= now.getTime()) ctx.dispatch.work.kick();
+      // The connection's record, from this very change: counted once (lost only to a crash here).
+      await ctx.store.connectionScores
+        .add({ connectionId: next.connectionId, tenantId: connection?.tenantId ?? null }, scoreDelta(current, next))
+        .catch((error: unknown) => ctx.logger.warn({ err: error }, "a connection's scorecard was not updated"));
       return next;
     }
     await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * (attempt + 1)));
