@@ -16,6 +16,7 @@ import { registerRoutes } from './http/routes';
 import { certificateCheck } from './adapters/dispatch/certificate-check';
 import { SealedConnectionSecrets } from './adapters/dispatch/connection-secrets';
 import { dispatchMetrics, watchStateAges } from './adapters/dispatch/dispatch-metrics';
+import { outboxPlatformEvents, PLATFORM_OUTBOXES } from './adapters/dispatch/dispatch-events';
 import { HttpProviderApi } from './adapters/dispatch/provider-api';
 import { ProviderDispatcher } from './runtime/provider-dispatcher';
 import type { DispatchContext } from './usecases/context';
@@ -29,9 +30,16 @@ export const deliveryAssignmentService: ServiceDefinition<typeof settings> = {
   name: 'delivery-assignment',
   defaultPort: 4104,
   settings,
-  topics: [TOPICS.deliveries, TOPICS.orders, TOPICS.installations, TOPICS.catalog],
+  topics: [
+    TOPICS.deliveries,
+    TOPICS.orders,
+    TOPICS.installations,
+    TOPICS.catalog,
+    TOPICS.dispatchDecisions,
+    TOPICS.providerConnections,
+  ],
   indexes: deliveryIndexes,
-  outboxCollections: [DELIVERIES],
+  outboxCollections: [DELIVERIES, ...PLATFORM_OUTBOXES],
   async setup(context) {
     const { config } = context;
     // Partner and tenant routes answer only requests whose identity the gateway signed.
@@ -149,6 +157,7 @@ function dispatchPorts(
     openDropoff: (orderId, sealed) => openOrderDropoff(config.customerDataTransportKey, orderId, sealed),
     metrics: dispatchMetrics(context.metrics),
     work: dispatcher,
+    events: outboxPlatformEvents(context.outbox),
     callbackBaseUrl,
     allowLoopbackHttp: config.allowLoopbackHttpUrls,
     quietMs: config.dispatchQuietSeconds * 1000,

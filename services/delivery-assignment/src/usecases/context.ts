@@ -8,6 +8,7 @@ import type {
   DispatchMetrics,
   DispatchWork,
   DropoffOpener,
+  PlatformEvents,
   ProviderApi,
   RecentDeliveries,
 } from './ports';
@@ -20,6 +21,8 @@ export interface DispatchContext {
   openDropoff: DropoffOpener;
   metrics: DispatchMetrics;
   work: DispatchWork;
+  /** Publishes what a dispatch's or a connection's write staged, right after it landed. */
+  events: PlatformEvents;
   /** The base of every callback URL (`<base>/api/provider-callbacks/v1/<token>`); null: no callbacks, polling only. */
   callbackBaseUrl: string | null;
   /** A connection's base URL may be plain http on loopback (local setups). */

@@ -82,3 +82,9 @@ export interface DispatchMetrics {
 export interface DispatchWork {
   kick(): void;
 }
+
+/** Publishes the events a dispatch's or a connection's write staged (dispatch-decisions, provider-connections). */
+export interface PlatformEvents {
+  dispatch(assignmentId: string): Promise<void>;
+  connection(connectionId: string): Promise<void>;
+}

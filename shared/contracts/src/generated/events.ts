@@ -6,8 +6,19 @@ import type { InstallationChanged } from './events/installations';
 import type { OrderEvent } from './events/orders';
 import type { WebhookAttempt } from './events/webhook-attempts';
 import type { ProviderEvent } from './events/provider-events';
+import type { DispatchDecision } from './events/dispatch-decisions';
+import type { ProviderConnectionChanged } from './events/provider-connections';
 import type { DeliveryEvent } from './events/deliveries';
-export type { CatalogChange, InstallationChanged, OrderEvent, WebhookAttempt, ProviderEvent, DeliveryEvent };
+export type {
+  CatalogChange,
+  InstallationChanged,
+  OrderEvent,
+  WebhookAttempt,
+  ProviderEvent,
+  DispatchDecision,
+  ProviderConnectionChanged,
+  DeliveryEvent,
+};
 
 /** Every type of each topic's schema, its definitions included, e.g. `CatalogChangeDefinitions.Product`. */
 export type * as CatalogChangeDefinitions from './events/catalog';
@@ -15,6 +26,8 @@ export type * as InstallationChangedDefinitions from './events/installations';
 export type * as OrderEventDefinitions from './events/orders';
 export type * as WebhookAttemptDefinitions from './events/webhook-attempts';
 export type * as ProviderEventDefinitions from './events/provider-events';
+export type * as DispatchDecisionDefinitions from './events/dispatch-decisions';
+export type * as ProviderConnectionChangedDefinitions from './events/provider-connections';
 export type * as DeliveryEventDefinitions from './events/deliveries';
 
 /** Every topic of the platform (schemas/topics.json), by a name code can use. */
@@ -31,6 +44,8 @@ export const TOPICS = {
   webhookAttemptsRetry6: 'webhook-attempts.retry-6',
   webhookAttemptsRetry7: 'webhook-attempts.retry-7',
   providerEvents: 'provider-events',
+  dispatchDecisions: 'dispatch-decisions',
+  providerConnections: 'provider-connections',
   deliveries: 'deliveries',
 } as const;
 
@@ -50,6 +65,8 @@ export interface TopicPayloads {
   'webhook-attempts.retry-6': WebhookAttempt;
   'webhook-attempts.retry-7': WebhookAttempt;
   'provider-events': ProviderEvent;
+  'dispatch-decisions': DispatchDecision;
+  'provider-connections': ProviderConnectionChanged;
   deliveries: DeliveryEvent;
 }
 
@@ -91,6 +108,8 @@ export const TOPIC_EVENT_TYPES = {
     'delivery.return_failed',
     'platform-account.webhook-secret-rotated',
   ],
+  'dispatch-decisions': ['dispatch.decided'],
+  'provider-connections': ['connection.changed'],
   deliveries: ['delivery.assigned', 'delivery.superseded', 'delivery.cancelled', 'delivery.status-changed'],
 } as const;
 

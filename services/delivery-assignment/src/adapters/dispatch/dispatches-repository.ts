@@ -1,6 +1,10 @@
 import type { Collection, Db } from 'mongodb';
+import type { OutgoingEvent } from '@marketplace/events';
+import { updateWithOutbox, withOutbox, type OutboxFields } from '@marketplace/outbox';
 import { isDuplicateKeyError, type RepositoryStorage, type TenantOwner } from '@marketplace/store';
 import type { ProviderDispatch } from '../../domain/dispatch/dispatch';
+
+const WITHOUT_OUTBOX = { projection: { _outbox: 0, _outboxSince: 0, _outboxVersion: 0 } } as const;
 
 /**
  * Collection `provider_dispatches`: one document per assignment to a provider connection (`_id`
@@ -20,17 +24,21 @@ export class DispatchesRepository {
     ],
   };
 
-  private readonly dispatches: Collection<ProviderDispatch>;
+  private readonly dispatches: Collection<ProviderDispatch & OutboxFields>;
 
   constructor(db: Db) {
     this.dispatches = db.collection(DispatchesRepository.storage.collection);
   }
 
-  /** False when the assignment's dispatch is stored already (a redelivered event). */
-  async insert(owner: TenantOwner, dispatch: ProviderDispatch): Promise<boolean> {
+  /** False when the assignment's dispatch is stored already (a redelivered event). Its events go in the same write. */
+  async insert(
+    owner: TenantOwner,
+    dispatch: ProviderDispatch,
+    events: readonly OutgoingEvent[] = [],
+  ): Promise<boolean> {
     if (dispatch.tenantId !== owner.tenantId) throw new Error('the dispatch belongs to another tenant');
     try {
-      await this.dispatches.insertOne(dispatch);
+      await this.dispatches.insertOne(events.length > 0 ? withOutbox(dispatch, events) : dispatch);
       return true;
     } catch (error) {
       if (isDuplicateKeyError(error)) return false;
@@ -39,24 +47,26 @@ export class DispatchesRepository {
   }
 
   async find(owner: TenantOwner, assignmentId: string): Promise<ProviderDispatch | undefined> {
-    return (await this.dispatches.findOne({ _id: assignmentId, tenantId: owner.tenantId })) ?? undefined;
+    return (
+      (await this.dispatches.findOne({ _id: assignmentId, tenantId: owner.tenantId }, WITHOUT_OUTBOX)) ?? undefined
+    );
   }
 
   /** The dispatch a callback URL's token belongs to (the token's hash): whoever's, the token is the capability. */
   async findByCallbackToken(tokenHash: string): Promise<ProviderDispatch | undefined> {
-    return (await this.dispatches.findOne({ callbackTokenHash: tokenHash })) ?? undefined;
+    return (await this.dispatches.findOne({ callbackTokenHash: tokenHash }, WITHOUT_OUTBOX)) ?? undefined;
   }
 
   /** The order's dispatches, oldest first. */
   async listForOrder(owner: TenantOwner, orderId: string): Promise<ProviderDispatch[]> {
-    const found = await this.dispatches.find({ tenantId: owner.tenantId, orderId }).toArray();
+    const found = await this.dispatches.find({ tenantId: owner.tenantId, orderId }, WITHOUT_OUTBOX).toArray();
     return found.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
   }
 
   /** The dispatcher's work list, of every tenant: due now, soonest first. */
   async dueForWork(now: Date, limit: number): Promise<ProviderDispatch[]> {
     return this.dispatches
-      .find({ dueAt: { $lte: now } })
+      .find({ dueAt: { $lte: now } }, WITHOUT_OUTBOX)
       .sort({ dueAt: 1 })
       .limit(limit)
       .toArray();
@@ -67,12 +77,22 @@ export class DispatchesRepository {
     return this.dispatches.find({ closed: false }, { projection: { _id: 0, lastHeardAt: 1, createdAt: 1 } }).toArray();
   }
 
-  /** Writes `next` if the stored one is still at `next.version - 1`; false when another change came first. */
-  async replaceIfUnchanged(owner: TenantOwner, next: ProviderDispatch): Promise<boolean> {
+  /**
+   * Writes `next` if the stored one is still at `next.version - 1`, with `events` staged in the
+   * same write; false when another change came first. Its fields are set one by one (and `dueAt`
+   * unset when absent), so the outbox the relay clears is never overwritten.
+   */
+  async replaceIfUnchanged(
+    owner: TenantOwner,
+    next: ProviderDispatch,
+    events: readonly OutgoingEvent[] = [],
+  ): Promise<boolean> {
     if (next.tenantId !== owner.tenantId) throw new Error('the dispatch belongs to another tenant');
-    const { matchedCount } = await this.dispatches.replaceOne(
-      { _id: next._id, tenantId: owner.tenantId, version: next.version - 1 },
-      next,
+    const { _id, ...fields } = next;
+    const update = { $set: fields, ...(next.dueAt === undefined ? { $unset: { dueAt: '' as const } } : {}) };
+    const { matchedCount } = await this.dispatches.updateOne(
+      { _id, tenantId: owner.tenantId, version: next.version - 1 },
+      events.length > 0 ? updateWithOutbox<ProviderDispatch & OutboxFields>(update, events) : update,
     );
     return matchedCount === 1;
   }

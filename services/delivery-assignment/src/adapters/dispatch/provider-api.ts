@@ -14,6 +14,9 @@ export function retryAfterSeconds(value: string | null, now = Date.now()): numbe
   return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now) / 1000));
 }
 
+/** The contract: every request carries the JSON media type with charset utf-8, and Accept application/json. */
+const JSON_BODY = { accept: 'application/json', 'content-type': 'application/json; charset=utf-8' };
+
 type Call = (
   client: ReturnType<typeof createProviderClient>,
 ) => Promise<{ response: Response; data?: unknown; error?: unknown }>;
@@ -34,9 +37,7 @@ export class HttpProviderApi implements ProviderApi {
   }
 
   create(connection: ProviderConnection, body: ProviderCreateDeliveryRequest): Promise<ProviderAnswer> {
-    return this.call(connection, (client) =>
-      client.POST('/deliveries', { body: body as never, headers: { accept: 'application/json' } }),
-    );
+    return this.call(connection, (client) => client.POST('/deliveries', { body: body as never, headers: JSON_BODY }));
   }
 
   cancel(connection: ProviderConnection, providerDeliveryId: string, stage: CancelStage): Promise<ProviderAnswer> {
@@ -44,7 +45,7 @@ export class HttpProviderApi implements ProviderApi {
       client.POST('/deliveries/{providerDeliveryId}/cancel', {
         params: { path: { providerDeliveryId } },
         body: { stage },
-        headers: { accept: 'application/json' },
+        headers: JSON_BODY,
       }),
     );
   }

@@ -54,7 +54,9 @@ function dispatch(overrides: Partial<ProviderDispatch> = {}): ProviderDispatch {
     lastHeardAt: HEARD,
     lastPolledAt: null,
     cancel: null,
-    suspect: false,
+    suspectSince: null,
+    pollAttempts: 0,
+    pollRetryAt: null,
     revision: 2,
     appliedRevision: 2,
     closed: false,
@@ -312,20 +314,20 @@ describe('nextDueAt: convergence (polling)', () => {
   });
 
   it('a callback that failed its signature: now', () => {
-    expect(nextDueAt(dispatch({ suspect: true }), NOW, QUIET)).toEqual(NOW);
+    expect(nextDueAt(dispatch({ suspectSince: NOW }), NOW, QUIET)).toEqual(NOW);
   });
 
   it('without polling: never, even when suspect', () => {
     const off = { quietMs: 120_000, polling: false };
     expect(nextDueAt(dispatch(), NOW, off)).toBeUndefined();
-    expect(nextDueAt(dispatch({ suspect: true }), NOW, off)).toBeUndefined();
+    expect(nextDueAt(dispatch({ suspectSince: NOW }), NOW, off)).toBeUndefined();
   });
 
   it.each<ProviderStatusName>(['delivered', 'cancelled', 'failed', 'returned_to_origin', 'return_failed'])(
     'the provider delivery %s: never (even when suspect)',
     (status) => {
       expect(nextDueAt(dispatch({ provider: providerState(status) }), NOW, QUIET)).toBeUndefined();
-      expect(nextDueAt(dispatch({ provider: providerState(status), suspect: true }), NOW, QUIET)).toBeUndefined();
+      expect(nextDueAt(dispatch({ provider: providerState(status), suspectSince: NOW }), NOW, QUIET)).toBeUndefined();
     },
   );
 
@@ -337,7 +339,7 @@ describe('nextDueAt: convergence (polling)', () => {
       lastHeardAt: null,
     });
     expect(nextDueAt(d, NOW, QUIET)).toBeUndefined();
-    expect(nextDueAt({ ...d, suspect: true }, NOW, QUIET)).toBeUndefined();
+    expect(nextDueAt({ ...d, suspectSince: NOW }, NOW, QUIET)).toBeUndefined();
   });
 });
 
@@ -408,5 +410,12 @@ describe('isClosed: a cancel that can never be sent keeps nothing open', () => {
           }),
         ),
       ).toBe(true);
+  });
+});
+
+describe('pollDueAt: a failed read is tried again when its retry is due', () => {
+  it('gives the retry time while one is set, before the quiet time', () => {
+    const retryAt = new Date(NOW.getTime() + 2_000);
+    expect(nextDueAt(dispatch({ pollRetryAt: retryAt }), NOW, QUIET)).toEqual(retryAt);
   });
 });

@@ -55,8 +55,11 @@ export interface ProviderDispatch {
     requestedAt: Date;
     detail: string | null;
   } | null;
-  /** A callback failed its signature since the last answered read: read the state (convergence). */
-  suspect: boolean;
+  /** When a callback last failed its signature (null: none since the last read): read the state (convergence). */
+  suspectSince: Date | null;
+  /** A status read that failed, to be tried again at `pollRetryAt` (at most 3 attempts, then the quiet time). */
+  pollAttempts: number;
+  pollRetryAt: Date | null;
   /** Grows with every change of `provider`; `appliedRevision` is what the assignment reflects. */
   revision: number;
   appliedRevision: number;
@@ -142,8 +145,19 @@ export function nextDueAt(dispatch: ProviderDispatch, now: Date, convergence: Co
   if (dispatch.appliedRevision < dispatch.revision) return now;
   if (dispatch.create.state === 'due') return dispatch.dueAt && dispatch.dueAt > now ? dispatch.dueAt : now;
   if (dispatch.cancel?.state === 'due' && dispatch.providerDeliveryId !== null) return now;
+  return pollDueAt(dispatch, now, convergence);
+}
+
+/**
+ * When the provider's state should be read (convergence), or undefined when never: only for a
+ * delivery that exists and has not ended, with polling enabled; a failed read is tried again when
+ * its retry is due; after a callback that failed its signature at once; else once the provider has
+ * been quiet for `quietMs` since it last said anything or was last read.
+ */
+export function pollDueAt(dispatch: ProviderDispatch, now: Date, convergence: ConvergenceSettings): Date | undefined {
   if (!providerDeliveryOpen(dispatch) || !convergence.polling) return undefined;
-  if (dispatch.suspect) return now;
+  if (dispatch.pollRetryAt) return dispatch.pollRetryAt;
+  if (dispatch.suspectSince) return now;
   const heard = Math.max(
     (dispatch.lastHeardAt ?? dispatch.create.answeredAt ?? now).getTime(),
     dispatch.lastPolledAt?.getTime() ?? 0,

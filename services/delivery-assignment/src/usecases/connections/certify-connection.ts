@@ -32,7 +32,10 @@ export async function certifyConnection(
     if ('refused' in applied)
       throw refused('connection.certificate_mismatch', `The certificate does not fit: ${applied.refused}.`);
     const next = { ...applied.next, version: connection.version + 1 };
-    if (await ctx.store.connections.replaceIfUnchanged(owner, next)) return next;
+    if (await ctx.store.connections.replaceIfUnchanged(owner, next)) {
+      await ctx.dispatch.events.connection(next._id);
+      return next;
+    }
   }
   throw busy('The connection is being changed by other requests; try again.');
 }

@@ -34,7 +34,10 @@ export async function grantCapability(
       updatedAt: now,
       version: connection.version + 1,
     };
-    if (await ctx.store.connections.replaceIfUnchanged(ADMINISTRATOR, next)) return next;
+    if (await ctx.store.connections.replaceIfUnchanged(ADMINISTRATOR, next)) {
+      await ctx.dispatch.events.connection(next._id);
+      return next;
+    }
   }
   throw busy('The connection is being changed by other requests; try again.');
 }

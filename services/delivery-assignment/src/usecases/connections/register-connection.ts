@@ -41,6 +41,7 @@ export async function registerConnection(
     version: 1,
   };
   await ctx.store.connections.insert(owner, connection);
+  await ctx.dispatch.events.connection(connectionId);
   if (!('tenantId' in owner)) return { connection, installation: null };
   const installation = await ctx.store.connectionInstallations.insert(owner, {
     _id: ctx.newId(),

@@ -26,7 +26,10 @@ export async function replaceConnectionCredentials(
       updatedAt: ctx.now(),
       version: connection.version + 1,
     };
-    if (await ctx.store.connections.replaceIfUnchanged(owner, next)) return next;
+    if (await ctx.store.connections.replaceIfUnchanged(owner, next)) {
+      await ctx.dispatch.events.connection(next._id);
+      return next;
+    }
   }
   throw busy('The connection is being changed by other requests; try again.');
 }

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { DeliveryEvent } from '@marketplace/contracts';
+import type { Delivery } from '../../domain/delivery';
 import { CALLBACK_PATH, callbackTokenHash } from '../../domain/dispatch/callback-token';
 import type { ProviderDispatch } from '../../domain/dispatch/dispatch';
+import { decisionEvents } from '../../domain/dispatch/dispatch-events';
 import type { DeliveryContext } from '../context';
 
 /**
@@ -17,7 +19,7 @@ export async function openDispatch(ctx: DeliveryContext, event: DeliveryEvent): 
   if (!installation) return false;
   const delivery = await ctx.store.deliveries.findByOrder(tenant, event.orderId);
   const live = delivery?.live;
-  if (!live || live.assignmentId !== event.assignmentId || live.status !== 'Assigned') return false;
+  if (!delivery || !live || live.assignmentId !== event.assignmentId || live.status !== 'Assigned') return false;
   const connection = await ctx.store.connections.find(tenant, installation.connectionId);
   if (!connection) return false;
 
@@ -44,16 +46,28 @@ export async function openDispatch(ctx: DeliveryContext, event: DeliveryEvent): 
     lastHeardAt: null,
     lastPolledAt: null,
     cancel: null,
-    suspect: false,
+    suspectSince: null,
+    pollAttempts: 0,
+    pollRetryAt: null,
     revision: 0,
     appliedRevision: 0,
     dueAt: now,
     closed: false,
-    log: [{ at: now, decision: 'chosen', reason: `assigned to the connection "${connection.name}"` }],
+    log: [{ at: now, decision: 'chosen', reason: chosenBecause(delivery, event.installationId, connection.name) }],
     version: 1,
     updatedAt: now,
   };
-  const inserted = await ctx.store.dispatches.insert(tenant, dispatch);
-  if (inserted) ctx.dispatch.work.kick();
-  return inserted;
+  const inserted = await ctx.store.dispatches.insert(tenant, dispatch, decisionEvents(undefined, dispatch));
+  if (!inserted) return false;
+  await ctx.dispatch.events.dispatch(dispatch._id);
+  ctx.dispatch.work.kick();
+  return true;
+}
+
+/** Why the assignment went to this connection: the plan's last word on it (rules, rescue), else by hand. */
+function chosenBecause(delivery: Delivery, installationId: string, name: string): string {
+  const planned = [...(delivery.dispatchPlan?.log ?? [])].reverse().find((l) => l.installationId === installationId);
+  if (planned?.decision === 'rescued') return `rescued to the connection "${name}": ${planned.reason}`;
+  if (planned?.decision === 'chosen') return `the connection "${name}", ${planned.reason}`;
+  return `assigned to the connection "${name}" by the tenant`;
 }

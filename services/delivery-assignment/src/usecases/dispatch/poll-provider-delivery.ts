@@ -1,6 +1,11 @@
 import { PROVIDER_STATUSES, type ProviderStatusName } from '@marketplace/contracts';
 import { capabilityEnabled } from '../../domain/dispatch/connection';
-import { providerDeliveryOpen, type ProviderAnswer, type ProviderDispatch } from '../../domain/dispatch/dispatch';
+import {
+  providerDeliveryOpen,
+  retryDelaySeconds,
+  type ProviderAnswer,
+  type ProviderDispatch,
+} from '../../domain/dispatch/dispatch';
 import { judgeReport, type ProviderReport } from '../../domain/dispatch/provider-state';
 import type { DeliveryContext } from '../context';
 import { saveDispatch } from './save-dispatch';
@@ -51,27 +56,44 @@ export async function pollProviderDelivery(ctx: DeliveryContext, dispatch: Provi
   const tenant = { tenantId: dispatch.tenantId };
   const connection = await ctx.store.connections.find(tenant, dispatch.connectionId);
   if (!connection || !capabilityEnabled(connection, 'supportsPolling')) return;
+  const startedAt = ctx.now();
   const status = await ctx.dispatch.providers.status(connection, dispatch.providerDeliveryId);
-  const tracking = capabilityEnabled(connection, 'supportsTracking')
-    ? await ctx.dispatch.providers.tracking(connection, dispatch.providerDeliveryId)
-    : undefined;
   const report = statusReport(status);
+  // Tracking only once the status answered: a provider failing one read fails the other.
+  const tracking =
+    report && capabilityEnabled(connection, 'supportsTracking')
+      ? await ctx.dispatch.providers.tracking(connection, dispatch.providerDeliveryId)
+      : undefined;
   let outcome: 'applied' | 'unchanged' | 'failed' = report ? 'unchanged' : 'failed';
+  // A callback that failed its signature while this read was under way still wants a read.
+  const suspicion = (d: ProviderDispatch) =>
+    d.suspectSince && d.suspectSince.getTime() > startedAt.getTime() ? d.suspectSince : null;
   await saveDispatch(ctx, tenant, dispatch._id, (d, now) => {
-    if (!report) return { ...d, suspect: false, lastPolledAt: now };
+    if (!report) {
+      // The contract: status reads are retried (at most 3 attempts, Retry-After up to 30 s), then
+      // the next read waits the quiet time again.
+      const attempts = d.pollAttempts + 1;
+      const delay = retryDelaySeconds(status, attempts);
+      return {
+        ...d,
+        suspectSince: suspicion(d),
+        lastPolledAt: now,
+        pollAttempts: delay === undefined ? 0 : attempts,
+        pollRetryAt: delay === undefined ? null : new Date(now.getTime() + delay * 1000),
+      };
+    }
+    const read = {
+      lastHeardAt: now,
+      lastPolledAt: now,
+      suspectSince: suspicion(d),
+      pollAttempts: 0,
+      pollRetryAt: null,
+    };
     const judged = judgeReport(d.provider, { ...report, ...trackingFields(tracking) });
     outcome = judged.kind === 'apply' ? 'applied' : 'unchanged';
     return judged.kind === 'apply'
-      ? {
-          ...d,
-          provider: judged.next,
-          firstEta: d.firstEta ?? judged.next.eta,
-          lastHeardAt: now,
-          lastPolledAt: now,
-          suspect: false,
-          revision: d.revision + 1,
-        }
-      : { ...d, lastHeardAt: now, lastPolledAt: now, suspect: false };
+      ? { ...d, ...read, provider: judged.next, firstEta: d.firstEta ?? judged.next.eta, revision: d.revision + 1 }
+      : { ...d, ...read };
   });
   ctx.dispatch.metrics.polled(outcome);
 }

@@ -63,7 +63,7 @@ export async function receiveProviderCallback(
   if (!ctx.dispatch.secrets.verifyCallback(connection, rawBody, signature)) {
     ctx.dispatch.metrics.callback('signature_failed');
     await score({ signatureFailures: 1 });
-    await saveDispatch(ctx, tenant!, dispatch._id, (d) => (d.suspect ? undefined : { ...d, suspect: true }));
+    await saveDispatch(ctx, tenant!, dispatch._id, (d, now) => ({ ...d, suspectSince: now }));
     throw new AppError(
       'unauthenticated',
       'auth.invalid_signature',
@@ -107,7 +107,8 @@ async function apply(
   const fingerprint = reportFingerprint(event.eventType, report);
   let outcome: CallbackOutcome = { applied: false, reason: 'duplicate' };
   const saved = await saveDispatch(ctx, { tenantId: dispatch.tenantId }, dispatch._id, (d) => {
-    const heard = { lastHeardAt: receivedAt, suspect: false };
+    // A valid callback does not clear a failed one's suspicion: only a read of the state does.
+    const heard = { lastHeardAt: receivedAt };
     const ids = {
       providerDeliveryId: d.providerDeliveryId ?? event.providerDeliveryId ?? null,
       providerTrackingId: d.providerTrackingId ?? event.providerTrackingId ?? null,

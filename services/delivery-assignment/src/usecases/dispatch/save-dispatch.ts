@@ -2,6 +2,7 @@ import { busy } from '@marketplace/errors';
 import type { TenantOwner } from '@marketplace/store';
 import { isClosed, nextDueAt, type ProviderDispatch } from '../../domain/dispatch/dispatch';
 import { capabilityEnabled } from '../../domain/dispatch/connection';
+import { decisionEvents } from '../../domain/dispatch/dispatch-events';
 import { scoreDelta } from '../../domain/dispatch/scorecard';
 import type { DeliveryContext } from '../context';
 
@@ -10,7 +11,8 @@ const ATTEMPTS = 8;
 /**
  * Applies one change to a dispatch: read, change (undefined: nothing to write), work out when the
  * dispatcher should look at it next, write if nobody wrote meanwhile (compare-and-set on
- * `version`), else read and change again. Gives the dispatch as written (or as read, unchanged).
+ * `version`), with a dispatch-decisions event for each line its log gained in the same write, else
+ * read and change again. Gives the dispatch as written (or as read, unchanged).
  */
 export async function saveDispatch(
   ctx: DeliveryContext,
@@ -35,7 +37,9 @@ export async function saveDispatch(
       version: current.version + 1,
       updatedAt: now,
     };
-    if (await ctx.store.dispatches.replaceIfUnchanged(owner, next)) {
+    const events = decisionEvents(current, next);
+    if (await ctx.store.dispatches.replaceIfUnchanged(owner, next, events)) {
+      if (events.length > 0) await ctx.dispatch.events.dispatch(next._id);
       if (due && due.getTime() <= now.getTime()) ctx.dispatch.work.kick();
       // The connection's record, from this very change: counted once (lost only to a crash here).
       await ctx.store.connectionScores

@@ -1,4 +1,5 @@
 import type { ProviderCancelResponse } from '@marketplace/contracts';
+import { capabilityEnabled } from '../../domain/dispatch/connection';
 import { describeAnswer, withLog, type ProviderDispatch } from '../../domain/dispatch/dispatch';
 import type { DeliveryContext } from '../context';
 import { saveDispatch } from './save-dispatch';
@@ -13,9 +14,16 @@ export async function sendProviderCancel(ctx: DeliveryContext, dispatch: Provide
   if (cancel?.state !== 'due' || dispatch.providerDeliveryId === null) return;
   const tenant = { tenantId: dispatch.tenantId };
   const connection = await ctx.store.connections.find(tenant, dispatch.connectionId);
-  const answer = connection
-    ? await ctx.dispatch.providers.cancel(connection, dispatch.providerDeliveryId, cancel.stage)
-    : ({ kind: 'network', detail: 'the connection is gone' } as const);
+  // The cancel endpoint needs the cancellation capability (the contract's Endpoints table).
+  const answer =
+    connection && capabilityEnabled(connection, 'supportsCancellation')
+      ? await ctx.dispatch.providers.cancel(connection, dispatch.providerDeliveryId, cancel.stage)
+      : ({
+          kind: 'network',
+          detail: connection
+            ? 'not sent: the connection is not enabled for cancellation; the provider’s delivery goes on'
+            : 'the connection is gone',
+        } as const);
   const body =
     answer.kind === 'answer' && answer.status === 200 ? (answer.body as Partial<ProviderCancelResponse>) : null;
   const state = body?.confirmed === true ? 'confirmed' : body?.confirmed === false ? 'refused' : 'failed';

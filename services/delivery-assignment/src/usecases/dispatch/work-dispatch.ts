@@ -1,5 +1,5 @@
 import type { ProviderDispatch } from '../../domain/dispatch/dispatch';
-import { nextDueAt } from '../../domain/dispatch/dispatch';
+import { pollDueAt } from '../../domain/dispatch/dispatch';
 import type { DeliveryContext } from '../context';
 import { createProviderDelivery } from './create-provider-delivery';
 import { pollProviderDelivery } from './poll-provider-delivery';
@@ -34,9 +34,8 @@ export async function workDispatch(ctx: DeliveryContext, due: ProviderDispatch):
   current = await fresh();
   await sendProviderCancel(ctx, current);
   current = await fresh();
-  const polling = nextDueAt(current, ctx.now(), { quietMs: ctx.dispatch.quietMs, polling: true });
-  if (current.create.state === 'accepted' && polling && polling.getTime() <= ctx.now().getTime())
-    await pollProviderDelivery(ctx, current);
+  const polling = pollDueAt(current, ctx.now(), { quietMs: ctx.dispatch.quietMs, polling: true });
+  if (polling && polling.getTime() <= ctx.now().getTime()) await pollProviderDelivery(ctx, current);
   await syncAssignment(ctx, await fresh());
   // Release the lease: the write works out when the dispatch is due next.
   await saveDispatch(ctx, tenant, due._id, (d) => ({ ...d }));
