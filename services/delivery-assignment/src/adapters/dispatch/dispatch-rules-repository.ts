@@ -1,14 +1,8 @@
 import type { Collection, Db } from 'mongodb';
 import type { RepositoryStorage, TenantOwner } from '@marketplace/store';
+import type { DispatchRules } from '../../domain/dispatch/plan';
 
-/** A tenant's dispatch rules: its connections' installations, best first, and rescue. */
-export interface DispatchRules {
-  /** The tenant id. */
-  _id: string;
-  connections: string[];
-  rescue: { enabled: boolean; withinMinutes: number };
-  updatedAt: Date;
-}
+export type { DispatchRules };
 
 /** Collection `dispatch_rules`: one document per tenant (`_id` the tenant id). */
 export class DispatchRulesRepository {

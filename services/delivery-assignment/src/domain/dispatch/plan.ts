@@ -23,3 +23,12 @@ export interface DispatchPlan {
   rescue: { enabled: boolean; until: Date | null };
   log: PlanLogEntry[];
 }
+
+/** A tenant's dispatch rules: its connections' installations, best first, and rescue. */
+export interface DispatchRules {
+  /** The tenant id. */
+  _id: string;
+  connections: string[];
+  rescue: { enabled: boolean; withinMinutes: number };
+  updatedAt: Date;
+}

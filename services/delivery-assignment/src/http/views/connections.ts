@@ -12,7 +12,7 @@ import {
   type ConnectionInstallation,
   type ProviderConnection,
 } from '../../domain/dispatch/connection';
-import type { DispatchRules as DispatchRulesDoc } from '../../adapters/dispatch/dispatch-rules-repository';
+import type { DispatchRules as DispatchRulesDoc } from '../../domain/dispatch/plan';
 import type { ProviderDispatch } from '../../domain/dispatch/dispatch';
 import type { DispatchPlan } from '../../domain/dispatch/plan';
 

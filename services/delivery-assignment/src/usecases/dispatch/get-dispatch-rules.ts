@@ -1,5 +1,5 @@
 import type { TenantOwner } from '@marketplace/store';
-import type { DispatchRules } from '../../adapters/dispatch/dispatch-rules-repository';
+import type { DispatchRules } from '../../domain/dispatch/plan';
 import type { DeliveryContext } from '../context';
 
 /** The tenant's dispatch rules, or undefined before it set any. */

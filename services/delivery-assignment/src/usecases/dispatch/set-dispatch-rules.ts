@@ -1,7 +1,7 @@
 import { validationError } from '@marketplace/errors';
 import type { DispatchRulesInput } from '@marketplace/contracts';
 import type { TenantOwner } from '@marketplace/store';
-import type { DispatchRules } from '../../adapters/dispatch/dispatch-rules-repository';
+import type { DispatchRules } from '../../domain/dispatch/plan';
 import type { DeliveryContext } from '../context';
 
 /**
