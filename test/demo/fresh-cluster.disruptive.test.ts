@@ -19,7 +19,13 @@ import {
   type Receiver,
   type ServiceProcess,
 } from '@marketplace/testing';
-import { apiClient, startGateway, type TestGateway } from '@marketplace/testing';
+import {
+  apiClient,
+  platformAccountSettings,
+  providerAdminToken,
+  startGateway,
+  type TestGateway,
+} from '@marketplace/testing';
 import { placeDemoOrder } from './support/demo-order';
 
 // The demo journey from the state a new user starts in: topics that do not exist yet (the services
@@ -53,6 +59,7 @@ let fixture: any;
 let fixtureFile: string;
 let topicsBeforeSeed: Map<string, Array<{ partition: number; high: string }>>;
 let installationsAfterSeed: Array<{ partition: number; high: string; low: string }>;
+let providerUrl: string;
 
 function seed(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const env: NodeJS.ProcessEnv = { ...process.env };
@@ -130,6 +137,7 @@ beforeAll(async () => {
     ),
   ]);
   const [catalogService, ordering, sender, delivery, provider] = services;
+  providerUrl = provider!.url;
   gw = await startGateway({
     CATALOG_URL: catalogService!.url,
     ORDERING_URL: ordering!.url,
@@ -368,6 +376,79 @@ describe('a fresh cluster: seed, order, webhook', () => {
     expect(JSON.stringify(log.body)).toContain(orderId);
     console.log(
       `fresh cluster, the whole mission on Demo Fleet:\n${timeline.map(([what, ms]) => `  +${String(ms).padStart(6)} ms  ${what}`).join('\n')}`,
+    );
+  }, 300_000);
+  it("rescues a delivery by the tenant's rules: a connection whose provider rejects it first, then Demo Fleet delivers it", async () => {
+    const tenant = apiClient(gw!.url, fixture.tenantApi.token);
+    const admin = async (method: string, path: string, body?: unknown): Promise<any> => {
+      const res = await fetch(`${providerUrl}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${providerAdminToken()}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return res.json();
+    };
+    // A platform account whose service area is far from the restaurant: it rejects the delivery.
+    const far = platformAccountSettings('Far Away Fleet');
+    far.serviceArea = {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [2.3, 48.8],
+          [2.4, 48.8],
+          [2.4, 48.9],
+          [2.3, 48.9],
+          [2.3, 48.8],
+        ],
+      ],
+    };
+    const account = await admin('POST', '/admin/v1/platform-accounts', far);
+    const key = await admin('POST', `/admin/v1/platform-accounts/${account.account.id}/api-keys`);
+    const connected = await tenant.call('POST', '/api/tenant/v1/provider-connections', {
+      name: 'Far Away Fleet',
+      baseUrl: `${providerUrl}/v1`,
+      apiKey: key.apiKey,
+      signingSecret: account.webhookSecret,
+      contract: { version: '1.1.0', revision: '2026-09-19' },
+    });
+    expect(connected.status).toBe(201);
+    const enabled = await gw!.admin.call(
+      'POST',
+      `/api/admin/v1/provider-connections/${connected.body.connectionId}/capabilities`,
+      { capability: 'core', enabled: true, reason: 'a provider that rejects, for the rescue journey' },
+    );
+    expect(enabled.status).toBe(200);
+    const rules = await tenant.call('PUT', '/api/tenant/v1/dispatch-rules', {
+      connections: [connected.body.installationId, fixture.providerConnection.installationId],
+      rescue: { enabled: true, withinMinutes: 30 },
+    });
+    expect(rules.status).toBe(200);
+
+    const order = await placeDemoOrder(gw!, fixture);
+    expect(order.status).toBe(201);
+    const orderId: string = order.body.orderId;
+    expect((await tenant.call('POST', `/api/tenant/v1/orders/${orderId}/accept`)).status).toBe(200);
+    const dispatched = await tenant.call('POST', `/api/tenant/v1/deliveries/${orderId}/dispatch`);
+    expect(dispatched.status).toBe(201);
+    expect(dispatched.body.appInstallationId).toBe(connected.body.installationId);
+    await waitFor(
+      'the rescued delivery Delivered by Demo Fleet',
+      async () => {
+        const live = (await tenant.call('GET', `/api/tenant/v1/deliveries/${orderId}`)).body.live;
+        return live?.appInstallationId === fixture.providerConnection.installationId && live.statusName === 'Delivered';
+      },
+      180_000,
+      250,
+    );
+    const view = (await tenant.call('GET', `/api/tenant/v1/deliveries/${orderId}/dispatch`)).body;
+    expect(view.plan.log.map((l: { decision: string }) => l.decision)).toEqual(['chosen', 'rescued']);
+    expect(view.dispatches.map((d: { providerStatus: string | null }) => d.providerStatus)).toEqual([
+      null,
+      'delivered',
+    ]);
+    expect(view.dispatches[0].log.map((l: { decision: string }) => l.decision)).toContain('rejected');
+    console.log(
+      `fresh cluster, rescue: ${view.plan.log.map((l: { decision: string; reason: string }) => `${l.decision} (${l.reason})`).join(' → ')}`,
     );
   }, 300_000);
 });
