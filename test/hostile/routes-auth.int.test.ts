@@ -57,7 +57,8 @@ type CredentialName =
   | 'tenant identity'
   | 'partner identity'
   | 'processor signature'
-  | 'processor identity';
+  | 'processor identity'
+  | 'admin identity';
 
 /** The credentials of each audience a service serves: a route's own; every other one is another audience's. */
 const OWN: Record<ServiceName, Partial<Record<Audience, CredentialName>>> = {
@@ -69,7 +70,7 @@ const OWN: Record<ServiceName, Partial<Record<Audience, CredentialName>>> = {
   },
   catalog: { partner: 'partner identity', tenant: 'tenant identity' },
   'ordering-pricing': { partner: 'partner identity', tenant: 'tenant identity', processor: 'processor identity' },
-  'delivery-assignment': { partner: 'partner identity', tenant: 'tenant identity' },
+  'delivery-assignment': { partner: 'partner identity', tenant: 'tenant identity', admin: 'admin identity' },
   'provider-delivery': { admin: 'provider admin token', platform: 'platform API key', courier: 'courier token' },
   'webhook-sender': { partner: 'partner identity', tenant: 'tenant identity', admin: 'provider admin token' },
 };
@@ -235,6 +236,8 @@ function headersOf(
     }
     case 'processor identity':
       return identity({ kind: 'processor', tenantId: creds.tenantId, tenant: tenantProfile });
+    case 'admin identity':
+      return identity({ kind: 'admin', subject: 'hostile-admin' });
   }
 }
 
@@ -249,6 +252,7 @@ const ALL_CREDENTIALS: CredentialName[] = [
   'partner identity',
   'processor signature',
   'processor identity',
+  'admin identity',
 ];
 
 /** Sends the calls (a few at a time) and returns one line per answer outside its allowed statuses. */

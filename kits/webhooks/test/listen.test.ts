@@ -120,7 +120,11 @@ function start(settings: Partial<ListenSettings>) {
   return { lines, waits, stop, done };
 }
 
-async function until(what: string, condition: () => boolean, ms = 5000): Promise<void> {
+// Generous bounds: on a busy machine (CI runs the whole suite on two cores) a poll round can
+// take longer than a quiet machine's whole test.
+jest.setTimeout(30_000);
+
+async function until(what: string, condition: () => boolean, ms = 15_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
@@ -134,6 +138,8 @@ it('forwards each new delivery byte for byte, freshly signed, once; a redelivery
   await until('ready', () => run.lines.some((l) => l.startsWith('Ready')));
   deliveries.push(delivery(2, '2026-11-28T10:00:01.000Z'), delivery(3, '2026-11-28T10:00:02.000Z'));
   await until('two forwards', () => received.length === 2);
+  // The tool prints a forward's line once the receiver has answered, a moment after it received it.
+  await until('two forward lines', () => run.lines.filter((l) => l.includes('->')).length === 2);
 
   // Oldest first, the exact bytes, verifiable with the partner's secret both ways.
   expect(received.map((r) => r.body.toString('utf8'))).toEqual([deliveries[1]!.body, deliveries[2]!.body]);
@@ -153,6 +159,7 @@ it('forwards each new delivery byte for byte, freshly signed, once; a redelivery
   // A redelivery (the same id, the next round) is forwarded again; nothing else is.
   deliveries[1]!.round = 2;
   await until('the redelivery', () => received.length === 3);
+  await until('the redelivery line', () => run.lines.filter((l) => l.includes('->')).length === 3);
   expect(received[2]!.body.toString('utf8')).toBe(deliveries[1]!.body);
   expect(run.lines.at(-1)).toMatch(/000000000002 \(redelivery\) {2}-> 500/);
   const polls = () => logRequests.filter((r) => r.includes('?limit=')).length;

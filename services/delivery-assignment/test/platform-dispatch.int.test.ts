@@ -1,3 +1,5 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { signCertificate, type Certificate } from 'sdp-conformance';
 import { platformAccountSettings, providerAdminToken, waitFor, type ApiClient } from '@marketplace/testing';
 import { restaurant, startDeliveryCluster, type DeliveryCluster, type Restaurant } from './support/cluster';
 
@@ -13,6 +15,10 @@ let r: Restaurant;
 let provider: ApiClient;
 let accountId: string;
 let connection: { connectionId: string; installationId: string };
+/** The conformance signer this cluster trusts (CONFORMANCE_TRUSTED_KEYS), and one it does not. */
+const trusted = generateKeyPairSync('ed25519');
+const untrusted = generateKeyPairSync('ed25519');
+const spki = (key: typeof trusted.publicKey) => key.export({ type: 'spki', format: 'der' }).toString('base64');
 
 async function providerCall(method: string, path: string, body?: unknown) {
   const res = await fetch(`${cluster.provider!.url}${path}`, {
@@ -25,7 +31,10 @@ async function providerCall(method: string, path: string, body?: unknown) {
 }
 
 beforeAll(async () => {
-  cluster = await startDeliveryCluster({ withProvider: true, deliveryEnv: { DISPATCH_QUIET_SECONDS: '2' } });
+  cluster = await startDeliveryCluster({
+    withProvider: true,
+    deliveryEnv: { DISPATCH_QUIET_SECONDS: '2', CONFORMANCE_TRUSTED_KEYS: spki(trusted.publicKey) },
+  });
   r = await restaurant(cluster);
   const account = await providerCall('POST', '/admin/v1/platform-accounts', platformAccountSettings('Marketplace'));
   if (account.status !== 201) throw new Error(`account: ${account.status} ${JSON.stringify(account.body)}`);
@@ -125,6 +134,66 @@ describe('a provider connection', () => {
     expect(read.body.capabilities.core.reason).toMatch(/certified by kits\/conformance/);
     expect(read.body.capabilities.supportsReturnToOrigin.enabled).toBe(false);
   });
+});
+
+describe('a conformance certificate', () => {
+  const certificate = (baseUrl: string, certified: string[]): Certificate => ({
+    kind: 'sdp-conformance-certificate',
+    kit: { name: 'sdp-conformance', version: '1.0.0' },
+    contract: { version: '1.1.0', revision: '2026-09-19' },
+    provider: { baseUrl, name: 'provider-delivery' },
+    certified: certified as Certificate['certified'],
+    finishedAt: new Date().toISOString(),
+    reportSha256: 'a'.repeat(64),
+  });
+  const submit = (body: unknown, connectionId: string) =>
+    r.tenant.call('POST', `/api/tenant/v1/provider-connections/${connectionId}/certifications`, body);
+
+  it('signed by a trusted key enables what it certifies; another signer, another base URL or an edit is refused, enabling nothing', async () => {
+    const other = await r.tenant.call('POST', '/api/tenant/v1/provider-connections', {
+      name: 'Certified Fleet',
+      baseUrl: `${cluster.provider!.url}/v1/`,
+      apiKey: 'pdk_not-used.by-this-test',
+      signingSecret: 'whsec_not-used-by-this-test',
+      contract: { version: '1.1.0', revision: '2026-09-19' },
+    });
+    expect(other.status).toBe(201);
+    const id: string = other.body.connectionId;
+    const base = `${cluster.provider!.url}/v1`;
+
+    const byStranger = await submit(signCertificate(certificate(base, ['core']), untrusted.privateKey), id);
+    expect({ status: byStranger.status, code: byStranger.body.code }).toEqual({
+      status: 422,
+      code: 'connection.certificate_untrusted',
+    });
+    const elsewhere = await submit(
+      signCertificate(certificate('https://other.example/v1', ['core']), trusted.privateKey),
+      id,
+    );
+    expect({ status: elsewhere.status, code: elsewhere.body.code }).toEqual({
+      status: 422,
+      code: 'connection.certificate_mismatch',
+    });
+    const signed = signCertificate(certificate(base, ['core', 'supportsPolling']), trusted.privateKey);
+    const edited = await submit({ ...signed, certified: ['core', 'supportsPolling', 'supportsCancellation'] }, id);
+    expect(edited.body.code).toBe('connection.certificate_untrusted');
+    expect((await r.tenant.call('GET', `/api/tenant/v1/provider-connections/${id}`)).body.dispatchable).toBe(false);
+
+    const accepted = await submit(signed, id);
+    expect(accepted.status).toBe(200);
+    expect(accepted.body.dispatchable).toBe(true);
+    expect(accepted.body.capabilities.core).toMatchObject({ enabled: true, by: 'certificate' });
+    expect(accepted.body.capabilities.supportsPolling.enabled).toBe(true);
+    expect(accepted.body.capabilities.supportsCancellation.enabled).toBe(false);
+    // Another tenant cannot certify it: the same 404 as for no connection.
+    const strangerTenant = await restaurant(cluster);
+    const foreign = await strangerTenant.tenant.call(
+      'POST',
+      `/api/tenant/v1/provider-connections/${id}/certifications`,
+      signed,
+    );
+    expect(foreign.status).toBe(404);
+  }, 90_000);
 });
 
 describe('a Delivery order dispatched to the connection', () => {
