@@ -10,8 +10,9 @@ import { bodyProbes, forbiddenProbes, NOT_OWNER_SCOPED, pathProbes, type Owners 
 // document that names an owned resource in its path is called by another owner with the first
 // owner's identifier and with a random one; both must be the documented 404 (or the documented
 // other answer), in the API's error shape, the same but for per-request fields, and without
-// anything of the first owner's resources. Owners: tenants A (installations A1, A2) and B (B1),
-// platform accounts A and B of provider-delivery (support/owners.ts).
+// anything of the first owner's resources. Owners: tenants A (installations A1, A2, a provider
+// connection with an order dispatched to it) and B (B1), platform accounts A and B of
+// provider-delivery (support/owners.ts).
 
 let cluster: HostileCluster;
 let owners: Owners;
@@ -38,8 +39,8 @@ async function incapableAccount(): Promise<string> {
 beforeAll(async () => {
   cluster = await startHostileCluster();
   const [a, b, pa, pb] = await Promise.all([
-    tenantOwner(cluster, 'A', true),
-    tenantOwner(cluster, 'B', false),
+    tenantOwner(cluster, 'A', { secondInstallation: true, providerConnection: true }),
+    tenantOwner(cluster, 'B'),
     platformOwner(cluster, 'PA', true),
     platformOwner(cluster, 'PB', false),
   ]);
@@ -120,10 +121,49 @@ it('scopes idempotency keys and external order ids per installation, and platfor
   expect(replay.body.providerDeliveryId).not.toBe(pa.deliveryId);
 });
 
+it("lists none of another tenant's provider connections, and its rules name none", async () => {
+  const { a, b } = owners;
+  const failures: string[] = [];
+  for (const path of ['/provider-connections', '/dispatch-rules']) {
+    const res = await b.tenant('GET', path);
+    const leaked = markers.filter((m) => res.text.includes(m));
+    if (res.status !== 200 || leaked.length > 0)
+      failures.push(`GET ${path}: ${res.status}${leaked.length > 0 ? `, holds A's ${leaked.join(', ')}` : ''}`);
+  }
+  // Not added to B by the install probe.
+  const listed = (await b.tenant('GET', '/provider-connections')).body as Array<{ connectionId: string }>;
+  if (listed.some((c) => c.connectionId === a.connection!.connectionId)) failures.push("B lists A's connection");
+  expect(failures).toEqual([]);
+});
+
+/**
+ * The provider's signed callback of a driver for A's dispatched delivery, and the delivery read
+ * until the assignment shows it: the connection still holds A's signing secret (a leaked
+ * credentials change would fail the signature, and nothing would be taken).
+ */
+async function signedCallbackTaken(driverName: string): Promise<Answer> {
+  const { a } = owners;
+  const { accountId } = a.connection!;
+  const { orderId, providerDeliveryId } = a.dispatched!;
+  const event = await providerAdmin(cluster)(
+    'POST',
+    `/platform-accounts/${accountId}/deliveries/${providerDeliveryId}/events`,
+    { eventType: 'driver.assigned', driverName, driverPhone: '+49 170 5550199' },
+  );
+  if (event.status !== 200) return event;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const res = await a.tenant('GET', `/deliveries/${orderId}`);
+    if (res.body?.live?.driverName === driverName || Date.now() > deadline) return res;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
 // Run last. It also proves the probes meaningful: every identifier they sent is real, and answers
 // its owner; a probe with a wrong identifier would have met a 404 anyway.
 it("answers the first owners' identifiers to their owners, and left their resources as they were", async () => {
   const { a, pa } = owners;
+  const conn = a.connection!;
   const admin = providerAdmin(cluster);
   const checks: Array<[string, Promise<Answer>, (body: any) => boolean]> = [
     // Not rotated, disconnected or deleted: A1's key still works, the installation is connected.
@@ -191,6 +231,28 @@ it("answers the first owners' identifiers to their owners, and left their resour
       admin('GET', `/platform-accounts/${pa.accountId}/api-keys`),
       (b) => b.some((k: { keyId: string; live: boolean }) => k.keyId === pa.keyId && k.live),
     ],
+    // A's provider connection: not renamed, still dispatchable, its installation A's; the order
+    // dispatched to it still there with its plan; the rules still name it; its credentials unchanged.
+    [
+      'provider connection',
+      a.tenant('GET', `/provider-connections/${conn.connectionId}`),
+      (b) => b.name === conn.name && b.dispatchable === true && b.installationId === conn.installationId,
+    ],
+    ['scorecard', a.tenant('GET', `/provider-connections/${conn.connectionId}/scorecard`), (b) => b.dispatched === 1],
+    [
+      'dispatch',
+      a.tenant('GET', `/deliveries/${a.dispatched!.orderId}/dispatch`),
+      (b) =>
+        b.plan?.candidates?.[0] === conn.installationId &&
+        b.dispatches.length === 1 &&
+        b.dispatches[0].providerDeliveryId === a.dispatched!.providerDeliveryId,
+    ],
+    [
+      'dispatch rules',
+      a.tenant('GET', '/dispatch-rules'),
+      (b) => b.connections.length === 1 && b.connections[0] === conn.installationId,
+    ],
+    ["the provider's signed callback", signedCallbackTaken('Kim Hostile'), (b) => b.live?.driverName === 'Kim Hostile'],
   ];
   const failed: string[] = [];
   for (const [what, answer, holds] of checks) {

@@ -23,6 +23,7 @@ export type ApiName =
   | 'tenant-orders'
   | 'tenant-deliveries'
   | 'tenant-webhooks'
+  | 'tenant-provider-connections'
   | 'provider'
   | 'provider-admin'
   | 'provider-courier'
@@ -44,6 +45,9 @@ export function apiDefinitions(cluster: HostileCluster, tenantToken: string): Re
     'tenant-orders': tenantDoc('orders'),
     'tenant-deliveries': tenantDoc('deliveries'),
     'tenant-webhooks': tenantDoc('webhooks'),
+    // delivery-assignment's provider connections and dispatch (tenant and administrator operations
+    // through the gateway; its callback route, served by delivery-assignment itself, is excluded).
+    'tenant-provider-connections': tenantDoc('provider-connections'),
     provider: { document: { url: `${pd}/v1/openapi.json` }, base: `${pd}/v1`, format: 'envelope' },
     'provider-admin': {
       document: { url: `${pd}/admin/v1/openapi.json`, authorization: admin },

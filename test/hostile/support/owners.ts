@@ -15,7 +15,8 @@ import { send, type Answer, type HostileCluster } from './cluster';
 /*
  * Owners of every kind, made through the real APIs, each with real resources: tenants (menu,
  * delivery zone, promotion, installations, an order assigned for delivery and accepted, a webhook
- * delivery) and platform accounts of provider-delivery (API key, drivers, a delivery a driver
+ * delivery; tenant A also a provider connection, dispatch rules naming it and an order dispatched
+ * to it) and platform accounts of provider-delivery (API key, drivers, a delivery a driver
  * carries). Every owner carries `markers`: values only its own resources hold (customer and
  * driver names, phones, addresses), which must never appear in an answer to another owner.
  */
@@ -71,6 +72,14 @@ export interface TenantOwner {
   openOrderId: string;
   /** A webhook delivery (the test event) of `main`. */
   webhookDeliveryId: string;
+  /**
+   * A provider connection (tenant A only): provider-delivery, as the Standard Delivery Provider,
+   * with a platform account of its own (`accountId`) whose key and webhook secret the connection
+   * holds; its core enabled by the administrator; the tenant's dispatch rules name its installation.
+   */
+  connection?: { connectionId: string; installationId: string; name: string; accountId: string };
+  /** A Delivery order placed by `main`, dispatched by the rules to `connection` and created with the provider (tenant A only). */
+  dispatched?: { orderId: string; providerDeliveryId: string };
   markers: string[];
 }
 
@@ -113,10 +122,67 @@ export async function installation(
   return { installationId: installed.body.id, apiKey, partner: partnerClient(cluster, apiKey) };
 }
 
+/** The platform administrator's word that enables a connection's core (no certificate in this cluster). */
+const CORE_GRANT = { capability: 'core', enabled: true, reason: "the hostile suite's own provider-delivery" };
+
+/**
+ * A provider connection of the tenant to provider-delivery (a platform account of its own, whose
+ * API key and webhook secret the connection holds: plain http on loopback, ALLOW_LOOPBACK_HTTP_URLS
+ * of the local stack), its core enabled by the administrator, and the tenant's dispatch rules
+ * naming its installation.
+ */
+async function providerConnection(
+  cluster: HostileCluster,
+  tenant: TenantOwner['tenant'],
+  label: string,
+): Promise<NonNullable<TenantOwner['connection']>> {
+  const admin = providerAdmin(cluster);
+  const account = expectStatus(
+    `connection account ${label}`,
+    await admin('POST', '/platform-accounts', platformAccountSettings(`Hostile connection ${marker(label)}`)),
+    201,
+  );
+  const accountId: string = account.body.account.id;
+  const apiKey: string = expectStatus(
+    `connection key ${label}`,
+    await admin('POST', `/platform-accounts/${accountId}/api-keys`),
+    201,
+  ).body.apiKey;
+  const name = `Fleet ${marker(`${label}-fleet`)}`;
+  const registered = expectStatus(
+    `connection ${label}`,
+    await tenant('POST', '/provider-connections', {
+      name,
+      baseUrl: `${cluster.provider.url}/v1`,
+      apiKey,
+      signingSecret: account.body.webhookSecret,
+      contract: { version: '1.1.0', revision: '2026-09-19' },
+    }),
+    201,
+  );
+  const { connectionId, installationId } = registered.body as { connectionId: string; installationId: string };
+  const granted = await cluster.gateway.admin.call(
+    'POST',
+    `/api/admin/v1/provider-connections/${connectionId}/capabilities`,
+    CORE_GRANT,
+  );
+  if (granted.status !== 200)
+    throw new Error(`core of connection ${label}: ${granted.status} ${JSON.stringify(granted.body)}`);
+  expectStatus(
+    `dispatch rules ${label}`,
+    await tenant('PUT', '/dispatch-rules', {
+      connections: [installationId],
+      rescue: { enabled: false, withinMinutes: 10 },
+    }),
+    200,
+  );
+  return { connectionId, installationId, name, accountId };
+}
+
 export async function tenantOwner(
   cluster: HostileCluster,
   label: string,
-  withSecondInstallation: boolean,
+  options: { secondInstallation?: boolean; providerConnection?: boolean } = {},
 ): Promise<TenantOwner> {
   const gw = cluster.gateway;
   const created = await gw.admin.call('POST', '/api/admin/v1/tenants', {
@@ -153,9 +219,10 @@ export async function tenantOwner(
     }),
     201,
   );
-  const [main, second] = await Promise.all([
+  const [main, second, connection] = await Promise.all([
     installation(cluster, tenant, `${label}1`),
-    withSecondInstallation ? installation(cluster, tenant, `${label}2`) : Promise.resolve(undefined),
+    options.secondInstallation ? installation(cluster, tenant, `${label}2`) : Promise.resolve(undefined),
+    options.providerConnection ? providerConnection(cluster, tenant, label) : Promise.resolve(undefined),
   ]);
 
   const customerName = marker(`${label}-customer`);
@@ -178,7 +245,11 @@ export async function tenantOwner(
       ),
       201,
     ).body.orderId as string;
-  const [orderId, openOrderId] = await Promise.all([placeDeliveryOrder(), placeDeliveryOrder()]);
+  const [orderId, openOrderId, toDispatch] = await Promise.all([
+    placeDeliveryOrder(),
+    placeDeliveryOrder(),
+    connection ? placeDeliveryOrder() : Promise.resolve(undefined),
+  ]);
 
   // delivery-assignment decides on its copies of the order, installation and branch: until they
   // arrived it answers 503 delivery.copies_behind.
@@ -201,6 +272,8 @@ export async function tenantOwner(
     await main.partner('PATCH', `/deliveries/${orderId}/driver`, { driverName, driverPhone: `+49 170 ${digits(7)}` }),
     200,
   );
+
+  const dispatched = connection && toDispatch ? await dispatchToConnection(tenant, label, toDispatch) : undefined;
 
   // webhook-sender sends the test event once its copy of the installation arrived (404 until then).
   const test = await waitFor(
@@ -227,8 +300,53 @@ export async function tenantOwner(
     orderId,
     openOrderId,
     webhookDeliveryId: test.body.id,
-    markers: [tenantId, main.installationId, customerName, customerPhone, addressLine, driverName],
+    ...(connection && dispatched ? { connection, dispatched } : {}),
+    markers: [
+      tenantId,
+      main.installationId,
+      customerName,
+      customerPhone,
+      addressLine,
+      driverName,
+      ...(connection && dispatched
+        ? [connection.name, connection.connectionId, connection.installationId, dispatched.providerDeliveryId]
+        : []),
+    ],
   };
+}
+
+/**
+ * Dispatches the order by the tenant's rules (their one connection; 503 until
+ * delivery-assignment's copies hold the order), then waits for the delivery's create with the
+ * provider: the dispatch holds the provider's delivery id and its acceptance.
+ */
+async function dispatchToConnection(
+  tenant: TenantOwner['tenant'],
+  label: string,
+  orderId: string,
+): Promise<NonNullable<TenantOwner['dispatched']>> {
+  await waitFor(
+    `${label}'s order ${orderId} dispatched by its rules (answering other than 503)`,
+    async () =>
+      expectStatus(`dispatch ${label}`, await tenant('POST', `/deliveries/${orderId}/dispatch`), 201, 200, 503)
+        .status !== 503,
+    30_000,
+    200,
+  );
+  const providerDeliveryId = await waitFor(
+    `${label}'s order ${orderId} created with the provider (its dispatch provider_accepted)`,
+    async () => {
+      const [dispatch] = expectStatus(
+        `dispatch of ${label}`,
+        await tenant('GET', `/deliveries/${orderId}/dispatch`),
+        200,
+      ).body.dispatches as Array<{ providerDeliveryId: string | null; providerStatus: string | null }>;
+      return dispatch?.providerStatus === 'provider_accepted' ? (dispatch.providerDeliveryId ?? undefined) : undefined;
+    },
+    60_000,
+    200,
+  );
+  return { orderId, providerDeliveryId };
 }
 
 export interface Driver {

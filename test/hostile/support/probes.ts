@@ -69,11 +69,41 @@ export const NOT_OWNER_SCOPED: Record<string, string> = {
   ),
   'marketplace POST /api/payments/v1/tenants/{tenantId}/notifications':
     "the tenant id names whose processor secret must sign: another tenant's secret, an unknown tenant and a wrong signature are the same 401 (services/ordering-pricing/test/payments.int.test.ts)",
+  ...Object.fromEntries(
+    [
+      'GET /api/admin/v1/provider-connections/{connectionId}/scorecard',
+      'PUT /api/admin/v1/provider-connections/{connectionId}/credentials',
+      'POST /api/admin/v1/provider-connections/{connectionId}/certifications',
+      'POST /api/admin/v1/provider-connections/{connectionId}/capabilities',
+    ].map((op) => [
+      `tenant-provider-connections ${op}`,
+      'the platform administrator sees any connection by design (it decides their capabilities): there is no other owner to be',
+    ]),
+  ),
+  'tenant-provider-connections POST /api/provider-callbacks/v1/{token}':
+    "the URL's token is the capability (served by delivery-assignment itself, not the gateway): an unknown token is 404 callback.unknown, signed right or not (services/delivery-assignment/test/platform-duties.int.test.ts)",
   'provider-callbacks-admin GET /admin/v1/provider-callbacks/{deliveryId}':
     "provider-delivery's operators see every account's callbacks",
   'provider-callbacks-admin POST /admin/v1/provider-callbacks/{deliveryId}/redeliver':
     "provider-delivery's operators see every account's callbacks",
 };
+
+/**
+ * A conformance certificate of the right shape for a connection, signed by no key the marketplace
+ * trusts: its owner would get 422 connection.certificate_untrusted, anyone else the 404 before it.
+ */
+function certificateFor(baseUrl: string, name: string) {
+  return {
+    kind: 'sdp-conformance-certificate',
+    kit: { name: 'sdp-conformance', version: '1.0.0' },
+    contract: { version: '1.1.0', revision: '2026-09-19' },
+    provider: { baseUrl, name },
+    certified: ['core', 'supportsPolling', 'supportsTracking', 'supportsCancellation'],
+    finishedAt: new Date().toISOString(),
+    reportSha256: 'ab'.repeat(32),
+    signature: { algorithm: 'Ed25519', publicKey: 'bm90IGEga2V5', value: 'bm90IGEgc2lnbmF0dXJl' },
+  };
+}
 
 /** The probes of operations with path ids (the coverage check counts these). */
 export function pathProbes(cluster: HostileCluster, { a, b, pa, pb }: Owners): Probe[] {
@@ -237,6 +267,31 @@ export function pathProbes(cluster: HostileCluster, { a, b, pa, pb }: Owners): P
     [`POST ${T}/installations/{installationId}/disconnect`, a.main.installationId, inst],
   ]);
 
+  // Provider connections and dispatch, as tenant B with A's connection and the order A dispatched
+  // to it. A leaked change would add the connection to B, replace its credentials (the last test's
+  // signed callback would fail), certify it or dispatch A's order by B's rules.
+  const PC = `${T}/provider-connections`;
+  const conn = a.connection!;
+  const connection = (id: string) => ({ params: { connectionId: id } });
+  const dispatched = (id: string) => ({ params: { orderId: id } });
+  add('tenant-provider-connections', "tenant B with A's", tenantB, [
+    [`GET ${PC}/{connectionId}`, conn.connectionId, connection],
+    [`GET ${PC}/{connectionId}/scorecard`, conn.connectionId, connection],
+    [`GET ${T}/deliveries/{orderId}/dispatch`, a.dispatched!.orderId, dispatched],
+    [`POST ${PC}/{connectionId}/install`, conn.connectionId, connection],
+    [
+      `PUT ${PC}/{connectionId}/credentials`,
+      conn.connectionId,
+      (id) => ({ ...connection(id), body: { apiKey: 'pdk_mine', signingSecret: 'whsec_mine' } }),
+    ],
+    [
+      `POST ${PC}/{connectionId}/certifications`,
+      conn.connectionId,
+      (id) => ({ ...connection(id), body: certificateFor(`${cluster.provider.url}/v1`, conn.name) }),
+    ],
+    [`POST ${T}/deliveries/{orderId}/dispatch`, a.dispatched!.orderId, dispatched],
+  ]);
+
   // Provider contract, as platform account B with account A's delivery.
   const delivery = (id: string) => ({ params: { providerDeliveryId: id } });
   add('provider', "account B with A's delivery", bearer(pb.apiKey), [
@@ -369,7 +424,8 @@ export function forbiddenProbes({ a, pa }: Owners, narrow: Installation, incapab
 
 /**
  * Identifiers in bodies and queries: another tenant's branch, product, zone, category, tax
- * category, modifier group or installation is the same answer as one that does not exist.
+ * category, modifier group, installation or provider connection's installation is the same answer
+ * as one that does not exist.
  */
 export function bodyProbes({ a, b }: Owners): Probe[] {
   const tenantB = bearer(b.token);
@@ -460,6 +516,25 @@ export function bodyProbes({ a, b }: Owners): Probe[] {
       (id) => ({ params: { orderId: b.openOrderId }, body: { installationId: id } }),
       422,
     ],
+    // A leak would have A's provider carry B's order, on A's credentials.
+    [
+      "B's order assigned to A's provider connection",
+      `POST ${T}/deliveries/{orderId}/assign`,
+      a.connection!.installationId,
+      (id) => ({ params: { orderId: b.openOrderId }, body: { installationId: id } }),
+      422,
+    ],
+  ]);
+  add('tenant-provider-connections', tenantB, [
+    refused(
+      "B's dispatch rules naming A's provider connection",
+      `PUT ${T}/dispatch-rules`,
+      a.connection!.installationId,
+      (id) => ({
+        connections: [id],
+        rescue: { enabled: true, withinMinutes: 10 },
+      }),
+    ),
   ]);
   const P = '/api/partner/v1';
   const line = (productId: string, variantId: string) => ({
