@@ -89,7 +89,11 @@ export class DispatchesRepository {
   ): Promise<boolean> {
     if (next.tenantId !== owner.tenantId) throw new Error('the dispatch belongs to another tenant');
     const { _id, ...fields } = next;
-    const update = { $set: fields, ...(next.dueAt === undefined ? { $unset: { dueAt: '' as const } } : {}) };
+    const unset = {
+      ...(next.dueAt === undefined ? { dueAt: '' as const } : {}),
+      ...(next.leaseUntil === undefined ? { leaseUntil: '' as const } : {}),
+    };
+    const update = { $set: fields, ...(Object.keys(unset).length > 0 ? { $unset: unset } : {}) };
     const { matchedCount } = await this.dispatches.updateOne(
       { _id, tenantId: owner.tenantId, version: next.version - 1 },
       events.length > 0 ? updateWithOutbox<ProviderDispatch & OutboxFields>(update, events) : update,

@@ -241,13 +241,12 @@ describe('nextDueAt: pending work first', () => {
   });
 
   it('a create due: at its retry time when that is ahead, else now', () => {
-    const due = (dueAt?: Date) =>
+    const due = (retryAt?: Date) =>
       dispatch({
-        create: { state: 'due', attempts: 1, detail: 'HTTP 503', answeredAt: null },
+        create: { state: 'due', attempts: 1, detail: 'HTTP 503', answeredAt: null, ...(retryAt ? { retryAt } : {}) },
         providerDeliveryId: null,
         provider: null,
         lastHeardAt: null,
-        ...(dueAt ? { dueAt } : {}),
       });
     expect(nextDueAt(due(at('2026-11-24T10:05:04Z')), NOW, QUIET)).toEqual(at('2026-11-24T10:05:04Z'));
     expect(nextDueAt(due(at('2026-11-24T10:04:00Z')), NOW, QUIET)).toEqual(NOW);

@@ -34,6 +34,8 @@ export interface ProviderDispatch {
   create: {
     state: 'due' | 'accepted' | 'rejected' | 'failed' | 'withdrawn';
     attempts: number;
+    /** When the next attempt is due after a failed one (Retry-After, or the backoff); absent: at once. */
+    retryAt?: Date;
     /** Why the last attempt failed (no secret, no URL), or the rejection reason. */
     detail: string | null;
     answeredAt: Date | null;
@@ -65,6 +67,11 @@ export interface ProviderDispatch {
   appliedRevision: number;
   /** When the dispatcher loop should look at it again; absent when never (nothing to do). */
   dueAt?: Date;
+  /**
+   * A worker holds it until then (its claim): no other instance takes it before, whatever becomes
+   * due meanwhile (the worker looks again before it lets go). Absent when nobody works on it.
+   */
+  leaseUntil?: Date;
   /** Nothing more will happen (the provider's state is terminal, or the create never went out). */
   closed: boolean;
   log: DispatchLogEntry[];
@@ -143,7 +150,8 @@ export interface ConvergenceSettings {
  */
 export function nextDueAt(dispatch: ProviderDispatch, now: Date, convergence: ConvergenceSettings): Date | undefined {
   if (dispatch.appliedRevision < dispatch.revision) return now;
-  if (dispatch.create.state === 'due') return dispatch.dueAt && dispatch.dueAt > now ? dispatch.dueAt : now;
+  if (dispatch.create.state === 'due')
+    return dispatch.create.retryAt && dispatch.create.retryAt > now ? dispatch.create.retryAt : now;
   if (dispatch.cancel?.state === 'due' && dispatch.providerDeliveryId !== null) return now;
   return pollDueAt(dispatch, now, convergence);
 }

@@ -136,11 +136,7 @@ async function recordAnswer(ctx: DeliveryContext, dispatch: ProviderDispatch, an
       };
     const detail = describeAnswer(answer);
     if (delay !== undefined)
-      return {
-        ...d,
-        create: { ...d.create, attempts, detail },
-        dueAt: new Date(now.getTime() + delay * 1000),
-      };
+      return { ...d, create: { ...d.create, attempts, detail, retryAt: new Date(now.getTime() + delay * 1000) } };
     return {
       ...d,
       create: { state: 'failed', attempts, detail, answeredAt: now },

@@ -28,7 +28,10 @@ export async function saveDispatch(
     if (!changed) return current;
     const connection = await ctx.store.connections.find(owner, current.connectionId);
     const polling = connection !== undefined && capabilityEnabled(connection, 'supportsPolling');
-    const due = nextDueAt(changed, now, { quietMs: ctx.dispatch.quietMs, polling });
+    const computed = nextDueAt(changed, now, { quietMs: ctx.dispatch.quietMs, polling });
+    // A worker's claim holds: nothing is due before its lease ends (it works the dispatch until then).
+    const leased = changed.leaseUntil && changed.leaseUntil > now ? changed.leaseUntil : undefined;
+    const due = leased && (!computed || computed < leased) ? leased : computed;
     const { dueAt: _previous, ...rest } = changed;
     const next: ProviderDispatch = {
       ...rest,

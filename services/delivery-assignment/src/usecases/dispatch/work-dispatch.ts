@@ -20,9 +20,11 @@ const LEASE_MS = 60_000;
 export async function workDispatch(ctx: DeliveryContext, due: ProviderDispatch): Promise<'worked' | 'raced'> {
   const tenant = { tenantId: due.tenantId };
   const claimedAt = ctx.now();
+  const leaseUntil = new Date(claimedAt.getTime() + LEASE_MS);
   const claimed: ProviderDispatch = {
     ...due,
-    dueAt: new Date(claimedAt.getTime() + LEASE_MS),
+    dueAt: leaseUntil,
+    leaseUntil,
     version: due.version + 1,
     updatedAt: claimedAt,
   };
@@ -38,6 +40,6 @@ export async function workDispatch(ctx: DeliveryContext, due: ProviderDispatch):
   if (polling && polling.getTime() <= ctx.now().getTime()) await pollProviderDelivery(ctx, current);
   await syncAssignment(ctx, await fresh());
   // Release the lease: the write works out when the dispatch is due next.
-  await saveDispatch(ctx, tenant, due._id, (d) => ({ ...d }));
+  await saveDispatch(ctx, tenant, due._id, ({ leaseUntil: _lease, ...d }) => d);
   return 'worked';
 }
