@@ -50,6 +50,8 @@ type OutboxDoc = OutboxFields & { _id: unknown };
 export class OutboxRelay {
   private timer: NodeJS.Timeout | undefined;
   private sweeping: Promise<unknown> | undefined;
+  /** Set by stop: a sweep under way ends after the document in hand. */
+  private stopping = false;
   private pendingClears = new Map<string, PendingClear[]>();
   private pendingCount = 0;
   private clearTimer: NodeJS.Timeout | undefined;
@@ -121,7 +123,13 @@ export class OutboxRelay {
     this.timer = setTimeout(tick, interval);
   }
 
+  /**
+   * Stops the sweep. A sweep under way ends after the document in hand: what it has not reached
+   * stays staged for the next sweep of any process (never lost), so a backlog cannot hold a
+   * SIGTERM past its bound.
+   */
   async stop(): Promise<void> {
+    this.stopping = true;
     const timer = this.timer;
     this.timer = undefined;
     clearTimeout(timer);
@@ -141,6 +149,7 @@ export class OutboxRelay {
         .limit(this.options.batchSize ?? 100)
         .toArray();
       for (const doc of docs) {
+        if (this.stopping) break;
         // One document whose events cannot be published (an event its schema refuses, say) must
         // not hold up the others: it stays pending, and is logged at every pass.
         try {

@@ -53,6 +53,12 @@ export interface ConsumerSpec<M extends TopicMap = PlatformTopics, T extends Top
   dedupe?: boolean;
   /** Backoff between attempts of a retriable failure (default 200 ms doubling to 30 s). */
   retryBackoffMs?: { initial: number; max: number };
+  /**
+   * true for a consumer that requests wait on (a copy a request checks is caught up before it
+   * answers): on SIGTERM it keeps consuming while HTTP drains and stops after the last request,
+   * instead of at once, so that a request in flight at the stop is answered, not refused.
+   */
+  servesRequests?: boolean;
 }
 
 /**

@@ -142,6 +142,8 @@ interface Assembled {
 interface Serving<M extends TopicMap> {
   parts: ServiceParts<M>;
   consumers: EventConsumer<M>[];
+  /** The consumers requests wait on (`servesRequests`): stopped after HTTP, not at once. */
+  servingConsumers: ReadonlySet<EventConsumer<M>>;
   server: Server;
 }
 
@@ -238,6 +240,7 @@ async function serve<S extends Record<string, Setting<unknown>>, M extends Topic
   { http, outbox }: Assembled,
 ): Promise<Serving<M>> {
   const consumers: EventConsumer<M>[] = [];
+  const servingConsumers = new Set<EventConsumer<M>>();
   try {
     const parts = await definition.setup({
       config,
@@ -255,10 +258,11 @@ async function serve<S extends Record<string, Setting<unknown>>, M extends Topic
     for (const spec of parts.consumers ?? []) {
       const consumer = deps.createConsumer(spec);
       consumers.push(consumer);
+      if (spec.servesRequests) servingConsumers.add(consumer);
       await consumer.start();
     }
     const server = await http.listen(config.port, config.host);
-    return { parts, consumers, server };
+    return { parts, consumers, servingConsumers, server };
   } catch (error) {
     for (const consumer of consumers) await consumer.stop().catch(() => undefined);
     await deps.close();
@@ -336,25 +340,26 @@ function phaseTimer() {
  * requests, within their bound), work (consumers and background work), outbox, connections.
  */
 async function stopSequence<S, M extends TopicMap>(running: Running<S, M>): Promise<void> {
-  const { logger, http, inFlight, consumers, parts, outbox, consumerLag, deps, holds } = running;
+  const { logger, http, inFlight, consumers, servingConsumers, parts, outbox, consumerLag, deps, holds } = running;
   logger.info('stopping');
   const { phasesMs, phase } = phaseTimer();
   running.stopPruning();
   http.stopAccepting();
   inFlight.closeAfterAnswers();
+  const stopConsumer = (consumer: EventConsumer<M>) =>
+    consumer.stop().catch((error) => logger.warn({ err: error }, 'consumer stop failed'));
   // Consumers and background work stop taking new work at once (what is in hand finishes):
-  // a message or a due retry must not start while the process is on its way out.
+  // a message or a due retry must not start while the process is on its way out. Those that
+  // requests wait on keep going until the last request is answered.
   const workStopped = Promise.all([
-    ...consumers.map((consumer) =>
-      consumer.stop().catch((error) => logger.warn({ err: error }, 'consumer stop failed')),
-    ),
+    ...consumers.filter((consumer) => !servingConsumers.has(consumer)).map(stopConsumer),
     parts.stopWork?.().catch((error) => logger.warn({ err: error }, 'background work stop failed')),
   ]);
   const drainMs = await drainHttp(running);
   phase('drain');
   await closeHttp(running, drainMs);
   phase('http');
-  await workStopped;
+  await Promise.all([workStopped, ...[...servingConsumers].map(stopConsumer)]);
   phase('work');
   await outbox.stop();
   phase('outbox');

@@ -42,6 +42,27 @@ const definition: ServiceDefinition<Record<string, never>, AnyTopics> = {
       ctx.status = 201;
       ctx.body = { orderId };
     });
+    // A request that waits on a consumer (as an assignment waits for its copies): it stages an
+    // order after the stop began, then answers once the consumer has handled it.
+    routes.post('/orders/read-back', 'public', async (ctx) => {
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      const orderId = randomUUID();
+      await db.collection('orders').insertOne(
+        withOutbox<{ _id: never; status: number }, AnyTopics>({ _id: orderId as never, status: 1 }, [
+          {
+            topic,
+            key: orderId,
+            type: 'test.order.created',
+            data: { orderId, status: 1, totalMinor: 1, note: null },
+          },
+        ]),
+      );
+      await outbox.flush('orders', orderId);
+      const until = Date.now() + 5_000;
+      while (!handled.includes(orderId) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
+      ctx.status = handled.includes(orderId) ? 200 : 503;
+      ctx.body = { orderId };
+    });
     routes.get('/slow', 'public', async (ctx) => {
       await new Promise((resolve) => setTimeout(resolve, 1500));
       ctx.body = { done: true };
@@ -55,7 +76,8 @@ const definition: ServiceDefinition<Record<string, never>, AnyTopics> = {
       traceparents.set(orderId, event.headers.traceparent?.toString());
       handled.push(orderId);
     };
-    return { consumers: [{ name: 'orders', topics: [topic], handler }] };
+    // servesRequests: /orders/read-back waits on it, so it stops after HTTP.
+    return { consumers: [{ name: 'orders', topics: [topic], handler, servesRequests: true }] };
   },
 };
 
@@ -155,6 +177,7 @@ describe('a service on the shared runtime', () => {
 
   it('finishes a request in flight when stopped, then refuses new connections', async () => {
     const slow = fetch(`${running.url}/slow`);
+    const readBack = fetch(`${running.url}/orders/read-back`, { method: 'POST' });
     await new Promise((resolve) => setTimeout(resolve, 200));
     const stopped = running.stop();
     // During the drain (SHUTDOWN_DRAIN_MS) a request on its way is still served, and told that its
@@ -165,6 +188,8 @@ describe('a service on the shared runtime', () => {
     const response = await slow;
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ done: true });
+    // The consumer it waits on kept consuming while HTTP drained.
+    expect((await readBack).status).toBe(200);
     await stopped;
     await expect(fetch(`${running.url}/healthz`)).rejects.toThrow();
   });

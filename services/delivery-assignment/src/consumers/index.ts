@@ -21,7 +21,8 @@ export const COPY_CONSUMERS = { orders: 'orders', installations: 'installations'
 /**
  * Kafka consumers of this service (groups `delivery-assignment.<name>`): its copies of orders,
  * installations and branches, and the platform's dispatch to provider connections. Each handler is idempotent by itself (see usecases/apply-order-event.ts and the two apply-* beside it), and
- * tells the progress what it handled, so that an assignment can wait for the copies to catch up.
+ * tells the progress what it handled, so that an assignment can wait for the copies to catch up
+ * (`servesRequests`: on SIGTERM they keep going until the last assignment in flight is answered).
  */
 export function consumers(ctx: DeliveryContext, progress: CopiesProgress, fromBeginning: boolean): ConsumerSpec[] {
   return [
@@ -30,6 +31,7 @@ export function consumers(ctx: DeliveryContext, progress: CopiesProgress, fromBe
       topics: [TOPICS.orders],
       fromBeginning,
       dedupe: false,
+      servesRequests: true,
       handler: async (event) => {
         await applyOrderEvent(ctx, event.type, event.data);
         progress.orders.handledUpTo(event.partition, event.offset);
@@ -40,6 +42,7 @@ export function consumers(ctx: DeliveryContext, progress: CopiesProgress, fromBe
       topics: [TOPICS.installations],
       fromBeginning,
       dedupe: false,
+      servesRequests: true,
       handler: async (event) => {
         await applyInstallationChange(ctx, event.data);
         progress.installations.handledUpTo(event.partition, event.offset);
@@ -50,6 +53,7 @@ export function consumers(ctx: DeliveryContext, progress: CopiesProgress, fromBe
       topics: [TOPICS.catalog],
       fromBeginning,
       dedupe: false,
+      servesRequests: true,
       handler: async (event) => {
         await applyCatalogChange(ctx, event.data);
         progress.catalog.handledUpTo(event.partition, event.offset);
