@@ -602,6 +602,23 @@ it('serves every repository query from an index: the time per lookup does not gr
         ),
     },
     {
+      name: 'InstallationCopiesRepository.setSandboxFailures: the next attempts of a held copy fail',
+      run: async () => {
+        expect(await installations.setSandboxFailures(OWNER, 8)).toBe(true);
+        expect(
+          await installations.setSandboxFailures({ tenantId: 'tenant-next-door', installationId: INSTALLATION }, 8),
+        ).toBe(false);
+      },
+    },
+    {
+      name: 'InstallationCopiesRepository.takeSandboxFailure: one failure taken while any is left',
+      run: async () => {
+        await installations.setSandboxFailures(OWNER, 1);
+        expect(await installations.takeSandboxFailure(OWNER)).toBe(true);
+        expect(await installations.takeSandboxFailure(OWNER)).toBe(false);
+      },
+    },
+    {
       name: 'MetaRepository.claimSendingSince: a later start reads the first one back',
       run: async () => expect(await meta.claimSendingSince(new Date())).toEqual(SENDING_SINCE),
     },

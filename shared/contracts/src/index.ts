@@ -14,6 +14,8 @@ export {
   OAuth2Input as OAuth2InputSchema,
   API_KEY_ROTATION_OVERLAP,
   TENANT_TOKEN_LIFETIME,
+  SANDBOX_SCENARIOS,
+  type SandboxScenarioName,
   providerSchemas,
   providerAdminSchemas,
   providerOperationsSchemas,

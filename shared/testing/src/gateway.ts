@@ -94,7 +94,7 @@ const slug = (prefix: string) => `${prefix}-${randomBytes(4).toString('hex')}-${
 
 export async function createTenant(
   gw: TestGateway,
-  profile: { currencyCode?: string; defaultLanguage?: string } = {},
+  profile: { currencyCode?: string; defaultLanguage?: string; sandbox?: boolean } = {},
 ): Promise<{ tenantId: string; tenant: ApiClient }> {
   const created = await gw.admin.call('POST', '/api/admin/v1/tenants', {
     slug: slug('t'),

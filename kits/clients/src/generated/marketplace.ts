@@ -689,6 +689,8 @@ export interface components {
         | 'ZWL';
       /** @description BCP 47 tag, for example en or en-GB. */
       defaultLanguage: string;
+      /** @description A sandbox tenant (default false): its installations may drive scripted scenarios with `POST /api/partner/v1/sandbox/scenarios`. Fixed once the tenant exists. */
+      sandbox?: boolean;
     };
     TenantTokenRequest: {
       /**
@@ -829,6 +831,8 @@ export interface components {
       name: string;
       currencyCode: string;
       defaultLanguage: string;
+      /** @description A sandbox tenant: its installations drive scripted scenarios. */
+      sandbox: boolean;
       /** Format: date-time */
       createdAt: string;
     };

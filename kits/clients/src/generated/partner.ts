@@ -388,6 +388,38 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/partner/v1/sandbox/scenarios': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Run a sandbox scenario
+     * @description The sandbox does what the restaurant would, at once, and answers what it did, the webhooks that follow and the outcome: the order or the assignment as the tenant API answers it (the tenant API's refusal when the order's state does not allow it: 404, 409 or 422 with its code), or the new signing secret. A repeat with the same `Idempotency-Key` answers the first outcome and runs nothing, but `secret.rotate`, which is never stored (a repeat rotates again).
+     *
+     *     | Scenario | Needs | Does | Webhooks |
+     *     |---|---|---|---|
+     *     | `order.accept` | `orderId` | the restaurant accepts the order (status Accepted: read it with GET /orders/{orderId}) | no webhook |
+     *     | `order.reject` | `orderId` | the restaurant rejects the order (status Rejected); a live delivery assignment is terminated | `delivery.cancelled` to the installation holding a live assignment |
+     *     | `order.cancel` | `orderId` | the restaurant cancels the order (status Cancelled); a live delivery assignment is terminated | `orders.cancelled` to the order's source installation, `delivery.cancelled` to the installation holding a live assignment |
+     *     | `delivery.assign` | `orderId` | the restaurant assigns the order's delivery to the calling installation | `delivery.assigned` to the calling installation |
+     *     | `delivery.reassign` | `orderId`, `installationId` | the restaurant reassigns the delivery the caller holds (still Assigned) to `installationId` | `delivery.superseded` to the calling installation, `delivery.assigned` to `installationId` |
+     *     | `webhook.fail` | `times` | the caller's next `times` webhook attempts fail (the sandbox answers them 503, nothing is sent): retries follow the retry schedule and show in the delivery log, where a redelivery can be asked for | no webhook |
+     *     | `secret.rotate` | nothing | the webhook signing secret is rotated: the new one is in the answer; for 24 hours both sign (`webhook-signature` carries two signatures) | no webhook |
+     *
+     *     **Required scope:** none: any valid API key of the installation.
+     */
+    post: operations['runSandboxScenario'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface webhooks {
   'orders.created': {
@@ -1100,6 +1132,57 @@ export interface components {
       attempts: components['schemas']['WebhookDeliveryAttempt'][];
       /** @description The webhook body exactly as every attempt sent it (JSON text, byte for byte): verify a signature over it, or replay it. */
       body: string;
+    };
+    /** @description A scripted scenario of the sandbox. */
+    SandboxScenarioRequest: {
+      /**
+       * @description `order.accept`, `order.reject`, `order.cancel`: the restaurant acts on `orderId`; `delivery.assign`: it assigns `orderId`'s delivery to the calling installation; `delivery.reassign`: it reassigns the delivery the caller holds (Assigned) to `installationId`; `webhook.fail`: the next `times` webhooks to the caller fail (answered 503 by the sandbox, not sent), so retries and the delivery log can be tried; `secret.rotate`: the webhook signing secret is rotated (both sign for 24 hours).
+       * @enum {string}
+       */
+      scenario:
+        | 'order.accept'
+        | 'order.reject'
+        | 'order.cancel'
+        | 'delivery.assign'
+        | 'delivery.reassign'
+        | 'webhook.fail'
+        | 'secret.rotate';
+      /**
+       * Format: uuid
+       * @description The order the scenario acts on (order.*, delivery.*).
+       */
+      orderId?: string;
+      /**
+       * Format: uuid
+       * @description delivery.reassign: the installation of the sandbox tenant the delivery goes to.
+       */
+      installationId?: string;
+      /** @description webhook.fail: how many of the next webhooks fail (1 to 8). */
+      times?: number;
+    };
+    SandboxScenarioResult: {
+      /** @enum {string} */
+      scenario:
+        | 'order.accept'
+        | 'order.reject'
+        | 'order.cancel'
+        | 'delivery.assign'
+        | 'delivery.reassign'
+        | 'webhook.fail'
+        | 'secret.rotate';
+      /** @description What the sandbox did, in words. */
+      does: string;
+      /** @description The webhooks that follow, each with its receiver. */
+      emits: {
+        type: string;
+        /**
+         * @description caller: the calling installation; source: the order source; assignee: the installation holding a live assignment; installationId: the one named in the request.
+         * @enum {string}
+         */
+        to: 'caller' | 'source' | 'assignee' | 'installationId';
+      }[];
+      /** @description The order (order.*) or the assignment (delivery.*) as the tenant API answers it, `{ failingNext }` (webhook.fail) or `{ webhookSigningSecret }` (secret.rotate: shown once). */
+      outcome: unknown;
     };
   };
   responses: {
@@ -2310,6 +2393,83 @@ export interface operations {
         };
       };
       /** @description Conflict. Codes: `webhook.delivery_in_progress`, `webhook.installation_not_receiving`, `idempotency.key_reused`, `idempotency.request_in_progress`. */
+      409: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      502: components['responses']['BadGateway'];
+      503: components['responses']['UnavailableOrBusy'];
+      504: components['responses']['GatewayTimeout'];
+    };
+  };
+  runSandboxScenario: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description Identifies one request attempt. Scoped per installation, kept 24 hours. 1 to 128 characters, no leading or trailing whitespace, no control characters. Missing: 400 `idempotency.key_missing`; invalid: 400 `idempotency.key_invalid`. */
+        'Idempotency-Key': components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * @description The scenario and what it acts on.
+     *
+     *     Accepted media types: `application/json`, `text/json` and `application/*+json`.
+     */
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SandboxScenarioRequest'];
+        'text/json': components['schemas']['SandboxScenarioRequest'];
+      };
+    };
+    responses: {
+      /** @description What the scenario did. */
+      200: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SandboxScenarioResult'];
+        };
+      };
+      /** @description Bad request. Codes: `request.invalid` (validation failed; `errors` maps field paths to messages), `request.malformed` (the body is not JSON), `idempotency.key_missing` (no `Idempotency-Key`), `idempotency.key_invalid` (an `Idempotency-Key` over 128 characters or with surrounding whitespace), `request.aborted` (the client went away before its body was received). */
+      400: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      /** @description Forbidden (`sandbox.not_a_sandbox`): the installation is not one of a sandbox tenant. (`auth.insufficient_scope` is never sent here: the sandbox asks no scope.) */
+      403: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict. Codes: `idempotency.key_reused`, `idempotency.request_in_progress` (and the tenant API's own conflicts of the scenario's action, passed on as they are). */
       409: {
         headers: {
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];

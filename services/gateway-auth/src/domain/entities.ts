@@ -11,6 +11,8 @@ export interface Tenant {
   name: string;
   currencyCode: string;
   defaultLanguage: string;
+  /** A sandbox tenant: its installations may drive scripted scenarios (domain/sandbox.ts). Absent: false. */
+  sandbox?: boolean;
   createdAt: Date;
   /** The secrets its payment processor signs notifications with (absent until the first rotation). */
   paymentProcessor?: ProcessorSecrets | null;

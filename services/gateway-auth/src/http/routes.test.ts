@@ -26,6 +26,7 @@ it('declares exactly these routes, each with its audience', () => {
     'partner  GET    /api/partner/v1/webhooks/deliveries',
     'partner  GET    /api/partner/v1/webhooks/deliveries/:deliveryId',
     'partner  POST   /api/partner/v1/webhooks/deliveries/:deliveryId/redeliver',
+    'partner  POST   /api/partner/v1/sandbox/scenarios',
     'admin    POST   /api/admin/v1/tenants',
     'admin    GET    /api/admin/v1/tenants',
     'admin    GET    /api/admin/v1/tenants/:tenantId',

@@ -7,6 +7,7 @@ import { registerDocsRoutes } from './docs-routes';
 import { registerOAuthRoutes } from './oauth-routes';
 import { registerOpenApiRoutes } from './openapi-routes';
 import { registerPartnerRoutes, type PartnerRouting } from './partner/routes';
+import { registerSandboxRoutes } from './partner/sandbox-routes';
 import { registerPaymentProcessorRoutes } from './payment-processor-routes';
 import { registerAdminForwards, registerTenantForwards } from './tenant-forward-routes';
 import { registerTenantRoutes } from './tenant-routes';
@@ -21,6 +22,7 @@ export function registerRoutes(
   routing: PartnerRouting,
 ): void {
   registerPartnerRoutes(service.routes, gateway, routing);
+  registerSandboxRoutes(service.routes, gateway, routing);
   registerAdminRoutes(service.routes, gateway);
   registerTenantRoutes(service.routes, gateway);
   registerTenantForwards(service.routes, gateway, routing);

@@ -54,6 +54,23 @@ export class InstallationCopiesRepository {
     return (await this.installations.findOne({ _id: installationId, tenantId: owner.tenantId })) ?? undefined;
   }
 
+  /** The sandbox's failures ahead (replacing what was left); only on a copy already held (no upsert). */
+  async setSandboxFailures(owner: InstallationOwner, times: number): Promise<boolean> {
+    const { matchedCount } = await this.installations.updateOne(
+      { _id: owner.installationId, tenantId: owner.tenantId },
+      { $set: { sandboxFailuresLeft: times } },
+    );
+    return matchedCount > 0;
+  }
+
+  async takeSandboxFailure(owner: InstallationOwner): Promise<boolean> {
+    const { modifiedCount } = await this.installations.updateOne(
+      { _id: owner.installationId, tenantId: owner.tenantId, sandboxFailuresLeft: { $gt: 0 } },
+      { $inc: { sandboxFailuresLeft: -1 } },
+    );
+    return modifiedCount > 0;
+  }
+
   /** Every installation of the tenant (a handful: the apps it installed). */
   async listForTenant(owner: TenantOwner): Promise<InstallationCopy[]> {
     return this.installations.find({ tenantId: owner.tenantId }).toArray();

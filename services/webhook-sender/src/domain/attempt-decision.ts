@@ -18,7 +18,7 @@ import { delayAfter, verdictOf, type AttemptResult, type RetryPolicy } from './r
  * earlier events). Neither the URL nor the secret is ever put in `reason`.
  */
 export type AttemptTarget =
-  | { send: true; url: string; secret: string; previousSecret?: string }
+  | { send: true; url: string; secret: string; previousSecret?: string; sandboxFailure?: true }
   | { send: false; status: Extract<DeliveryStatus, 'cancelled' | 'failed'>; reason: string }
   | { send: false; status: 'pending'; until: Date; reason: string };
 

@@ -28,6 +28,12 @@ export interface InstallationCopy {
   previousWebhookSecretExpiresAt?: Date | null;
   revision: number;
   changedAt: Date;
+  /**
+   * The sender's own, not the event's: how many of the installation's next attempts the sandbox's
+   * `webhook.fail` scenario fails unsent (absent: none). On the copy the attempt reads anyway, so
+   * an installation without it costs no extra read; a newer snapshot leaves it as it is.
+   */
+  sandboxFailuresLeft?: number;
 }
 
 /** `system.test` goes to any connected installation with a URL; it cannot be subscribed to. */

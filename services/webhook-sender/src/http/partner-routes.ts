@@ -1,11 +1,13 @@
 import type { RouterContext } from '@koa/router';
-import { pathId, type RequestState, type RouteTable } from '@marketplace/http';
+import { validationError } from '@marketplace/errors';
+import { pathId, requestBody, type RequestState, type RouteTable } from '@marketplace/http';
 import { identityOf } from '@marketplace/identity';
 import type { InstallationOwner } from '@marketplace/store';
 import type { WebhookContext } from '../usecases/context';
 import { getDelivery } from '../usecases/get-delivery';
 import { listOwnDeliveries } from '../usecases/list-own-deliveries';
 import { redeliverWebhook } from '../usecases/redeliver-webhook';
+import { setSandboxFailures } from '../usecases/set-sandbox-failures';
 import { listQuery } from './list-query';
 import { partnerDeliveryView } from './views';
 
@@ -30,6 +32,15 @@ export function registerPartnerRoutes(routes: RouteTable, ctx: WebhookContext): 
   });
   routes.get(`${PREFIX}/:deliveryId`, 'partner', async (c) => {
     c.body = partnerDeliveryView(await getDelivery(ctx, installationOf(c), pathId(c.params.deliveryId)), true);
+  });
+  // The sandbox's webhook.fail: reached only through the gateway's sandbox scenario, for a sandbox tenant.
+  routes.post('/api/partner/v1/sandbox/webhook-failures', 'partner', async (c) => {
+    const times = (requestBody(c) as { times?: unknown } | undefined)?.times;
+    if (typeof times !== 'number' || !Number.isInteger(times) || times < 1 || times > 8)
+      throw validationError('request.invalid', 'The request is invalid.', {
+        times: ['must be an integer from 1 to 8'],
+      });
+    c.body = await setSandboxFailures(ctx, installationOf(c), times);
   });
   routes.post(`${PREFIX}/:deliveryId/redeliver`, 'partner', async (c) => {
     const owner = installationOf(c);

@@ -16,6 +16,7 @@ it('declares exactly these routes, each with its audience', () => {
     'tenant   POST   /api/tenant/v1/webhooks/deliveries/:deliveryId/redeliver',
     'partner  GET    /api/partner/v1/webhooks/deliveries',
     'partner  GET    /api/partner/v1/webhooks/deliveries/:deliveryId',
+    'partner  POST   /api/partner/v1/sandbox/webhook-failures',
     'partner  POST   /api/partner/v1/webhooks/deliveries/:deliveryId/redeliver',
     'admin    GET    /admin/v1/provider-callbacks/openapi.json',
     'admin    GET    /admin/v1/provider-callbacks',

@@ -64,6 +64,8 @@ function context() {
     findForTenant: async (owner, id) => INSTALLATIONS.find((i) => i._id === id && i.tenantId === owner.tenantId),
     listForTenant: async (owner) => INSTALLATIONS.filter((i) => i.tenantId === owner.tenantId),
     saveIfNewer: unused,
+    setSandboxFailures: unused,
+    takeSandboxFailure: unused,
   };
   const ctx: WebhookContext = {
     store: {

@@ -90,6 +90,12 @@ function context(delivery: Delivery | undefined, answer: SendResult, receiver = 
       owner.tenantId === receiver.tenantId && id === receiver._id ? receiver : undefined,
     listForTenant: unused,
     saveIfNewer: unused,
+    setSandboxFailures: unused,
+    takeSandboxFailure: async () => {
+      if (!receiver.sandboxFailuresLeft) return false;
+      receiver.sandboxFailuresLeft -= 1;
+      return true;
+    },
   };
   const http: WebhookHttp = {
     post: async (url, headers, body, contentType) => {
@@ -162,6 +168,20 @@ describe('makeAttempt', () => {
     });
     expect(write!.state.nextAttemptAt!.getTime()).toBeGreaterThan(NOW.getTime());
     expect(ended).toEqual([]);
+  });
+
+  it("fails a sandbox installation's attempt unsent while its scripted failures last, then sends", async () => {
+    const receiver = { ...installation, sandboxFailuresLeft: 1 };
+    const failing = context(webhook(), answered(204), receiver);
+    await makeAttempt(failing.ctx, job());
+    expect(failing.posted).toEqual([]);
+    expect(failing.written[0]!.attempt).toMatchObject({ statusCode: 503, latencyMs: 0 });
+    expect(failing.written[0]!.state).toMatchObject({ status: 'pending', nextAttempt: 2 });
+    expect(receiver.sandboxFailuresLeft).toBe(0);
+    const sending = context(webhook({ nextAttempt: 2 }), answered(204), receiver);
+    await makeAttempt(sending.ctx, job(2));
+    expect(sending.posted).toHaveLength(1);
+    expect(sending.written[0]!.state.status).toBe('delivered');
   });
 
   it('dead-letters after the last attempt of the policy', async () => {

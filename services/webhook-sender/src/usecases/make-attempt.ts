@@ -38,6 +38,8 @@ interface PreparedRequest {
   body: Buffer;
   kind: DeliveryKind;
   at: Date;
+  /** The installation's copy has sandbox failures left (the sandbox's `webhook.fail`). */
+  sandboxFailure?: true;
 }
 
 /** What the prepare stage hands on: a signed request, or the target that sends nothing. */
@@ -89,7 +91,7 @@ async function attemptNow(
     await saveAttemptOutcome(ctx, job, () => outcomeWithoutSending(prepared));
     return 'not-sent';
   }
-  const sent = await sendAttempt(ctx, prepared);
+  const sent = await sendAttempt(ctx, prepared, delivery);
   const attempt = recordAttempt(ctx, job, delivery, sent);
   await saveAttemptOutcome(ctx, job, (now) =>
     outcomeAfterSending({ policy: prepared.kind.policy, url: prepared.url, attempt, result: sent.result }, now),
@@ -115,11 +117,32 @@ async function prepareAttempt(ctx: WebhookContext, delivery: Delivery, sendBy?: 
   const at = ctx.now();
   const unixSeconds = Math.floor(at.getTime() / 1000);
   const headers = kind.signer.headers(target.secret, delivery._id, unixSeconds, body, target.previousSecret);
-  return { send: true, url: target.url, headers, body, kind, at };
+  return {
+    send: true,
+    url: target.url,
+    headers,
+    body,
+    kind,
+    at,
+    ...(target.sandboxFailure && { sandboxFailure: true }),
+  };
 }
 
-/** Send: the POST, behind outbound safety (a network problem is a result, not a throw). */
-async function sendAttempt(ctx: WebhookContext, request: PreparedRequest): Promise<SentRequest> {
+/**
+ * Send: the POST, behind outbound safety (a network problem is a result, not a throw). A sandbox
+ * installation that asked its next attempts to fail (the sandbox's `webhook.fail`) gets a 503 of
+ * ours instead (latency 0: nothing was sent), recorded and retried like any 503.
+ */
+async function sendAttempt(ctx: WebhookContext, request: PreparedRequest, delivery: Delivery): Promise<SentRequest> {
+  if (
+    request.sandboxFailure &&
+    delivery.kind === 'partner-webhook' &&
+    (await ctx.store.installations.takeSandboxFailure({
+      tenantId: delivery.tenantId,
+      installationId: delivery.installationId,
+    }))
+  )
+    return { request, result: { kind: 'response', status: 503, latencyMs: 0, retryAfter: null } };
   const result = await ctx.http.post(request.url, request.headers, request.body, request.kind.contentType);
   return { request, result };
 }

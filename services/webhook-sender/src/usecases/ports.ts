@@ -88,6 +88,10 @@ export interface InstallationCopiesStore {
   saveIfNewer(owner: InstallationOwner, snapshot: Omit<InstallationCopy, '_id' | 'tenantId'>): Promise<boolean>;
   findForTenant(owner: TenantOwner, installationId: string): Promise<InstallationCopy | undefined>;
   listForTenant(owner: TenantOwner): Promise<InstallationCopy[]>;
+  /** The sandbox's `webhook.fail`: the next `times` attempts fail unsent; false when no copy is held yet. */
+  setSandboxFailures(owner: InstallationOwner, times: number): Promise<boolean>;
+  /** Takes one of those failures if any is left (atomic: two attempts never take the same one). */
+  takeSandboxFailure(owner: InstallationOwner): Promise<boolean>;
 }
 
 /** The newest known signing secret of each platform account, sealed (adapters/account-secrets-repository.ts). */

@@ -65,7 +65,13 @@ function context(
   const ctx: WebhookContext = {
     store: {
       deliveries,
-      installations: { findForTenant: unused, listForTenant: unused, saveIfNewer: unused },
+      installations: {
+        findForTenant: unused,
+        listForTenant: unused,
+        saveIfNewer: unused,
+        setSandboxFailures: unused,
+        takeSandboxFailure: unused,
+      },
       accountSecrets: { saveIfNewer: unused, findForAccount: unused },
       meta: { claimSendingSince: unused },
     },

@@ -35,6 +35,7 @@ async function installationTarget(ctx: WebhookContext, delivery: PartnerWebhookD
     url: installation.webhookUrl!,
     secret: ctx.unseal.installationSecret(installation._id, installation.webhookSecretSealed!),
     ...(previousSealed && { previousSecret: ctx.unseal.installationSecret(installation._id, previousSealed) }),
+    ...((installation.sandboxFailuresLeft ?? 0) > 0 && { sandboxFailure: true as const }),
   };
 }
 

@@ -92,6 +92,10 @@ export interface TenantInput {
    * BCP 47 tag, for example en or en-GB.
    */
   defaultLanguage: string;
+  /**
+   * A sandbox tenant (default false): its installations may drive scripted scenarios with `POST /api/partner/v1/sandbox/scenarios`. Fixed once the tenant exists.
+   */
+  sandbox?: boolean;
 }
 export interface TenantTokenRequest {
   /**
@@ -206,6 +210,34 @@ export interface InstallationApiKeyRotateRequest {
    * How long the previous API key keeps working, 0 to 604800 seconds (7 days); 0, the default, stops it at once.
    */
   overlapSeconds?: number;
+}
+/**
+ * A scripted scenario of the sandbox.
+ */
+export interface SandboxScenarioRequest {
+  /**
+   * `order.accept`, `order.reject`, `order.cancel`: the restaurant acts on `orderId`; `delivery.assign`: it assigns `orderId`'s delivery to the calling installation; `delivery.reassign`: it reassigns the delivery the caller holds (Assigned) to `installationId`; `webhook.fail`: the next `times` webhooks to the caller fail (answered 503 by the sandbox, not sent), so retries and the delivery log can be tried; `secret.rotate`: the webhook signing secret is rotated (both sign for 24 hours).
+   */
+  scenario:
+    | 'order.accept'
+    | 'order.reject'
+    | 'order.cancel'
+    | 'delivery.assign'
+    | 'delivery.reassign'
+    | 'webhook.fail'
+    | 'secret.rotate';
+  /**
+   * The order the scenario acts on (order.*, delivery.*).
+   */
+  orderId?: string;
+  /**
+   * delivery.reassign: the installation of the sandbox tenant the delivery goes to.
+   */
+  installationId?: string;
+  /**
+   * webhook.fail: how many of the next webhooks fail (1 to 8).
+   */
+  times?: number;
 }
 export interface TaxCategoryInput {
   name: string;

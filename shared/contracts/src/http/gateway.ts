@@ -20,22 +20,30 @@ const outboundUrl = (description: string): JsonSchema => ({
     'address; plain http to a loopback host only when the deployment allows it (local and test setups).',
 });
 
-export const TenantInput = object({
-  slug,
-  name: text(200),
-  // ISO 4217 codes in use; the generated type stays `string` rather than a union of some 300 codes.
-  currencyCode: {
-    type: 'string',
-    enum: Intl.supportedValuesOf('currency'),
-    tsType: 'string',
-    description: 'An ISO 4217 currency code, for example EUR. Fixed once the tenant exists.',
+export const TenantInput = object(
+  {
+    slug,
+    name: text(200),
+    // ISO 4217 codes in use; the generated type stays `string` rather than a union of some 300 codes.
+    currencyCode: {
+      type: 'string',
+      enum: Intl.supportedValuesOf('currency'),
+      tsType: 'string',
+      description: 'An ISO 4217 currency code, for example EUR. Fixed once the tenant exists.',
+    },
+    defaultLanguage: {
+      type: 'string',
+      pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$',
+      description: 'BCP 47 tag, for example en or en-GB.',
+    },
+    sandbox: {
+      type: 'boolean',
+      description:
+        'A sandbox tenant (default false): its installations may drive scripted scenarios with `POST /api/partner/v1/sandbox/scenarios`. Fixed once the tenant exists.',
+    },
   },
-  defaultLanguage: {
-    type: 'string',
-    pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$',
-    description: 'BCP 47 tag, for example en or en-GB.',
-  },
-});
+  { optional: ['sandbox'] },
+);
 
 /** How long a minted tenant token may live: 30 days, or up to 365 when the administrator asks for it. */
 export const TENANT_TOKEN_LIFETIME = {
@@ -188,3 +196,42 @@ export const InstallationInput = object({
     description: 'The exact published contract version the tenant consents to.',
   },
 });
+
+/**
+ * The sandbox's scenarios (ours, an extension of Partner API v1): what a sandbox tenant's
+ * installation may ask the sandbox to do to its orders and deliveries, as the restaurant would.
+ */
+export const SANDBOX_SCENARIOS = [
+  'order.accept',
+  'order.reject',
+  'order.cancel',
+  'delivery.assign',
+  'delivery.reassign',
+  'webhook.fail',
+  'secret.rotate',
+] as const;
+export type SandboxScenarioName = (typeof SANDBOX_SCENARIOS)[number];
+
+export const SandboxScenarioRequest: JsonSchema = object(
+  {
+    scenario: {
+      type: 'string',
+      enum: [...SANDBOX_SCENARIOS],
+      description:
+        '`order.accept`, `order.reject`, `order.cancel`: the restaurant acts on `orderId`; `delivery.assign`: it assigns ' +
+        "`orderId`'s delivery to the calling installation; `delivery.reassign`: it reassigns the delivery the caller " +
+        'holds (Assigned) to `installationId`; `webhook.fail`: the next `times` webhooks to the caller fail (answered ' +
+        '503 by the sandbox, not sent), so retries and the delivery log can be tried; `secret.rotate`: the webhook ' +
+        'signing secret is rotated (both sign for 24 hours).',
+    },
+    orderId: uuid('The order the scenario acts on (order.*, delivery.*).'),
+    installationId: uuid('delivery.reassign: the installation of the sandbox tenant the delivery goes to.'),
+    times: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 8,
+      description: 'webhook.fail: how many of the next webhooks fail (1 to 8).',
+    },
+  },
+  { optional: ['orderId', 'installationId', 'times'], description: 'A scripted scenario of the sandbox.' },
+);

@@ -49,6 +49,7 @@ import {
   ContractVersionInput,
   InstallationApiKeyRotateRequest,
   InstallationInput,
+  SandboxScenarioRequest,
   TenantInput,
   TenantTokenRequest,
 } from './gateway';
@@ -73,7 +74,13 @@ import {
 export { ORDER_LIMITS, PHONE_PATTERN } from './orders';
 export { PAYMENT_SUCCEEDED } from './ordering-tenant';
 export { ASSIGNMENT_STATUS, DELIVERY_LIMITS, type AssignmentStatusName } from './partner-deliveries';
-export { API_KEY_ROTATION_OVERLAP, OAuth2Input, TENANT_TOKEN_LIFETIME } from './gateway';
+export {
+  API_KEY_ROTATION_OVERLAP,
+  OAuth2Input,
+  SANDBOX_SCENARIOS,
+  TENANT_TOKEN_LIFETIME,
+  type SandboxScenarioName,
+} from './gateway';
 export { PLATFORM_RATE_LIMIT, SIMULATOR_LIMITS } from './provider-admin';
 export { COURIER_EVENT_TYPES, DRIVER_VEHICLES } from './provider-couriers';
 export {
@@ -111,6 +118,8 @@ export const requestSchemas = {
   ContractVersionInput,
   InstallationInput,
   InstallationApiKeyRotateRequest,
+  // gateway-auth: the sandbox's scripted scenarios (Partner API extension)
+  SandboxScenarioRequest,
   // catalog: tenant API
   TaxCategoryInput,
   BranchInput,

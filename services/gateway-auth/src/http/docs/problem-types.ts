@@ -205,6 +205,13 @@ const ENTRIES: Record<string, Entry> = {
       "The provider connection's core is neither certified by a conformance certificate nor enabled by an administrator.",
     action: 'Submit a conformance certificate for the connection, or ask an administrator to enable its core.',
   },
+  'sandbox.not_a_sandbox': {
+    title: 'Not a sandbox installation',
+    statuses: [403],
+    apis: PARTNER,
+    meaning: 'A sandbox scenario was asked for by an installation that is not one of a sandbox tenant.',
+    action: 'Run scenarios with the API key of an installation of your sandbox tenant.',
+  },
   'dispatch.no_rules': {
     title: 'No dispatch rules',
     statuses: [422],

@@ -786,6 +786,7 @@ const schemas: Record<string, Json> = {
     name: name(),
     currencyCode: str(),
     defaultLanguage: str(),
+    sandbox: { type: 'boolean', description: 'A sandbox tenant: its installations drive scripted scenarios.' },
     createdAt: dateTime(),
   }),
   TenantToken: response({

@@ -15,13 +15,19 @@ import {
   arrayOf,
   partnerApiSchemas,
   ref,
+  requestSchemas,
+  SANDBOX_SCENARIOS,
   uuid,
 } from '@marketplace/contracts';
 import { problemTypeUri } from '@marketplace/http';
 import { WEBHOOK_SECRET_OVERLAP_SECONDS } from '../../domain/api-key';
+import { SANDBOX } from '../../domain/sandbox';
 import {
   EXTENSION_PARAMETERS,
   webhookDeliveryPaths,
+  sandboxPaths,
+  SANDBOX_TAG,
+  SANDBOX_TAG_DESCRIPTION,
   WEBHOOK_DELIVERIES_TAG,
   WEBHOOK_DELIVERIES_TAG_DESCRIPTION,
 } from './partner-extension-api';
@@ -94,6 +100,10 @@ export const PARTNER_ERROR_CODES: Record<string, { statuses: number[]; when: str
     when: 'One generic message for missing, malformed, unknown or revoked credentials.',
   },
   'auth.insufficient_scope': { statuses: [403], when: 'The installation lacks the required scope.' },
+  'sandbox.not_a_sandbox': {
+    statuses: [403],
+    when: 'A sandbox scenario (our extension) for an installation that is not one of a sandbox tenant.',
+  },
   'resource.not_found': {
     statuses: [404],
     when: 'The resource does not exist or is not visible to the installation (indistinguishable); also a path that is not an operation.',
@@ -366,7 +376,7 @@ forwards each new webhook, signed afresh with the signing secret, to a local URL
 // Operations
 // ---------------------------------------------------------------------------------------------
 
-type Tag = 'Catalog' | 'Orders' | 'Deliveries' | typeof WEBHOOK_DELIVERIES_TAG;
+type Tag = 'Catalog' | 'Orders' | 'Deliveries' | typeof WEBHOOK_DELIVERIES_TAG | typeof SANDBOX_TAG;
 
 interface OperationSpec {
   tag: Tag;
@@ -515,6 +525,41 @@ function jsonBody(schemaName: string, description: string): Json {
 }
 
 const P = '/api/partner/v1';
+
+/** The builders partner-extension-api.ts makes its operations with. */
+const EXTENSION_BUILDERS = {
+  get: (spec: OperationSpec) => get(spec),
+  post: (spec: OperationSpec) => post(spec),
+  jsonBody: (schemaName: string, description: string) => jsonBody(schemaName, description),
+  jsonResponse: (description: string, schema: Json, headers?: Json) => jsonResponse(description, schema, headers),
+  problem: (codes: string[], description: string) => problem(codes, description),
+  parameterRef: (name: string) => parameterRef(name),
+  responseRef: (name: string) => responseRef(name),
+  get idempotencyConflictCodes() {
+    return IDEMPOTENCY_CONFLICT_CODES;
+  },
+  get mutatingSuccessHeaders() {
+    return MUTATING_SUCCESS_HEADERS;
+  },
+};
+
+/** The sandbox's scenarios as a table: what each needs, does and sends. */
+function sandboxTable(): string {
+  const rows = Object.entries(SANDBOX).map(
+    ([name, s]) =>
+      `| \`${name}\` | ${s.needs.map((n) => `\`${n}\``).join(', ') || 'nothing'} | ${s.does} | ${
+        s.emits.map((e) => `\`${e.type}\` to ${EMITTED_TO[e.to]}`).join(', ') || 'no webhook'
+      } |`,
+  );
+  return ['| Scenario | Needs | Does | Webhooks |', '|---|---|---|---|', ...rows].join('\n');
+}
+
+const EMITTED_TO = {
+  caller: 'the calling installation',
+  source: "the order's source installation",
+  assignee: 'the installation holding a live assignment',
+  installationId: '`installationId`',
+} as const;
 
 const IDEMPOTENCY_CONFLICT_CODES = ['idempotency.key_reused', 'idempotency.request_in_progress'];
 const IDEMPOTENCY_CONFLICTS = IDEMPOTENCY_CONFLICT_CODES.map((code) => `\`${code}\``).join(', ');
@@ -845,20 +890,9 @@ const paths: Json = {
       `${DELIVERY_LIMITS.trackingUrlMaxLength} characters; else 400 \`request.invalid\`.\n\n${UPDATABLE_STATES}`,
     updateConflict,
   ),
-  // Our extension of v1 (partner-extension-api.ts): the installation's own webhook deliveries.
-  ...webhookDeliveryPaths(
-    {
-      get,
-      post,
-      jsonResponse,
-      problem: (codes, description) => problem(codes, description),
-      parameterRef,
-      responseRef,
-      idempotencyConflictCodes: IDEMPOTENCY_CONFLICT_CODES,
-      mutatingSuccessHeaders: MUTATING_SUCCESS_HEADERS,
-    },
-    P,
-  ),
+  // Our extension of v1 (partner-extension-api.ts): the installation's own webhook deliveries, the sandbox.
+  ...webhookDeliveryPaths(EXTENSION_BUILDERS, P),
+  ...sandboxPaths(EXTENSION_BUILDERS, P, sandboxTable()),
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -871,7 +905,42 @@ const paths: Json = {
  * delivery assignment's, the webhook bodies and the problem. The document cannot say less or more
  * than the services enforce.
  */
-const schemas: Record<string, Json> = partnerApiSchemas;
+const schemas: Record<string, Json> = {
+  ...partnerApiSchemas,
+  // The sandbox (our extension): the request the gateway validates with, and its answer.
+  SandboxScenarioRequest: requestSchemas.SandboxScenarioRequest,
+  SandboxScenarioResult: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['scenario', 'does', 'emits', 'outcome'],
+    properties: {
+      scenario: { type: 'string', enum: [...SANDBOX_SCENARIOS] },
+      does: { type: 'string', description: 'What the sandbox did, in words.' },
+      emits: {
+        type: 'array',
+        description: 'The webhooks that follow, each with its receiver.',
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['type', 'to'],
+          properties: {
+            type: { type: 'string' },
+            to: {
+              type: 'string',
+              enum: ['caller', 'source', 'assignee', 'installationId'],
+              description:
+                'caller: the calling installation; source: the order source; assignee: the installation holding a live assignment; installationId: the one named in the request.',
+            },
+          },
+        },
+      },
+      outcome: {
+        description:
+          'The order (order.*) or the assignment (delivery.*) as the tenant API answers it, `{ failingNext }` (webhook.fail) or `{ webhookSigningSecret }` (secret.rotate: shown once).',
+      },
+    },
+  },
+};
 
 // ---------------------------------------------------------------------------------------------
 // Webhooks
@@ -1016,6 +1085,7 @@ export const partnerApiDocument: Json = {
     { name: 'Orders', description: 'Create, read and cancel orders (order sources; delivery providers read).' },
     { name: 'Deliveries', description: 'Act on delivery assignments (delivery providers).' },
     { name: WEBHOOK_DELIVERIES_TAG, description: WEBHOOK_DELIVERIES_TAG_DESCRIPTION },
+    { name: SANDBOX_TAG, description: SANDBOX_TAG_DESCRIPTION },
   ],
   paths,
   webhooks,

@@ -2,7 +2,10 @@ import { componentValidator } from '@marketplace/testing';
 import { PARTNER_EXTENSION_ROUTES } from '../../domain/partner-extension-routes';
 import { hasScope, PARTNER_PREFIX } from '../../domain/partner-routes';
 import { partnerApiDocument, type Json } from './partner-api';
-import { WEBHOOK_DELIVERIES_TAG } from './partner-extension-api';
+import { SANDBOX_SCENARIOS } from '@marketplace/contracts';
+import { SANDBOX } from '../../domain/sandbox';
+import { SANDBOX_SCENARIOS_PATH } from '../partner/sandbox-routes';
+import { SANDBOX_TAG, WEBHOOK_DELIVERIES_TAG } from './partner-extension-api';
 
 // Our extension of the Partner API v1 (the installation's own webhook deliveries): documented in the
 // Partner API document under its own tag, which says it is ours, not the specification's; no scope.
@@ -81,4 +84,45 @@ it('describes a delivery with its attempts, and one with its body as text', () =
   const detail = componentValidator(partnerApiDocument, 'WebhookDeliveryDetail');
   expect(detail({ ...delivery, body: '{"id":"x"}' })).toBe(true);
   expect(detail({ ...delivery, body: { id: 'x' } })).toBe(false);
+});
+
+describe('the sandbox (our extension too)', () => {
+  const sandboxOps = Object.entries(paths).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([, op]) => (op.tags as string[] | undefined)?.includes(SANDBOX_TAG))
+      .map(([method, op]) => ({ method: method.toUpperCase(), path, op })),
+  );
+
+  it('documents the one route the gateway serves for it, under its own tag, with every scenario of the table', () => {
+    expect(sandboxOps.map(({ method, path }) => `${method} ${path}`)).toEqual([`POST ${SANDBOX_SCENARIOS_PATH}`]);
+    const tag = (partnerApiDocument.tags as Json[]).find((t) => t.name === SANDBOX_TAG)!;
+    expect(String(tag.description)).toMatch(/extension of v1: ours, not the specification's/);
+    const description = String(sandboxOps[0]!.op.description);
+    for (const [name, scenario] of Object.entries(SANDBOX)) {
+      expect(description).toContain(`| \`${name}\` |`);
+      for (const emitted of scenario.emits) expect(description).toContain(`\`${emitted.type}\``);
+    }
+    expect(Object.keys(SANDBOX).sort()).toEqual([...SANDBOX_SCENARIOS].sort());
+  });
+
+  it('asks no scope, requires an Idempotency-Key, and documents 403 sandbox.not_a_sandbox', () => {
+    const op = sandboxOps[0]!.op;
+    expect(op['x-required-scopes']).toEqual([]);
+    expect(((op.parameters as Json[]) ?? []).map((p) => p.$ref)).toContain('#/components/parameters/IdempotencyKey');
+    const forbidden = (op.responses as Record<string, Json>)['403']!;
+    expect(forbidden['x-error-codes']).toEqual(expect.arrayContaining(['sandbox.not_a_sandbox']));
+  });
+
+  it("describes the scenario's answer", () => {
+    const validate = componentValidator(partnerApiDocument, 'SandboxScenarioResult');
+    expect(
+      validate({
+        scenario: 'delivery.assign',
+        does: SANDBOX['delivery.assign'].does,
+        emits: SANDBOX['delivery.assign'].emits,
+        outcome: { assignmentId: 'a' },
+      }),
+    ).toBe(true);
+    expect(validate({ scenario: 'nope', does: '', emits: [], outcome: null })).toBe(false);
+  });
 });

@@ -20,6 +20,16 @@ export const WEBHOOK_DELIVERIES_TAG_DESCRIPTION =
   "caller's own deliveries: another installation's, or another tenant's, is the same 404 as an unknown one. Rate " +
   'limits, idempotency and errors as every other operation.';
 
+/** The tag of the sandbox's operation (ours too). */
+export const SANDBOX_TAG = 'Sandbox';
+
+export const SANDBOX_TAG_DESCRIPTION =
+  "An extension of v1: ours, not the specification's. A sandbox tenant's installation drives scripted scenarios: the " +
+  'sandbox does what the restaurant would (accept, reject or cancel an order; assign or reassign a delivery), makes ' +
+  "the installation's next webhooks fail, or rotates its signing secret, through the same services, rules and signed " +
+  'webhooks as production. Only for installations of a sandbox tenant (403 `sandbox.not_a_sandbox` otherwise); any ' +
+  'valid API key of the installation, no scope.';
+
 /** The codes of a redelivery's 409, beyond the idempotency conflicts. */
 export const REDELIVERY_CONFLICT_CODES = ['webhook.delivery_in_progress', 'webhook.installation_not_receiving'];
 
@@ -27,6 +37,7 @@ export const REDELIVERY_CONFLICT_CODES = ['webhook.delivery_in_progress', 'webho
 export interface ExtensionBuilders {
   get(spec: ExtensionOperation): Json;
   post(spec: ExtensionOperation): Json;
+  jsonBody(schemaName: string, description: string): Json;
   jsonResponse(description: string, schema: Json, headers?: Json): Json;
   problem(codes: string[], description: string): Json;
   parameterRef(name: string): Json;
@@ -38,13 +49,14 @@ export interface ExtensionBuilders {
 }
 
 export interface ExtensionOperation {
-  tag: typeof WEBHOOK_DELIVERIES_TAG;
+  tag: typeof WEBHOOK_DELIVERIES_TAG | typeof SANDBOX_TAG;
   operationId: string;
   summary: string;
   description: string;
   /** None: any valid key of the installation. */
   scopes: [];
   parameters?: Json[];
+  requestBody?: Json;
   success: Record<string, Json>;
   errors: Record<string, Json>;
 }
@@ -127,6 +139,43 @@ export function webhookDeliveryPaths(b: ExtensionBuilders, prefix: string): Json
       errors: {
         '404': notFound,
         '409': b.problem(conflicts, `Conflict. Codes: ${conflicts.map((code) => `\`${code}\``).join(', ')}.`),
+      },
+    }),
+  };
+}
+
+/**
+ * The sandbox's scenarios: one operation, its table of scenarios in the description (handed in:
+ * domain/sandbox.ts holds it for the gateway, which answers it).
+ */
+export function sandboxPaths(b: ExtensionBuilders, prefix: string, table: string): Json {
+  return {
+    [`${prefix}/sandbox/scenarios`]: b.post({
+      tag: SANDBOX_TAG,
+      operationId: 'runSandboxScenario',
+      summary: 'Run a sandbox scenario',
+      description:
+        'The sandbox does what the restaurant would, at once, and answers what it did, the webhooks that follow and the ' +
+        "outcome: the order or the assignment as the tenant API answers it (the tenant API's refusal when the order's " +
+        'state does not allow it: 404, 409 or 422 with its code), or the new signing secret. A repeat with the same ' +
+        '`Idempotency-Key` answers the first outcome and runs nothing, but `secret.rotate`, which is never stored (a ' +
+        `repeat rotates again).\n\n${table}`,
+      scopes: [],
+      requestBody: b.jsonBody('SandboxScenarioRequest', 'The scenario and what it acts on.'),
+      success: {
+        '200': b.jsonResponse('What the scenario did.', ref('SandboxScenarioResult'), b.mutatingSuccessHeaders),
+      },
+      errors: {
+        '403': b.problem(
+          ['sandbox.not_a_sandbox', 'auth.insufficient_scope'],
+          'Forbidden (`sandbox.not_a_sandbox`): the installation is not one of a sandbox tenant. (`auth.insufficient_scope` ' +
+            'is never sent here: the sandbox asks no scope.)',
+        ),
+        '409': b.problem(
+          b.idempotencyConflictCodes,
+          `Conflict. Codes: ${b.idempotencyConflictCodes.map((code) => `\`${code}\``).join(', ')} (and the tenant ` +
+            "API's own conflicts of the scenario's action, passed on as they are).",
+        ),
       },
     }),
   };

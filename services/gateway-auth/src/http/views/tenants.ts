@@ -8,6 +8,7 @@ export const tenantView = (t: Tenant) => ({
   name: t.name,
   currencyCode: t.currencyCode,
   defaultLanguage: t.defaultLanguage,
+  sandbox: t.sandbox === true,
   createdAt: t.createdAt.toISOString(),
 });
 
