@@ -12,6 +12,10 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { ensureDependencies } from './dependencies.mjs';
 import { isReady, readStackEnv, root, runFile, services, stackDir } from './services.mjs';
+import { onPinnedNode } from './pinned-node.mjs';
+
+// Everything below runs on the Node.js of .nvmrc (fetched once if this machine has another).
+onPinnedNode();
 
 const READY_TIMEOUT_MS = Number(process.env.START_READY_TIMEOUT_MS ?? 120_000);
 const STOP_TIMEOUT_MS = 20_000;

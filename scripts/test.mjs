@@ -20,6 +20,10 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureDependencies } from './dependencies.mjs';
+import { onPinnedNode } from './pinned-node.mjs';
+
+// Everything below runs on the Node.js of .nvmrc (fetched once if this machine has another).
+onPinnedNode();
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 ensureDependencies(root, 'test');

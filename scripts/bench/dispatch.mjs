@@ -245,10 +245,10 @@ function consumed(message) {
 }
 
 async function startConsumer() {
-  const { createKafka } = require('./shared/events/dist/index.js');
+  const { createKafka, kafkaConnectionFromEnv } = require('./shared/events/dist/index.js');
   const { createLogger } = require('./shared/logging/dist/index.js');
   const kafka = createKafka({
-    brokers: env.KAFKA_BROKERS.split(','),
+    connection: kafkaConnectionFromEnv(env),
     clientId: `bench-dispatch-${tag}`,
     logger: createLogger({ service: 'bench-dispatch', level: 'error' }),
   });

@@ -58,6 +58,8 @@ for (let i = 2; i < process.argv.length; i++) {
 options.events ||= storm ? 20 : 300;
 const {
   createKafka,
+  kafkaConnectionFromEnv,
+  registryConnectionFromEnv,
   EventPublisher,
   EventSchemas,
   loadTopicCatalog,
@@ -345,14 +347,14 @@ try {
   });
   const catalog = loadTopicCatalog();
   const kafka = createKafka({
-    brokers: env.KAFKA_BROKERS.split(','),
+    connection: kafkaConnectionFromEnv(env),
     clientId: 'bench-webhooks',
     logger: createLogger({ service: 'bench', level: 'warn' }),
   });
   publisher = new EventPublisher(
     kafka,
     catalog,
-    new EventSchemas(env.SCHEMA_REGISTRY_URL, catalog),
+    new EventSchemas(registryConnectionFromEnv(env), catalog),
     new SchemaValidator([...catalog.topics].map(([name, spec]) => [name, spec.schema])),
     'bench-webhooks',
   );

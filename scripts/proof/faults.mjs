@@ -126,7 +126,7 @@ async function main() {
     say(`cluster up (${SERVICES.length} services, databases proof_${tag}_*); seeding`);
     const fixture = await seed(cluster, receiver.url);
     const admin = await prepare(cluster, fixture);
-    const from = await topicEnds(cluster.stackEnv.KAFKA_BROKERS);
+    const from = await topicEnds(cluster.stackEnv);
 
     traffic = new Traffic({
       client,
@@ -230,7 +230,7 @@ async function main() {
       await mongo.close();
     }
     report.webhooks = partnerWebhooks(receiver.received, traffic, fixture);
-    const events = await readAccountEvents(cluster.stackEnv.KAFKA_BROKERS, from, fixture.provider.accountId, tag);
+    const events = await readAccountEvents(cluster.stackEnv, from, fixture.provider.accountId, tag);
     report.callbacks = providerCallbacks(receiver.received, events, traffic, fixture);
     for (const name of SERVICES) report.sigterm[name] = client.signalReport(name);
     report.requests = {

@@ -167,3 +167,45 @@ stack_with_lock() {
   fi
 }
 stack_with_maven_lock() { stack_with_lock maven "$@"; }
+
+# ---- The secured stack's secrets (STACK_SECURE, on unless set to 0): passwords and a CA of this
+# checkout's own, made once in .stack/secrets (ignored, mode 700) and kept across restarts.
+STACK_SECURE="${STACK_SECURE:-1}"
+STACK_SECRETS_DIR="$STACK_DIR/secrets"
+STACK_USER=marketplace   # the one user of Kafka (SCRAM and PLAIN), the registry and Redis (ACL)
+
+stack_secure() { [[ "$STACK_SECURE" != 0 ]]; }
+
+# stack_secret <name>: prints the secret <name>, making it (32 random characters) the first time.
+stack_secret() {
+  local file="$STACK_SECRETS_DIR/$1"
+  if [[ ! -s "$file" ]]; then
+    mkdir -p "$STACK_SECRETS_DIR" && chmod 700 "$STACK_SECRETS_DIR"
+    (umask 077; head -c 48 /dev/urandom | base64 | tr -d '=+/\n' | head -c 32 > "$file.tmp.$$" && mv -f "$file.tmp.$$" "$file")
+  fi
+  cat "$file"
+}
+
+# stack_server_cert <name>: the stack's CA (ca.pem) and a certificate for 127.0.0.1 and localhost
+# that it signed, as <name>.p12 (PKCS#12, for Java) with its password in the secret <name>-keystore.
+stack_server_cert() {
+  local name="$1" dir="$STACK_SECRETS_DIR"
+  [[ -s "$dir/ca.pem" && -s "$dir/$name.p12" ]] && return 0
+  command -v openssl >/dev/null || { stack_say "$name: openssl is required to make the stack's certificates"; return 1; }
+  mkdir -p "$dir" && chmod 700 "$dir"
+  (
+    umask 077
+    set -e
+    if [[ ! -s "$dir/ca.pem" ]]; then
+      openssl req -x509 -newkey rsa:2048 -nodes -days 3650 -subj "/CN=marketplace local stack CA" \
+        -keyout "$dir/ca.key" -out "$dir/ca.pem" 2>/dev/null
+    fi
+    openssl req -newkey rsa:2048 -nodes -subj "/CN=$name" -keyout "$dir/$name.key" -out "$dir/$name.csr" 2>/dev/null
+    printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n' > "$dir/$name.ext"
+    openssl x509 -req -in "$dir/$name.csr" -CA "$dir/ca.pem" -CAkey "$dir/ca.key" -CAcreateserial \
+      -days 3650 -extfile "$dir/$name.ext" -out "$dir/$name.pem" 2>/dev/null
+    openssl pkcs12 -export -in "$dir/$name.pem" -inkey "$dir/$name.key" -name "$name" \
+      -passout "pass:$(stack_secret "$name-keystore")" -out "$dir/$name.p12"
+    rm -f "$dir/$name.csr" "$dir/$name.ext"
+  ) || { stack_say "$name: making the stack's certificate failed"; return 1; }
+}

@@ -20,6 +20,7 @@ MONGO_DATA_FILE="$MONGO_HOME/data/store.mv.db"
 mongo_port() { printf '%s' "$MONGO_PORT"; }
 mongo_address() { printf '%s:%s' "$STACK_HOST" "$MONGO_PORT"; }
 mongo_url() { printf 'mongodb://%s:%s/' "$STACK_HOST" "$MONGO_PORT"; }
+mongo_security() { printf '%s' 'none (loopback test engine)'; }
 mongo_version() { printf 'mongo-java-server %s (H2)' "$MONGO_SERVER_VERSION"; }
 mongo_marker() { printf '%s' "$MONGO_DATA_FILE"; }   # unique to this checkout's .stack
 mongo_what() { printf 'a MongoDB wire-protocol ping on %s' "$(mongo_address)"; }

@@ -3,6 +3,7 @@
 //   node probe.mjs mongodb <port>   -> MongoDB wire-protocol `ping` (+ buildInfo) through the mongodb driver
 // Prints one line of detail and exits 0 when ready, 1 otherwise. Modules are resolved from the
 // repository's node_modules; when a module is missing it falls back to a plain TCP connect.
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 
@@ -39,9 +40,21 @@ async function probeKafka() {
     return 'port open (kafkajs not installed: TCP check only)';
   }
   const { Kafka, logLevel } = kafkajs;
+  // The secured stack (kafka.sh): SASL_SSL with SCRAM-SHA-512, the stack's CA.
+  const secured = process.env.STACK_PROBE_CA_FILE
+    ? {
+        ssl: { ca: readFileSync(process.env.STACK_PROBE_CA_FILE, 'utf8') },
+        sasl: {
+          mechanism: 'scram-sha-512',
+          username: process.env.STACK_PROBE_USER,
+          password: readFileSync(process.env.STACK_PROBE_PASSWORD_FILE, 'utf8').trim(),
+        },
+      }
+    : {};
   const kafka = new Kafka({
     clientId: 'stack-probe',
     brokers: [`${host}:${port}`],
+    ...secured,
     logLevel: logLevel.NOTHING,
     connectionTimeout: 2000,
     requestTimeout: 3000,

@@ -14,6 +14,7 @@ redis_marker() { printf 'redis-server'; }
 redis_what() { printf 'redis-cli ping on %s to answer PONG' "$(redis_address)"; }
 redis_data_dirs() { printf '%s\n' "$REDIS_HOME"; }
 
+redis_security() { if stack_secure; then printf '%s' "ACL user $STACK_USER (default off)"; else printf '%s' 'no authentication'; fi; }
 redis_version() {
   local v
   v="$(redis-server --version 2>/dev/null | sed -n 's/.* v=\([^ ]*\).*/\1/p')"
@@ -43,12 +44,44 @@ redis_prepare() {
   command -v redis-server >/dev/null && command -v redis-cli >/dev/null
 }
 
+# Secured (STACK_SECURE, the default): the default user is off and one ACL user may run everything,
+# so every client proves REDIS_USERNAME and REDIS_PASSWORD. The ACL lines go in a config file
+# (mode 600), not on the command line, where `ps` would show the password.
+redis_acl_config() {
+  local conf="$REDIS_HOME/acl.conf"
+  (umask 077; {
+    if stack_secure; then
+      printf 'user default off\n'
+      printf 'user %s on >%s ~* &* +@all\n' "$STACK_USER" "$(stack_secret redis-password)"
+    fi
+  } > "$conf")
+  printf '%s' "$conf"
+}
+
+# redis-cli as the stack's user, within a time limit (the password in REDISCLI_AUTH, not on the command line).
+redis_cli() {
+  if stack_secure; then
+    REDISCLI_AUTH="$(stack_secret redis-password)" timeout 3 redis-cli --user "$STACK_USER" "$@"
+  else
+    timeout 3 redis-cli "$@"
+  fi
+}
+
+# What stack.env says of Redis beside its URL.
+redis_env() {
+  stack_secure || return 0
+  printf 'REDIS_USERNAME=%s\n' "$STACK_USER"
+  printf 'REDIS_PASSWORD=%s\n' "$(stack_secret redis-password)"
+}
+
 redis_start() {
   mkdir -p "$REDIS_HOME"
+  local conf
+  conf="$(redis_acl_config)"
   # No config file: built-in defaults plus these options. RDB snapshots (also written on SIGTERM)
   # keep data across down/up; no AOF.
   stack_spawn redis "$REDIS_HOME" \
-    redis-server \
+    redis-server "$conf" \
       --port "$REDIS_PORT" \
       --bind "$STACK_HOST" \
       --protected-mode yes \
@@ -64,7 +97,7 @@ redis_start() {
 
 redis_probe() {
   local reply
-  reply="$(timeout 3 redis-cli -h "$STACK_HOST" -p "$REDIS_PORT" ping 2>/dev/null || true)"
+  reply="$(redis_cli -h "$STACK_HOST" -p "$REDIS_PORT" ping 2>/dev/null || true)"
   if [[ "$reply" == PONG ]]; then
     echo "PONG"
     return 0

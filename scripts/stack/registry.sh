@@ -24,6 +24,7 @@ REGISTRY_HOME="$STACK_DIR/schema-registry"
 registry_port() { printf '%s' "$REGISTRY_PORT"; }
 registry_address() { printf '%s:%s' "$STACK_HOST" "$REGISTRY_PORT"; }
 registry_url() { printf 'http://%s:%s/apis/ccompat/v7' "$STACK_HOST" "$REGISTRY_PORT"; }
+registry_security() { if stack_secure; then printf '%s' "basic auth as $STACK_USER"; else printf '%s' 'no authentication'; fi; }
 registry_version() { printf '%s' "$REGISTRY_VERSION"; }
 registry_marker() { printf -- '-Dmarketplace.stack.home=%s' "$REGISTRY_HOME"; }
 registry_what() { printf 'GET %s/subjects to return 200' "$(registry_url)"; }
@@ -76,6 +77,18 @@ registry_start() {
   # - JSON schemas need no setting, but Apicurio only recognises content as JSON Schema when it has
   #   a "$schema" mentioning json-schema.org or a top-level "properties" (else error 42201).
   # - Deleting subjects/versions (DELETE /subjects/...) is enabled for tests.
+  # Secured (STACK_SECURE, the default): every path asks for HTTP basic authentication of the
+  # stack's user (Quarkus' embedded users: Apicurio's own authentication needs an OIDC server). The
+  # password reaches the registry in its environment, never on its command line.
+  local auth=()
+  if stack_secure; then
+    auth=(-Dquarkus.http.auth.basic=true
+      -Dquarkus.security.users.embedded.enabled=true
+      -Dquarkus.security.users.embedded.plain-text=true
+      "-Dquarkus.http.auth.permission.all.paths=/*"
+      -Dquarkus.http.auth.permission.all.policy=authenticated)
+    export "QUARKUS_SECURITY_USERS_EMBEDDED_USERS_${STACK_USER^^}=$(stack_secret registry-password)"
+  fi
   # shellcheck disable=SC2086 # heap options are a word list on purpose
   stack_spawn schema-registry "$REGISTRY_HOME" \
     java $REGISTRY_HEAP_OPTS -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Djava.awt.headless=true \
@@ -99,12 +112,23 @@ registry_start() {
       -Dapicurio.rest.deletion.artifact-version.enabled=true \
       -Dapicurio.ccompat.legacy-id-mode.enabled=false \
       -Dapicurio.ccompat.use-canonical-hash="$REGISTRY_CANONICAL_HASH" \
+      "${auth[@]}" \
       -jar "$REGISTRY_JAR"
 }
 
+# What stack.env says of the registry beside its URL.
+registry_env() {
+  stack_secure || return 0
+  printf 'SCHEMA_REGISTRY_USERNAME=%s\n' "$STACK_USER"
+  printf 'SCHEMA_REGISTRY_PASSWORD=%s\n' "$(stack_secret registry-password)"
+}
+
 registry_probe() {
-  local code
-  code="$(curl -s -o /dev/null -w '%{http_code}' --max-time 3 "$(registry_url)/subjects" 2>/dev/null || true)"
+  local code auth=()
+  # curl reads the credentials from a config on its standard input, not from its command line.
+  if stack_secure; then auth=(-K -); fi
+  code="$(printf 'user = "%s:%s"\n' "$STACK_USER" "$(stack_secret registry-password)" \
+    | curl -s -o /dev/null -w '%{http_code}' --max-time 3 "${auth[@]}" "$(registry_url)/subjects" 2>/dev/null || true)"
   if [[ "$code" == 200 ]]; then
     echo "GET /apis/ccompat/v7/subjects -> 200"
     return 0

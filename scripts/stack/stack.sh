@@ -90,6 +90,11 @@ component_up() {
   fn="$(comp_fn "$name")"
   marker="$("${fn}_marker")"
   echo "failed" > "$out"
+  # A component may say the process running is not the one asked for (kafka: another version).
+  if declare -F "${fn}_outdated" >/dev/null && "${fn}_outdated" "$(stack_pid "$name" "$marker" || true)"; then
+    stack_say "$name: the running process is another version; stopping it to start $("${fn}_version")"
+    stack_stop "$name" "$marker"
+  fi
   if stack_pid "$name" "$marker" >/dev/null; then
     if "${fn}_probe" >/dev/null 2>&1; then
       echo "already running" > "$out"
@@ -112,11 +117,16 @@ component_up() {
 write_env() {
   mkdir -p "$STACK_DIR"
   local tmp="$STACK_ENV_FILE.tmp.$$"
+  umask 077   # it holds the stack's passwords
   {
     printf 'KAFKA_BROKERS=%s\n' "$(kafka_address)"
     printf 'SCHEMA_REGISTRY_URL=%s\n' "$(registry_url)"
     printf 'MONGO_URL=%s\n' "$(mongo_url)"
     printf 'REDIS_URL=%s\n' "$(redis_url)"
+    # The secured stack's credentials and CA (scripts/stack/lib.sh, STACK_SECURE).
+    kafka_env
+    registry_env
+    redis_env
   } > "$tmp"
   mv -f "$tmp" "$STACK_ENV_FILE"
   # Local settings and generated secrets for the services (written once, kept across restarts).
@@ -228,7 +238,7 @@ cmd_status() {
   done
   wait
   local all_ready=1 ready pid detail first=1
-  if (( json )); then printf '{'; else printf '%-16s %-6s %-8s %-42s %-8s %s\n' COMPONENT READY PID URL VERSION DETAIL; fi
+  if (( json )); then printf '{'; else printf '%-16s %-6s %-8s %-42s %-8s %-36s %s\n' COMPONENT READY PID URL VERSION SECURITY DETAIL; fi
   for name in "${STACK_COMPONENTS[@]}"; do
     fn="$(comp_fn "$name")"
     pid="$(cat "$tmp/$name.pid")"
@@ -237,7 +247,7 @@ cmd_status() {
     if (( json )); then
       (( first )) || printf ','
       first=0
-      printf '%s:{"address":%s,"url":%s,"ready":%s,"running":%s,"pid":%s,"version":%s,"log":%s,"detail":%s}' \
+      printf '%s:{"address":%s,"url":%s,"ready":%s,"running":%s,"pid":%s,"version":%s,"security":%s,"log":%s,"detail":%s}' \
         "$(json_str "$(comp_key "$name")")" \
         "$(json_str "$("${fn}_address")")" \
         "$(json_str "$("${fn}_url")")" \
@@ -245,11 +255,12 @@ cmd_status() {
         "$([[ -n "$pid" ]] && echo true || echo false)" \
         "${pid:-null}" \
         "$(json_str "$("${fn}_version")")" \
+        "$(json_str "$("${fn}_security")")" \
         "$(json_str "$(stack_rel "$(stack_logfile "$name")")")" \
         "$(json_str "$detail")"
     else
-      printf '%-16s %-6s %-8s %-42s %-8s %s\n' "$name" "$([[ $ready == true ]] && echo yes || echo NO)" \
-        "${pid:--}" "$("${fn}_url")" "$("${fn}_version")" "$detail"
+      printf '%-16s %-6s %-8s %-42s %-8s %-36s %s\n' "$name" "$([[ $ready == true ]] && echo yes || echo NO)" \
+        "${pid:--}" "$("${fn}_url")" "$("${fn}_version")" "$("${fn}_security")" "$detail"
     fi
   done
   if (( json )); then printf '}\n'; fi

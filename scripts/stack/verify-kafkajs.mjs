@@ -1,7 +1,8 @@
 // Smoke check of KafkaJS against the local Kafka (and of JSON schemas through the registry's
 // Confluent-compatible API). Run after `stack.sh up`:
 //   node scripts/stack/verify-kafkajs.mjs
-// Uses KAFKA_BROKERS / SCHEMA_REGISTRY_URL from the environment, else from .stack/stack.env.
+// Uses KAFKA_BROKERS / SCHEMA_REGISTRY_URL and the secured stack's settings (SASL, TLS, the
+// registry's user) from the environment, else from .stack/stack.env.
 // Creates and deletes its own topic; exits non-zero on the first failed check.
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
@@ -25,11 +26,24 @@ function stackEnv() {
   }
 }
 const env = { ...stackEnv(), ...process.env };
-const brokers = (env.KAFKA_BROKERS || '127.0.0.1:19092').split(',');
 const registryUrl = env.SCHEMA_REGISTRY_URL || 'http://127.0.0.1:18081/apis/ccompat/v7';
+const { kafkaConnectionFromEnv, kafkajsSecurity, registryAuthorization, registryConnectionFromEnv } = require(
+  join(root, 'shared/events/dist/index.js'),
+);
+const connection = kafkaConnectionFromEnv({ KAFKA_BROKERS: '127.0.0.1:19092', ...env });
+const authorization = registryAuthorization(registryConnectionFromEnv({ SCHEMA_REGISTRY_URL: registryUrl, ...env }));
+const authHeaders = authorization ? { authorization } : {};
+const registryMiddlewares = authorization
+  ? [() => ({ request: (request) => request.enhance({ headers: { authorization } }) })]
+  : [];
 
 const { Kafka, logLevel, CompressionTypes } = require('kafkajs');
-const kafka = new Kafka({ clientId: 'stack-verify', brokers, logLevel: logLevel.NOTHING });
+const kafka = new Kafka({
+  clientId: 'stack-verify',
+  brokers: connection.brokers,
+  ...kafkajsSecurity(connection),
+  logLevel: logLevel.NOTHING,
+});
 
 function check(cond, what) {
   if (!cond) throw new Error(`check failed: ${what}`);
@@ -150,7 +164,7 @@ async function verifyKafka() {
 
 async function verifyRegistry() {
   const { SchemaRegistry, SchemaType } = require('@kafkajs/confluent-schema-registry');
-  const registry = new SchemaRegistry({ host: registryUrl });
+  const registry = new SchemaRegistry({ host: registryUrl, middlewares: registryMiddlewares });
   const subject = `stack-verify-${randomUUID()}-value`;
   // Apicurio 3.0.x only recognises content as JSON Schema when it has a "$schema" mentioning
   // json-schema.org or a top-level "properties"; always include "$schema".
@@ -164,7 +178,7 @@ async function verifyRegistry() {
   });
   const { id } = await registry.register({ type: SchemaType.JSON, schema }, { subject });
   check(Number.isInteger(id), `JSON schema registered under ${subject} with id ${id}`);
-  const res = await fetch(`${registryUrl}/schemas/ids/${id}`);
+  const res = await fetch(`${registryUrl}/schemas/ids/${id}`, { headers: authHeaders });
   const body = await res.json();
   check(
     res.status === 200 && body.schemaType === 'JSON' && JSON.parse(body.schema).title === 'StackVerify',
@@ -174,7 +188,7 @@ async function verifyRegistry() {
   check(again.id === id, 're-registering the same schema returns the same id');
   const encoded = await registry.encode(id, { id: 'x1', n: 2 });
   check(encoded[0] === 0 && encoded.readInt32BE(1) === id, 'encode: Confluent wire format (magic 0 + schema id)');
-  const decoded = await new SchemaRegistry({ host: registryUrl }).decode(encoded);
+  const decoded = await new SchemaRegistry({ host: registryUrl, middlewares: registryMiddlewares }).decode(encoded);
   check(decoded.id === 'x1' && decoded.n === 2, 'decode with a fresh client (schema fetched by id)');
   let rejected = false;
   try {
@@ -183,7 +197,7 @@ async function verifyRegistry() {
     rejected = true;
   }
   check(rejected, 'encode rejects a payload that violates the schema');
-  const del = await fetch(`${registryUrl}/subjects/${subject}`, { method: 'DELETE' });
+  const del = await fetch(`${registryUrl}/subjects/${subject}`, { method: 'DELETE', headers: authHeaders });
   check(del.status === 200, 'DELETE subject');
 }
 

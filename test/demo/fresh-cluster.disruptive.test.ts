@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Admin } from 'kafkajs';
-import { createKafka, loadTopicCatalog } from '@marketplace/events';
+import { createKafka, loadTopicCatalog, kafkaConnectionFromEnv } from '@marketplace/events';
 import {
   freePort,
   quietLogger,
@@ -108,7 +108,7 @@ async function deletePlatformTopics(): Promise<void> {
 
 beforeAll(async () => {
   const kafka = createKafka({
-    brokers: stackEnv().KAFKA_BROKERS.split(','),
+    connection: kafkaConnectionFromEnv(stackEnv()),
     clientId: 'it-fresh-cluster',
     logger: quietLogger('fresh-cluster'),
   });

@@ -28,7 +28,18 @@ const VALUES_FILES: Array<[string, string | undefined]> = [
   ['values-production.yaml', 'deploy/helm/values-production.yaml'],
 ];
 
-const platform = settingsIn(ROOT, 'shared/runtime/src/platform-config.ts');
+// The platform settings, with the connection settings platform-config.ts spreads into them.
+const platform = [
+  'shared/runtime/src/platform-config.ts',
+  'shared/events/src/connection.ts',
+  'shared/events/src/registry-connection.ts',
+  'shared/redis/src/connection.ts',
+]
+  .map((file) => settingsIn(ROOT, file))
+  .reduce((all, one) => ({
+    settings: [...all.settings, ...one.settings],
+    unplaced: [...all.unplaced, ...one.unplaced],
+  }));
 const own = Object.fromEntries(SERVICES.map((s) => [s, settingsIn(ROOT, `services/${s}/src/config.ts`)]));
 const settingsOf: Record<string, SettingInfo[]> = Object.fromEntries(
   SERVICES.map((s) => [s, [...platform.settings, ...own[s]!.settings]]),

@@ -17,7 +17,7 @@ const APP_SERVICES = (JSON.parse(read('scripts/services.json')) as { services: R
 const APP_NAMES = Object.keys(APP_SERVICES);
 
 const INFRA: Record<string, { image: RegExp; healthcheck: RegExp }> = {
-  kafka: { image: /^apache\/kafka:3\.9\.\d+$/, healthcheck: /kafka-(broker-api-versions|topics|cluster)\.sh/ },
+  kafka: { image: /^apache\/kafka:4\.\d+\.\d+$/, healthcheck: /kafka-(broker-api-versions|topics|cluster)\.sh/ },
   'schema-registry': {
     image: /^(apicurio\/apicurio-registry|confluentinc\/cp-schema-registry):\S+$/,
     healthcheck: /\/health|\/subjects/,
@@ -246,7 +246,7 @@ describe('compose: infrastructure services', () => {
   });
 
   test('Kafka runs the version pinned by the native stack (scripts/stack/kafka.sh)', () => {
-    expect(service('kafka').image).toBe(`apache/kafka:${nativeVersion('kafka.sh', 'KAFKA_VERSION')}`);
+    expect(service('kafka').image).toBe(`apache/kafka:${nativeVersion('kafka.sh', 'KAFKA_DEFAULT_VERSION')}`);
   });
 
   test('the schema registry is the Apicurio version of the native stack (scripts/stack/registry.sh)', () => {

@@ -19,7 +19,20 @@ export interface SettingInfo {
   defaultText?: string;
 }
 
-const BUILDERS = new Set(['str', 'int', 'bool', 'url', 'oneOf', 'port', 'hostPortList', 'base64Key', 'optionalStr']);
+const BUILDERS = new Set([
+  'str',
+  'int',
+  'bool',
+  'url',
+  'oneOf',
+  'port',
+  'hostPortList',
+  'base64Key',
+  'optionalStr',
+  'optionalFileContents',
+]);
+/** Builders whose setting is undefined when unset. */
+const OPTIONAL_BUILDERS = new Set(['optionalStr', 'optionalFileContents']);
 const VARIABLE = /^[A-Z][A-Z0-9_]{2,}$/;
 
 function fromBuilderCall(call: ts.CallExpression): SettingInfo | undefined {
@@ -31,8 +44,13 @@ function fromBuilderCall(call: ts.CallExpression): SettingInfo | undefined {
   const fallback = options?.properties.find(
     (p): p is ts.PropertyAssignment => ts.isPropertyAssignment(p) && p.name.getText() === 'default',
   );
-  // base64Key has no default option; optionalStr is undefined when unset
-  const required = builder !== 'optionalStr' && (builder === 'base64Key' || !fallback);
+  // base64Key has no default option; optionalStr is undefined when unset, and so is any builder
+  // wrapped in `optional(...)` (REDIS_URL and REDIS_SENTINELS: one of the two)
+  const wrapped =
+    ts.isCallExpression(call.parent) &&
+    ts.isIdentifier(call.parent.expression) &&
+    call.parent.expression.text === 'optional';
+  const required = !OPTIONAL_BUILDERS.has(builder) && !wrapped && (builder === 'base64Key' || !fallback);
   return { variable: first.text, required, builder, defaultText: fallback?.initializer.getText() };
 }
 
@@ -70,7 +88,14 @@ export function settingsIn(root: string, path: string): { settings: SettingInfo[
   const placed = new Set<string>();
   const mentioned = new Set<string>();
   source.forEachChild(function visit(node) {
-    if (ts.isStringLiteral(node) && VARIABLE.test(node.text)) mentioned.add(node.text);
+    // (a list of choices, such as Kafka's security protocols, holds values, not variables)
+    // (nor is a setting's default, such as Kafka's `PLAINTEXT`)
+    const isDefault =
+      ts.isPropertyAssignment(node.parent) &&
+      node.parent.name.getText() === 'default' &&
+      node.parent.initializer === node;
+    if (ts.isStringLiteral(node) && VARIABLE.test(node.text) && !ts.isArrayLiteralExpression(node.parent) && !isDefault)
+      mentioned.add(node.text);
     if (ts.isCallExpression(node)) {
       const helper = ts.isIdentifier(node.expression) ? helpers.get(node.expression.text) : undefined;
       const setting = fromBuilderCall(node) ?? helper;

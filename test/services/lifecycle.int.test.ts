@@ -70,6 +70,61 @@ describe('configuration errors', () => {
     );
   });
 
+  // The secured stack (scripts/stack, STACK_SECURE): a wrong secret or a certificate the service
+  // does not trust ends the start at once, naming the component; never a wait for the timeout.
+  const secured = stackEnv().KAFKA_SECURITY_PROTOCOL === 'SASL_SSL';
+  (secured ? it.each : it.skip.each)([
+    [
+      'a wrong Kafka password',
+      { KAFKA_SASL_PASSWORD: 'not-the-password' },
+      'could not connect to Kafka (topics): it refused the credentials (SASL authentication failed)',
+    ],
+    [
+      'a Kafka certificate from a CA it does not trust',
+      { KAFKA_SSL_CA_FILE: '' },
+      'could not connect to Kafka (topics): its certificate is not trusted',
+    ],
+    [
+      'a wrong Redis password',
+      { REDIS_PASSWORD: 'not-the-password' },
+      'could not connect to Redis: it refused the credentials (WRONGPASS)',
+    ],
+    [
+      'a wrong schema registry password',
+      { SCHEMA_REGISTRY_PASSWORD: 'not-the-password' },
+      'could not connect to the schema registry: it refused the credentials (HTTP 401)',
+    ],
+  ])(
+    'end a service at once on %s, naming the component (not a wait for the start-up timeout)',
+    (_what, change, message) => {
+      const result = spawnSync(process.execPath, [join(repoRoot, 'services/catalog/dist/main.js')], {
+        env: {
+          PATH: process.env.PATH,
+          ...stackEnv(),
+          ...localEnv(),
+          STARTUP_TIMEOUT_MS: '120000',
+          PORT: '4498',
+          ...change,
+        },
+        encoding: 'utf8',
+        timeout: 60_000, // half the start-up timeout: a service that waited for it would be killed here
+      });
+      expect(result.status).toBe(1);
+      const output = `${result.stdout}${result.stderr}`;
+      const fatal = output
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { level: string; msg: string; err?: { message: string } })
+        .filter((l) => l.level === 'fatal');
+      expect(fatal).toHaveLength(1);
+      expect(fatal[0]!.err?.message).toContain(message);
+      expect(output).not.toContain('not-the-password');
+      for (const secret of ['KAFKA_SASL_PASSWORD', 'REDIS_PASSWORD', 'SCHEMA_REGISTRY_PASSWORD'])
+        expect(output).not.toContain(stackEnv()[secret]!);
+    },
+    90_000,
+  );
+
   it('end a service that cannot reach a dependency within the start-up timeout, with one fatal JSON line', () => {
     const env = stackEnv();
     const result = spawnSync(process.execPath, [join(repoRoot, 'services/catalog/dist/main.js')], {

@@ -8,22 +8,26 @@ import { root } from '../../services.mjs';
 
 const require = createRequire(join(root, 'package.json'));
 const { Kafka, logLevel } = require('kafkajs');
+const { kafkaConnectionFromEnv, kafkajsSecurity } = require(join(root, 'shared/events/dist/index.js'));
 
 const TOPIC = 'provider-events';
 const READ_TIMEOUT_MS = 90_000;
 
-function kafka(brokers) {
+/** A client of the stack's Kafka as its environment describes it (brokers, TLS, SASL). */
+function kafka(stackEnv) {
+  const connection = kafkaConnectionFromEnv(stackEnv);
   return new Kafka({
     clientId: 'proof-faults',
-    brokers: brokers.split(','),
+    brokers: connection.brokers,
+    ...kafkajsSecurity(connection),
     connectionTimeout: 3_000,
     retry: { retries: 10, initialRetryTime: 300, maxRetryTime: 5_000 },
     logLevel: logLevel.NOTHING,
   });
 }
 
-export async function topicEnds(brokers) {
-  const admin = kafka(brokers).admin();
+export async function topicEnds(stackEnv) {
+  const admin = kafka(stackEnv).admin();
   await admin.connect();
   try {
     return (await admin.fetchTopicOffsets(TOPIC)).map(({ partition, offset }) => ({ partition, offset }));
@@ -37,8 +41,8 @@ export async function topicEnds(brokers) {
  * { eventId, type, providerDeliveryId, status, eventTimeUtc, body } (Confluent wire format: magic
  * byte, schema id, then the JSON of the event; the callback body is `delivery.body`).
  */
-export async function readAccountEvents(brokers, from, accountId, tag) {
-  const until = await topicEnds(brokers);
+export async function readAccountEvents(stackEnv, from, accountId, tag) {
+  const until = await topicEnds(stackEnv);
   const remaining = new Map(
     until
       .map(({ partition, offset }) => [
@@ -49,7 +53,7 @@ export async function readAccountEvents(brokers, from, accountId, tag) {
   );
   const events = [];
   if (remaining.size === 0) return events;
-  const consumer = kafka(brokers).consumer({ groupId: `proof-faults-read-${tag}`, maxWaitTimeInMs: 200 });
+  const consumer = kafka(stackEnv).consumer({ groupId: `proof-faults-read-${tag}`, maxWaitTimeInMs: 200 });
   let done;
   const finished = new Promise((resolve) => (done = resolve));
   await consumer.connect();

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { TOPICS } from '@marketplace/contracts';
 import { AppError } from '@marketplace/errors';
-import { CopyProgress, createKafka, waitForCopies } from '@marketplace/events';
+import { CopyProgress, createKafka, waitForCopies, kafkaConnectionOf } from '@marketplace/events';
 import { gatewayGuards, openOrderDropoff, publicKeyFrom } from '@marketplace/identity';
 import { SafeHttpClient } from '@marketplace/http';
 import type { ServiceDefinition } from '@marketplace/runtime';
@@ -98,7 +98,7 @@ type Config = Context['config'];
 async function copyProgress(context: Context) {
   const { config } = context;
   const admin = createKafka({
-    brokers: config.kafkaBrokers,
+    connection: kafkaConnectionOf(config),
     clientId: 'delivery-assignment-progress',
     logger: context.logger,
   }).admin();

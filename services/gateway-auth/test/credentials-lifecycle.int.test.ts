@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Ajv2020, { type ErrorObject } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { MongoClient } from 'mongodb';
-import { connectRedis, type Redis } from '@marketplace/redis';
+import { connectRedis, type Redis, redisConnectionFromEnv } from '@marketplace/redis';
 import {
   apiClient,
   connectedApp,
@@ -58,7 +58,7 @@ beforeAll(async () => {
   gw = await startGateway(env);
   replica = await startGateway({ ...env, MONGO_DATABASE: gw.database, REDIS_KEY_PREFIX: `${gw.database}:` });
   mongo = await MongoClient.connect(stackEnv().MONGO_URL, { serverSelectionTimeoutMS: 10_000 });
-  redis = await connectRedis({ url: stackEnv().REDIS_URL, logger: quietLogger() });
+  redis = await connectRedis({ connection: redisConnectionFromEnv(stackEnv()), logger: quietLogger() });
 }, 90_000);
 
 afterAll(async () => {

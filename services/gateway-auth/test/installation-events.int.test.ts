@@ -1,4 +1,4 @@
-import { createKafka } from '@marketplace/events';
+import { createKafka, kafkaConnectionFromEnv } from '@marketplace/events';
 import { openWebhookSecret } from '@marketplace/identity';
 import {
   connectedApp,
@@ -21,7 +21,7 @@ beforeAll(async () => {
   gw = await startGateway();
   topic = await readTopic(
     createKafka({
-      brokers: stackEnv().KAFKA_BROKERS.split(','),
+      connection: kafkaConnectionFromEnv(stackEnv()),
       clientId: 'installation-events-it',
       logger: quietLogger(),
     }),

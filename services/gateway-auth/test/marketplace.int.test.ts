@@ -330,7 +330,12 @@ describe('tenants', () => {
     const input = { slug: slug('bistro'), name: 'Bistro Zürich', currencyCode: 'CHF', defaultLanguage: 'de-CH' };
     const created = await gw.admin.call('POST', `${ADMIN}/tenants`, input);
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ ...input, id: expect.stringMatching(UUID), createdAt: expect.stringMatching(ISO) });
+    expect(created.body).toEqual({
+      ...input,
+      sandbox: false,
+      id: expect.stringMatching(UUID),
+      createdAt: expect.stringMatching(ISO),
+    });
     expectDocumented('Tenant', created.body);
 
     const again = await gw.admin.call('POST', `${ADMIN}/tenants`, { ...input, name: 'Another name' });

@@ -9,6 +9,8 @@ import {
   SchemaValidator,
   type OutgoingEvent,
   type PlatformTopics,
+  kafkaConnectionFromEnv,
+  registryConnectionFromEnv,
 } from '@marketplace/events';
 import {
   connectedApp,
@@ -43,7 +45,7 @@ let publisher: EventPublisher;
 let ordersTopic: RawTopicReader;
 
 const kafka = () =>
-  createKafka({ brokers: stackEnv().KAFKA_BROKERS.split(','), clientId: 'delivery-copy-it', logger: quietLogger() });
+  createKafka({ connection: kafkaConnectionFromEnv(stackEnv()), clientId: 'delivery-copy-it', logger: quietLogger() });
 
 beforeAll(async () => {
   cluster = await startOrderingCluster();
@@ -65,7 +67,7 @@ beforeAll(async () => {
   publisher = new EventPublisher(
     kafka(),
     catalog,
-    new EventSchemas(stackEnv().SCHEMA_REGISTRY_URL, catalog),
+    new EventSchemas(registryConnectionFromEnv(stackEnv()), catalog),
     new SchemaValidator([...catalog.topics].map(([name, spec]) => [name, spec.schema])),
     'delivery-copy-it',
   );

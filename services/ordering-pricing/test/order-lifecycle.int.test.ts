@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createAjv, createKafka, headerText, loadTopicCatalog } from '@marketplace/events';
+import { createAjv, createKafka, headerText, loadTopicCatalog, kafkaConnectionFromEnv } from '@marketplace/events';
 import {
   connectedApp,
   quietLogger,
@@ -41,7 +41,7 @@ beforeAll(async () => {
   cluster = await startOrderingCluster();
   r = await restaurant(cluster);
   topic = await readTopic(
-    createKafka({ brokers: stackEnv().KAFKA_BROKERS.split(','), clientId: 'orders-it', logger: quietLogger() }),
+    createKafka({ connection: kafkaConnectionFromEnv(stackEnv()), clientId: 'orders-it', logger: quietLogger() }),
     'orders',
   );
 }, 180_000);

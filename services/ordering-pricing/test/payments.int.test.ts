@@ -1,4 +1,4 @@
-import { createKafka, headerText } from '@marketplace/events';
+import { createKafka, headerText, kafkaConnectionFromEnv } from '@marketplace/events';
 import {
   paymentSucceeded,
   postProcessorNotification,
@@ -52,7 +52,7 @@ beforeAll(async () => {
   r = await restaurant(cluster);
   processor = await paymentProcessor(cluster, r);
   topic = await readTopic(
-    createKafka({ brokers: stackEnv().KAFKA_BROKERS.split(','), clientId: 'payments-it', logger: quietLogger() }),
+    createKafka({ connection: kafkaConnectionFromEnv(stackEnv()), clientId: 'payments-it', logger: quietLogger() }),
     'orders',
   );
 }, 180_000);

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import type { Redis } from 'ioredis';
-import { connectRedis } from '@marketplace/redis';
+import { connectRedis, redisConnectionFromEnv } from '@marketplace/redis';
 import {
   freePort,
   quietLogger,
@@ -68,7 +68,7 @@ beforeAll(async () => {
     MONGO_DATABASE: `it_prv_rl_${randomBytes(4).toString('hex')}`,
   });
   api = client(service);
-  redis = await connectRedis({ url: stackEnv().REDIS_URL, logger: quietLogger() });
+  redis = await connectRedis({ connection: redisConnectionFromEnv(stackEnv()), logger: quietLogger() });
 });
 
 afterAll(async () => {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { connectRedis } from '@marketplace/redis';
+import { connectRedis, redisConnectionFromEnv } from '@marketplace/redis';
 import {
   localEnv,
   platformAccountSettings,
@@ -39,7 +39,7 @@ beforeAll(async () => {
     PUBLIC_RATE_LIMIT_PER_IP: '3',
     TRACKING_RATE_LIMIT_PER_TOKEN: '3',
   });
-  redis = await connectRedis({ url: stackEnv().REDIS_URL, logger: quietLogger() });
+  redis = await connectRedis({ connection: redisConnectionFromEnv(stackEnv()), logger: quietLogger() });
 }, 60_000);
 
 afterAll(async () => {

@@ -7,6 +7,8 @@ import {
   EventSchemas,
   SchemaValidator,
   withGroupTimings,
+  kafkaConnectionOf,
+  registryConnectionOf,
 } from '@marketplace/events';
 import { SafeHttpClient } from '@marketplace/http';
 import {
@@ -67,7 +69,11 @@ export const webhookSenderService: ServiceDefinition<typeof settings> = {
 
     // The attempt queue's own consumer group comes back after a crash as fast as the others.
     const kafka = withGroupTimings(
-      createKafka({ brokers: config.kafkaBrokers, clientId: 'webhook-sender-attempts', logger: context.logger }),
+      createKafka({
+        connection: kafkaConnectionOf(config),
+        clientId: 'webhook-sender-attempts',
+        logger: context.logger,
+      }),
       groupTimingsOf(config),
     );
     const groupPrefix = config.consumerGroupPrefix ?? 'webhook-sender';
@@ -150,7 +156,7 @@ async function startAttemptQueue(
   const attemptsGroup = `${config.consumerGroupPrefix ?? 'webhook-sender'}.attempts`;
   const queue = new AttemptQueue(
     kafka,
-    new EventDecoder(new EventSchemas(config.schemaRegistryUrl, context.catalog), attemptSchemas),
+    new EventDecoder(new EventSchemas(registryConnectionOf(config), context.catalog), attemptSchemas),
     {
       overall: config.concurrency,
       perEndpoint: config.concurrencyPerEndpoint,

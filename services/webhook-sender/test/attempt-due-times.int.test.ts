@@ -8,6 +8,8 @@ import {
   HoldWatch,
   loadTopicCatalog,
   SchemaValidator,
+  kafkaConnectionFromEnv,
+  registryConnectionFromEnv,
 } from '@marketplace/events';
 import { quietLogger, sleep, stackEnv, uniqueName, waitFor } from '@marketplace/testing';
 import { AttemptQueue, type AttemptJob } from '../src/adapters/attempt-queue';
@@ -31,9 +33,9 @@ let schemas: EventSchemas;
 
 beforeAll(async () => {
   const env = stackEnv();
-  kafka = createKafka({ brokers: env.KAFKA_BROKERS.split(','), clientId: 'it-attempt-due-times', logger });
+  kafka = createKafka({ connection: kafkaConnectionFromEnv(env), clientId: 'it-attempt-due-times', logger });
   await ensureTopics(kafka, catalog, [TOPIC]);
-  schemas = new EventSchemas(env.SCHEMA_REGISTRY_URL, catalog);
+  schemas = new EventSchemas(registryConnectionFromEnv(env), catalog);
   await schemas.register([TOPIC]);
   admin = kafka.admin();
   producer = kafka.producer({ allowAutoTopicCreation: false });

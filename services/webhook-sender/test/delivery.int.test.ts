@@ -7,6 +7,8 @@ import {
   loadTopicCatalog,
   SchemaValidator,
   type OutgoingEvent,
+  kafkaConnectionFromEnv,
+  registryConnectionFromEnv,
 } from '@marketplace/events';
 import {
   quietLogger,
@@ -169,9 +171,9 @@ describe('delivery.* from the deliveries topic', () => {
   async function publishDeliveries(events: OutgoingEvent[]): Promise<void> {
     const catalog = loadTopicCatalog();
     const publisher = new EventPublisher(
-      createKafka({ brokers: stackEnv().KAFKA_BROKERS.split(','), clientId: 'deliveries-it', logger: quietLogger() }),
+      createKafka({ connection: kafkaConnectionFromEnv(stackEnv()), clientId: 'deliveries-it', logger: quietLogger() }),
       catalog,
-      new EventSchemas(stackEnv().SCHEMA_REGISTRY_URL, catalog),
+      new EventSchemas(registryConnectionFromEnv(stackEnv()), catalog),
       new SchemaValidator([...catalog.topics].map(([name, spec]) => [name, spec.schema])),
       'deliveries-it',
     );

@@ -6,6 +6,8 @@ import {
   loadTopicCatalog,
   SchemaValidator,
   type OutgoingEvent,
+  kafkaConnectionFromEnv,
+  registryConnectionFromEnv,
 } from '@marketplace/events';
 import {
   publishApp,
@@ -75,14 +77,14 @@ it('an event published twice (same event id) is delivered once per installation'
   receiver.respond = () => 200;
   const catalog = loadTopicCatalog();
   const kafka = createKafka({
-    brokers: stackEnv().KAFKA_BROKERS.split(','),
+    connection: kafkaConnectionFromEnv(stackEnv()),
     clientId: 'duplicate-it',
     logger: quietLogger(),
   });
   const publisher = new EventPublisher(
     kafka,
     catalog,
-    new EventSchemas(stackEnv().SCHEMA_REGISTRY_URL, catalog),
+    new EventSchemas(registryConnectionFromEnv(stackEnv()), catalog),
     new SchemaValidator([...catalog.topics].map(([name, spec]) => [name, spec.schema])),
     'duplicate-it',
   );

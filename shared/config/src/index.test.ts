@@ -1,4 +1,19 @@
-import { ConfigError, bool, hostPortList, int, loadConfig, oneOf, optionalStr, port, str, url } from './index';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  ConfigError,
+  bool,
+  hostPortList,
+  int,
+  loadConfig,
+  oneOf,
+  optionalFileContents,
+  optionalStr,
+  port,
+  str,
+  url,
+} from './index';
 
 const spec = {
   port: port('PORT', { default: 4000 }),
@@ -60,5 +75,40 @@ describe('loadConfig', () => {
 
   it('rejects a broker list entry without a port', () => {
     expect(() => loadConfig({ k: hostPortList('K') }, { K: 'a:1,b' })).toThrow('K must be a comma-separated list');
+  });
+});
+
+describe('a setting read from a file (VAR_FILE, as Secrets are mounted)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'config-file-'));
+  const file = join(dir, 'password');
+  writeFileSync(file, 's3cret-value\n');
+  const passwordSpec = { password: optionalStr('KAFKA_SASL_PASSWORD') };
+
+  it('reads VAR_FILE when VAR is unset, without its trailing newline', () => {
+    expect(loadConfig(passwordSpec, { KAFKA_SASL_PASSWORD_FILE: file })).toEqual({ password: 's3cret-value' });
+  });
+
+  it('refuses both at once, and a file that cannot be read, naming the variable and never the value', () => {
+    expect(() => loadConfig(passwordSpec, { KAFKA_SASL_PASSWORD: 'other', KAFKA_SASL_PASSWORD_FILE: file })).toThrow(
+      'KAFKA_SASL_PASSWORD and KAFKA_SASL_PASSWORD_FILE are both set; set one',
+    );
+    let message = '';
+    try {
+      loadConfig(passwordSpec, { KAFKA_SASL_PASSWORD_FILE: join(dir, 'missing') });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toBe('invalid configuration: KAFKA_SASL_PASSWORD_FILE names a file that cannot be read (ENOENT)');
+  });
+
+  it('reads a PEM file a path names, and refuses one that cannot be read', () => {
+    const pem = join(dir, 'ca.pem');
+    writeFileSync(pem, '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n');
+    const caSpec = { ca: optionalFileContents('KAFKA_SSL_CA_FILE') };
+    expect(loadConfig(caSpec, { KAFKA_SSL_CA_FILE: pem }).ca).toContain('BEGIN CERTIFICATE');
+    expect(loadConfig(caSpec, {}).ca).toBeUndefined();
+    expect(() => loadConfig(caSpec, { KAFKA_SSL_CA_FILE: join(dir, 'nope.pem') })).toThrow(
+      'KAFKA_SSL_CA_FILE names a file that cannot be read (ENOENT)',
+    );
   });
 });

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+
 /**
  * Typed configuration read once from the environment. Every problem is collected and reported in
  * one line that names the variables (values are never echoed: they may be secrets).
@@ -17,6 +19,27 @@ export interface Setting<T> {
 
 type Values<S> = { [K in keyof S]: S[K] extends Setting<infer T> ? T : never };
 
+/**
+ * The raw value of a setting: `VAR`, or the contents of the file `VAR_FILE` names (how Kubernetes
+ * Secrets and Docker secrets are mounted: a password never needs to sit in the environment). Both
+ * set is a problem, so a stale value cannot silently win. An empty value counts as unset.
+ */
+function rawValue(variable: string, source: Record<string, string | undefined>): string | undefined {
+  const direct = source[variable]?.trim() || undefined;
+  const file = source[`${variable}_FILE`]?.trim() || undefined;
+  if (file === undefined) return direct;
+  if (direct !== undefined) throw new Problem(`${variable} and ${variable}_FILE are both set; set one`);
+  try {
+    return readFileSync(file, 'utf8').trim() || undefined;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    throw new Problem(`${variable}_FILE names a file that cannot be read (${code})`);
+  }
+}
+
+/** A problem stated whole (naming its variable itself). */
+class Problem extends Error {}
+
 export function loadConfig<S extends Record<string, Setting<unknown>>>(
   spec: S,
   source: Record<string, string | undefined> = process.env,
@@ -24,11 +47,10 @@ export function loadConfig<S extends Record<string, Setting<unknown>>>(
   const problems: string[] = [];
   const values: Record<string, unknown> = {};
   for (const [key, setting] of Object.entries(spec)) {
-    const raw = source[setting.variable];
     try {
-      values[key] = setting.parse(raw === undefined || raw.trim() === '' ? undefined : raw.trim());
+      values[key] = setting.parse(rawValue(setting.variable, source));
     } catch (error) {
-      problems.push(`${setting.variable} ${(error as Error).message}`);
+      problems.push(error instanceof Problem ? error.message : `${setting.variable} ${(error as Error).message}`);
     }
   }
   if (problems.length > 0) throw new ConfigError(problems);
@@ -60,6 +82,24 @@ export function str(variable: string, opts: Options<string> & { pattern?: RegExp
     if (opts.pattern && !opts.pattern.test(raw)) throw new Error(`must match ${opts.pattern}`);
     return raw;
   });
+}
+
+/**
+ * A file given by its path (a PEM certificate or key), returned as its contents; undefined when
+ * unset. A path that cannot be read is a problem at start-up, not at the first connection.
+ */
+export function optionalFileContents(variable: string): Setting<string | undefined> {
+  return {
+    variable,
+    parse(raw) {
+      if (raw === undefined) return undefined;
+      try {
+        return readFileSync(raw, 'utf8');
+      } catch (error) {
+        throw new Error(`names a file that cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+      }
+    },
+  };
 }
 
 /** Optional string: undefined when unset. */

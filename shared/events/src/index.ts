@@ -1,5 +1,18 @@
 export { createKafka, type KafkaSettings } from './kafka';
 export {
+  checkKafkaTls,
+  describeKafkaConnection,
+  KAFKA_SASL_MECHANISMS,
+  KAFKA_SECURITY_PROTOCOLS,
+  kafkaConnectionFromEnv,
+  kafkaConnectionOf,
+  kafkaConnectionProblems,
+  kafkaConnectionSettings,
+  kafkajsSecurity,
+  type KafkaConnection,
+  type KafkaSaslMechanism,
+} from './connection';
+export {
   consumerGroupConfig,
   DEFAULT_GROUP_TIMINGS,
   groupTimingProblems,
@@ -10,6 +23,14 @@ export { loadTopicCatalog, createTopicCatalog, defaultSchemasDir, type TopicCata
 export { type AnyTopics, type PlatformTopics, type TopicContract, type TopicMap, type TopicOf } from './topics';
 export { SchemaValidator, createAjv } from './validation';
 export { EventSchemas } from './registry';
+export {
+  registryAuthorization,
+  registryConnectionFromEnv,
+  registryConnectionOf,
+  registryConnectionProblems,
+  registryConnectionSettings,
+  type RegistryConnection,
+} from './registry-connection';
 export { EventDecoder } from './decoder';
 export { EventPublisher, type OutgoingEvent, type PublishedEvent, type StoredEvent } from './producer';
 export {

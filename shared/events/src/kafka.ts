@@ -1,19 +1,21 @@
 import { Kafka, logLevel, type LogEntry } from 'kafkajs';
 import type { Logger } from '@marketplace/logging';
 import { STOPPING_MESSAGE } from './failure';
+import { kafkajsSecurity, type KafkaConnection } from './connection';
 
 export interface KafkaSettings {
-  brokers: string[];
+  connection: KafkaConnection;
   clientId: string;
   logger: Logger;
 }
 
-/** A kafkajs client whose own log lines go through our logger (JSON, redacted). */
-export function createKafka({ brokers, clientId, logger }: KafkaSettings): Kafka {
+/** A kafkajs client (TLS and SASL as the connection says) whose own log lines go through our logger (JSON, redacted). */
+export function createKafka({ connection, clientId, logger }: KafkaSettings): Kafka {
   const log = logger.child({ component: 'kafkajs' });
   return new Kafka({
     clientId,
-    brokers,
+    brokers: connection.brokers,
+    ...kafkajsSecurity(connection),
     connectionTimeout: 3000,
     requestTimeout: 30000,
     retry: { initialRetryTime: 300, retries: 8, maxRetryTime: 10_000 },

@@ -1,6 +1,7 @@
 import { SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry';
 import { createAjv } from './validation';
 import type { TopicCatalog } from './catalog';
+import { registryAuthorization, type RegistryConnection } from './registry-connection';
 
 /**
  * Values are encoded in the Confluent wire format (magic byte, 4-byte schema id, JSON) through a
@@ -10,17 +11,36 @@ import type { TopicCatalog } from './catalog';
 export class EventSchemas {
   private registry: SchemaRegistry;
   private readonly ids = new Map<string, number>();
+  private readonly url: string;
+  private readonly authorization: string | undefined;
 
+  /** `connection` is the registry's URL alone, or with its credentials. */
   constructor(
-    private readonly url: string,
+    connection: RegistryConnection | string,
     private readonly catalog: TopicCatalog,
   ) {
+    const { url, ...rest } = typeof connection === 'string' ? { url: connection } : connection;
+    this.url = url;
+    this.authorization = registryAuthorization({ url, ...rest });
     this.registry = this.client();
   }
 
   private client(): SchemaRegistry {
+    const authorization = this.authorization;
+    // Basic and bearer alike go as one header on every request the library makes (a mappersmith middleware).
+    const middlewares = authorization
+      ? [
+          () => ({
+            request: (request: { enhance(o: object): unknown }) => request.enhance({ headers: { authorization } }),
+          }),
+        ]
+      : [];
     return new SchemaRegistry(
-      { host: this.url, retry: { retries: 2, initialRetryTimeInSecs: 0.2, maxRetryTimeInSecs: 2 } },
+      {
+        host: this.url,
+        retry: { retries: 2, initialRetryTimeInSecs: 0.2, maxRetryTimeInSecs: 2 },
+        middlewares: middlewares as never,
+      },
       // The library validates with ajv too (on encode against the registered schema, on decode
       // against the writer's schema); give it the same formats as ours. Each schema version gets
       // its own ajv: versions of one schema share its `$id`, and one ajv refuses a second schema
@@ -72,7 +92,10 @@ export class EventSchemas {
    * connection from going back to the pool, so each probe would hold one more socket.
    */
   async ping(timeoutMs = 2000): Promise<void> {
-    const res = await fetch(`${this.url.replace(/\/$/, '')}/config`, { signal: AbortSignal.timeout(timeoutMs) });
+    const res = await fetch(`${this.url.replace(/\/$/, '')}/config`, {
+      signal: AbortSignal.timeout(timeoutMs),
+      headers: this.authorization ? { authorization: this.authorization } : {},
+    });
     await res.arrayBuffer();
     if (!res.ok) throw new Error(`schema registry answered ${res.status}`);
   }

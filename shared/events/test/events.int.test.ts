@@ -15,6 +15,13 @@ import {
 import { processedEvents } from '@marketplace/store';
 import { quietLogger, readTopic, testEvents, uniqueName, waitFor, type RawTopicReader } from '@marketplace/testing';
 import { startTracing } from '@marketplace/tracing';
+import { registryAuthorization, registryConnectionFromEnv } from '../src/registry-connection';
+
+/** A request to the stack's registry, signed in as its settings say. */
+const registryRequest = (env: Record<string, string | undefined>): RequestInit => {
+  const authorization = registryAuthorization(registryConnectionFromEnv(env));
+  return { headers: authorization ? { authorization } : {} };
+};
 
 /** The test topic's values (testEventSchema) and event types: what its consumer is typed with. */
 interface TestOrder {
@@ -119,7 +126,9 @@ describe('events through the schema registry and real Kafka', () => {
     await reader.stop();
     expect(message.value![0]).toBe(0); // magic byte
     const schemaId = message.value!.readInt32BE(1);
-    const registered = (await (await fetch(`${env.SCHEMA_REGISTRY_URL}/schemas/ids/${schemaId}`)).json()) as {
+    const registered = (await (
+      await fetch(`${env.SCHEMA_REGISTRY_URL}/schemas/ids/${schemaId}`, registryRequest(env))
+    ).json()) as {
       schema: string;
     };
     expect(JSON.parse(registered.schema)).toEqual(catalog.get(topic).schema);
@@ -174,9 +183,10 @@ describe('events through the schema registry and real Kafka', () => {
     const noId = randomUUID();
     const undeclared = randomUUID();
     const untyped = randomUUID();
-    const { id: schemaId } = (await fetch(`${env.SCHEMA_REGISTRY_URL}/subjects/${topic}-value/versions/latest`).then(
-      (r) => r.json(),
-    )) as { id: number };
+    const { id: schemaId } = (await fetch(
+      `${env.SCHEMA_REGISTRY_URL}/subjects/${topic}-value/versions/latest`,
+      registryRequest(env),
+    ).then((r) => r.json())) as { id: number };
     const wire = (value: unknown) => {
       const header = Buffer.alloc(5);
       header.writeInt32BE(schemaId, 1);

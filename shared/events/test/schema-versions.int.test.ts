@@ -1,6 +1,7 @@
 import { stackEnv, uniqueName } from '@marketplace/testing';
 import { createTopicCatalog } from '../src/catalog';
 import { EventSchemas } from '../src/registry';
+import { registryConnectionFromEnv } from '../src/registry-connection';
 
 // A topic whose schema grew (a new optional property, as `installations` gained `scopes`): a
 // consumer reading from the beginning decodes messages written with the first version, then a
@@ -35,7 +36,7 @@ const version = (properties: Record<string, unknown>) =>
   );
 
 it('decodes a message of version 1 and encodes with version 2 of the same schema, in one client', async () => {
-  const url = stackEnv().SCHEMA_REGISTRY_URL;
+  const url = registryConnectionFromEnv(stackEnv());
   const first = new EventSchemas(url, version({}));
   const written = await first.encode(topic, { id: 'a' });
 

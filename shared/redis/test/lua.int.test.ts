@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { connectRedis, defineScripts } from '@marketplace/redis';
+import { connectRedis, defineScripts, redisConnectionFromEnv } from '@marketplace/redis';
 import { quietLogger, stackEnv, uniqueName } from '@marketplace/testing';
 
 // A fixed-window counter: increments and sets the expiry in one atomic step.
@@ -10,7 +10,7 @@ const hit = {
 
 let redis: Redis;
 beforeAll(async () => {
-  redis = await connectRedis({ url: stackEnv().REDIS_URL, logger: quietLogger() });
+  redis = await connectRedis({ connection: redisConnectionFromEnv(stackEnv()), logger: quietLogger() });
 });
 afterAll(() => redis.quit());
 

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { connectRedis, RateLimiter } from '@marketplace/redis';
+import { connectRedis, RateLimiter, redisConnectionFromEnv } from '@marketplace/redis';
 import { quietLogger, stackEnv, uniqueName } from '@marketplace/testing';
 
 // The sliding-window limiter on the real Redis: exact under concurrency, a bucket per name and a
@@ -7,7 +7,7 @@ import { quietLogger, stackEnv, uniqueName } from '@marketplace/testing';
 
 let redis: Redis;
 beforeAll(async () => {
-  redis = await connectRedis({ url: stackEnv().REDIS_URL, logger: quietLogger() });
+  redis = await connectRedis({ connection: redisConnectionFromEnv(stackEnv()), logger: quietLogger() });
 });
 afterAll(() => redis.quit());
 
@@ -50,7 +50,7 @@ describe('RateLimiter', () => {
   });
 
   it('answers 503 service.unavailable with Retry-After while Redis does not answer (fail closed)', async () => {
-    const gone = await connectRedis({ url: stackEnv().REDIS_URL, logger: quietLogger() });
+    const gone = await connectRedis({ connection: redisConnectionFromEnv(stackEnv()), logger: quietLogger() });
     const limiter = new RateLimiter(gone, `${uniqueName('it-rl')}:`);
     gone.disconnect();
     await expect(limiter.take('a', 1, 60)).rejects.toMatchObject({

@@ -14,10 +14,13 @@ import {
   type TopicCatalog,
   type TopicMap,
   type TopicOf,
+  kafkaConnectionOf,
+  registryConnectionOf,
+  checkKafkaTls,
 } from '@marketplace/events';
 import type { ReadinessCheck } from '@marketplace/http';
 import type { Logger } from '@marketplace/logging';
-import { connectRedis } from '@marketplace/redis';
+import { connectRedis, redisConnectionOf } from '@marketplace/redis';
 import {
   connectMongo,
   ensureIndexes,
@@ -28,6 +31,7 @@ import {
   type MongoStore,
 } from '@marketplace/store';
 import { groupTimingsOf, type PlatformConfig } from './platform-config';
+import { refusalOf } from './startup-refusals';
 
 /**
  * A consumer of the topics T (of the topic map M: the platform's topics by default). Declare one
@@ -104,12 +108,17 @@ export interface ConnectOptions<M extends TopicMap = PlatformTopics> {
   holds?: HoldWatch;
 }
 
-/** Retries `attempt` until it succeeds or the start-up deadline passes, saying what it waits for. */
+/**
+ * Retries `attempt` until it succeeds or the start-up deadline passes, saying what it waits for;
+ * a refusal (wrong credentials, an untrusted certificate: startup-refusals.ts) ends it at once.
+ */
 async function untilDeadline<T>(what: string, deadline: number, logger: Logger, attempt: () => Promise<T>): Promise<T> {
   for (let delay = 250; ; delay = Math.min(delay * 2, 4000)) {
     try {
       return await attempt();
     } catch (error) {
+      const refusal = refusalOf(error);
+      if (refusal) throw new Error(`could not connect to ${what}: ${refusal}`);
       if (Date.now() + delay > deadline)
         throw new Error(`could not reach ${what} before the start-up timeout: ${(error as Error).message}`);
       logger.warn({ err: error, retryInMs: delay }, `waiting for ${what}`);
@@ -138,7 +147,9 @@ async function connectStores({ deadline, logger, opened }: StartUp, config: Plat
     ensureIndexes(mongo.db, { ...indexes, [PROCESSED_EVENTS]: PROCESSED_EVENTS_INDEXES }),
   );
 
-  const redis = await untilDeadline('Redis', deadline, logger, () => connectRedis({ url: config.redisUrl, logger }));
+  const redis = await untilDeadline('Redis', deadline, logger, () =>
+    connectRedis({ connection: redisConnectionOf(config), logger }),
+  );
   opened.push(() => redis.quit());
   return { mongo, redis };
 }
@@ -148,9 +159,13 @@ async function connectKafka<M extends TopicMap>(
   { deadline, logger, opened }: StartUp,
   { service, config, catalog, topics }: Pick<ConnectOptions<M>, 'service' | 'config' | 'catalog' | 'topics'>,
 ) {
-  const kafka = createKafka({ brokers: config.kafkaBrokers, clientId: service, logger });
-  await untilDeadline('Kafka topics', deadline, logger, () => ensureTopics(kafka, catalog, topics));
-  const schemas = new EventSchemas(config.schemaRegistryUrl, catalog);
+  const connection = kafkaConnectionOf(config);
+  const kafka = createKafka({ connection, clientId: service, logger });
+  await untilDeadline('Kafka (topics)', deadline, logger, async () => {
+    await checkKafkaTls(connection); // an untrusted certificate ends the start at once (kafkajs would retry it)
+    return ensureTopics(kafka, catalog, topics);
+  });
+  const schemas = new EventSchemas(registryConnectionOf(config), catalog);
   await untilDeadline('the schema registry', deadline, logger, () => schemas.register(topics));
 
   const validator = new SchemaValidator([...catalog.topics].map(([name, spec]) => [name, spec.schema]));

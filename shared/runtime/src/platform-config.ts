@@ -1,16 +1,14 @@
+import { bool, int, loadConfig, oneOf, optionalStr, port, str, url, type Setting } from '@marketplace/config';
 import {
-  bool,
-  hostPortList,
-  int,
-  loadConfig,
-  oneOf,
-  optionalStr,
-  port,
-  str,
-  url,
-  type Setting,
-} from '@marketplace/config';
-import { DEFAULT_GROUP_TIMINGS, groupTimingProblems, type GroupTimings } from '@marketplace/events';
+  DEFAULT_GROUP_TIMINGS,
+  groupTimingProblems,
+  kafkaConnectionProblems,
+  kafkaConnectionSettings,
+  registryConnectionProblems,
+  registryConnectionSettings,
+  type GroupTimings,
+} from '@marketplace/events';
+import { redisConnectionProblems, redisConnectionSettings } from '@marketplace/redis';
 
 const DATABASE_NAME = /^[A-Za-z0-9_]{1,60}$/;
 
@@ -26,14 +24,21 @@ export function platformSettings(service: string, defaultPort: number) {
   return {
     port: port('PORT', { default: defaultPort }),
     host: str('HOST', { default: '127.0.0.1' }),
-    kafkaBrokers: hostPortList('KAFKA_BROKERS'),
-    schemaRegistryUrl: url('SCHEMA_REGISTRY_URL', { protocols: ['http', 'https'] }),
+    /** Kafka's brokers, TLS and SASL (shared/events connection.ts). */
+    ...kafkaConnectionSettings(),
+    /** The schema registry's URL and its credentials (shared/events registry-connection.ts). */
+    ...registryConnectionSettings(),
+    /**
+     * Passed to the driver untouched: credentials, `tls=true`, `tlsCAFile`, `authSource` and the
+     * rest go in the URL (or the whole URL in MONGO_URL_FILE, as a Secret). Never logged.
+     */
     mongoUrl: url('MONGO_URL', { protocols: ['mongodb', 'mongodb+srv'] }),
     mongoDatabase: str('MONGO_DATABASE', {
       default: `${databasePrefix()}_${service.replace(/-/g, '_')}`,
       pattern: DATABASE_NAME,
     }),
-    redisUrl: url('REDIS_URL', { protocols: ['redis', 'rediss'] }),
+    /** Redis: a URL, an ACL user, TLS, or Sentinel (shared/redis connection.ts). */
+    ...redisConnectionSettings(),
     /** Behind a load balancer that sets X-Forwarded-For: take the client address from it. */
     trustProxy: bool('TRUST_PROXY', { default: false }),
     logLevel: oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, {
@@ -111,7 +116,12 @@ export function groupTimingsOf(
 
 /** What is wrong with the settings together (one alone is checked by its own range). */
 export function platformConfigProblems(config: PlatformConfig): string[] {
-  return groupTimingProblems(groupTimingsOf(config)).map(
-    (problem) => `KAFKA_SESSION_TIMEOUT_MS, KAFKA_HEARTBEAT_INTERVAL_MS, KAFKA_REBALANCE_TIMEOUT_MS: ${problem}`,
-  );
+  return [
+    ...groupTimingProblems(groupTimingsOf(config)).map(
+      (problem) => `KAFKA_SESSION_TIMEOUT_MS, KAFKA_HEARTBEAT_INTERVAL_MS, KAFKA_REBALANCE_TIMEOUT_MS: ${problem}`,
+    ),
+    ...kafkaConnectionProblems(config),
+    ...registryConnectionProblems(config),
+    ...redisConnectionProblems(config),
+  ];
 }

@@ -6,6 +6,8 @@ import {
   createTopicCatalog,
   type AnyTopics,
   type TopicCatalog,
+  kafkaConnectionFromEnv,
+  registryConnectionFromEnv,
 } from '@marketplace/events';
 import type { Logger } from '@marketplace/logging';
 import { stackEnv } from './stack';
@@ -53,8 +55,8 @@ export function testCatalog(prefix = 'it'): { catalog: TopicCatalog; topic: stri
 export function testEvents(prefix: string, logger: Logger) {
   const env = stackEnv();
   const { catalog, topic } = testCatalog(prefix);
-  const kafka = createKafka({ brokers: env.KAFKA_BROKERS.split(','), clientId: `${prefix}-it`, logger });
-  const schemas = new EventSchemas(env.SCHEMA_REGISTRY_URL, catalog);
+  const kafka = createKafka({ connection: kafkaConnectionFromEnv(env), clientId: `${prefix}-it`, logger });
+  const schemas = new EventSchemas(registryConnectionFromEnv(env), catalog);
   const validator = new SchemaValidator([[topic, catalog.get(topic).schema]]);
   const publisher = new EventPublisher<AnyTopics>(kafka, catalog, schemas, validator, `${prefix}-it`); // the test topic: values unknown to the compiler
   return { env, catalog, topic, kafka, schemas, validator, publisher };

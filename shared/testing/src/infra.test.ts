@@ -62,7 +62,7 @@ describe('the containers', () => {
   });
 
   it('run the Kafka and Apicurio versions of the native stack', () => {
-    expect(CONTAINER_IMAGES.kafka).toBe(`apache/kafka:${pinnedByStack('kafka.sh', 'KAFKA_VERSION')}`);
+    expect(CONTAINER_IMAGES.kafka).toBe(`apache/kafka:${pinnedByStack('kafka.sh', 'KAFKA_DEFAULT_VERSION')}`);
     expect(CONTAINER_IMAGES.schemaRegistry).toBe(
       `apicurio/apicurio-registry:${pinnedByStack('registry.sh', 'REGISTRY_VERSION')}`,
     );

@@ -14,13 +14,30 @@ export const TEST_INFRA_VARIABLE = 'TEST_INFRA';
 export const TEST_INFRAS = ['native', 'testcontainers'] as const;
 export type TestInfra = (typeof TEST_INFRAS)[number];
 
-/** The four addresses every service and integration test needs (the platform settings). */
+/**
+ * The four addresses every service and integration test needs (the platform settings), and the
+ * credentials and TLS settings of a secured stack beside them (STACK_SECURITY_SETTINGS).
+ */
 export interface StackAddresses {
   KAFKA_BROKERS: string;
   SCHEMA_REGISTRY_URL: string;
   MONGO_URL: string;
   REDIS_URL: string;
+  [setting: string]: string | undefined;
 }
+
+/** The settings a secured stack adds to the addresses (scripts/stack/stack.sh writes them to stack.env). */
+export const STACK_SECURITY_SETTINGS = [
+  'KAFKA_SECURITY_PROTOCOL',
+  'KAFKA_SASL_MECHANISM',
+  'KAFKA_SASL_USERNAME',
+  'KAFKA_SASL_PASSWORD',
+  'KAFKA_SSL_CA_FILE',
+  'SCHEMA_REGISTRY_USERNAME',
+  'SCHEMA_REGISTRY_PASSWORD',
+  'REDIS_USERNAME',
+  'REDIS_PASSWORD',
+] as const;
 
 /** `TEST_INFRA`: unset or empty is `native`; anything but the two names is refused. */
 export function testInfra(env: NodeJS.ProcessEnv = process.env): TestInfra {
@@ -59,7 +76,7 @@ export interface ContainerSpec {
  * speaks its wire protocol); Redis the 7 line, as deployed.
  */
 export const CONTAINER_IMAGES = {
-  kafka: 'apache/kafka:3.9.2',
+  kafka: 'apache/kafka:4.4.0',
   schemaRegistry: 'apicurio/apicurio-registry:3.0.9',
   mongodb: 'mongo:7.0.16',
   redis: 'redis:7.4.2',

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { testInfra, type StackAddresses } from './infra';
+import { isAbsolute, join, resolve } from 'node:path';
+import { STACK_SECURITY_SETTINGS, testInfra, type StackAddresses } from './infra';
 
 export const repoRoot = resolve(__dirname, '../../..');
 
@@ -32,12 +32,18 @@ export function stackEnv(env: NodeJS.ProcessEnv = process.env): StackAddresses {
       );
     return value;
   };
-  return {
+  const addresses: StackAddresses = {
     KAFKA_BROKERS: pick('KAFKA_BROKERS'),
     SCHEMA_REGISTRY_URL: pick('SCHEMA_REGISTRY_URL'),
     MONGO_URL: pick('MONGO_URL'),
     REDIS_URL: pick('REDIS_URL'),
   };
+  // A secured stack's credentials, when it has them (a path in KAFKA_SSL_CA_FILE is the repository's).
+  for (const name of STACK_SECURITY_SETTINGS) {
+    const value = env[name] ?? fromFile[name];
+    if (value) addresses[name] = name.endsWith('_FILE') && !isAbsolute(value) ? join(repoRoot, value) : value;
+  }
+  return addresses;
 }
 
 /**

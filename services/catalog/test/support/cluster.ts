@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { KafkaMessage } from 'kafkajs';
 import { MongoClient, type Db } from 'mongodb';
-import { createKafka, headerText } from '@marketplace/events';
+import { createKafka, headerText, kafkaConnectionFromEnv } from '@marketplace/events';
 import {
   apiClient,
   connectedApp,
@@ -201,7 +201,7 @@ export function decodeCatalogEvent(message: KafkaMessage): CatalogEvent {
 export async function catalogTopic(
   clientId: string,
 ): Promise<{ reader: RawTopicReader; of(tenantId: string): CatalogEvent[]; stop(): Promise<void> }> {
-  const kafka = createKafka({ brokers: stackEnv().KAFKA_BROKERS.split(','), clientId, logger: quietLogger() });
+  const kafka = createKafka({ connection: kafkaConnectionFromEnv(stackEnv()), clientId, logger: quietLogger() });
   const reader = await readTopic(kafka, 'catalog');
   return {
     reader,

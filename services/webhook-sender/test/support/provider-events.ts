@@ -7,6 +7,8 @@ import {
   loadTopicCatalog,
   SchemaValidator,
   type OutgoingEvent,
+  kafkaConnectionFromEnv,
+  registryConnectionFromEnv,
 } from '@marketplace/events';
 import { sealForTransport, TRANSPORT_CONTEXTS } from '@marketplace/identity';
 import { quietLogger, recordIssuedSecret, stackEnv } from '@marketplace/testing';
@@ -143,12 +145,12 @@ export async function providerEventsPublisher(): Promise<{
   const catalog = loadTopicCatalog();
   const publisher = new EventPublisher(
     createKafka({
-      brokers: stackEnv().KAFKA_BROKERS.split(','),
+      connection: kafkaConnectionFromEnv(stackEnv()),
       clientId: 'provider-events-it',
       logger: quietLogger(),
     }),
     catalog,
-    new EventSchemas(stackEnv().SCHEMA_REGISTRY_URL, catalog),
+    new EventSchemas(registryConnectionFromEnv(stackEnv()), catalog),
     new SchemaValidator([...catalog.topics].map(([name, spec]) => [name, spec.schema])),
     'provider-events-it',
   );

@@ -7,6 +7,8 @@ import {
   loadTopicCatalog,
   SchemaValidator,
   type OutgoingEvent,
+  kafkaConnectionFromEnv,
+  registryConnectionFromEnv,
 } from '@marketplace/events';
 import { quietLogger, stackEnv } from '@marketplace/testing';
 
@@ -64,14 +66,14 @@ export async function injectRetryStorm(
 
   const catalog = loadTopicCatalog();
   const kafka = createKafka({
-    brokers: stackEnv().KAFKA_BROKERS.split(','),
+    connection: kafkaConnectionFromEnv(stackEnv()),
     clientId: 'storm-it',
     logger: quietLogger(),
   });
   const publisher = new EventPublisher(
     kafka,
     catalog,
-    new EventSchemas(stackEnv().SCHEMA_REGISTRY_URL, catalog),
+    new EventSchemas(registryConnectionFromEnv(stackEnv()), catalog),
     new SchemaValidator([...catalog.topics].map(([name, spec]) => [name, spec.schema])),
     'storm-it',
   );
