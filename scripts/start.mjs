@@ -46,7 +46,8 @@ const running = services().map((service) => {
   for (const stream of [child.stdout, child.stderr]) {
     createInterface({ input: stream }).on('line', (line) => {
       log.write(`${line}\n`);
-      if (showAll || !/"level":"(info|debug|trace)"/.test(line)) console.log(`[${service.name}] ${line}`);
+      if (showAll) console.log(`[${service.name}] ${line}`);
+      else if (!/"level":"(info|debug|trace)"/.test(line)) console.log(`[${service.name}] ${readable(line)}`);
     });
   }
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
@@ -60,6 +61,17 @@ writeFileSync(
     2,
   ),
 );
+
+/** A warning or error as one line a person reads: level, message, the error's message (its stack stays in the log file). */
+function readable(line) {
+  try {
+    const entry = JSON.parse(line);
+    const cause = entry.err?.message ? `: ${entry.err.message}` : '';
+    return `${entry.level} ${entry.msg}${cause}`;
+  } catch {
+    return line;
+  }
+}
 
 let stopping = false;
 async function stopAll(exitCode) {
@@ -89,10 +101,15 @@ for (const s of running) {
   });
 }
 
-const deadline = Date.now() + READY_TIMEOUT_MS;
+const startedAt = Date.now();
+const deadline = startedAt + READY_TIMEOUT_MS;
 const pending = new Set(running.map((s) => s.name));
 while (pending.size > 0 && !stopping) {
-  for (const s of running) if (pending.has(s.name) && (await isReady(s.url))) pending.delete(s.name);
+  for (const s of running)
+    if (pending.has(s.name) && (await isReady(s.url))) {
+      pending.delete(s.name);
+      console.log(`${s.name.padEnd(20)} ready in ${((Date.now() - startedAt) / 1000).toFixed(1)}s`);
+    }
   if (pending.size === 0) break;
   if (Date.now() > deadline) {
     console.error(

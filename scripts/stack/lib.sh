@@ -18,6 +18,8 @@ STACK_READY_TIMEOUT="${STACK_READY_TIMEOUT:-90}"   # seconds to wait for a compo
 STACK_STOP_TIMEOUT="${STACK_STOP_TIMEOUT:-30}"     # seconds between SIGTERM and SIGKILL
 
 stack_say() { printf 'stack: %s\n' "$*" >&2; }
+# Progress detail (what a start waits for): shown with STACK_VERBOSE=1; each component's result line says the rest.
+stack_detail() { [[ "${STACK_VERBOSE:-0}" == 0 ]] || stack_say "$@"; }
 stack_die() { printf 'stack: %s\n' "$*" >&2; exit 1; }
 
 # Relative path for messages (keeps output free of machine paths).
@@ -113,7 +115,7 @@ stack_require_free_port() {
 stack_wait_ready() {
   local name="$1" what="$2" probe="$3" marker="$4" started_here="${5:-1}" deadline
   deadline=$(( SECONDS + STACK_READY_TIMEOUT ))
-  stack_say "$name: waiting up to ${STACK_READY_TIMEOUT}s for $what"
+  stack_detail "$name: waiting up to ${STACK_READY_TIMEOUT}s for $what"
   while true; do
     if "$probe" >/dev/null 2>&1; then
       return 0

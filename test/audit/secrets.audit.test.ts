@@ -7,6 +7,7 @@ import {
   readIssuedSecrets,
   repoRoot,
   SERVICE_LOG_DIR,
+  stackEnv,
 } from '@marketplace/testing';
 
 // Runs last in `npm test`: every service process the run started has left its log (and its last
@@ -20,7 +21,12 @@ import {
 const logs = auditableFiles(SERVICE_LOG_DIR, ['.log']);
 const metrics = auditableFiles(SERVICE_LOG_DIR, ['.metrics']);
 const errorBodies = auditableFiles(ERROR_BODIES_DIR, ['.jsonl']);
-const issued = readIssuedSecrets();
+// The secured stack's passwords too: every service signed in to Kafka, the registry and Redis with them.
+const stackPasswords = ['KAFKA_SASL_PASSWORD', 'SCHEMA_REGISTRY_PASSWORD', 'REDIS_PASSWORD'].flatMap((name) => {
+  const value = stackEnv()[name];
+  return value ? [{ kind: `the stack's ${name}`, value }] : [];
+});
+const issued = [...readIssuedSecrets(), ...stackPasswords];
 const relative = join(repoRoot, '.test-results');
 
 it('found the logs of the service processes of this run', () => {

@@ -196,6 +196,25 @@ describe('a fresh cluster: seed, order, webhook', () => {
     );
   });
 
+  it('starts quietly: no service logs a warning or an error while it creates the new topics, subjects and groups', () => {
+    // Six services creating the same topics and subjects at once, coordinators still loading: the
+    // races of every fresh start, retried and logged at debug. A warning here would be printed by
+    // `npm start` on a new user's first run.
+    const noisy = [...services, gw!.process].flatMap((s) => {
+      const lines = s
+        .output()
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as { level: string; msg: string; service: string; err?: { message?: string } });
+      const ready = lines.findIndex((l) => l.level === 'info' && / ready$/.test(l.msg));
+      return lines
+        .slice(0, ready === -1 ? lines.length : ready)
+        .filter((l) => ['warn', 'error', 'fatal'].includes(l.level))
+        .map((l) => `${l.service}: ${l.level} ${l.msg}${l.err?.message ? `: ${l.err.message}` : ''}`);
+    });
+    expect(noisy).toEqual([]);
+  });
+
   it("delivers the order's orders.created to the order source's webhook URL within 10 s, signed with its secret", async () => {
     const source = fixture.installations.orderSource;
     const placedAt = Date.now();

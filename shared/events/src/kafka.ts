@@ -9,8 +9,32 @@ export interface KafkaSettings {
   logger: Logger;
 }
 
+/**
+ * kafkajs 2.2.4 computes a negative delay in its request queue when no broker throttles it
+ * (tulios/kafkajs#1751, unfixed in 2.x); Node 24 warns about it at every connection on stderr,
+ * outside our logs, and already waits 1 ms, which is what kafkajs means. That one warning, from
+ * kafkajs's own frames only, is dropped; every other warning goes through unchanged.
+ */
+export function isKafkajsNegativeTimeoutWarning(type: string | undefined, stack: string | undefined): boolean {
+  return type === 'TimeoutNegativeWarning' && /kafkajs[\\/]src[\\/]/.test(stack ?? '');
+}
+
+function dropKafkajsNegativeTimeoutWarning(): void {
+  const marker = Symbol.for('marketplace.kafkajsNegativeTimeoutWarning');
+  const state = process as unknown as Record<symbol, boolean>;
+  if (state[marker]) return;
+  state[marker] = true;
+  const emitWarning = process.emitWarning.bind(process) as (...args: unknown[]) => void;
+  process.emitWarning = ((warning: unknown, ...rest: unknown[]) => {
+    const type = typeof rest[0] === 'string' ? rest[0] : (rest[0] as { type?: string } | undefined)?.type;
+    if (isKafkajsNegativeTimeoutWarning(type, new Error().stack)) return;
+    emitWarning(warning, ...rest);
+  });
+}
+
 /** A kafkajs client (TLS and SASL as the connection says) whose own log lines go through our logger (JSON, redacted). */
 export function createKafka({ connection, clientId, logger }: KafkaSettings): Kafka {
+  dropKafkajsNegativeTimeoutWarning();
   const log = logger.child({ component: 'kafkajs' });
   return new Kafka({
     clientId,
@@ -31,7 +55,10 @@ export function createKafka({ connection, clientId, logger }: KafkaSettings): Ka
       const retriedByClient = entry.namespace === 'Connection' && message.startsWith('Response ');
       if (message.includes(STOPPING_MESSAGE))
         return log.info(fields, 'consumer left its message for the next consumer');
+      // Those (a coordinator still loading, a topic another service is creating at the same start)
+      // are the races of every start: debug, so a start's terminal shows what matters.
       if (entry.level === logLevel.ERROR && !retriedByClient) log.error(fields, message);
+      else if (retriedByClient) log.debug(fields, message);
       else if (entry.level === logLevel.ERROR || entry.level === logLevel.WARN) log.warn(fields, message);
       else log.debug(fields, message);
     },

@@ -31,7 +31,7 @@ import {
   type MongoStore,
 } from '@marketplace/store';
 import { groupTimingsOf, type PlatformConfig } from './platform-config';
-import { refusalOf } from './startup-refusals';
+import { isStartupRace, refusalOf } from './startup-refusals';
 
 /**
  * A consumer of the topics T (of the topic map M: the platform's topics by default). Declare one
@@ -121,7 +121,9 @@ async function untilDeadline<T>(what: string, deadline: number, logger: Logger, 
       if (refusal) throw new Error(`could not connect to ${what}: ${refusal}`);
       if (Date.now() + delay > deadline)
         throw new Error(`could not reach ${what} before the start-up timeout: ${(error as Error).message}`);
-      logger.warn({ err: error, retryInMs: delay }, `waiting for ${what}`);
+      // The races of every start (services creating the same topics and subjects at once, a group
+      // coordinator still loading) at debug; anything else, such as a component not up, at warn.
+      logger[isStartupRace(error) ? 'debug' : 'warn']({ err: error, retryInMs: delay }, `waiting for ${what}`);
       await new Promise((resolve) => setTimeout(resolve, delay));
     }
   }

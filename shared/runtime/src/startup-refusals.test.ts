@@ -1,5 +1,5 @@
 import { KafkaJSConnectionError, KafkaJSNumberOfRetriesExceeded, KafkaJSSASLAuthenticationError } from 'kafkajs';
-import { refusalOf } from './startup-refusals';
+import { isStartupRace, refusalOf } from './startup-refusals';
 
 describe('refusalOf: what waiting will not mend', () => {
   it('is a SASL refusal, also inside the retrier kafkajs wraps it in', () => {
@@ -42,5 +42,19 @@ describe('refusalOf: what waiting will not mend', () => {
     expect(refusalOf(new KafkaJSConnectionError('Connection timeout'))).toBe(undefined);
     expect(refusalOf(new Error('schema registry answered 503'))).toBe(undefined);
     expect(refusalOf(undefined)).toBe(undefined);
+  });
+});
+
+describe('isStartupRace: what every start meets and its retry mends', () => {
+  it('is two services creating the same topics or subjects, a coordinator or leader still being chosen', () => {
+    expect(isStartupRace(new Error('Topic creation errors'))).toBe(true);
+    expect(isStartupRace(new Error('This server does not host this topic-partition'))).toBe(true);
+    expect(isStartupRace(new Error('The group coordinator is not available'))).toBe(true);
+    expect(isStartupRace(new Error('Compatibility does not match the configuration (BACKWARD != NONE)'))).toBe(true);
+  });
+
+  it('is not a component that is down, nor a refusal: those stay warnings', () => {
+    expect(isStartupRace(new Error('connect ECONNREFUSED 127.0.0.1:19092'))).toBe(false);
+    expect(isStartupRace(new Error('WRONGPASS invalid username-password pair'))).toBe(false);
   });
 });

@@ -50,3 +50,24 @@ export function refusalOf(error: unknown): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * The races every start meets and the retry mends (several services creating the same topics or
+ * registering the same subjects at once, a partition leader or group coordinator still being
+ * chosen): logged at debug. A start that never gets past one still ends with it in its fatal line.
+ */
+const STARTUP_RACES = [
+  /Topic creation errors/,
+  /does not host this topic-partition/,
+  /group coordinator is not available/i,
+  /coordinator is loading/i,
+  /There is no leader for this topic-partition/,
+  /Compatibility does not match the configuration/,
+  /already exists/,
+];
+
+export function isStartupRace(error: unknown): boolean {
+  return chain(error).some(
+    (e) => typeof e.message === 'string' && STARTUP_RACES.some((race) => race.test(e.message as string)),
+  );
+}

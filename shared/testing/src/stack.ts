@@ -38,9 +38,16 @@ export function stackEnv(env: NodeJS.ProcessEnv = process.env): StackAddresses {
     MONGO_URL: pick('MONGO_URL'),
     REDIS_URL: pick('REDIS_URL'),
   };
-  // A secured stack's credentials, when it has them (a path in KAFKA_SSL_CA_FILE is the repository's).
+  // A secured stack's credentials, when it has them, from where its component's address came: the
+  // file's passwords never go with an address of another stack given in the environment.
+  const addressOf = (name: string) =>
+    name.startsWith('KAFKA_')
+      ? 'KAFKA_BROKERS'
+      : name.startsWith('SCHEMA_REGISTRY_')
+        ? 'SCHEMA_REGISTRY_URL'
+        : 'REDIS_URL';
   for (const name of STACK_SECURITY_SETTINGS) {
-    const value = env[name] ?? fromFile[name];
+    const value = env[addressOf(name)] !== undefined ? env[name] : fromFile[name];
     if (value) addresses[name] = name.endsWith('_FILE') && !isAbsolute(value) ? join(repoRoot, value) : value;
   }
   return addresses;
