@@ -25,11 +25,11 @@ function dropKafkajsNegativeTimeoutWarning(): void {
   if (state[marker]) return;
   state[marker] = true;
   const emitWarning = process.emitWarning.bind(process) as (...args: unknown[]) => void;
-  process.emitWarning = ((warning: unknown, ...rest: unknown[]) => {
+  process.emitWarning = (warning: unknown, ...rest: unknown[]) => {
     const type = typeof rest[0] === 'string' ? rest[0] : (rest[0] as { type?: string } | undefined)?.type;
     if (isKafkajsNegativeTimeoutWarning(type, new Error().stack)) return;
     emitWarning(warning, ...rest);
-  });
+  };
 }
 
 /** A kafkajs client (TLS and SASL as the connection says) whose own log lines go through our logger (JSON, redacted). */
