@@ -17,9 +17,16 @@
 //
 //   npm run bench:deliveries [-- --rate 100 --duration 10 --connections 16 --orders 600]
 import { randomBytes, randomUUID } from 'node:crypto';
-import { Agent, request } from 'node:http';
 import os from 'node:os';
 import { readStackEnv } from '../services.mjs';
+import {
+  createDeliveryOrders,
+  describeRetries,
+  eachConcurrently,
+  retried,
+  waitForCopy,
+} from './lib/delivery-orders.mjs';
+import { closeHttp, codeOf, send, sleep } from './lib/http.mjs';
 import {
   adminClient,
   client,
@@ -79,41 +86,6 @@ const capacityOrders =
   options.orders > 0
     ? Math.max(options.connections, options.orders - STEADY_POOL - steadyFresh)
     : options.connections + Math.ceil((options.duration * CAPACITY_ASSUMED) / CYCLE);
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const agent = new Agent({ keepAlive: true, maxSockets: 512 });
-
-/** One HTTP request to the gateway: status and text body (status 0 when no answer came). */
-function send(url, method, headers, body) {
-  return new Promise((resolve) => {
-    const req = request(
-      url,
-      {
-        method,
-        agent,
-        headers: { ...headers, ...(body !== undefined && { 'content-type': 'application/json' }) },
-        timeout: 30_000,
-      },
-      (res) => {
-        const chunks = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', (error) => resolve({ status: 0, body: JSON.stringify({ code: error.message }) }));
-      },
-    );
-    req.on('timeout', () => req.destroy(new Error('no answer within 30 s')));
-    req.on('error', (error) => resolve({ status: 0, body: JSON.stringify({ code: error.message }) }));
-    req.end(body === undefined ? undefined : JSON.stringify(body));
-  });
-}
-
-const codeOf = (res) => {
-  try {
-    return JSON.parse(res.body).code ?? '';
-  } catch {
-    return ''; // not JSON
-  }
-};
 
 async function setUp(gatewayUrl) {
   const admin = adminClient(gatewayUrl);
@@ -183,79 +155,6 @@ async function setUp(gatewayUrl) {
   const source = await connectedApp('source', 'Bench Order Source', ['Orders.Create']);
   const provider = await connectedApp('provider', 'Bench Delivery Provider', DELIVERY_SCOPES, ['delivery.assigned']);
   return { gatewayUrl, token, branch, product, zone, source, provider };
-}
-
-async function waitForCopy(productId) {
-  const { MongoClient } = require('mongodb');
-  const mongo = await new MongoClient(readStackEnv().MONGO_URL).connect();
-  try {
-    const deadline = Date.now() + 30_000;
-    while (
-      !(await mongo
-        .db(DATABASES.ordering)
-        .collection('catalog_copy')
-        .findOne({ _id: { $regex: `:product:${productId}$` } }))
-    ) {
-      if (Date.now() > deadline) throw new Error('ordering did not copy the bench menu within 30 s');
-      await sleep(200);
-    }
-  } finally {
-    await mongo.close();
-  }
-}
-
-/** Set-up requests retried, by request, status and code. */
-const retries = new Map();
-const retried = (key) => retries.set(key, (retries.get(key) ?? 0) + 1);
-
-/** Runs `work(item)` for every item, `concurrency` at a time. */
-async function eachConcurrently(items, concurrency, work) {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < items.length) await work(items[next++]);
-    }),
-  );
-}
-
-/**
- * Creates `count` Delivery orders through the source; their ids. A 503 or 504 (or no answer) is
- * retried with the same Idempotency-Key for up to 60 s: the gateway replays a created order.
- */
-async function createOrders(m, count) {
-  const ids = [];
-  await eachConcurrently(Array.from({ length: count }), SETUP_CONCURRENCY, async () => {
-    const key = randomUUID();
-    const body = {
-      branchId: m.branch.id,
-      orderMode: 1,
-      deliveryZoneId: m.zone.id,
-      deliveryAddress: { label: null, addressLine: 'Torstrasse 5', latitude: 52.53, longitude: 13.4 },
-      customerName: 'Bench Customer',
-      customerPhone: '+49 30 1234567',
-      paymentMethod: 1,
-      externalOrderId: randomUUID(),
-      lines: [{ productId: m.product.id, variantId: m.product.variants[0].id, quantity: 1, modifierSelections: [] }],
-    };
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const res = await send(
-        `${m.gatewayUrl}/api/partner/v1/orders`,
-        'POST',
-        { authorization: `ApiKey ${m.source.apiKey}`, 'idempotency-key': key },
-        body,
-      );
-      if (res.status === 201) {
-        ids.push(JSON.parse(res.body).orderId);
-        return;
-      }
-      if (![0, 503, 504].includes(res.status) || Date.now() > deadline)
-        throw new Error(`order not created: ${res.status} ${res.body.slice(0, 500)}`);
-      retried(`create ${res.status} ${codeOf(res)}`.trim());
-      await sleep(250);
-    }
-  });
-  return ids;
 }
 
 /**
@@ -456,10 +355,10 @@ try {
     ADMIN_RATE_LIMIT_PER_ADMIN: RATE_LIMIT,
   });
   const m = await setUp(gatewayUrl);
-  await waitForCopy(m.product.id);
+  await waitForCopy(readStackEnv().MONGO_URL, DATABASES.ordering, m.product.id);
 
   const preparing = Date.now();
-  const orderIds = await createOrders(m, capacityOrders + STEADY_POOL + steadyFresh);
+  const orderIds = await createDeliveryOrders(m, capacityOrders + STEADY_POOL + steadyFresh, SETUP_CONCURRENCY);
   const created = Date.now();
   await assignOrders(m, orderIds);
   const pool = orderIds.slice(0, STEADY_POOL);
@@ -470,7 +369,7 @@ try {
     if (!(await mutated(m, accept(orderId))) || !(await mutated(m, nextUpdate(orderId))))
       throw new Error(`warm-up mutation failed: ${failureReport()}`);
   console.log(
-    `set-up: ${orderIds.length} Delivery orders created in ${((created - preparing) / 1000).toFixed(1)} s, assigned in ${((Date.now() - created) / 1000).toFixed(1)} s; ${pool.length} accepted for the steady run; retries: ${retries.size === 0 ? 'none' : [...retries].map(([k, n]) => `${n} × ${k}`).join(', ')}`,
+    `set-up: ${orderIds.length} Delivery orders created in ${((created - preparing) / 1000).toFixed(1)} s, assigned in ${((Date.now() - created) / 1000).toFixed(1)} s; ${pool.length} accepted for the steady run; retries: ${describeRetries()}`,
   );
 
   const cpuOf = () => ({
@@ -509,6 +408,6 @@ try {
 } finally {
   await stopServices();
   await dropDatabases(Object.values(DATABASES)).catch(() => undefined);
-  agent.destroy();
+  closeHttp();
 }
 process.exit(exitCode);

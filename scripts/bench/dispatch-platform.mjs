@@ -36,11 +36,18 @@
 //
 //   npm run bench:dispatch-platform [-- --orders 300 --clients 16 --rate 5 --duration 10 --direct 1000 --poll 25]
 import { spawnSync } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { Agent, request } from 'node:http';
+import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { join } from 'node:path';
 import { readStackEnv, root } from '../services.mjs';
+import {
+  createDeliveryOrders,
+  describeRetries,
+  eachConcurrently,
+  retried,
+  waitForCopy,
+} from './lib/delivery-orders.mjs';
+import { closeHttp, parsed, send, sleep } from './lib/http.mjs';
 import {
   adminClient,
   client,
@@ -102,43 +109,6 @@ const BERLIN = {
       [13.3, 52.45],
     ],
   ],
-};
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const agent = new Agent({ keepAlive: true, maxSockets: 512 });
-
-/** One HTTP request: status, text body and latency in ms (status 0 when no answer came). */
-function send(url, method, headers, body) {
-  const started = performance.now();
-  return new Promise((resolve) => {
-    const done = (status, text) => resolve({ status, body: text, ms: performance.now() - started });
-    const req = request(
-      url,
-      {
-        method,
-        agent,
-        headers: { ...headers, ...(body !== undefined && { 'content-type': 'application/json; charset=utf-8' }) },
-        timeout: 30_000,
-      },
-      (res) => {
-        const chunks = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () => done(res.statusCode, Buffer.concat(chunks).toString('utf8')));
-        res.on('error', (error) => done(0, JSON.stringify({ code: error.message })));
-      },
-    );
-    req.on('timeout', () => req.destroy(new Error('no answer within 30 s')));
-    req.on('error', (error) => done(0, JSON.stringify({ code: error.message })));
-    req.end(body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body));
-  });
-}
-
-const parsed = (res) => {
-  try {
-    return JSON.parse(res.body);
-  } catch {
-    return undefined; // not JSON
-  }
 };
 
 const failures = new Map();
@@ -256,79 +226,6 @@ async function setUpMarketplace(gatewayUrl, provider) {
     connectionId: connection.connectionId,
     installationId: connection.installationId,
   };
-}
-
-async function waitForCopy(productId) {
-  const { MongoClient } = require('mongodb');
-  const mongo = await new MongoClient(readStackEnv().MONGO_URL).connect();
-  try {
-    const deadline = Date.now() + 30_000;
-    while (
-      !(await mongo
-        .db(DATABASES.ordering)
-        .collection('catalog_copy')
-        .findOne({ _id: { $regex: `:product:${productId}$` } }))
-    ) {
-      if (Date.now() > deadline) throw new Error('ordering did not copy the bench menu within 30 s');
-      await sleep(200);
-    }
-  } finally {
-    await mongo.close();
-  }
-}
-
-/** Set-up requests retried, by request, status and code. */
-const retries = new Map();
-const retried = (key) => retries.set(key, (retries.get(key) ?? 0) + 1);
-
-/** Runs `work(item)` for every item, `concurrency` at a time. */
-async function eachConcurrently(items, concurrency, work) {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < items.length) await work(items[next++]);
-    }),
-  );
-}
-
-/**
- * Creates `count` Delivery orders through the source; their ids. A 503 or 504 (or no answer) is
- * retried with the same Idempotency-Key for up to 60 s: the gateway replays a created order.
- */
-async function createOrders(m, count) {
-  const ids = [];
-  await eachConcurrently(Array.from({ length: count }), SETUP_CONCURRENCY, async () => {
-    const key = randomUUID();
-    const body = {
-      branchId: m.branch.id,
-      orderMode: 1,
-      deliveryZoneId: m.zone.id,
-      deliveryAddress: { label: null, addressLine: 'Torstrasse 5', latitude: 52.53, longitude: 13.4 },
-      customerName: 'Bench Customer',
-      customerPhone: '+49 30 1234567',
-      paymentMethod: 1,
-      externalOrderId: randomUUID(),
-      lines: [{ productId: m.product.id, variantId: m.product.variants[0].id, quantity: 1, modifierSelections: [] }],
-    };
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const res = await send(
-        `${m.gatewayUrl}/api/partner/v1/orders`,
-        'POST',
-        { authorization: `ApiKey ${m.source.apiKey}`, 'idempotency-key': key },
-        body,
-      );
-      if (res.status === 201) {
-        ids.push(JSON.parse(res.body).orderId);
-        return;
-      }
-      if (![0, 503, 504].includes(res.status) || Date.now() > deadline)
-        throw new Error(`order not created: ${res.status} ${res.body.slice(0, 500)}`);
-      retried(`create ${res.status} ${parsed(res)?.code ?? ''}`.trim());
-      await sleep(250);
-    }
-  });
-  return ids;
 }
 
 /** Orders assigned and not yet seen Accepted (or ended): the polling shares its budget among them. */
@@ -622,11 +519,11 @@ try {
   stackPids = stackProcesses();
   const provider = await setUpProvider(providerUrl);
   const m = await setUpMarketplace(gatewayUrl, provider);
-  await waitForCopy(m.product.id);
+  await waitForCopy(readStackEnv().MONGO_URL, DATABASES.ordering, m.product.id);
 
   const steadyCount = options.rate * options.duration;
   const preparing = Date.now();
-  const orderIds = await createOrders(m, WARM_UP + options.orders + steadyCount);
+  const orderIds = await createDeliveryOrders(m, WARM_UP + options.orders + steadyCount, SETUP_CONCURRENCY);
   const created = Date.now();
   const warmIds = orderIds.slice(0, WARM_UP);
   const capacityIds = orderIds.slice(WARM_UP, WARM_UP + options.orders);
@@ -634,7 +531,7 @@ try {
   const warm = await capacity(m, warmIds, 2);
   if (warm.ok !== WARM_UP) throw new Error(`warm-up dispatches did not reach Accepted: ${failureReport()}`);
   console.log(
-    `set-up: provider connection ${m.connectionId} (installation ${m.installationId}) to the account ${provider.accountId}; ${orderIds.length} Delivery orders created in ${((created - preparing) / 1000).toFixed(1)} s; ${WARM_UP} dispatched to warm up (p50 ${ms(percentile(warm.latencies, 50))}); retries: ${retries.size === 0 ? 'none' : [...retries].map(([k, n]) => `${n} × ${k}`).join(', ')}`,
+    `set-up: provider connection ${m.connectionId} (installation ${m.installationId}) to the account ${provider.accountId}; ${orderIds.length} Delivery orders created in ${((created - preparing) / 1000).toFixed(1)} s; ${WARM_UP} dispatched to warm up (p50 ${ms(percentile(warm.latencies, 50))}); retries: ${describeRetries()}`,
   );
 
   // What the processes use doing nothing (consumers, dispatch loops, metrics), to judge the figures by.
@@ -695,6 +592,6 @@ try {
 } finally {
   await stopServices();
   await dropDatabases(Object.values(DATABASES)).catch(() => undefined);
-  agent.destroy();
+  closeHttp();
 }
 process.exit(exitCode);

@@ -21,9 +21,9 @@
 //
 //   npm run bench:provider [-- --count 3000 --clients 16,32 --rate 100 --duration 10]
 import { randomBytes } from 'node:crypto';
-import { Agent, request } from 'node:http';
 import os from 'node:os';
 import { readStackEnv } from '../services.mjs';
+import { closeHttp, send, sleep } from './lib/http.mjs';
 import {
   client,
   cpuMs,
@@ -70,35 +70,6 @@ const BERLIN = {
     ],
   ],
 };
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const agent = new Agent({ keepAlive: true, maxSockets: 512 });
-
-/** One HTTP request: status, text body and latency in ms (status 0 when no answer came). */
-function send(url, method, headers, body) {
-  const started = performance.now();
-  return new Promise((resolve) => {
-    const done = (status, text) => resolve({ status, body: text, ms: performance.now() - started });
-    const req = request(
-      url,
-      {
-        method,
-        agent,
-        headers: { ...headers, ...(body !== undefined && { 'content-type': 'application/json; charset=utf-8' }) },
-        timeout: 30_000,
-      },
-      (res) => {
-        const chunks = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () => done(res.statusCode, Buffer.concat(chunks).toString('utf8')));
-        res.on('error', (error) => done(0, JSON.stringify({ code: error.message })));
-      },
-    );
-    req.on('timeout', () => req.destroy(new Error('no answer within 30 s')));
-    req.on('error', (error) => done(0, JSON.stringify({ code: error.message })));
-    req.end(body);
-  });
-}
 
 const parsed = (res) => {
   try {
@@ -326,6 +297,6 @@ try {
 } finally {
   await stopServices();
   await dropDatabases([DATABASE]).catch(() => undefined);
-  agent.destroy();
+  closeHttp();
 }
 process.exit(exitCode);

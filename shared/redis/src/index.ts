@@ -1,6 +1,6 @@
 import Redis, { type RedisOptions } from 'ioredis';
 import type { Logger } from '@marketplace/logging';
-import { ioredisOptions, type RedisConnection } from './connection';
+import { describeRedisConnection, ioredisOptions, type RedisConnection } from './connection';
 
 export type { Redis };
 
@@ -27,7 +27,7 @@ export async function connectRedis({ connection, logger }: RedisSettings): Promi
   const redis = connection.url ? new Redis(connection.url, options) : new Redis(options);
   redis.on('error', (error) => logger.warn({ err: error }, 'redis connection error'));
   await connectOrRefuse(redis);
-  logger.info('connected to Redis');
+  logger.info({ redis: describeRedisConnection(connection) }, 'connected to Redis'); // where and as whom, never the password
   return redis;
 }
 

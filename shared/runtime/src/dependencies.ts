@@ -17,6 +17,7 @@ import {
   kafkaConnectionOf,
   registryConnectionOf,
   checkKafkaTls,
+  describeKafkaConnection,
 } from '@marketplace/events';
 import type { ReadinessCheck } from '@marketplace/http';
 import type { Logger } from '@marketplace/logging';
@@ -167,6 +168,7 @@ async function connectKafka<M extends TopicMap>(
     await checkKafkaTls(connection); // an untrusted certificate ends the start at once (kafkajs would retry it)
     return ensureTopics(kafka, catalog, topics);
   });
+  logger.info({ kafka: describeKafkaConnection(connection) }, 'connected to Kafka'); // brokers, protocol, user; never the password
   const schemas = new EventSchemas(registryConnectionOf(config), catalog);
   await untilDeadline('the schema registry', deadline, logger, () => schemas.register(topics));
 
