@@ -246,6 +246,15 @@ it('serves every repository query from an index: the time per lookup does not gr
   } = delivery('delivery-next-door', OTHER_TENANT, 'installation-next-door', 1);
   await deliveries.create({ tenantId: OTHER_TENANT, installationId: 'installation-next-door' }, foreign, [], day(1));
   expect(await meta.claimSendingSince(SENDING_SINCE)).toEqual(SENDING_SINCE);
+  // One order's webhooks to the installation: its creation still pending (a retry due), its
+  // cancellation behind it, and a delivered webhook of another order.
+  const sequenced = (id: string, subject: string, n: number, status: DeliveryDoc['status']) => {
+    const { tenantId: _st, installationId: _si, ...d } = delivery(id, TENANT, INSTALLATION, n, status);
+    return { ...d, subject };
+  };
+  await deliveries.create(OWNER, sequenced('order-1-created', 'order:order-1', -3, 'pending'), [], day(-3));
+  await deliveries.create(OWNER, sequenced('order-1-cancelled', 'order:order-1', -2, 'pending'), [], day(-2));
+  await deliveries.create(OWNER, sequenced('order-2-created', 'order:order-2', -3, 'delivered'), [], day(-3));
   // The account's: 6 events of one provider delivery (the last terminal, one dead letter), 2 of
   // another, nonterminal only, and its secret.
   for (let n = 0; n < 6; n++) {
@@ -487,6 +496,22 @@ it('serves every repository query from an index: the time per lookup does not gr
     {
       name: 'DeliveriesRepository.markSending: a terminal callback about to be sent (the first mark is kept)',
       run: async () => void (await deliveries.markSending(ACCOUNT_OWNER, 'left-true', day(9))),
+    },
+    {
+      name: "DeliveriesRepository.pendingOfSubject: the order's pending webhooks up to the cancellation",
+      run: async () =>
+        expect((await deliveries.pendingOfSubject(OWNER, 'order:order-1', day(-2))).map((d) => d._id).sort()).toEqual([
+          'order-1-cancelled',
+          'order-1-created',
+        ]),
+    },
+    {
+      name: "DeliveriesRepository.pendingOfSubject: none of an order whose webhooks were delivered, nor of another installation's",
+      run: async () => {
+        expect(await deliveries.pendingOfSubject(OWNER, 'order:order-2', day(-2))).toEqual([]);
+        const other = { tenantId: TENANT, installationId: 'installation-2' };
+        expect(await deliveries.pendingOfSubject(other, 'order:order-1', day(-2))).toEqual([]);
+      },
     },
     {
       name: 'DeliveriesRepository.hasUnattemptedNonterminal: an earlier event waits for its first attempt',

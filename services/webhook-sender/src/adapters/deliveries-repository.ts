@@ -87,6 +87,12 @@ export class DeliveriesRepository {
       // callback) and hasUnattemptedNonterminal (before a terminal callback's first attempt): the
       // terminal rule, among one delivery's few events.
       { key: { accountId: 1, providerDeliveryId: 1, terminal: 1 }, name: 'provider_delivery_terminal' },
+      // pendingOfSubject (before each attempt of a partner webhook that is not the first of its
+      // order): the per-order sequence, among one order's few events to one installation.
+      {
+        key: { tenantId: 1, installationId: 1, subject: 1, status: 1, createdAt: 1 },
+        name: 'installation_subject_open',
+      },
     ],
   };
 
@@ -236,6 +242,21 @@ export class DeliveriesRepository {
   }
 
   /** Whether a nonterminal event of the provider delivery still waits for its first attempt. */
+  async pendingOfSubject(
+    owner: InstallationOwner,
+    subject: string,
+    createdAt: Date,
+  ): Promise<Pick<PartnerWebhookDelivery, '_id' | 'createdAt' | 'nextAttemptAt'>[]> {
+    // A few at most: one order's events to one installation that are still pending.
+    const found = await this.deliveries
+      .find(
+        { ...ownerFilter(owner), subject, status: 'pending', createdAt: { $lte: createdAt } },
+        { projection: { _id: 1, createdAt: 1, nextAttemptAt: 1 }, limit: 20 },
+      )
+      .toArray();
+    return found.map((d) => ({ _id: d._id, createdAt: d.createdAt, nextAttemptAt: d.nextAttemptAt }));
+  }
+
   async hasUnattemptedNonterminal(owner: AccountOwner, providerDeliveryId: string): Promise<boolean> {
     const found = await this.deliveries.findOne(
       {

@@ -66,6 +66,12 @@ export interface PartnerWebhookDelivery extends DeliveryCommon {
   kind: 'partner-webhook';
   tenantId: string;
   installationId: string;
+  /**
+   * What the event is about, for the per-order sequence (`order:<orderId>`): one installation's
+   * webhooks of one order are delivered in the order their events came (domain/webhook-sequence.ts).
+   * Absent on events about no order (system.test) and on deliveries stored before the rule.
+   */
+  subject?: string;
 }
 
 /**

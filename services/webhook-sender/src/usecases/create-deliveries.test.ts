@@ -56,6 +56,7 @@ function context() {
     terminalEventSent: unused,
     markSending: unused,
     hasUnattemptedNonterminal: unused,
+    pendingOfSubject: unused,
     hasTerminalEvent: unused,
     recordAttempt: unused,
     startRound: unused,

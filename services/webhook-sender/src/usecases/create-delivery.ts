@@ -3,6 +3,7 @@ import { attemptEvent } from '../domain/attempt-event';
 import { newDeliveryState, type PartnerWebhookDelivery } from '../domain/delivery';
 import type { InstallationCopy } from '../domain/installation';
 import { envelopeBody } from '../domain/webhook-events';
+import { subjectOf } from '../domain/webhook-sequence';
 import type { WebhookContext } from './context';
 
 /** What one partner webhook is: its type, its id, the event it came from and its data. */
@@ -27,11 +28,13 @@ export async function createDelivery(
 ): Promise<boolean> {
   const now = ctx.now();
   const { id, type, occurredAt } = webhook;
+  const subject = subjectOf(webhook.data);
   const delivery: PartnerWebhookDelivery = {
     _id: id,
     tenantId: installation.tenantId,
     installationId: installation._id,
     kind: 'partner-webhook',
+    ...(subject !== undefined && { subject }),
     type,
     sourceEventId: webhook.sourceEventId,
     occurredAt,

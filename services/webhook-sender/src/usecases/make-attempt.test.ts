@@ -76,6 +76,7 @@ function context(delivery: Delivery | undefined, answer: SendResult, receiver = 
     markSending: async () => undefined,
     terminalEventSent: async () => false,
     hasUnattemptedNonterminal: async () => false,
+    pendingOfSubject: async () => [],
     create: unused,
     createForAccount: unused,
     findForTenant: unused,

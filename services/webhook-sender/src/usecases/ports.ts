@@ -59,6 +59,15 @@ export interface DeliveriesStore {
   terminalEventSent(owner: AccountOwner, providerDeliveryId: string): Promise<boolean>;
   /** Marks a terminal callback as sent before its request leaves. */
   markSending(owner: AccountOwner, deliveryId: string, at: Date): Promise<void>;
+  /**
+   * The pending partner webhooks of the installation about `subject` created at or before
+   * `createdAt` (the caller keeps those that came before its own: domain/webhook-sequence.ts).
+   */
+  pendingOfSubject(
+    owner: InstallationOwner,
+    subject: string,
+    createdAt: Date,
+  ): Promise<Pick<PartnerWebhookDelivery, '_id' | 'createdAt' | 'nextAttemptAt'>[]>;
   /** Whether a nonterminal event of the provider delivery still waits for its first attempt. */
   hasUnattemptedNonterminal(owner: AccountOwner, providerDeliveryId: string): Promise<boolean>;
   /** Whether a terminal event of the provider delivery was received. */

@@ -57,6 +57,7 @@ function context(
     terminalEventSent: unused,
     markSending: unused,
     hasUnattemptedNonterminal: unused,
+    pendingOfSubject: unused,
     recordAttempt: unused,
   };
   const locks: Locks = {

@@ -1,6 +1,7 @@
 import type { PartnerWebhookDelivery, ProviderCallbackDelivery } from '../domain/delivery';
 import type { InstallationCopy } from '../domain/installation';
 import { TERMINAL_HOLD } from '../domain/provider-callback';
+import { SEQUENCE_HOLD } from '../domain/webhook-sequence';
 import type { WebhookContext } from './context';
 import { resolveAttemptTarget as targetOf } from './resolve-attempt-target';
 
@@ -194,5 +195,99 @@ describe('a partner webhook during a secret rotation overlap', () => {
       url: 'https://partner.example/hooks',
       secret: 'whsec_current',
     });
+  });
+});
+
+describe('a partner webhook behind an earlier webhook of its order (the per-order sequence)', () => {
+  const installation: InstallationCopy = {
+    _id: 'inst-1',
+    tenantId: 'tenant-1',
+    appId: 'app-1',
+    status: 'Connected',
+    connected: true,
+    webhookUrl: 'https://partner.example/hooks',
+    subscribedEvents: ['orders.created', 'orders.cancelled'],
+    webhookSecretSealed: 'sealed-current',
+    revision: 2,
+    changedAt: NOW,
+  };
+  const at = (ms: number) => new Date(NOW.getTime() + ms);
+  const cancelled = {
+    _id: 'wh-cancel',
+    kind: 'partner-webhook',
+    tenantId: 'tenant-1',
+    installationId: 'inst-1',
+    type: 'orders.cancelled',
+    subject: 'order:o-1',
+    createdAt: at(-1_000),
+  } as PartnerWebhookDelivery;
+  type Pending = Pick<PartnerWebhookDelivery, '_id' | 'createdAt' | 'nextAttemptAt'>;
+  /** The store answers `pending` (the caller's own delivery among them, as the query finds it). */
+  const sequenceContext = (pending: Pending[]) => {
+    const asked: string[] = [];
+    const ctx = {
+      store: {
+        installations: { findForTenant: async () => installation },
+        deliveries: {
+          pendingOfSubject: async (
+            owner: { tenantId: string; installationId: string },
+            subject: string,
+            upTo: Date,
+          ) => {
+            asked.push(`${owner.tenantId} ${owner.installationId} ${subject} ${upTo.toISOString()}`);
+            return pending;
+          },
+        },
+      },
+      now: () => NOW,
+      unseal: { installationSecret: () => 'whsec_current' },
+    } as unknown as WebhookContext;
+    return { ctx, asked };
+  };
+  const own: Pending = { _id: 'wh-cancel', createdAt: at(-1_000), nextAttemptAt: NOW };
+
+  it('waits while the order’s creation to the same installation is pending, until its next attempt', async () => {
+    const { ctx, asked } = sequenceContext([
+      own,
+      { _id: 'wh-create', createdAt: at(-1_200), nextAttemptAt: at(120_000) },
+    ]);
+    expect(await targetOf(ctx, cancelled)).toEqual({
+      send: false,
+      status: 'pending',
+      until: at(120_000 + SEQUENCE_HOLD.stepMs),
+      reason: 'waiting for an earlier webhook of the order to be delivered first',
+    });
+    expect(asked).toEqual([`tenant-1 inst-1 order:o-1 ${at(-1_000).toISOString()}`]);
+  });
+
+  it('looks again shortly while the earlier attempt is on the wire (its next attempt already due)', async () => {
+    const { ctx } = sequenceContext([{ _id: 'wh-create', createdAt: at(-1_200), nextAttemptAt: at(-1_200) }, own]);
+    expect(await targetOf(ctx, cancelled)).toMatchObject({ send: false, until: at(SEQUENCE_HOLD.stepMs) });
+  });
+
+  it('breaks a tie of creation times by id, so two webhooks never wait for each other', async () => {
+    const tie = (id: string): Pending => ({ _id: id, createdAt: at(-1_000), nextAttemptAt: NOW });
+    const first = sequenceContext([tie('wh-a'), own]);
+    expect(await targetOf(first.ctx, cancelled)).toMatchObject({ send: false, status: 'pending' });
+    const second = sequenceContext([tie('wh-z'), own]);
+    expect(await targetOf(second.ctx, cancelled)).toMatchObject({ send: true });
+  });
+
+  it('goes when nothing earlier of its order is pending', async () => {
+    const { ctx } = sequenceContext([own]);
+    expect(await targetOf(ctx, cancelled)).toEqual({
+      send: true,
+      url: 'https://partner.example/hooks',
+      secret: 'whsec_current',
+    });
+  });
+
+  it('asks nothing for the first event of an order, nor for a webhook about no order', async () => {
+    const { ctx, asked } = sequenceContext([]);
+    const created = { ...cancelled, _id: 'wh-create', type: 'orders.created' };
+    const { subject: _none, ...test } = { ...cancelled, _id: 'wh-test', type: 'system.test' };
+    expect(await targetOf(ctx, created)).toMatchObject({ send: true });
+    expect(await targetOf(ctx, test as PartnerWebhookDelivery)).toMatchObject({ send: true });
+    expect(asked).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import type { AttemptTarget } from '../domain/attempt-decision';
 import type { Delivery, PartnerWebhookDelivery, ProviderCallbackDelivery } from '../domain/delivery';
 import { previousSecretInOverlap, receives } from '../domain/installation';
 import { SUPERSEDED_BY_TERMINAL, TERMINAL_HOLD } from '../domain/provider-callback';
+import { cameBefore, FIRST_OF_SEQUENCE, heldUntil } from '../domain/webhook-sequence';
 import type { WebhookContext } from './context';
 
 export type { AttemptTarget };
@@ -16,7 +17,8 @@ export function resolveAttemptTarget(ctx: WebhookContext, delivery: Delivery): P
 
 /**
  * A partner webhook: the installation's URL and secret, while it still takes the type, and the
- * secret a rotation replaced while its overlap lasts.
+ * secret a rotation replaced while its overlap lasts; it waits while an earlier webhook of its
+ * order to the installation is pending (the per-order sequence, domain/webhook-sequence.ts).
  */
 async function installationTarget(ctx: WebhookContext, delivery: PartnerWebhookDelivery): Promise<AttemptTarget> {
   const installation = await ctx.store.installations.findForTenant(
@@ -28,6 +30,14 @@ async function installationTarget(ctx: WebhookContext, delivery: PartnerWebhookD
       send: false,
       status: 'cancelled',
       reason: 'the installation no longer takes this event (disconnected, uninstalled or unsubscribed)',
+    };
+  const earlier = await earlierOfSequence(ctx, delivery);
+  if (earlier)
+    return {
+      send: false,
+      status: 'pending',
+      until: heldUntil(ctx.now(), earlier.nextAttemptAt),
+      reason: 'waiting for an earlier webhook of the order to be delivered first',
     };
   const previousSealed = previousSecretInOverlap(installation, ctx.now());
   return {
@@ -87,6 +97,16 @@ async function callbackTarget(ctx: WebhookContext, delivery: ProviderCallbackDel
       reason: 'the callback URL does not open (sealed under another transport key?)',
     };
   return { send: true, url, secret };
+}
+
+/** The earliest pending webhook of the delivery's order to its installation that came before it, if any. */
+async function earlierOfSequence(ctx: WebhookContext, delivery: PartnerWebhookDelivery) {
+  if (delivery.subject === undefined || FIRST_OF_SEQUENCE.has(delivery.type)) return undefined;
+  const owner = { tenantId: delivery.tenantId, installationId: delivery.installationId };
+  const pending = await ctx.store.deliveries.pendingOfSubject(owner, delivery.subject, delivery.createdAt);
+  return pending
+    .filter((d) => d._id !== delivery._id && cameBefore(d, delivery))
+    .sort((a, b) => (cameBefore(a, b) ? -1 : 1))[0];
 }
 
 /** The opened value, or undefined when it does not open (the cause says nothing worth keeping). */
