@@ -8,21 +8,15 @@ import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { isReady, readStackEnv, root, stackDir } from '../../services.mjs';
+import { COMPONENTS, SERVICES } from './nemesis.mjs';
+import { plantArguments } from './plants.mjs';
 
 const require = createRequire(join(root, 'package.json'));
 const { freePort } = require('./shared/testing/dist/service-process.js');
 const { waitFor } = require('./shared/testing/dist/wait.js');
 
-/** Services in the order they start (the gateway last: it forwards to the others). */
-export const SERVICES = [
-  'catalog',
-  'ordering-pricing',
-  'delivery-assignment',
-  'provider-delivery',
-  'webhook-sender',
-  'gateway-auth',
-];
-export const STACK_COMPONENTS = ['kafka', 'mongo', 'redis'];
+/** Services in the order they start (the gateway last: it forwards to the others), and the stack's components. */
+export { SERVICES, COMPONENTS as STACK_COMPONENTS };
 
 const READY_TIMEOUT_MS = 90_000;
 const EXIT_TIMEOUT_MS = 30_000;
@@ -45,11 +39,16 @@ function alive(pid) {
  * (`<service>-<pid>.log`), which the secrets audit reads afterwards.
  */
 export class Cluster {
-  constructor({ tag, logDir, say }) {
+  constructor({ tag, logDir, say, plants = [], stackEnv = readStackEnv() }) {
     this.tag = tag;
+    /** Planted defects (lib/plants.mjs): their files go into the starts they name. */
+    this.plants = plants;
+    /** How many times each service was started (a plant may go into the later starts only). */
+    this.starts = new Map();
     this.logDir = logDir;
     this.say = say;
-    this.stackEnv = readStackEnv();
+    /** What the services are told of the stack (with --brokers 3: the proof's own Kafka instead). */
+    this.stackEnv = stackEnv;
     /** name -> { name, port, url, env, child, exited } */
     this.services = new Map();
     /** Exits nobody asked for (a crash): each one a broken promise, with its code or signal. */
@@ -86,7 +85,14 @@ export class Cluster {
         ADMIN_RATE_LIMIT_PER_IP: '10000000',
         ADMIN_RATE_LIMIT_PER_ADMIN: '10000000',
       },
-      'webhook-sender': { ...own('wh'), INSTALLATIONS_COPY_START: 'latest', ALLOW_LOOPBACK_HTTP_URLS: 'true' },
+      // Retries 20 times sooner (the first after 6 s, not 2 minutes): a webhook refused during a
+      // partner-endpoint fault is retried within the run's drain.
+      'webhook-sender': {
+        ...own('wh'),
+        INSTALLATIONS_COPY_START: 'latest',
+        ALLOW_LOOPBACK_HTTP_URLS: 'true',
+        WEBHOOK_RETRY_TIME_SCALE: '20',
+      },
       'gateway-auth': {
         ...own('gw'),
         REDIS_KEY_PREFIX: `proof-${this.tag}:`,
@@ -120,82 +126,182 @@ export class Cluster {
     await this.launch('gateway-auth');
   }
 
-  /** Starts `name` (again) with its settings and waits until its /readyz answers 200. */
-  async launch(name) {
+  /**
+   * Starts `name` (again) with its settings and waits until its /readyz answers 200 (at most
+   * `timeoutMs`: past it, the process is left running and the wait throws).
+   */
+  async launch(name, { timeoutMs = READY_TIMEOUT_MS } = {}) {
     const service = this.services.get(name);
-    const child = spawn(process.execPath, [join(root, 'services', name, 'dist', 'main.js')], {
+    this.spawnInstance(name, service);
+    return this.untilReady(name, service, timeoutMs);
+  }
+
+  /**
+   * Starts a second instance of `name` (same settings, database and consumer groups, another
+   * port): its consumers join the groups the first one is in, which rebalance. Answers once it has
+   * connected to Kafka (its consumers then join); `untilTwinReady` waits for its /readyz.
+   */
+  async startTwin(name) {
+    const service = this.services.get(name);
+    const port = await freePort();
+    // One courier simulator per account, in one process (services/provider-delivery/src/simulator).
+    const settings = name === 'provider-delivery' ? { SIMULATOR_ENABLED: 'false' } : {};
+    service.twin = { port, url: `http://127.0.0.1:${port}`, settings };
+    const child = this.spawnInstance(name, service.twin);
+    // Its consumers start joining right after it logs its Kafka connection (and its HTTP server
+    // listens only once they have joined): the moment to answer is that line, not /healthz.
+    let output = '';
+    const connected = new Promise((resolve, reject) => {
+      child.stdout.on('data', (chunk) => {
+        output = (output + String(chunk)).slice(-4_000);
+        if (output.includes('"msg":"connected to Kafka"')) resolve();
+      });
+      child.once('exit', (code, signal) =>
+        reject(new Error(`${name}'s second instance exited (${code ?? signal}) while starting`)),
+      );
+    });
+    let timer;
+    await Promise.race([
+      connected,
+      new Promise((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`${name}'s second instance did not connect to Kafka within ${READY_TIMEOUT_MS} ms`)),
+          READY_TIMEOUT_MS,
+        );
+      }),
+    ]).finally(() => clearTimeout(timer));
+  }
+
+  untilTwinReady(name, timeoutMs = READY_TIMEOUT_MS) {
+    return this.untilReady(name, this.services.get(name).twin, timeoutMs);
+  }
+
+  /** SIGTERM of the second instance: how long its graceful stop took, and its exit. */
+  async terminateTwin(name) {
+    const service = this.services.get(name);
+    const exit = await this.stopInstance(service.twin, 'SIGTERM');
+    service.twin = undefined;
+    return exit;
+  }
+
+  /** Spawns one process of `name` on `instance.port` (the service itself, or its twin) and tracks its exit. */
+  spawnInstance(name, instance) {
+    const service = this.services.get(name);
+    const nth = (this.starts.get(name) ?? 0) + 1;
+    this.starts.set(name, nth);
+    const preload = plantArguments(this.plants, name, nth);
+    const child = spawn(process.execPath, [...preload, join(root, 'services', name, 'dist', 'main.js')], {
       cwd: root,
       env: {
         PATH: process.env.PATH,
         ...this.stackEnv,
-        PORT: String(service.port),
+        PORT: String(instance.port),
         HOST: '127.0.0.1',
-        LOG_LEVEL: 'info',
+        LOG_LEVEL: process.env.PROOF_LOG_LEVEL ?? 'info',
         ...service.env,
+        ...instance.settings,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const log = createWriteStream(join(this.logDir, `${name}-${child.pid}.log`));
     child.stdout.pipe(log, { end: false });
     child.stderr.pipe(log, { end: false });
-    service.child = child;
-    service.stopping = false;
-    service.exited = new Promise((resolve) =>
+    instance.child = child;
+    instance.stopping = false;
+    instance.exited = new Promise((resolve) =>
       child.once('exit', (code, signal) => {
         log.end();
-        if (!service.stopping) this.crashes.push({ name, pid: child.pid, code, signal, at: new Date().toISOString() });
+        if (!instance.stopping) this.crashes.push({ name, pid: child.pid, code, signal, at: new Date().toISOString() });
         resolve({ code, signal });
       }),
     );
+    return child;
+  }
+
+  async untilReady(name, instance, timeoutMs) {
+    const { child } = instance;
     const started = Date.now();
     await waitUntil(
       `${name} (pid ${child.pid}) to answer /readyz with 200`,
       async () => {
         if (child.exitCode !== null || child.signalCode !== null)
           throw new Error(`${name} exited (${child.exitCode ?? child.signalCode}) while starting`);
-        return isReady(service.url);
+        return isReady(instance.url);
       },
-      READY_TIMEOUT_MS,
+      timeoutMs,
     );
     return Date.now() - started;
   }
 
-  /** SIGKILL: no shutdown at all, as a node failure or the OOM killer would end it. */
-  async kill(name) {
-    const service = this.services.get(name);
-    service.stopping = true;
-    service.child.kill('SIGKILL');
-    await service.exited;
-  }
-
-  /** SIGTERM, as Kubernetes stops a pod: resolves with how long the graceful stop took and its exit. */
-  async terminate(name) {
-    const service = this.services.get(name);
+  /** A signal to one instance; SIGKILL after EXIT_TIMEOUT_MS. Resolves with the time to exit and the exit. */
+  async stopInstance(instance, signal) {
     const started = Date.now();
-    service.stopping = true;
-    service.child.kill('SIGTERM');
-    const timer = setTimeout(() => service.child.kill('SIGKILL'), EXIT_TIMEOUT_MS);
-    const exit = await service.exited;
+    instance.stopping = true;
+    instance.child.kill(signal);
+    const timer = setTimeout(() => instance.child.kill('SIGKILL'), EXIT_TIMEOUT_MS);
+    const exit = await instance.exited;
     clearTimeout(timer);
     return { ms: Date.now() - started, ...exit };
   }
 
-  /** Stops every service (SIGTERM, SIGKILL after the timeout). */
+  /** SIGSTOP: the process keeps its sockets and leases but runs nothing (a stalled VM, a long GC). */
+  pause(name) {
+    this.services.get(name).child.kill('SIGSTOP');
+  }
+
+  /** SIGCONT after `pause`. */
+  resume(name) {
+    this.services.get(name).child.kill('SIGCONT');
+  }
+
+  /** Whether `name` answers /readyz with 200 now. */
+  ready(name) {
+    return isReady(this.url(name));
+  }
+
+  /** Every service's /readyz body now (undefined where none came within 6 s: a check waits 2 s at most). */
+  async readiness() {
+    return Object.fromEntries(
+      await Promise.all(
+        SERVICES.map(async (name) => {
+          const res = await fetch(`${this.url(name)}/readyz`, { signal: AbortSignal.timeout(6_000) }).catch(
+            () => undefined,
+          );
+          return [name, res ? await res.json().catch(() => undefined) : undefined];
+        }),
+      ),
+    );
+  }
+
+  /** SIGKILL: no shutdown at all, as a node failure or the OOM killer would end it. */
+  async kill(name) {
+    await this.stopInstance(this.services.get(name), 'SIGKILL');
+  }
+
+  /** SIGTERM, as Kubernetes stops a pod: resolves with how long the graceful stop took and its exit. */
+  terminate(name) {
+    return this.stopInstance(this.services.get(name), 'SIGTERM');
+  }
+
+  /** Stops every service, second instances included (SIGTERM, SIGKILL after the timeout). */
   async stop() {
+    const running = (i) => i?.child && i.child.exitCode === null && i.child.signalCode === null;
     await Promise.all(
-      [...this.services.values()]
-        .filter((s) => s.child && s.child.exitCode === null && s.child.signalCode === null)
-        .map((s) => this.terminate(s.name)),
+      [...this.services.values()].flatMap((s) => [
+        ...(running(s) ? [this.terminate(s.name)] : []),
+        ...(running(s.twin) ? [this.stopInstance(s.twin, 'SIGTERM')] : []),
+      ]),
     );
   }
 
   /** SIGKILL to every service process still running (the run was interrupted). */
   killAll() {
     for (const s of this.services.values())
-      if (s.child && s.child.exitCode === null) {
-        s.stopping = true;
-        s.child.kill('SIGKILL');
-      }
+      for (const i of [s, s.twin])
+        if (i?.child && i.child.exitCode === null) {
+          i.stopping = true;
+          i.child.kill('SIGKILL');
+        }
   }
 
   /** kill -9 of a stack component (its pid file in .stack/run); resolves once the process is gone. */

@@ -8,13 +8,17 @@ import { root } from '../../services.mjs';
 
 const require = createRequire(join(root, 'package.json'));
 const { Kafka, logLevel } = require('kafkajs');
-const { kafkaConnectionFromEnv, kafkajsSecurity } = require(join(root, 'shared/events/dist/index.js'));
+const { dropKafkajsNegativeTimeoutWarning, kafkaConnectionFromEnv, kafkajsSecurity } = require(
+  join(root, 'shared/events/dist/index.js'),
+);
+// kafkajs on Node 24 warns of a negative timeout of its own (shared/events/src/kafka.ts): not ours to print.
+dropKafkajsNegativeTimeoutWarning();
 
 const TOPIC = 'provider-events';
 const READ_TIMEOUT_MS = 90_000;
 
 /** A client of the stack's Kafka as its environment describes it (brokers, TLS, SASL). */
-function kafka(stackEnv) {
+export function kafka(stackEnv) {
   const connection = kafkaConnectionFromEnv(stackEnv);
   return new Kafka({
     clientId: 'proof-faults',

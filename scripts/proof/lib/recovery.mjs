@@ -6,6 +6,13 @@
 
 /** After a kill -9 (or a SIGTERM) of a service, it answers /readyz with 200 again within this (issue 33). */
 export const RECOVERY_BOUND_MS = 10_000;
+/**
+ * A service killed while one of three brokers is dead (and not yet fenced) waits for Kafka to move
+ * that broker's partitions and groups: the controller fences a broker it has not heard from for
+ * broker.session.timeout.ms (9 s by default), after electing itself when the dead one was the
+ * controller. Its bound is RECOVERY_BOUND_MS plus this.
+ */
+export const BROKER_FENCE_MS = 12_000;
 /** After a stack component is up again, every service is ready again within this. */
 export const COMPONENT_RECOVERY_BOUND_MS = 30_000;
 /**
@@ -88,6 +95,8 @@ export function recoveryVerdict({ faults, failures, requestsPerSecond, graceMs =
     for (let i = faults.length - 1; i >= 0; i--) {
       // A request belongs to a fault when its life (sent to answered) overlaps the fault's window:
       // a 504 comes an upstream timeout after its request was sent into the fault.
+      // A fault during which nothing is away (a partner endpoint hanging, poison) excuses nothing.
+      if (faults[i].excuses === false) continue;
       const end = faults[i].recoveredAt + (faults[i].graceMs ?? graceMs);
       if (failure.at >= faults[i].startedAt && (failure.sentAt ?? failure.at) <= end) {
         owner = i;

@@ -34,8 +34,12 @@ export async function seed(cluster, receiverUrl) {
   return fixture;
 }
 
-/** What the traffic needs beyond the seed: the cola of Demo Bistro Mitte, pickup and drop-off points. */
-export async function prepare(cluster, fixture) {
+/**
+ * What the traffic needs beyond the seed: the cola of Demo Bistro Mitte, pickup and drop-off
+ * points. With `simulator` the demo platform account's simulated couriers are turned up; without,
+ * they are turned off (the proof drives couriers of its own: lib/couriers.mjs).
+ */
+export async function prepare(cluster, fixture, { simulator = true } = {}) {
   const mitte = fixture.branches.find((b) => b.name === 'Demo Bistro Mitte');
   const res = await fetch(`${cluster.url('gateway-auth')}/api/partner/v1/catalog/branches/${mitte.id}/products`, {
     headers: { authorization: `ApiKey ${fixture.installations.orderSource.apiKey}` },
@@ -51,7 +55,7 @@ export async function prepare(cluster, fixture) {
     pickup: inside,
     dropoff: { latitude: inside.latitude + 0.004, longitude: inside.longitude + 0.004 },
   };
-  // More simulated couriers on a faster clock than the demo's, and no rate limit in the way.
+  // More simulated couriers on a faster clock than the demo's (or none), and no rate limit in the way.
   const admin = providerAdminToken({}, process.env, { sub: 'proof-faults' });
   const patched = await fetch(
     `${cluster.url('provider-delivery')}/admin/v1/platform-accounts/${fixture.provider.accountId}`,
@@ -60,7 +64,7 @@ export async function prepare(cluster, fixture) {
       headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
       body: JSON.stringify({
         rateLimit: { requestsPerMinute: 1_000_000 },
-        simulator: { enabled: true, drivers: 20, timeScale: 60 },
+        simulator: { enabled: simulator, drivers: 20, timeScale: 60 },
       }),
       signal: AbortSignal.timeout(10_000),
     },

@@ -12,8 +12,8 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const ASSIGNMENT = { InTransit: 4, Delivered: 5 };
 
 export class Traffic {
-  constructor({ client, cluster, fixture, tag, ordersPerSecond, deliveriesPerSecond }) {
-    Object.assign(this, { client, cluster, fixture, tag, ordersPerSecond, deliveriesPerSecond });
+  constructor({ client, cluster, fixture, tag, ordersPerSecond, deliveriesPerSecond, readsPerSecond = 0 }) {
+    Object.assign(this, { client, cluster, fixture, tag, ordersPerSecond, deliveriesPerSecond, readsPerSecond });
     this.orders = [];
     this.deliveries = [];
     /** Follow-ups (cancel, assign and move) with what they expect to be sent. */
@@ -24,6 +24,7 @@ export class Traffic {
     this.running = false;
     this.pending = new Set();
     this.n = 0;
+    this.reads = 0;
   }
 
   get gateway() {
@@ -39,6 +40,7 @@ export class Traffic {
     this.loops = [
       this.loop(this.ordersPerSecond, () => this.order()),
       this.loop(this.deliveriesPerSecond, () => this.delivery()),
+      ...(this.readsPerSecond > 0 ? [this.loop(this.readsPerSecond, () => this.read())] : []),
     ];
   }
 
@@ -92,10 +94,12 @@ export class Traffic {
 
   async order() {
     const n = ++this.n;
+    const at = Date.now();
     const request = this.orderRequest(n);
     const answer = await this.client.until(request);
     const record = {
       n,
+      at,
       key: request.headers['idempotency-key'],
       externalOrderId: JSON.parse(request.body).externalOrderId,
     };
@@ -219,6 +223,7 @@ export class Traffic {
 
   async delivery() {
     const n = ++this.n;
+    const at = Date.now();
     const request = this.deliveryRequest(n);
     const answer = await this.client.until(request);
     const reference = request.headers['idempotency-key'];
@@ -229,11 +234,12 @@ export class Traffic {
         status: answer.status ?? answer.error,
         code: answer.body?.code,
       });
-      this.deliveries.push({ n, reference, acknowledged: false });
+      this.deliveries.push({ n, at, reference, acknowledged: false });
       return;
     }
     this.deliveries.push({
       n,
+      at,
       reference,
       acknowledged: true,
       providerDeliveryId: answer.body.providerDeliveryId,
@@ -242,24 +248,43 @@ export class Traffic {
     });
   }
 
+  /** Whether there is something of each kind to read (an order, an assignment, a provider delivery). */
+  readable() {
+    return (
+      this.orders.some((o) => o.acknowledged) &&
+      this.assignments.length > 0 &&
+      this.deliveries.some((d) => d.acknowledged)
+    );
+  }
+
   /**
-   * Reads through `name` kept in flight: `count` lanes, each sending its next request as soon as
-   * the last one is answered, until `stop()`. The caller marks what is in flight (client.signal),
-   * stops the lanes at once (no request starts after the mark) and sends the SIGTERM; `done`
-   * resolves when the marked requests have ended. Lanes, not one volley: a volley of fast reads
-   * could all be answered before the signal (a quiet machine answered 16 status reads in under
-   * 15 ms), leaving a SIGTERM that proves nothing about requests in flight. Reads only: what they
-   * must show is that a stopping process finishes what it has started.
+   * The read lane of the mixed traffic: one read of something the traffic made, through a service
+   * the run picks in turn (each service's reads: a menu, an order, an assignment, a webhook log, a
+   * provider delivery's status). Sent once: a refused read is a refusal the verdict counts.
    */
-  burst(name, count = 16) {
+  async read() {
+    const names = ['catalog', 'ordering-pricing', 'delivery-assignment', 'webhook-sender', 'provider-delivery'];
+    const wanted = names[this.reads++ % names.length];
+    // Until there is something of its kind to read, a service's turn goes to the menu.
+    const has = {
+      'ordering-pricing': () => this.orders.some((o) => o.acknowledged),
+      'delivery-assignment': () => this.assignments.length > 0,
+      'provider-delivery': () => this.deliveries.some((d) => d.acknowledged),
+    };
+    const name = has[wanted] && !has[wanted]() ? 'catalog' : wanted;
+    const answer = await this.client.send(this.readRequest(name));
+    if (answer.status !== undefined && answer.status !== 200 && answer.status < 500)
+      this.refused.push({ kind: 'read', status: answer.status, code: answer.body?.code });
+  }
+
+  /** A read through `name` (and the gateway, but for provider-delivery, which partners call directly). */
+  readRequest(name) {
     const orders = this.orders.filter((o) => o.acknowledged);
-    if (orders.length === 0 || this.assignments.length === 0)
-      throw new Error('no acknowledged order to read in the burst');
     const pick = (list) => list[Math.floor(Math.random() * list.length)];
     const orderSource = { authorization: `ApiKey ${this.fixture.installations.orderSource.apiKey}` };
     const tenant = { authorization: `Bearer ${this.fixture.tenantApi.token}` };
     const deliveries = this.deliveries.filter((d) => d.acknowledged);
-    const request = {
+    return {
       catalog: () => ({
         url: `${this.gateway}/api/partner/v1/catalog/branches/${this.fixture.proof.branchId}/products`,
         headers: orderSource,
@@ -290,7 +315,21 @@ export class Traffic {
         headers: orderSource,
         via: ['gateway-auth', 'ordering-pricing'],
       }),
-    }[name];
+    }[name]();
+  }
+
+  /**
+   * Reads through `name` kept in flight: `count` lanes, each sending its next request as soon as
+   * the last one is answered, until `stop()`. The caller marks what is in flight (client.signal),
+   * stops the lanes at once (no request starts after the mark) and sends the SIGTERM; `done`
+   * resolves when the marked requests have ended. Lanes, not one volley: a volley of fast reads
+   * could all be answered before the signal (a quiet machine answered 16 status reads in under
+   * 15 ms), leaving a SIGTERM that proves nothing about requests in flight. Reads only: what they
+   * must show is that a stopping process finishes what it has started.
+   */
+  burst(name, count = 16) {
+    if (!this.readable()) throw new Error('no acknowledged order to read in the burst');
+    const request = () => this.readRequest(name);
     let sending = true;
     const lane = async () => {
       while (sending) await this.client.send(request());

@@ -26,11 +26,16 @@ export async function checkOrders(db, traffic) {
   const found = new Set();
   for await (const doc of orders.find({ _id: { $in: acknowledged.map((o) => o.orderId) } }, { projection: { _id: 1 } }))
     found.add(doc._id);
+  const lostOrders = acknowledged.filter((o) => !found.has(o.orderId));
+  const duplicatedRefs = [...counts].filter(([, c]) => c > 1).map(([ref]) => ref);
   return {
     attempted: attempted.length,
     acknowledged: acknowledged.length,
-    lost: acknowledged.filter((o) => !found.has(o.orderId)).length,
-    duplicated: [...counts.values()].filter((c) => c > 1).length,
+    lost: lostOrders.length,
+    duplicated: duplicatedRefs.length,
+    // When each lost or duplicated one was sent (the report puts it under its fault).
+    lostAt: lostOrders.map((o) => o.at),
+    duplicatedAt: attempted.filter((o) => duplicatedRefs.includes(o.externalOrderId)).map((o) => o.at),
     // Not acknowledged (given up on) but created: allowed (the client did not know), counted.
     createdUnacknowledged: attempted.filter((o) => !o.acknowledged && counts.has(o.externalOrderId)).length,
   };
@@ -50,11 +55,15 @@ export async function checkProviderDeliveries(db, traffic, accountId) {
     ids.set(doc.idempotencyKey, doc);
   }
   const acknowledged = attempted.filter((d) => d.acknowledged);
+  const lostDeliveries = acknowledged.filter((d) => ids.get(d.reference)?._id !== d.providerDeliveryId);
+  const duplicated = attempted.filter((d) => (counts.get(d.reference) ?? 0) > 1);
   return {
     attempted: attempted.length,
     acknowledged: acknowledged.length,
-    lost: acknowledged.filter((d) => ids.get(d.reference)?._id !== d.providerDeliveryId).length,
-    duplicated: [...counts.values()].filter((c) => c > 1).length,
+    lost: lostDeliveries.length,
+    duplicated: duplicated.length,
+    lostAt: lostDeliveries.map((d) => d.at),
+    duplicatedAt: duplicated.map((d) => d.at),
     statuses: [...ids.values()].reduce((m, d) => ((m[d.status] = (m[d.status] ?? 0) + 1), m), {}),
   };
 }
@@ -101,11 +110,13 @@ export function partnerWebhooks(received, traffic, fixture) {
     ...traffic.assignments.map((a) => `delivery.assigned:${a.orderId}`),
   ];
   const missing = expected.filter((key) => !seen.has(key));
+  const sentAt = new Map(traffic.orders.map((o) => [o.orderId, o.at]));
   return {
     expected: expected.length,
     received: expected.length - missing.length,
     lost: missing.length,
     missing: missing.slice(0, 10),
+    lostAt: missing.map((key) => sentAt.get(key.slice(key.indexOf(':') + 1))),
     badSignatures,
     idsWithTwoBodies: [...bodiesById.values()].filter((b) => b.size > 1).length,
     duplicateCopies: copies,
@@ -124,6 +135,8 @@ export function providerCallbacks(received, events, traffic, fixture) {
   let badSignatures = 0;
   let copies = 0;
   const bodies = new Set();
+  /** One callback (a delivery's event: its type and eventTimeUtc, unchanged on every retry) -> its bodies. */
+  const bodiesOfCallback = new Map();
   for (const r of received.filter((x) => x.headers['x-platform-signature'])) {
     let body;
     try {
@@ -139,6 +152,8 @@ export function providerCallbacks(received, events, traffic, fixture) {
     const text = r.body.toString('utf8');
     if (bodies.has(text)) copies++;
     bodies.add(text);
+    const id = `${body.providerDeliveryId}|${body.eventType}|${body.eventTimeUtc}`;
+    bodiesOfCallback.set(id, (bodiesOfCallback.get(id) ?? new Set()).add(text));
     const list = callbacks.get(body.providerDeliveryId) ?? [];
     list.push({ type: body.eventType, status: body.status, eventTimeUtc: body.eventTimeUtc, at: r.at });
     callbacks.set(body.providerDeliveryId, list);
@@ -172,16 +187,95 @@ export function providerCallbacks(received, events, traffic, fixture) {
         violations.push({ id, sequence: got.map((c) => `${c.status}+${c.at - got[0].at}ms`).join(' ') });
     }
   }
+  const sentAt = new Map(traffic.deliveries.map((d) => [d.providerDeliveryId, d.at]));
+  const twoBodies = [...bodiesOfCallback].filter(([, set]) => set.size > 1).map(([id]) => id);
   return {
     published: published.size,
     received: published.size - lost - superseded,
     lost,
     missing: missing.slice(0, 10),
+    lostAt: missing.map((key) => sentAt.get(key.split('|')[0])),
+    withTwoBodies: twoBodies.length,
+    twoBodies: twoBodies.slice(0, 5),
+    twoBodiesAt: twoBodies.map((id) => sentAt.get(id.split('|')[0])),
     superseded,
     badSignatures,
     duplicateCopies: copies,
     nonterminalAfterTerminal: afterTerminal,
     violations,
     deliveriesWithoutTerminalCallback: withoutTerminal,
+  };
+}
+
+/**
+ * Per-key order of the partner webhooks: for each order, no `orders.cancelled` arrives before its
+ * `orders.created` was delivered (a copy the receiver answered: not one it left hanging during a
+ * partner-endpoint fault); for each delivery, no other `delivery.*` event before its
+ * `delivery.assigned` was. A copy that arrives later again (at least once) is no violation.
+ */
+export function webhookOrder(received) {
+  const FIRST = { 'orders.cancelled': 'orders.created', 'delivery.cancelled': 'delivery.assigned' };
+  /** `${type}:${orderId}` -> when it was first delivered (answered). */
+  const delivered = new Map();
+  /** `${type}:${orderId}` -> when it first arrived at all. */
+  const arrived = new Map();
+  for (const r of received.filter((x) => x.headers['x-marketplace-event-id'])) {
+    let event;
+    try {
+      event = JSON.parse(r.body.toString('utf8'));
+    } catch {
+      continue;
+    }
+    if (!event.data?.orderId) continue;
+    const key = `${event.type}:${event.data.orderId}`;
+    if (!arrived.has(key)) arrived.set(key, r.at);
+    if (!r.hung && !delivered.has(key)) delivered.set(key, r.at);
+  }
+  const violations = [];
+  let checked = 0;
+  for (const [key, at] of arrived) {
+    const [type, orderId] = key.split(':');
+    const first = FIRST[type];
+    if (!first) continue;
+    checked++;
+    const before = delivered.get(`${first}:${orderId}`);
+    if (before === undefined || before > at)
+      violations.push({ orderId, type, arrivedAt: at, firstDeliveredAt: before ?? null, first });
+  }
+  return { checked, outOfOrder: violations.length, violations: violations.slice(0, 10) };
+}
+
+/**
+ * The callbacks the proof's own couriers made due (lib/couriers.mjs's expectedCallbacks): each one
+ * at the receiver, signed, with its type and status; or, for a nonterminal one, shown dropped by
+ * the documented rule (the sender's record of it: cancelled as superseded by its delivery's
+ * terminal callback, docs/services/webhook-sender.md). `dropped` is that record: the set of
+ * `${providerDeliveryId}|${eventType}` the sender cancelled so.
+ */
+export function courierCallbacks(received, expected, dropped, fixture) {
+  const got = new Set();
+  for (const r of received.filter((x) => x.headers['x-platform-signature'])) {
+    if (!verifyPlatformSignature(r, fixture.provider.webhookSecret)) continue;
+    try {
+      const body = JSON.parse(r.body.toString('utf8'));
+      got.add(`${body.providerDeliveryId}|${body.eventType}|${body.status}`);
+    } catch {
+      // not a callback of ours
+    }
+  }
+  const missing = [];
+  let excused = 0;
+  for (const e of expected) {
+    if (got.has(`${e.providerDeliveryId}|${e.eventType}|${e.status}`)) continue;
+    if (!TERMINAL.has(e.status) && dropped.has(`${e.providerDeliveryId}|${e.eventType}`)) excused++;
+    else missing.push(e);
+  }
+  return {
+    expected: expected.length,
+    received: expected.length - missing.length - excused,
+    dropped: excused,
+    lost: missing.length,
+    missing: missing.slice(0, 10).map((m) => `${m.providerDeliveryId} ${m.eventType}`),
+    lostAt: missing.map((m) => m.madeAt),
   };
 }

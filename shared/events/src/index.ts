@@ -1,4 +1,4 @@
-export { createKafka, type KafkaSettings } from './kafka';
+export { createKafka, dropKafkajsNegativeTimeoutWarning, type KafkaSettings } from './kafka';
 export {
   checkKafkaTls,
   describeKafkaConnection,

@@ -19,7 +19,7 @@ export function isKafkajsNegativeTimeoutWarning(type: string | undefined, stack:
   return type === 'TimeoutNegativeWarning' && /kafkajs[\\/]src[\\/]/.test(stack ?? '');
 }
 
-function dropKafkajsNegativeTimeoutWarning(): void {
+export function dropKafkajsNegativeTimeoutWarning(): void {
   const marker = Symbol.for('marketplace.kafkajsNegativeTimeoutWarning');
   const state = process as unknown as Record<symbol, boolean>;
   if (state[marker]) return;
@@ -33,6 +33,16 @@ function dropKafkajsNegativeTimeoutWarning(): void {
 }
 
 /** A kafkajs client (TLS and SASL as the connection says) whose own log lines go through our logger (JSON, redacted). */
+/**
+ * kafkajs's retries of a request, a connection or a group join: a retry at most every 3 s, for
+ * about a minute in all. When a broker of several dies, its partitions and the groups it
+ * coordinates move once the controller fences it (broker.session.timeout.ms, 9 s by default);
+ * with waits of up to 10 s (as before), a consumer joining meanwhile found the new coordinator up
+ * to 10 s after the move: the fault proof's three-broker run saw a restarted webhook-sender ready
+ * 29.6 s after its start. Short waits cost little while Kafka is away (one attempt per 3 s).
+ */
+export const KAFKA_RETRY = { initialRetryTime: 300, retries: 20, maxRetryTime: 3_000 } as const;
+
 export function createKafka({ connection, clientId, logger }: KafkaSettings): Kafka {
   dropKafkajsNegativeTimeoutWarning();
   const log = logger.child({ component: 'kafkajs' });
@@ -42,13 +52,10 @@ export function createKafka({ connection, clientId, logger }: KafkaSettings): Ka
     ...kafkajsSecurity(connection),
     connectionTimeout: 3000,
     requestTimeout: 30000,
-    retry: { initialRetryTime: 300, retries: 8, maxRetryTime: 10_000 },
+    retry: KAFKA_RETRY,
     logLevel: logLevel.WARN,
     logCreator: () => (entry: LogEntry) => {
       const { message, ...extra } = entry.log;
-      // Our producers bound their retries on purpose (a publish must fail rather than hang; the
-      // outbox retries it and consumers dedupe), which kafkajs warns about at every start.
-      if (message.startsWith('Limiting retries for the idempotent producer')) return;
       const fields = { namespace: entry.namespace, ...extra };
       // A broker's error response (a coordinator still loading, a leader moving) is retried by
       // kafkajs itself; if retries run out, the failing call rejects and its caller logs that.

@@ -42,8 +42,19 @@ export interface PublishedEvent {
 
 /**
  * Validates each event against its topic's schema, encodes it through the registry and sends it
- * with acks from all in-sync replicas and the idempotent producer (no duplicates from retries).
- * M says what the topics carry (the platform's topics by default).
+ * with acks from all in-sync replicas, one request in flight per broker. M says what the topics
+ * carry (the platform's topics by default).
+ *
+ * Not kafkajs's idempotent producer: its sequence numbers are taken per request and given back when
+ * a request fails, so two sends to one partition while its leader moves (an outbox flush retrying
+ * in the background, the next flush of the same document) can leave a later request with a
+ * sequence the broker already holds; the broker answers "duplicate", kafkajs reports success, and
+ * nothing was written. The fault proof on three brokers (one killed) saw an order's
+ * orders.cancelled reach the topic before its orders.created that way (tulios/kafkajs#598 is the
+ * same family). Without it a retry may write an event twice, which every consumer already takes
+ * (each dedupes by event id or is idempotent by design), and a send reports success only once the
+ * broker has the messages: the outbox's order (a document's pending events in one call, in order)
+ * then holds on the topic.
  */
 export class EventPublisher<M extends TopicMap = PlatformTopics> {
   private readonly producer: Producer;
@@ -58,7 +69,7 @@ export class EventPublisher<M extends TopicMap = PlatformTopics> {
   ) {
     // The default (murmur2) partitioner places a key where Java clients would.
     this.producer = kafka.producer({
-      idempotent: true,
+      idempotent: false,
       maxInFlightRequests: 1,
       allowAutoTopicCreation: false,
       createPartitioner: Partitioners.DefaultPartitioner,

@@ -259,8 +259,14 @@ async function serve<S extends Record<string, Setting<unknown>>, M extends Topic
       const consumer = deps.createConsumer(spec);
       consumers.push(consumer);
       if (spec.servesRequests) servingConsumers.add(consumer);
-      await consumer.start();
     }
+    // Every group joins at once: a join after a crash waits for the dead member's session to end
+    // (and, while another instance rebalances, for that too). One group after the other, the
+    // webhook sender (four groups), killed while a second instance joined, was ready 10.4 s after
+    // the kill in the fault proof (6.5 s in another run); all at once, 7.2 s.
+    const started = await Promise.allSettled(consumers.map((consumer) => consumer.start()));
+    const failed = started.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+    if (failed) throw failed.reason;
     const server = await http.listen(config.port, config.host);
     return { parts, consumers, servingConsumers, server };
   } catch (error) {
