@@ -327,7 +327,16 @@ describe('retries', () => {
       // Nominal gaps at 1/10,000: 12 ms, 36 ms, 108 ms (±20 %), plus the pipeline's own time.
       const gaps = got.slice(1).map((r, i) => r.at - got[i]!.at);
       expect(gaps[2]!).toBeGreaterThanOrEqual(108 * 0.8 - 5);
-      const delivery = await deliveryOf(s, got[0]!.headers['x-marketplace-event-id'] as string);
+      // The fourth request has arrived; its outcome is recorded once the answer is back.
+      const id = got[0]!.headers['x-marketplace-event-id'] as string;
+      const delivery = await waitFor(
+        'the fourth attempt recorded',
+        async () => {
+          const d = await deliveryOf(s, id);
+          return d?.attemptCount === 4 ? d : undefined;
+        },
+        10_000,
+      );
       expect(delivery).toMatchObject({ status: 'delivered', attemptCount: 4 });
       expect(delivery.attempts.map((a: any) => [a.attempt, a.statusCode, a.verdict])).toEqual([
         [1, status, 'retry'],
