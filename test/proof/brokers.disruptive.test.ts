@@ -1,6 +1,4 @@
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { repoRoot } from '@marketplace/testing';
+import { runProof } from './support/run-proof';
 
 // CI's run of the fault proof on a three-broker Kafka of its own (scripts/proof/faults.mjs
 // --brokers 3 --short): KRaft, replication factor 3, min.insync.replicas 2, producers with
@@ -13,21 +11,6 @@ const TIMEOUT_MS = 12 * 60_000;
 
 it(
   'keeps every promise while the brokers of a three-broker Kafka are killed and started again',
-  async () => {
-    const child = spawn(process.execPath, [join(repoRoot, 'scripts/proof/faults.mjs'), '--brokers', '3', '--short'], {
-      cwd: repoRoot,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += String(chunk)));
-    child.stderr.on('data', (chunk) => (output += String(chunk)));
-    const timer = setTimeout(() => child.kill('SIGTERM'), TIMEOUT_MS - 30_000);
-    const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
-    clearTimeout(timer);
-    const counts = output.slice(Math.max(0, output.indexOf('proof:faults: faults')));
-    console.log(counts || output.slice(-4000));
-    if (code !== 0) throw new Error(`proof:faults --brokers 3 --short exited ${code}:\n${output.slice(-6000)}`);
-    expect(output).toMatch(/proof:faults: every promise held/);
-  },
+  () => runProof(['--brokers', '3', '--short'], TIMEOUT_MS, 'proof:faults: faults'),
   TIMEOUT_MS,
 );

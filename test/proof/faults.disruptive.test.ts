@@ -1,6 +1,4 @@
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { repoRoot } from '@marketplace/testing';
+import { runProof } from './support/run-proof';
 
 // CI's run of the fault proof (scripts/proof/faults.mjs --short): the fixed schedule of faults
 // (lib/nemesis.mjs) under about 20 requests a second of mixed traffic: kill -9 of every service,
@@ -16,22 +14,6 @@ const TIMEOUT_MS = 15 * 60_000;
 
 it(
   'keeps every promise under the fixed schedule of faults (services, components, partner endpoint, poison, pause, outage)',
-  async () => {
-    const child = spawn(process.execPath, [join(repoRoot, 'scripts/proof/faults.mjs'), '--short'], {
-      cwd: repoRoot,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += String(chunk)));
-    child.stderr.on('data', (chunk) => (output += String(chunk)));
-    const timer = setTimeout(() => child.kill('SIGTERM'), TIMEOUT_MS - 30_000);
-    const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
-    clearTimeout(timer);
-    // The counts, in the test's output whatever the verdict (CI's log shows them).
-    const counts = output.slice(Math.max(0, output.indexOf('proof:faults: counts')));
-    console.log(counts || output.slice(-4000));
-    if (code !== 0) throw new Error(`proof:faults --short exited ${code}:\n${output.slice(-6000)}`);
-    expect(output).toMatch(/proof:faults: every promise held/);
-  },
+  () => runProof(['--short'], TIMEOUT_MS, 'proof:faults: counts'),
   TIMEOUT_MS,
 );

@@ -9,6 +9,21 @@ import { root } from '../../services.mjs';
 const require = createRequire(join(root, 'package.json'));
 const { verifySignature, verifyPlatformSignature } = require('./shared/testing/dist/receiver.js');
 
+/** The requests at the receiver that carry `header`, each with its JSON body (those whose body is not JSON are none of ours). */
+function withJsonBodies(received, header) {
+  const parsed = [];
+  for (const r of received) {
+    if (!r.headers[header]) continue;
+    try {
+      const body = JSON.parse(r.body.toString('utf8'));
+      if (body !== null && typeof body === 'object') parsed.push({ r, body });
+    } catch {
+      // not JSON: not one the traffic made
+    }
+  }
+  return parsed;
+}
+
 const TERMINAL = new Set(['delivered', 'cancelled', 'failed', 'returned_to_origin', 'return_failed']);
 
 /** Every acknowledged order once in ordering-pricing's database; no externalOrderId twice. */
@@ -83,13 +98,7 @@ export function partnerWebhooks(received, traffic, fixture) {
   const bodiesById = new Map();
   let badSignatures = 0;
   let copies = 0;
-  for (const r of received.filter((x) => x.headers['x-marketplace-event-id'])) {
-    let event;
-    try {
-      event = JSON.parse(r.body.toString('utf8'));
-    } catch {
-      continue;
-    }
+  for (const { r, body: event } of withJsonBodies(received, 'x-marketplace-event-id')) {
     const secret = secrets[event.type];
     if (!secret || !event.data?.orderId) continue; // not one the traffic made (another installation's)
     if (!verifySignature(r, secret)) {
@@ -137,13 +146,7 @@ export function providerCallbacks(received, events, traffic, fixture) {
   const bodies = new Set();
   /** One callback (a delivery's event: its type and eventTimeUtc, unchanged on every retry) -> its bodies. */
   const bodiesOfCallback = new Map();
-  for (const r of received.filter((x) => x.headers['x-platform-signature'])) {
-    let body;
-    try {
-      body = JSON.parse(r.body.toString('utf8'));
-    } catch {
-      continue;
-    }
+  for (const { r, body } of withJsonBodies(received, 'x-platform-signature')) {
     if (!ours.has(body.providerDeliveryId)) continue;
     if (!verifyPlatformSignature(r, fixture.provider.webhookSecret)) {
       badSignatures++;
@@ -219,13 +222,7 @@ export function webhookOrder(received) {
   const delivered = new Map();
   /** `${type}:${orderId}` -> when it first arrived at all. */
   const arrived = new Map();
-  for (const r of received.filter((x) => x.headers['x-marketplace-event-id'])) {
-    let event;
-    try {
-      event = JSON.parse(r.body.toString('utf8'));
-    } catch {
-      continue;
-    }
+  for (const { r, body: event } of withJsonBodies(received, 'x-marketplace-event-id')) {
     if (!event.data?.orderId) continue;
     const key = `${event.type}:${event.data.orderId}`;
     if (!arrived.has(key)) arrived.set(key, r.at);
@@ -254,15 +251,9 @@ export function webhookOrder(received) {
  */
 export function courierCallbacks(received, expected, dropped, fixture) {
   const got = new Set();
-  for (const r of received.filter((x) => x.headers['x-platform-signature'])) {
-    if (!verifyPlatformSignature(r, fixture.provider.webhookSecret)) continue;
-    try {
-      const body = JSON.parse(r.body.toString('utf8'));
+  for (const { r, body } of withJsonBodies(received, 'x-platform-signature'))
+    if (verifyPlatformSignature(r, fixture.provider.webhookSecret))
       got.add(`${body.providerDeliveryId}|${body.eventType}|${body.status}`);
-    } catch {
-      // not a callback of ours
-    }
-  }
   const missing = [];
   let excused = 0;
   for (const e of expected) {

@@ -143,19 +143,22 @@ describe('targetOf a provider callback', () => {
   });
 });
 
+/** A connected installation taking orders.created, its secret sealed as `sealed-current`. */
+const partnerInstallation: InstallationCopy = {
+  _id: 'inst-1',
+  tenantId: 'tenant-1',
+  appId: 'app-1',
+  status: 'Connected',
+  connected: true,
+  webhookUrl: 'https://partner.example/hooks',
+  subscribedEvents: ['orders.created'],
+  webhookSecretSealed: 'sealed-current',
+  revision: 2,
+  changedAt: NOW,
+};
+
 describe('a partner webhook during a secret rotation overlap', () => {
-  const installation: InstallationCopy = {
-    _id: 'inst-1',
-    tenantId: 'tenant-1',
-    appId: 'app-1',
-    status: 'Connected',
-    connected: true,
-    webhookUrl: 'https://partner.example/hooks',
-    subscribedEvents: ['orders.created'],
-    webhookSecretSealed: 'sealed-current',
-    revision: 2,
-    changedAt: NOW,
-  };
+  const installation = partnerInstallation;
   const webhook = { kind: 'partner-webhook', tenantId: 'tenant-1', installationId: 'inst-1', type: 'orders.created' };
   /** Unseals `sealed-<name>` as `whsec_<name>`, bound to inst-1. */
   const partnerContext = (copy: InstallationCopy) =>
@@ -200,16 +203,8 @@ describe('a partner webhook during a secret rotation overlap', () => {
 
 describe('a partner webhook behind an earlier webhook of its order (the per-order sequence)', () => {
   const installation: InstallationCopy = {
-    _id: 'inst-1',
-    tenantId: 'tenant-1',
-    appId: 'app-1',
-    status: 'Connected',
-    connected: true,
-    webhookUrl: 'https://partner.example/hooks',
+    ...partnerInstallation,
     subscribedEvents: ['orders.created', 'orders.cancelled'],
-    webhookSecretSealed: 'sealed-current',
-    revision: 2,
-    changedAt: NOW,
   };
   const at = (ms: number) => new Date(NOW.getTime() + ms);
   const cancelled = {
