@@ -1,12 +1,16 @@
 #!/usr/bin/env node
 // What the gateway costs per request, next to what Koa alone costs, on one machine in one run:
 //   bare     new Koa() + one middleware answering {"ok":true} (scripts/bench/bare-koa.mjs)
+//   proxy    new Koa() + one middleware forwarding the same request to the same upstream over a
+//            keep-alive agent (scripts/bench/bare-koa-proxy.mjs): a proxied request and nothing more
 //   gateway  GET /api/partner/v1/catalog/branches with an API key through a real gateway-auth
 //            process (per-IP limit, key lookup in the Redis cache + HMAC check, per-installation
 //            limit, scope check, signed identity, proxying) to a trivial upstream answering []
 //            (scripts/bench/trivial-upstream.mjs) set as its CATALOG_URL.
-// Prints requests/s and p50/p99 latency of both and their ratios. A benchmark, not a test: it
-// fails only when a request was not answered 2xx.
+// Prints requests/s, p50/p99 latency and the CPU ms each server process spent per request (read
+// from /proc over the measured run; the upstream's and Redis' too), and what the gateway adds to a
+// proxied request: its CPU per request minus the bare proxy's, and their ratio. A benchmark, not a
+// test: it fails only when a request was not answered 2xx.
 //
 //   npm run stack:up && npm run build && npm run bench:gateway [-- --duration 10 --connections 50]
 //
@@ -21,6 +25,8 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { readStackEnv, root } from '../services.mjs';
+import { stackPids } from './lib/cpu-meter.mjs';
+import { cpuMs } from './lib/processes.mjs';
 
 const require = createRequire(join(root, 'package.json'));
 
@@ -69,8 +75,8 @@ function start(name, args, env = process.env) {
 }
 
 /** Starts one of the small servers next to this script and waits for the port it announces. */
-async function startSmallServer(name, file) {
-  const entry = start(name, [join(root, 'scripts', 'bench', file)]);
+async function startSmallServer(name, file, env = process.env) {
+  const entry = start(name, [join(root, 'scripts', 'bench', file)], env);
   const lines = createInterface({ input: entry.child.stdout });
   const port = await Promise.race([
     new Promise((resolve) => lines.once('line', (line) => resolve(JSON.parse(line).port))),
@@ -78,7 +84,7 @@ async function startSmallServer(name, file) {
       entry.child.once('exit', (code) => reject(new Error(`${name} exited with ${code}: ${entry.output}`))),
     ),
   ]);
-  return `http://127.0.0.1:${port}`;
+  return { url: `http://127.0.0.1:${port}`, pid: entry.child.pid };
 }
 
 async function freePort() {
@@ -216,13 +222,24 @@ const round = (x) => Math.round(x * 100) / 100;
 /** How many times `a` is `b`, or null when `b` is 0. */
 const times = (a, b) => (b > 0 ? round(a / b) : null);
 
-async function measure(title, url, headers = {}) {
+/**
+ * `pids`: the processes whose CPU the request costs, by name (the server first); each one's CPU ms
+ * per request over the measured run.
+ */
+async function measure(title, url, headers, pids) {
   process.stdout.write(`${title}: ${WARMUP_SECONDS} s warm-up, ${options.duration} s measured ... `);
   // A separate warm-up run (JIT, key cache, connection pools), not counted, rather than autocannon's
   // `warmup` option, whose run cannot be stopped.
   const warmup = await load(url, headers, WARMUP_SECONDS);
   const latencies = [];
+  const cpuBefore = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuMs({ pid })]));
   const result = await load(url, headers, options.duration, latencies);
+  const cpu = {};
+  for (const [name, pid] of Object.entries(pids)) {
+    const after = cpuMs({ pid });
+    if (after !== undefined && cpuBefore[name] !== undefined)
+      cpu[name] = Math.round(((after - cpuBefore[name]) / result.requests.total) * 1000) / 1000;
+  }
   const sorted = Float64Array.from(latencies).sort();
   const at = (p) => round(sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN);
   const failed = result.non2xx + result.errors + warmup.non2xx + warmup.errors;
@@ -242,6 +259,7 @@ async function measure(title, url, headers = {}) {
       non2xx: result.non2xx,
       errors: result.errors,
     },
+    cpu,
     failed,
   };
 }
@@ -292,8 +310,13 @@ try {
     `gateway: rate limits ${RATE_LIMIT} per IP and per installation (the Redis script runs on every request, never refuses), LOG_LEVEL=warn, no trace export`,
   );
 
-  const bareUrl = await startSmallServer('bare-koa', 'bare-koa.mjs');
-  const upstreamUrl = await startSmallServer('trivial-upstream', 'trivial-upstream.mjs');
+  const bareKoa = await startSmallServer('bare-koa', 'bare-koa.mjs');
+  const upstream = await startSmallServer('trivial-upstream', 'trivial-upstream.mjs');
+  const upstreamUrl = upstream.url;
+  const proxy = await startSmallServer('bare-koa-proxy', 'bare-koa-proxy.mjs', {
+    ...process.env,
+    UPSTREAM_URL: upstreamUrl,
+  });
   const gateway = await startGateway(upstreamUrl);
   const apiKey = await partnerApiKey(gateway.url);
   const partnerUrl = `${gateway.url}/api/partner/v1/catalog/branches`;
@@ -301,8 +324,29 @@ try {
   await verify(partnerUrl, auth);
   console.log('checked: with the API key 200 [], without it 401');
 
-  const bare = await measure('bare Koa', bareUrl);
-  const gw = await measure('gateway ', partnerUrl, auth);
+  const { redis, mongo } = stackPids();
+  const bare = await measure('bare Koa', bareKoa.url, {}, { 'bare Koa': bareKoa.pid });
+  const proxied = await measure(
+    'bare Koa proxy',
+    `${proxy.url}/api/partner/v1/catalog/branches`,
+    {},
+    {
+      'bare Koa proxy': proxy.pid,
+      upstream: upstream.pid,
+    },
+  );
+  const gw = await measure('gateway ', partnerUrl, auth, {
+    gateway: gateway.entry.child.pid,
+    upstream: upstream.pid,
+    ...(redis && { redis }),
+    ...(mongo && { engine: mongo }),
+  });
+  // What authentication, limits, scopes and the signed identity add to a proxied request.
+  const added = {
+    cpuMs: Math.round((gw.cpu.gateway - proxied.cpu['bare Koa proxy']) * 1000) / 1000,
+    withRedisMs: Math.round((gw.cpu.gateway + (gw.cpu.redis ?? 0) - proxied.cpu['bare Koa proxy']) * 1000) / 1000,
+    ratio: times(gw.cpu.gateway, proxied.cpu['bare Koa proxy']),
+  };
   const ratio = {
     p50: times(gw.figures.p50, bare.figures.p50),
     p99: times(gw.figures.p99, bare.figures.p99),
@@ -313,26 +357,35 @@ try {
   const row = (cells) =>
     console.log(cells.map((cell, i) => (i === 0 ? String(cell).padEnd(28) : String(cell).padStart(10))).join(''));
   console.log('');
-  row(['', 'req/s', 'p50 ms', 'p99 ms', 'mean ms', 'non-2xx']);
-  row(['bare Koa', bare.figures.rps, bare.figures.p50, bare.figures.p99, bare.figures.mean, bare.figures.non2xx]);
-  row([
-    'gateway (auth, limits, proxy)',
-    gw.figures.rps,
-    gw.figures.p50,
-    gw.figures.p99,
-    gw.figures.mean,
-    gw.figures.non2xx,
-  ]);
+  const serverCpu = (m) => Object.values(m.cpu)[0] ?? 'n/a';
+  row(['', 'req/s', 'p50 ms', 'p99 ms', 'mean ms', 'non-2xx', 'CPU ms/req']);
+  for (const [title, m] of [
+    ['bare Koa', bare],
+    ['bare Koa proxy', proxied],
+    ['gateway (auth, limits, proxy)', gw],
+  ])
+    row([title, m.figures.rps, m.figures.p50, m.figures.p99, m.figures.mean, m.figures.non2xx, serverCpu(m)]);
   const x = (value) => (value === null ? 'n/a' : `${value}x`);
-  row(['ratio', x(ratio.rps), x(ratio.p50), x(ratio.p99), x(ratio.mean), '']);
+  row(['ratio gateway/bare', x(ratio.rps), x(ratio.p50), x(ratio.p99), x(ratio.mean), '', '']);
   console.log('(ratio: bare/gateway for req/s, gateway/bare for latency)');
+  const each = (m) =>
+    Object.entries(m.cpu)
+      .map(([name, value]) => `${name} ${value}`)
+      .join(', ');
+  console.log(`CPU ms per request: bare Koa proxy run: ${each(proxied)}; gateway run: ${each(gw)}`);
+  console.log(
+    `the gateway adds ${added.cpuMs} ms of CPU to a proxied request (${added.withRedisMs} ms with Redis' share), ${x(added.ratio)} the bare Koa proxy's CPU per request`,
+  );
   const gatewayLog = gateway.entry.output.trim().split('\n').filter(Boolean);
   if (gatewayLog.length > 0)
     console.log(`gateway-auth logged ${gatewayLog.length} lines, the last: ${summary(gatewayLog.at(-1))}`);
   console.log(
     JSON.stringify({
       bare: bare.figures,
+      proxy: proxied.figures,
       gateway: gw.figures,
+      cpuMsPerRequest: { bare: bare.cpu, proxy: proxied.cpu, gateway: gw.cpu },
+      gatewayAdds: added,
       ratio,
       settings: {
         ...options,
@@ -344,7 +397,7 @@ try {
       },
     }),
   );
-  if (bare.failed || gw.failed) {
+  if (bare.failed || proxied.failed || gw.failed) {
     console.error('FAILED: some requests were not answered 2xx');
     exitCode = 1;
   }

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Order creation through the gateway with the full stack: gateway-auth, catalog and
-// ordering-pricing as their own processes with their own databases, on the local stack.
+// Order creation through the gateway with the full stack: gateway-auth, catalog, ordering-pricing
+// and webhook-sender as their own processes with their own databases, on the local stack; each
+// order's orders.created webhook goes to a local receiver answering 200.
 //   1. a tenant with a menu (tax categories, a branch, nested modifier groups, 10 products) and a
 //      connected order source; waits until ordering's copy of the catalog has it;
 //   2. capacity: as many orders as `--connections` concurrent clients can create in `--duration`
@@ -8,6 +9,9 @@
 //   3. steady rate: `--rate` orders per second, started on schedule whatever the answers (open
 //      loop), for `--duration` seconds: p50/p99 latency from the scheduled start, and the rate
 //      achieved.
+//   After 2 and 3: the CPU each process spent per order created (lib/cpu-meter.mjs: the four
+//   services, Kafka, the schema registry, the engine and Redis), counted until every order's
+//   webhook has arrived, and their sum.
 //   4. with --preload N: growth. Create and read latency at the steady rate on the fresh database,
 //      then N orders of the same tenant are added to ordering's database (copies of a real order
 //      with their claims), and the same measurement runs again: the ratios say whether lookups
@@ -19,13 +23,12 @@
 //   npm run bench:orders [-- --rate 50 --duration 10 --connections 8]
 //   npm run bench:orders -- --preload 100000 --rate 20      (growth; skips the capacity phase)
 import { randomBytes, randomUUID } from 'node:crypto';
-import { Agent, request } from 'node:http';
+import { Agent, createServer, request } from 'node:http';
 import os from 'node:os';
 import { readStackEnv } from '../services.mjs';
 import {
   adminClient,
   client,
-  cpuMs,
   dropDatabases,
   percentile,
   processes,
@@ -33,6 +36,7 @@ import {
   stopServices,
   require,
 } from './lib/processes.mjs';
+import { cpuMeter, formatCpu } from './lib/cpu-meter.mjs';
 
 const options = { rate: 50, duration: 10, connections: 8, preload: 0 };
 for (let i = 2; i < process.argv.length; i++) {
@@ -53,7 +57,29 @@ const DATABASES = {
   gateway: `bench_orders_gw_${tag}`,
   catalog: `bench_orders_cat_${tag}`,
   ordering: `bench_orders_ord_${tag}`,
+  webhooks: `bench_orders_wh_${tag}`,
 };
+
+/** The installation's webhook endpoint: answers 200 and counts the orders.created deliveries. */
+const receiver = { delivered: 0, url: '' };
+const receiverServer = createServer((req, res) => {
+  req.resume();
+  req.on('end', () => {
+    receiver.delivered++;
+    res.writeHead(200).end();
+  });
+});
+async function startReceiver() {
+  await new Promise((resolve) => receiverServer.listen(0, '127.0.0.1', resolve));
+  receiver.url = `http://127.0.0.1:${receiverServer.address().port}/hooks`;
+}
+
+/** Waits (30 s at most) until the receiver has had `count` webhooks: the sender's work is counted too. */
+async function webhooksArrived(count) {
+  const deadline = Date.now() + 30_000;
+  while (receiver.delivered < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  return receiver.delivered >= count ? '' : ` (${count - receiver.delivered} webhooks still missing after 30 s)`;
+}
 
 async function setUp(gatewayUrl) {
   const admin = adminClient(gatewayUrl);
@@ -71,8 +97,8 @@ async function setUp(gatewayUrl) {
   const version = await admin('POST', `/api/admin/v1/apps/${app.id}/versions`, {
     authType: 'ApiKey',
     scopes: ['Catalog.Read', 'Orders.Create'],
-    subscribedEvents: [],
-    webhookUrl: null,
+    subscribedEvents: ['orders.created'],
+    webhookUrl: receiver.url,
   });
   await admin('POST', `/api/admin/v1/apps/${app.id}/versions/${version.version}/publish`);
   const t = client(gatewayUrl, token);
@@ -224,7 +250,7 @@ async function capacity(url, apiKey, m) {
       while (Date.now() < deadline) if (await created(url, apiKey, m)) count++;
     }),
   );
-  return count / ((Date.now() - started) / 1000);
+  return { perSecond: count / ((Date.now() - started) / 1000), count };
 }
 
 async function steady(url, apiKey, m) {
@@ -245,6 +271,7 @@ async function steady(url, apiKey, m) {
   latencies.sort((a, b) => a - b);
   return {
     achieved: latencies.length / seconds,
+    count: latencies.length,
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
     max: latencies.at(-1),
@@ -350,6 +377,7 @@ try {
   console.log(
     `node ${process.version}, ${cpus.length} x ${cpus[0]?.model.trim() ?? 'unknown CPU'}, load average ${os.loadavg()[0].toFixed(2)}`,
   );
+  await startReceiver();
   const catalogUrl = await startService('catalog', { MONGO_DATABASE: DATABASES.catalog });
   const orderingUrl = await startService('ordering-pricing', {
     MONGO_DATABASE: DATABASES.ordering,
@@ -357,8 +385,14 @@ try {
     CATALOG_COPY_START: 'latest',
     DELIVERY_COPY_START: 'latest',
   });
+  await startService('webhook-sender', {
+    MONGO_DATABASE: DATABASES.webhooks,
+    KAFKA_CONSUMER_GROUP_PREFIX: DATABASES.webhooks,
+    ALLOW_LOOPBACK_HTTP_URLS: 'true',
+  });
   const gatewayUrl = await startService('gateway-auth', {
     MONGO_DATABASE: DATABASES.gateway,
+    ALLOW_LOOPBACK_HTTP_URLS: 'true',
     REDIS_KEY_PREFIX: `bench:${tag}:`,
     CATALOG_URL: catalogUrl,
     ORDERING_URL: orderingUrl,
@@ -375,6 +409,8 @@ try {
   m.orderIds = [];
   for (let i = 0; i < 20; i++)
     if (!(await created(url, m.apiKey, m))) throw new Error(`warm-up order not created: ${failureReport()}`);
+  const missing = await webhooksArrived(20);
+  if (missing) throw new Error(`the warm-up orders' webhooks did not arrive${missing}`);
 
   if (options.preload > 0) {
     const figures = (l) =>
@@ -389,21 +425,23 @@ try {
       `growth ratios (after / before): create p50 ${ratio(full.createP50, empty.createP50)}, p99 ${ratio(full.createP99, empty.createP99)}; read p50 ${ratio(full.readP50, empty.readP50)}, p99 ${ratio(full.readP99, empty.readP99)}`,
     );
   } else {
-    const cpuBefore = { gateway: cpuMs(processes['gateway-auth']), ordering: cpuMs(processes['ordering-pricing']) };
-    const perSecond = await capacity(url, m.apiKey, m);
-    const cpuAfter = { gateway: cpuMs(processes['gateway-auth']), ordering: cpuMs(processes['ordering-pricing']) };
-    const cpuShare = (name) =>
-      cpuBefore[name] === undefined
-        ? 'n/a'
-        : `${Math.round((cpuAfter[name] - cpuBefore[name]) / (options.duration * 10))} %`;
+    let meter = cpuMeter(processes);
+    let delivered = receiver.delivered;
+    const { perSecond, count } = await capacity(url, m.apiKey, m);
+    let late = await webhooksArrived(delivered + count);
     console.log(
-      `capacity: ${perSecond.toFixed(1)} orders/s created with ${options.connections} concurrent clients for ${options.duration} s (CPU: gateway ${cpuShare('gateway')}, ordering ${cpuShare('ordering')} of one core); ${failureReport()}`,
+      `capacity: ${perSecond.toFixed(1)} orders/s created with ${options.connections} concurrent clients for ${options.duration} s; ${failureReport()}`,
     );
+    console.log(`  ${formatCpu(meter.per(count), 'order')}${late}`);
     failures.clear();
+    meter = cpuMeter(processes);
+    delivered = receiver.delivered;
     const s = await steady(url, m.apiKey, m);
+    late = await webhooksArrived(delivered + s.count);
     console.log(
       `steady rate ${options.rate} orders/s for ${options.duration} s: ${s.achieved.toFixed(1)} orders/s created, latency p50 ${s.p50.toFixed(1)} ms, p99 ${s.p99.toFixed(1)} ms, max ${s.max.toFixed(1)} ms; ${failureReport()}`,
     );
+    console.log(`  ${formatCpu(meter.per(s.count), 'order')}${late}`);
   }
 } catch (error) {
   console.error(`bench:orders failed: ${error.message}`);
@@ -412,5 +450,6 @@ try {
   await stopServices();
   await dropDatabases(Object.values(DATABASES)).catch(() => undefined);
   agent.destroy();
+  receiverServer.close();
 }
 process.exit(exitCode);

@@ -36,6 +36,7 @@ import {
   stopServices,
   require,
 } from './lib/processes.mjs';
+import { cpuMeter, formatCpu } from './lib/cpu-meter.mjs';
 
 const options = { installations: 20, events: 0, rate: 0, retries: 10_000, dead: 20 };
 let storm = false;
@@ -391,10 +392,12 @@ try {
     if (badSignatures > 0) throw new Error(`${badSignatures} deliveries had a bad signature`);
     console.log('every signature verified');
   } else {
+    const meter = cpuMeter(processes);
     const all = await run(publisher, options.events);
     console.log(
       `all endpoints answer 200: ${all.deliveries} signed deliveries, ${all.perSecond.toFixed(0)} deliveries/s; event to delivery p50 ${all.p50} ms, p99 ${all.p99} ms`,
     );
+    console.log(`  ${formatCpu(meter.per(all.deliveries), 'delivery')}`);
     const failing = Math.max(1, Math.round(options.installations / 10));
     [...endpoints.values()].slice(0, failing).forEach((e) => (e.failing = true));
     const some = await run(publisher, options.events);
