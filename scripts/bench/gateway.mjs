@@ -355,7 +355,7 @@ try {
   };
 
   const row = (cells) =>
-    console.log(cells.map((cell, i) => (i === 0 ? String(cell).padEnd(28) : String(cell).padStart(10))).join(''));
+    console.log(cells.map((cell, i) => (i === 0 ? String(cell).padEnd(30) : String(cell).padStart(12))).join(''));
   console.log('');
   const serverCpu = (m) => Object.values(m.cpu)[0] ?? 'n/a';
   row(['', 'req/s', 'p50 ms', 'p99 ms', 'mean ms', 'non-2xx', 'CPU ms/req']);

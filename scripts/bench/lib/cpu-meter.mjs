@@ -57,10 +57,11 @@ export function cpuMeter(children) {
 
 /** One line: the total CPU ms per operation, then each process's, largest first, with its share of a core. */
 export function formatCpu({ operations, rows, total }, unit) {
+  const units = unit.endsWith('y') ? `${unit.slice(0, -1)}ies` : `${unit}s`;
   if (operations === 0 || rows.length === 0)
-    return `CPU per ${unit}: n/a (${operations} ${unit}s, ${rows.length} processes)`;
+    return `CPU per ${unit}: n/a (${operations} ${units}, ${rows.length} processes)`;
   const parts = [...rows]
     .sort((a, b) => b.ms - a.ms)
     .map((r) => `${r.name} ${r.perOperation.toFixed(2)} (${Math.round(r.coreShare * 100)} %)`);
-  return `CPU per ${unit}: ${total.perOperation.toFixed(2)} ms over ${rows.length} processes (${operations} ${unit}s): ${parts.join(', ')}`;
+  return `CPU per ${unit}: ${total.perOperation.toFixed(2)} ms over ${rows.length} processes (${operations} ${units}): ${parts.join(', ')}`;
 }

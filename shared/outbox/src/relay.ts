@@ -53,6 +53,8 @@ export class OutboxRelay {
   /** Set by stop: a sweep under way ends after the document in hand. */
   private stopping = false;
   private pendingClears = new Map<string, PendingClear[]>();
+  /** `collection/id` of every document whose batched clear is queued or being written. */
+  private readonly clearingIds = new Set<string>();
   private pendingCount = 0;
   private clearTimer: NodeJS.Timeout | undefined;
   private clearing: Promise<void> = Promise.resolve();
@@ -77,6 +79,9 @@ export class OutboxRelay {
    */
   async flush(collection: string, id: unknown): Promise<void> {
     await this.bounded(collection, async () => {
+      // A document inserted moments ago may still hold its first events, published, waiting for
+      // their batched clear: write the clears first, or this flush would publish them once more.
+      if (this.clearingIds.has(`${collection}/${String(id)}`)) await this.writeClears();
       const doc = await this.options.db
         .collection<OutboxDoc>(collection)
         .findOne({ _id: id } as never, { projection: { [OUTBOX]: 1, [OUTBOX_VERSION]: 1 } });
@@ -91,8 +96,9 @@ export class OutboxRelay {
    * an existing one must be cleared before its caller hears back (`flush`), or the next change's
    * flush would publish its events again ahead of the new ones. A document changed before its
    * batched clear keeps what was staged since (the clear checks the version and then removes
-   * exactly what was published); that change's own flush may publish the insert's events once
-   * more, in their order, before its own: at least once, never out of order.
+   * exactly what was published). That change's own flush, in this process, writes the waiting
+   * clears before it reads; in another process it may publish the insert's events once more, in
+   * their order, before its own: at least once, never out of order.
    */
   async flushWritten(collection: string, doc: OutboxFields & { _id: unknown }): Promise<void> {
     await this.bounded(collection, () => this.publishDocument(collection, doc, true));
@@ -194,6 +200,7 @@ export class OutboxRelay {
   private queueClear(collection: string, clear: PendingClear): void {
     const list = this.pendingClears.get(collection) ?? [];
     list.push(clear);
+    this.clearingIds.add(`${collection}/${String(clear.id)}`);
     this.pendingClears.set(collection, list);
     this.pendingCount++;
     if (this.pendingCount >= MAX_PENDING_CLEARS) void this.writeClears();
@@ -228,6 +235,8 @@ export class OutboxRelay {
           if (result.matchedCount < clears.length) await this.clearRestaged(coll, clears);
         } catch (error) {
           this.log.warn({ err: error, collection }, 'outbox clear failed; the sweep will publish those events again');
+        } finally {
+          for (const c of clears) this.clearingIds.delete(`${collection}/${String(c.id)}`);
         }
       }
     });

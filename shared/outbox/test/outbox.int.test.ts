@@ -213,6 +213,23 @@ describe('outbox: a state change and its event are never split by a crash', () =
     expect(ids.lastIndexOf(first.eventId!)).toBeLessThan(ids.indexOf(second.eventId!));
   });
 
+  it("publishes an insert's events once when this process changes the document before their batched clear", async () => {
+    const orderId = randomUUID();
+    const [first, second] = [orderEvent(orderId), orderEvent(orderId)];
+    const written = staged({ _id: orderId, status: 1 }, [first]);
+    await orders().insertOne(written);
+    await relay.flushWritten('orders', written);
+    await orders().updateOne(
+      { _id: orderId },
+      updateWithOutbox<{ _id: string; status: number }, AnyTopics>({ $set: { status: 2 } }, [second]),
+    );
+    await relay.flush('orders', orderId);
+    // One key, one partition: a second copy of the first event would arrive before the second.
+    await waitFor('the change on the topic', () => copiesOnTopic(second.eventId!) === 1);
+    expect(copiesOnTopic(first.eventId!)).toBe(1);
+    expect((await orders().findOne({ _id: orderId }))![OUTBOX]).toEqual([]);
+  });
+
   it('publishes a document it was handed as written, without reading it back', async () => {
     const orderId = randomUUID();
     const event = orderEvent(orderId);

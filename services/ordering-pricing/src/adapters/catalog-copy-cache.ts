@@ -18,8 +18,33 @@ export class CopyCache implements CopyReader {
   ) {}
 
   async load(owner: TenantOwner, ids: string[]): Promise<Map<string, CatalogCopyDoc | null>> {
+    return this.loadAt(owner, ids, this.copy.findSequence(owner));
+  }
+
+  /**
+   * A reader for one order: the tenant's sequence is read once, by its first load, and the order's
+   * other loads (products, taxes, each level of modifier groups) go by it. One read of the
+   * sequence per order instead of one per load; a change that lands during the order is priced
+   * by the next one, as a change landing just after it would be.
+   */
+  session(): CopyReader {
+    const sequences = new Map<string, Promise<number>>();
+    return {
+      load: (owner, ids) => {
+        let sequence = sequences.get(owner.tenantId);
+        if (!sequence) sequences.set(owner.tenantId, (sequence = this.copy.findSequence(owner)));
+        return this.loadAt(owner, ids, sequence);
+      },
+    };
+  }
+
+  private async loadAt(
+    owner: TenantOwner,
+    ids: string[],
+    sequenceRead: Promise<number>,
+  ): Promise<Map<string, CatalogCopyDoc | null>> {
     const tenantId = owner.tenantId;
-    const sequence = await this.copy.findSequence(owner);
+    const sequence = await sequenceRead;
     let entry = this.tenants.get(tenantId);
     if (!entry || entry.sequence !== sequence) {
       entry = { sequence, docs: new Map() };
@@ -30,9 +55,11 @@ export class CopyCache implements CopyReader {
     }
     this.tenants.set(tenantId, entry);
     const missing = ids.filter((id) => !entry.docs.has(id));
-    // One read by `_id` for all of them.
-    const found = await this.copy.findByIds(owner, missing);
-    for (const id of missing) entry.docs.set(id, found.get(id) ?? null);
+    if (missing.length > 0) {
+      // One read by `_id` for all of them.
+      const found = await this.copy.findByIds(owner, missing);
+      for (const id of missing) entry.docs.set(id, found.get(id) ?? null);
+    }
     return new Map(ids.map((id) => [id, entry.docs.get(id) ?? null]));
   }
 }

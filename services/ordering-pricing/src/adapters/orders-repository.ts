@@ -41,14 +41,23 @@ export class OrdersRepository {
     return this.orders.find(filter, WITHOUT_OUTBOX).sort({ createdAt: -1 }).limit(options.limit).toArray();
   }
 
-  /** Stores a new order with its events, in one write; false when an order with this id exists already. */
-  async insertWithEvents(owner: TenantOwner, order: Order, events: OutgoingEvent[], now: Date): Promise<boolean> {
+  /**
+   * Stores a new order with its events, in one write: the document as written (for the outbox's
+   * flush without a read-back), or null when an order with this id exists already.
+   */
+  async insertWithEvents(
+    owner: TenantOwner,
+    order: Order,
+    events: OutgoingEvent[],
+    now: Date,
+  ): Promise<(Order & OutboxFields) | null> {
     if (order.tenantId !== owner.tenantId) throw new Error('the order belongs to another tenant');
     try {
-      await this.orders.insertOne(withOutbox(order, events, now));
-      return true;
+      const written = withOutbox(order, events, now);
+      await this.orders.insertOne(written);
+      return written;
     } catch (error) {
-      if (isDuplicateKeyError(error)) return false;
+      if (isDuplicateKeyError(error)) return null;
       throw error;
     }
   }

@@ -1,5 +1,7 @@
+import type { OutboxFields } from '@marketplace/outbox';
 import type { TenantOwner } from '@marketplace/store';
 import type { CatalogCopyDoc } from '../adapters/catalog-copy-repository';
+import type { Order } from '../domain/order';
 import type { OrderingStore } from '../adapters/store';
 
 /**
@@ -29,6 +31,8 @@ export interface CatalogCopyStore {
 export interface CopyReader {
   /** The tenant's documents by copy id (null for those not held). */
   load(owner: TenantOwner, ids: string[]): Promise<Map<string, CatalogCopyDoc | null>>;
+  /** A reader for the loads of one request, which may share what they look up (a cache's sequence). */
+  session?(): CopyReader;
 }
 
 /** Gives each new order the tenant's next free order number (adapters/order-numbers.ts). */
@@ -42,6 +46,11 @@ export interface OrderNumbering {
  */
 export interface OrderOutbox {
   flush(orderId: string): Promise<void>;
+  /**
+   * `flush` for an order this process has just inserted, as `insertWithEvents` wrote it: published
+   * without reading it back (only for a new order; a change goes through `flush`).
+   */
+  flushInserted(inserted: Order & OutboxFields): Promise<void>;
 }
 
 /** What a use case sees of a repository: its public methods, so a plain object can stand in for it. */

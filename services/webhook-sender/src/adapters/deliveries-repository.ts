@@ -31,6 +31,8 @@ export type { DeliveryStateChange };
  */
 export interface OutboxFlush {
   flush(collection: string, id: string): Promise<unknown>;
+  /** The same for a document just inserted, as written: published without reading it back. */
+  flushWritten(collection: string, doc: OutboxFields & { _id: unknown }): Promise<unknown>;
 }
 
 /** Whose delivery a write is about: a tenant's (or one of its installations'), or a platform account's. */
@@ -49,13 +51,17 @@ function ownerFilter(owner: DeliveryOwner): Filter<Stored> {
   return { kind: PARTNER, tenantId: owner.tenantId };
 }
 
-/** Inserts a delivery with its staged events; false when its id is taken (a claim by unique insert). */
+/**
+ * Inserts a delivery with its staged events: the document as written, or null when its id is taken
+ * (a claim by unique insert).
+ */
 async function insert(deliveries: Collection<Stored>, doc: DeliveryDoc, events: OutgoingEvent[], now: Date) {
   try {
-    await deliveries.insertOne(withOutbox(doc, events, now));
-    return true;
+    const written = withOutbox(doc, events, now);
+    await deliveries.insertOne(written);
+    return written;
   } catch (error) {
-    if (isDuplicateKeyError(error)) return false;
+    if (isDuplicateKeyError(error)) return null;
     throw error;
   }
 }
@@ -118,6 +124,15 @@ export class DeliveriesRepository {
   };
 
   /**
+   * The same for a delivery just inserted: its events go out as written, without a read-back, and
+   * their clear is batched with other new deliveries' (the relay's flushWritten).
+   */
+  readonly #flushedInsert = async (written: OutboxFields & { _id: string }, events: readonly OutgoingEvent[]) => {
+    if (this.outbox && events.length > 0)
+      await this.outbox.flushWritten(DeliveriesRepository.storage.collection, written);
+  };
+
+  /**
    * Inserts a new partner webhook of the installation with `events` (its first attempt) staged in
    * it, and publishes them. False when a delivery with this id exists already: the id comes from the event and the
    * installation, so the same event seen twice creates nothing (a claim by unique insert).
@@ -129,8 +144,9 @@ export class DeliveriesRepository {
     now: Date,
   ): Promise<boolean> {
     const doc = { ...delivery, tenantId: owner.tenantId, installationId: owner.installationId };
-    if (!(await insert(this.deliveries, doc, events, now))) return false;
-    await this.#flushed(doc._id, events);
+    const written = await insert(this.deliveries, doc, events, now);
+    if (!written) return false;
+    await this.#flushedInsert(written, events);
     return true;
   }
 
@@ -141,8 +157,9 @@ export class DeliveriesRepository {
     events: OutgoingEvent[],
     now: Date,
   ): Promise<boolean> {
-    if (!(await insert(this.deliveries, { ...delivery, accountId: owner.accountId }, events, now))) return false;
-    await this.#flushed(delivery._id, events);
+    const written = await insert(this.deliveries, { ...delivery, accountId: owner.accountId }, events, now);
+    if (!written) return false;
+    await this.#flushedInsert(written, events);
     return true;
   }
 

@@ -88,9 +88,9 @@ function fakes(promotions: PromotionDoc[] = []) {
     orders: {
       findById: async (_owner, id) => orders.get(id),
       insertWithEvents: async (_owner, order) => {
-        if (orders.has(order._id)) return false;
+        if (orders.has(order._id)) return null;
         orders.set(order._id, order);
-        return true;
+        return order;
       },
     },
     orderClaims: {
@@ -122,7 +122,10 @@ function fakes(promotions: PromotionDoc[] = []) {
     catalogCopy: { load: async (_owner, ids) => new Map(ids.map((id) => [id, copy.get(id) ?? null])) },
     orderNumbers: { claim: async () => String(++numbers) },
     orderLock: { run: (_id, work) => work() },
-    orderOutbox: { flush: async (orderId) => void flushed.push(orderId) },
+    orderOutbox: {
+      flush: async (orderId) => void flushed.push(orderId),
+      flushInserted: async (inserted) => void flushed.push(inserted._id),
+    },
     sealDropoff: (order) => (order.deliveryAddress ? `sealed:${order._id}` : undefined),
     now: () => NOW,
   } as Pick<

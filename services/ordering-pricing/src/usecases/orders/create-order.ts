@@ -114,11 +114,18 @@ async function takeUseOrRelease(
  */
 async function storeOrder(ctx: OrderingContext, tenant: TenantScope, order: Order, now: Date): Promise<Order> {
   return ctx.orderLock.run(order._id, async () => {
-    if (!(await ctx.store.orders.insertWithEvents(tenant, order, [orderCreated(order, ctx.sealDropoff(order))], now))) {
+    const inserted = await ctx.store.orders.insertWithEvents(
+      tenant,
+      order,
+      [orderCreated(order, ctx.sealDropoff(order))],
+      now,
+    );
+    if (!inserted) {
       const stored = await ctx.store.orders.findById(tenant, order._id); // a concurrent repeat stored it first
       return stored!;
     }
-    await ctx.orderOutbox.flush(order._id);
+    // As written, without a read-back; its clear is batched with other new orders' (relay.ts).
+    await ctx.orderOutbox.flushInserted(inserted);
     return order;
   });
 }
