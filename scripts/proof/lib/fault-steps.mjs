@@ -139,6 +139,8 @@ const STEPS = {
       recoveredAt: Date.now(),
       readyAfterMs,
       boundMs: COMPONENT_RECOVERY_BOUND_MS,
+      // As after any component's return, the copies catch up after the services are ready.
+      graceMs: COMPONENT_REFUSAL_GRACE_MS,
       syncedMs,
       ...(inner && { during: inner }),
     };
