@@ -25,8 +25,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { readStackEnv, root } from '../services.mjs';
-import { stackPids } from './lib/cpu-meter.mjs';
-import { cpuMs } from './lib/processes.mjs';
+import { cpuMeter, stackPids } from './lib/cpu-meter.mjs';
 
 const require = createRequire(join(root, 'package.json'));
 
@@ -224,7 +223,7 @@ const times = (a, b) => (b > 0 ? round(a / b) : null);
 
 /**
  * `pids`: the processes whose CPU the request costs, by name (the server first); each one's CPU ms
- * per request over the measured run.
+ * per request over the measured run (lib/cpu-meter.mjs).
  */
 async function measure(title, url, headers, pids) {
   process.stdout.write(`${title}: ${WARMUP_SECONDS} s warm-up, ${options.duration} s measured ... `);
@@ -232,14 +231,13 @@ async function measure(title, url, headers, pids) {
   // `warmup` option, whose run cannot be stopped.
   const warmup = await load(url, headers, WARMUP_SECONDS);
   const latencies = [];
-  const cpuBefore = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuMs({ pid })]));
+  const meter = cpuMeter(Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, { pid }])), {
+    stack: false,
+  });
   const result = await load(url, headers, options.duration, latencies);
-  const cpu = {};
-  for (const [name, pid] of Object.entries(pids)) {
-    const after = cpuMs({ pid });
-    if (after !== undefined && cpuBefore[name] !== undefined)
-      cpu[name] = Math.round(((after - cpuBefore[name]) / result.requests.total) * 1000) / 1000;
-  }
+  const cpu = Object.fromEntries(
+    meter.per(result.requests.total).rows.map((r) => [r.name, Math.round(r.perOperation * 1000) / 1000]),
+  );
   const sorted = Float64Array.from(latencies).sort();
   const at = (p) => round(sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN);
   const failed = result.non2xx + result.errors + warmup.non2xx + warmup.errors;

@@ -31,12 +31,16 @@ export function stackPids() {
 }
 
 /**
- * Starts measuring now: `children` are the bench's service processes by name (lib/processes.mjs's
- * `processes`), the stack's components are added. `per(operations)` gives, for each process, the
- * CPU ms it used since the start and per operation, and the total.
+ * Starts measuring now: `children` are the processes by name (anything with a `pid`, such as
+ * lib/processes.mjs's `processes`); the stack's components are added unless `stack` is false.
+ * `per(operations)` gives, for each process, the CPU ms it used since the start and per
+ * operation, and the total.
  */
-export function cpuMeter(children) {
-  const targets = { ...Object.fromEntries(Object.entries(children).map(([n, c]) => [n, c.pid])), ...stackPids() };
+export function cpuMeter(children, { stack = true } = {}) {
+  const targets = {
+    ...Object.fromEntries(Object.entries(children).map(([n, c]) => [n, c.pid])),
+    ...(stack ? stackPids() : {}),
+  };
   const started = Date.now();
   const before = Object.fromEntries(Object.entries(targets).map(([n, pid]) => [n, cpuMs({ pid })]));
   return {

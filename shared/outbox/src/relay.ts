@@ -81,7 +81,7 @@ export class OutboxRelay {
     await this.bounded(collection, async () => {
       // A document inserted moments ago may still hold its first events, published, waiting for
       // their batched clear: write the clears first, or this flush would publish them once more.
-      if (this.clearingIds.has(`${collection}/${String(id)}`)) await this.writeClears();
+      if (this.clearingIds.has(clearKey(collection, id))) await this.writeClears();
       const doc = await this.options.db
         .collection<OutboxDoc>(collection)
         .findOne({ _id: id } as never, { projection: { [OUTBOX]: 1, [OUTBOX_VERSION]: 1 } });
@@ -200,7 +200,7 @@ export class OutboxRelay {
   private queueClear(collection: string, clear: PendingClear): void {
     const list = this.pendingClears.get(collection) ?? [];
     list.push(clear);
-    this.clearingIds.add(`${collection}/${String(clear.id)}`);
+    this.clearingIds.add(clearKey(collection, clear.id));
     this.pendingClears.set(collection, list);
     this.pendingCount++;
     if (this.pendingCount >= MAX_PENDING_CLEARS) void this.writeClears();
@@ -236,7 +236,7 @@ export class OutboxRelay {
         } catch (error) {
           this.log.warn({ err: error, collection }, 'outbox clear failed; the sweep will publish those events again');
         } finally {
-          for (const c of clears) this.clearingIds.delete(`${collection}/${String(c.id)}`);
+          for (const c of clears) this.clearingIds.delete(clearKey(collection, c.id));
         }
       }
     });
@@ -259,6 +259,8 @@ export class OutboxRelay {
     }
   }
 }
+
+const clearKey = (collection: string, id: unknown) => `${collection}/${String(id)}`;
 
 /** Removes exactly `events` from the document's outbox; events staged meanwhile stay. */
 const removePublished = (coll: Collection<OutboxDoc>, id: unknown, events: StagedEvent[]) =>

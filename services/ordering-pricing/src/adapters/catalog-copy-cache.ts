@@ -29,13 +29,15 @@ export class CopyCache implements CopyReader {
    */
   session(): CopyReader {
     const sequences = new Map<string, Promise<number>>();
-    return {
+    const reader: CopyReader = {
       load: (owner, ids) => {
         let sequence = sequences.get(owner.tenantId);
         if (!sequence) sequences.set(owner.tenantId, (sequence = this.copy.findSequence(owner)));
         return this.loadAt(owner, ids, sequence);
       },
+      session: () => reader, // already one request's
     };
+    return reader;
   }
 
   private async loadAt(
@@ -64,10 +66,14 @@ export class CopyCache implements CopyReader {
   }
 }
 
-/** The database itself, uncached (for the tenant API's checks). */
-export const uncached = (copy: CatalogCopyStore): CopyReader => ({
-  load: async (owner, ids) => {
-    const found = await copy.findByIds(owner, ids);
-    return new Map(ids.map((id) => [id, found.get(id) ?? null]));
-  },
-});
+/** The database itself, uncached (for the tenant API's checks): a session is the reader itself. */
+export const uncached = (copy: CatalogCopyStore): CopyReader => {
+  const reader: CopyReader = {
+    load: async (owner, ids) => {
+      const found = await copy.findByIds(owner, ids);
+      return new Map(ids.map((id) => [id, found.get(id) ?? null]));
+    },
+    session: () => reader,
+  };
+  return reader;
+};

@@ -32,7 +32,7 @@ export interface CopyReader {
   /** The tenant's documents by copy id (null for those not held). */
   load(owner: TenantOwner, ids: string[]): Promise<Map<string, CatalogCopyDoc | null>>;
   /** A reader for the loads of one request, which may share what they look up (a cache's sequence). */
-  session?(): CopyReader;
+  session(): CopyReader;
 }
 
 /** Gives each new order the tenant's next free order number (adapters/order-numbers.ts). */

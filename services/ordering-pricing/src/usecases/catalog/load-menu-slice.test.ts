@@ -25,7 +25,8 @@ const PRODUCT = doc('product', 'p1', {
 
 /** The store holds the product; every later read fails, the tax read last of all. */
 function failingAfterProducts(): CopyReader {
-  return {
+  const reader: CopyReader = {
+    session: () => reader,
     load: async (_owner: TenantOwner, ids: string[]) => {
       if (ids.some((id) => id.includes(':product:'))) return new Map(ids.map((id) => [id, PRODUCT]));
       if (ids.some((id) => id.includes(':tax-category:'))) {
@@ -36,6 +37,7 @@ function failingAfterProducts(): CopyReader {
       return new Map(ids.map((id) => [id, null]));
     },
   };
+  return reader;
 }
 
 describe('loading the menu slice of an order', () => {

@@ -6,7 +6,7 @@ import { catalogCopyId, type CopiedBranch, type CopiedEntity, type CopiedProduct
 import type { Order } from '../../domain/order';
 import type { OrderRequest } from '../../domain/order-request';
 import type { OrderingContext, TenantScope } from '../context';
-import type { OrderingRepositories } from '../ports';
+import type { CopyReader, OrderingRepositories } from '../ports';
 import { createOrder } from './create-order';
 
 // Creating an order with its ports faked in memory: the claim of the external id decides between a
@@ -67,6 +67,12 @@ const caller = (idempotencyKey: string) =>
   }) as PartnerIdentity;
 
 /** The ports createOrder uses, held in memory; `written` and `flushed` record what it did. */
+/** A copy reader over a map; its session is itself. */
+function reader(load: (ids: string[]) => Map<string, CatalogCopyDoc | null>): CopyReader {
+  const r: CopyReader = { load: async (_owner, ids) => load(ids), session: () => r };
+  return r;
+}
+
 function fakes(promotions: PromotionDoc[] = []) {
   const copy = new Map<string, CatalogCopyDoc>();
   const hold = (entity: CopiedEntity, state: { id: string }) =>
@@ -119,7 +125,7 @@ function fakes(promotions: PromotionDoc[] = []) {
   let numbers = 1000;
   const ctx = {
     store: store as OrderingRepositories,
-    catalogCopy: { load: async (_owner, ids) => new Map(ids.map((id) => [id, copy.get(id) ?? null])) },
+    catalogCopy: reader((ids) => new Map(ids.map((id) => [id, copy.get(id) ?? null]))),
     orderNumbers: { claim: async () => String(++numbers) },
     orderLock: { run: (_id, work) => work() },
     orderOutbox: {

@@ -57,7 +57,7 @@ async function loadRequestedData(
 ): Promise<RequestedData> {
   const zoneId = request.orderMode === ORDER_MODE.Delivery ? request.deliveryZoneId : null;
   const [menu, zone, promotion] = await Promise.all([
-    loadMenuSlice(ctx.catalogCopy.session?.() ?? ctx.catalogCopy, tenant.tenantId, request.branchId, request.lines),
+    loadMenuSlice(ctx.catalogCopy.session(), tenant.tenantId, request.branchId, request.lines),
     zoneId != null ? ctx.store.zones.findById(tenant, zoneId) : Promise.resolve(undefined),
     request.promotionCode != null
       ? ctx.store.promotions.findByCode(tenant, normalizeCode(request.promotionCode))
